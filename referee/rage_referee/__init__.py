@@ -1,0 +1,1 @@
+"""Rage Arena referee: runs matches between bots, records and checks games, and the ``rage`` command."""

@@ -1,0 +1,19 @@
+"""The ``rage`` command: one Typer sub-app per noun."""
+
+from __future__ import annotations
+
+import typer
+
+from . import bench, replay
+
+app = typer.Typer(
+    help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+app.add_typer(replay.app, name="replay")
+app.add_typer(bench.app, name="bench")
+
+
+def main() -> None:
+    app()

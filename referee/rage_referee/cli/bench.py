@@ -1,0 +1,50 @@
+"""``rage bench``: speed figures, each beside a baseline measured in the same run."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from rage_sdk.rules import PRESETS, Ruleset, RulesetError
+
+from .. import bench
+
+app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
+err = Console(stderr=True, highlight=False)
+
+
+@app.command("engine")
+def engine_command(
+    players: Annotated[int, typer.Option(help="Players at the table (2-10).")] = 4,
+    ruleset: Annotated[str, typer.Option(help=f"A preset: {', '.join(PRESETS)}.")] = "amigo",
+    seconds: Annotated[float, typer.Option(help="How long to play, per measurement.", min=0.1)] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Complete games with uniformly random legal decisions, in one process on one core."""
+    if ruleset not in PRESETS:
+        err.print(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
+        raise typer.Exit(2)
+    rules = Ruleset.of(ruleset)
+    try:
+        rules.check_players(players)
+    except RulesetError as error:
+        err.print(f"--players: {error}")
+        raise typer.Exit(2) from None
+    engine = bench.engine_rate(rules, players, seconds)
+    baseline = bench.baseline_rate(players, seconds)
+    if as_json:
+        print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
+        return
+    table = Table(title=f"rage bench engine: {ruleset}, {players} players, random legal decisions")
+    for column in ("", "games", "games_per_s", "decisions_per_s"):
+        table.add_column(column, justify="right" if column else "left")
+    table.add_row("engine (all rules, every action checked)", str(engine.games),
+                  f"{engine.games_per_s:,.0f}", f"{engine.decisions_per_s:,.0f}")
+    table.add_row("baseline: bare trick-taking, no action cards", str(baseline.games),
+                  f"{baseline.games_per_s:,.0f}", f"{baseline.decisions_per_s:,.0f}")
+    Console().print(table)
+    Console().print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")

@@ -1,0 +1,122 @@
+"""``rage replay``: check a game record, or show it trick by trick."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rage_sdk.cards import COLOUR_NAMES, TOKENS
+from rage_sdk.errors import IllegalActionError
+from rage_sdk.actions import Play
+from rage_sdk.record import MalformedRecordError, load_record
+from rage_sdk.replay import ILLEGAL, MALFORMED, replay, verify
+from rage_sdk.state import NO_TRUMP, GameState
+
+app = typer.Typer(help="Check and read game records (rage-record/1).", no_args_is_help=True)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+COLOUR_STYLES = {"r": "red", "o": "dark_orange", "y": "yellow", "g": "green", "b": "blue", "p": "magenta"}
+RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        err.print(f"cannot read {path}: {error.strerror or error}")
+        raise typer.Exit(MALFORMED) from None
+
+
+@app.command("verify")
+def verify_command(
+    file: RecordFile,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object.")] = False,
+) -> None:
+    """Replay a record under the rules: exit 0 if legal, 1 if a rule is broken or the result is wrong, 2 if malformed."""
+    verdict = verify(_read(file))
+    if as_json:
+        print(json.dumps(verdict.to_json()))
+    if not verdict.ok:
+        kind = "malformed record" if verdict.exit_code == MALFORMED else "illegal"
+        err.print(f"{kind}: {verdict.message}")
+    elif not as_json:
+        record = verdict.record
+        assert record is not None
+        first, last = record.first_round, record.first_round + len(record.rounds) - 1
+        span = f"round {first}" if first == last else f"rounds {first}-{last}"
+        standings = ", ".join(
+            f"{name} {total} (place {place})" for name, total, place in zip(record.players, verdict.totals, verdict.places)
+        )
+        out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}")
+        out.print(f"totals: {standings}")
+    raise typer.Exit(verdict.exit_code)
+
+
+def card_text(play: Play) -> Text:
+    """A play as coloured text: ``g12``, ``wild=b``, ``change->r``."""
+    card = play.card
+    text = Text(card.token, style=COLOUR_STYLES[card.token[0]] if card.is_coloured else "bold")
+    if play.color is not None:
+        declared = play.color.letter + ("" if play.value is None else str(play.value))
+        text.append(f"={declared}", style=COLOUR_STYLES[play.color.letter])
+    if play.trump is not None:
+        text.append(f"->{play.trump.letter}", style=COLOUR_STYLES[play.trump.letter])
+    return text
+
+
+def colour_text(colour: int) -> Text:
+    if colour == NO_TRUMP:
+        return Text("none", style="dim")
+    return Text(COLOUR_NAMES[colour], style=COLOUR_STYLES["roygbp"[colour]])
+
+
+def round_table(players: list[str], state: GameState) -> Table:
+    """The round ``state`` has just finished: bids, each trick's cards and winner, the scores."""
+    result = state.results[-1]
+    turned = " ".join(TOKENS[card] for card in state.turned)
+    title = Text.assemble(
+        f"Round {result.round_number}: {result.cards} card{'s' * (result.cards != 1)}, "
+        f"dealer {players[result.dealer]}, trump ",
+        colour_text(result.trump),
+        f" (turned up: {turned or 'nothing'})",
+    )
+    table = Table(title=title, title_justify="left")
+    table.add_column("trick", justify="right")
+    for name in players:
+        table.add_column(name, justify="right")
+    table.add_column("trump")
+    table.add_column("winner")
+    table.add_row("bid", *map(str, result.bids), "", "", style="bold")
+    for number, trick in enumerate(state.tricks, start=1):
+        cells = [Text("") for _ in players]
+        for order, (seat, play) in enumerate(trick.plays):
+            cells[seat] = card_text(play) + Text(" *" if order == 0 else "", style="dim")
+        table.add_row(str(number), *cells, colour_text(trick.trump), players[trick.winner])
+    table.add_row("tricks", *map(str, result.tricks_won), "", "", style="bold")
+    table.add_row("points", *map(str, result.points), "", "", style="bold")
+    return table
+
+
+@app.command("show")
+def show_command(file: RecordFile) -> None:
+    """Show a record trick by trick: trump, cards (* leads), winners, bids and round scores."""
+    try:
+        record = load_record(_read(file))
+    except MalformedRecordError as error:
+        err.print(f"malformed record: {error}")
+        raise typer.Exit(MALFORMED) from None
+    out.print(f"{record.ruleset.describe()}: {', '.join(f'{seat} {name}' for seat, name in enumerate(record.players))}")
+    try:
+        state = replay(record, on_round=lambda state: out.print(round_table(record.players, state)))
+    except IllegalActionError as error:
+        err.print(f"illegal: {error}")
+        raise typer.Exit(ILLEGAL) from None
+    totals = ", ".join(f"{name} {total}" for name, total in zip(record.players, state.totals))
+    out.print(f"totals: {totals}")

@@ -1,0 +1,235 @@
+"""The game record ``rage-record/1`` (``spec/record.md``): pydantic models, reading and writing.
+
+:func:`load_record` turns JSON text into a :class:`GameRecord` whose every field is
+well formed, or raises :class:`MalformedRecordError` naming the field
+(``rounds[3].pile: unknown card token 'b16'``). Whether the bids and plays are
+legal is for :mod:`rage_sdk.replay` to say.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
+
+from .cards import COLOUR_LETTERS, TOKENS, card_id
+from .rules import OPTION_NAMES, PRESETS, Ruleset
+from .state import GameState
+
+FORMAT = "rage-record/1"
+
+
+class MalformedRecordError(ValueError):
+    """Input that is not a well-formed ``rage-record/1``; the message names the field."""
+
+
+def _card_token(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"a card token is a string, not {value!r}")
+    card_id(value)  # raises "unknown card token 'b16'"
+    return value
+
+
+def _colour_letter(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) != 1 or value not in COLOUR_LETTERS:
+        raise ValueError(f"{value!r} is not a colour letter (r o y g b p)")
+    return value
+
+
+CardToken = Annotated[str, BeforeValidator(_card_token)]
+ColourLetter = Annotated[str | None, BeforeValidator(_colour_letter)]
+
+
+class RecordPlay(BaseModel):
+    """One card played: ``{"seat": 1, "card": "wild", "color": "y"}``. Other keys are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    seat: StrictInt
+    card: CardToken
+    color: ColourLetter = None
+    value: StrictInt | None = None
+    trump: ColourLetter = None
+
+
+class RecordRound(BaseModel):
+    """One round: the deal, the bids by seat and every play in order."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    dealer: StrictInt
+    hands: list[list[CardToken]]
+    pile: list[CardToken]
+    bids: list[StrictInt]
+    plays: list[RecordPlay]
+
+
+def _ruleset(value: Any) -> Ruleset:
+    if isinstance(value, Ruleset):
+        return value
+    if isinstance(value, str):
+        value = {"preset": value}
+    if not isinstance(value, dict):
+        raise ValueError("a preset name or an object {\"preset\": NAME, OPTION: VALUE, ...}")
+    preset = value.get("preset")
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r} (one of {', '.join(PRESETS)})")
+    for key in value:
+        if key != "preset" and key not in OPTION_NAMES:
+            raise ValueError(f"unknown option {key!r}")
+    try:
+        return Ruleset.model_validate(value)
+    except ValidationError as error:
+        raise ValueError(_first_problem(error, prefix="")) from None
+
+
+class GameRecord(BaseModel):
+    """A ``rage-record/1`` document: one game, or some consecutive rounds of one."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, arbitrary_types_allowed=True)
+
+    format: Literal["rage-record/1"]
+    ruleset: Annotated[Ruleset, BeforeValidator(_ruleset)]
+    players: list[StrictStr] = Field(min_length=1)
+    first_round: StrictInt = 1
+    rounds: list[RecordRound] = Field(min_length=1)
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON object, the ruleset as its preset name or overrides."""
+        out = self.model_dump(mode="json", exclude={"ruleset"}, exclude_none=True)
+        for round_ in out["rounds"]:
+            for play in round_["plays"]:
+                if play["card"] == "change" and self.ruleset.change_mode == "choose":
+                    play.setdefault("trump", None)
+        return {"format": FORMAT, "ruleset": self.ruleset.to_json(), **{k: v for k, v in out.items() if k != "format"}}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+
+def _loc(location: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif not part.startswith("function-") and "[" not in part:
+            text += f".{part}" if text else part
+    return text
+
+
+def _first_problem(error: ValidationError, prefix: str) -> str:
+    problem = error.errors(include_url=False)[0]
+    where = _loc(tuple(problem["loc"]))
+    where = f"{prefix}.{where}" if prefix and where else prefix or where
+    message = problem["msg"].removeprefix("Value error, ")
+    if problem["type"] == "missing":
+        message = "missing field"
+    return f"{where}: {message}" if where else message
+
+
+def load_record(text: str | bytes) -> GameRecord:
+    """Parse and check a record's shape and deal; :class:`MalformedRecordError` names the field."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise MalformedRecordError(f"bad JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise MalformedRecordError("a record is a JSON object")
+    if "result" in data and data["result"] is not None and not isinstance(data["result"], dict):
+        raise MalformedRecordError("result: must be an object")
+    try:
+        record = GameRecord.model_validate(data)
+    except ValidationError as error:
+        raise MalformedRecordError(_first_problem(error, prefix="")) from None
+    check_shape(record)
+    return record
+
+
+def check_shape(record: GameRecord) -> None:
+    """The checks of a well-formed record that need the ruleset: counts, sizes and the deck."""
+    rules, players = record.ruleset, len(record.players)
+    if not rules.min_players <= players <= rules.max_players:
+        raise MalformedRecordError(
+            f"players: {players} players, but {rules.preset} is for {rules.min_players}-{rules.max_players}"
+        )
+    total_rounds = len(rules.rounds)
+    if not 1 <= record.first_round <= total_rounds:
+        raise MalformedRecordError(f"first_round: {record.first_round} is not 1..{total_rounds}")
+    if record.first_round - 1 + len(record.rounds) > total_rounds:
+        raise MalformedRecordError(
+            f"rounds: {len(record.rounds)} rounds from round {record.first_round}, "
+            f"but the game has {total_rounds}"
+        )
+    deck = Counter(TOKENS[card] for card in rules.deck)
+    for index, round_ in enumerate(record.rounds):
+        where = f"rounds[{index}]"
+        number = record.first_round + index
+        cards = rules.rounds[number - 1]
+        if cards * players > len(rules.deck):
+            raise MalformedRecordError(f"{where}: {cards} cards each cannot be dealt to {players} players")
+        if not 0 <= round_.dealer < players:
+            raise MalformedRecordError(f"{where}.dealer: no seat {round_.dealer} among {players} players")
+        if len(round_.hands) != players:
+            raise MalformedRecordError(f"{where}.hands: {len(round_.hands)} hands for {players} players")
+        for seat, hand in enumerate(round_.hands):
+            if len(hand) != cards:
+                raise MalformedRecordError(f"{where}.hands[{seat}]: {len(hand)} cards, but round {number} deals {cards}")
+        dealt = Counter(round_.pile)
+        for hand in round_.hands:
+            dealt.update(hand)
+        if dealt != deck:
+            extra = sorted((dealt - deck).elements())
+            missing = sorted((deck - dealt).elements())
+            raise MalformedRecordError(
+                f"{where}: hands and pile are not the {rules.preset} deck (extra {extra}, missing {missing})"
+            )
+        if len(round_.bids) != players:
+            raise MalformedRecordError(f"{where}.bids: {len(round_.bids)} bids for {players} players")
+        if len(round_.plays) != players * cards:
+            raise MalformedRecordError(
+                f"{where}.plays: {len(round_.plays)} plays, but {players} players x {cards} cards is {players * cards}"
+            )
+        for number_, play in enumerate(round_.plays):
+            if not 0 <= play.seat < players:
+                raise MalformedRecordError(f"{where}.plays[{number_}].seat: no seat {play.seat} among {players} players")
+
+
+def record_of(state: GameState, players: list[str]) -> GameRecord:
+    """The record of every round ``state`` has finished, with its result."""
+    if not state.logs:
+        raise ValueError("no round finished yet: nothing to record")
+    rounds = [
+        RecordRound(
+            dealer=log.dealer,
+            hands=[[TOKENS[card] for card in hand] for hand in log.hands],
+            pile=[TOKENS[card] for card in log.pile],
+            bids=list(log.bids),
+            plays=[RecordPlay(seat=seat, **play.to_json()) for seat, play in log.plays],
+        )
+        for log in state.logs
+    ]
+    result = {
+        "rounds": [{"tricks_won": list(r.tricks_won), "points": list(r.points)} for r in state.results],
+        "totals": [sum(r.points[seat] for r in state.results) for seat in range(state.players)],
+    }
+    return GameRecord(
+        format=FORMAT,
+        ruleset=state.ruleset,
+        players=players,
+        first_round=state.logs[0].round_number,
+        rounds=rounds,
+        result=result,
+    )

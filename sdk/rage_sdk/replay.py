@@ -1,0 +1,158 @@
+"""Replaying a ``rage-record/1`` under the rules: is every bid and play legal, and who scored what.
+
+:func:`verify` returns a :class:`Verdict`: the replayed outcome of a legal record,
+or the first rule it breaks. Exit codes follow ``spec/record.md``: 0 legal,
+1 a rule broken or a ``result`` that disagrees, 2 not a well-formed record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Bid, Play
+from .cards import CARDS, CHANGE, WILD, Colour, card_id
+from .errors import IllegalActionError
+from .record import GameRecord, MalformedRecordError, RecordPlay, load_record
+from .rules import ChangeMode
+from .state import NO_TRUMP, GameState, RoundResult, places_for
+
+LEGAL, ILLEGAL, MALFORMED = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What replaying a record found: ``exit_code`` 0, 1 or 2, and either an outcome or a message."""
+
+    exit_code: int
+    message: str = ""
+    record: GameRecord | None = None
+    rounds: list[RoundResult] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)
+    error: IllegalActionError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == LEGAL
+
+    def to_json(self) -> dict[str, Any]:
+        """The checker's report: the outcome of a legal record, or the problem."""
+        if not self.ok:
+            out: dict[str, Any] = {"valid": False, "exit": self.exit_code, "error": self.message}
+            if self.error is not None:
+                out.update(round=self.error.round_number, trick=self.error.trick, seat=self.error.seat)
+            return out
+        assert self.record is not None
+        return {
+            "valid": True,
+            "format": self.record.format,
+            "ruleset": self.record.ruleset.to_json(),
+            "players": self.record.players,
+            "first_round": self.record.first_round,
+            "rounds": [round_json(result) for result in self.rounds],
+            "totals": self.totals,
+            "places": self.places,
+        }
+
+
+def round_json(result: RoundResult) -> dict[str, Any]:
+    return {
+        "round": result.round_number,
+        "cards": result.cards,
+        "dealer": result.dealer,
+        "trump": None if result.trump == NO_TRUMP else Colour(result.trump).letter,
+        "bids": list(result.bids),
+        "trick_winners": list(result.trick_winners),
+        "tricks_won": list(result.tricks_won),
+        "points": list(result.points),
+    }
+
+
+def play_of(play: RecordPlay, record: GameRecord) -> Play:
+    """The engine's play for a record's play: declarations the ruleset does not use are ignored."""
+    card = CARDS[card_id(play.card)]
+    if card.id == WILD:
+        value = play.value if record.ruleset.wild_declares_value else None
+        return Play(card, color=_colour(play.color), value=value)
+    if card.id == CHANGE and record.ruleset.change_mode is ChangeMode.CHOOSE:
+        return Play(card, trump=_colour(play.trump))
+    return Play(card)
+
+
+def _colour(letter: str | None) -> Colour | None:
+    return None if letter is None else Colour.from_letter(letter)
+
+
+def replay(record: GameRecord, on_round: Callable[[GameState], None] | None = None) -> GameState:
+    """Replay every round of a well-formed record; :class:`IllegalActionError` at the first rule broken.
+
+    ``on_round(state)`` runs after each round's last play, while its tricks are still in ``state``.
+    """
+    players = len(record.players)
+    state = GameState(record.ruleset, players, first_round=record.first_round, dealer=record.rounds[0].dealer)
+    for round_ in record.rounds:
+        number = state.round_number
+        if round_.dealer != state.dealer:
+            raise IllegalActionError(
+                f"the dealer is seat {round_.dealer}, but the deal moves clockwise to seat {state.dealer}",
+                round_number=number, trick=None, seat=round_.dealer,
+            )
+        state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
+        for offset in range(1, players + 1):
+            seat = (round_.dealer + offset) % players
+            state.apply(Bid.of(round_.bids[seat]), seat)
+        for play in round_.plays:
+            state.apply(play_of(play, record), play.seat)
+        if on_round is not None:
+            on_round(state)
+    return state
+
+
+def _disagreement(result: dict[str, Any], rounds: list[RoundResult], totals: list[int], places: list[int]) -> str | None:
+    """The first key of a record's ``result`` that differs from the replay, as a message."""
+    claimed_rounds = result.get("rounds")
+    if claimed_rounds is not None:
+        if not isinstance(claimed_rounds, list) or len(claimed_rounds) != len(rounds):
+            return f"result disagrees: rounds: record says {claimed_rounds!r}, replay has {len(rounds)} rounds"
+        for claimed, replayed in zip(claimed_rounds, rounds):
+            if not isinstance(claimed, dict):
+                return f"result disagrees: round {replayed.round_number}: {claimed!r} is not an object"
+            actual = round_json(replayed)
+            for key in ("trump", "bids", "trick_winners", "tricks_won", "points"):
+                if key in claimed and claimed[key] != actual[key]:
+                    return (
+                        f"result disagrees: round {replayed.round_number} {key}: "
+                        f"record says {claimed[key]}, replay gives {actual[key]}"
+                    )
+    for key, actual in (("totals", totals), ("places", places)):
+        if key in result and result[key] != actual:
+            return f"result disagrees: {key}: record says {result[key]}, replay gives {actual}"
+    return None
+
+
+def verify_record(record: GameRecord) -> Verdict:
+    """Replay a well-formed record and compare its ``result``, if any."""
+    try:
+        state = replay(record)
+    except IllegalActionError as error:
+        return Verdict(ILLEGAL, str(error), record=record, error=error)
+    rounds = state.results
+    totals = [sum(result.points[seat] for result in rounds) for seat in range(state.players)]
+    hits = [sum(result.bids[seat] == result.tricks_won[seat] for result in rounds) for seat in range(state.players)]
+    places = list(places_for(totals, hits, record.ruleset.tiebreak))
+    if record.result is not None:
+        problem = _disagreement(record.result, rounds, totals, places)
+        if problem:
+            return Verdict(ILLEGAL, problem, record=record, rounds=rounds, totals=totals, places=places)
+    return Verdict(LEGAL, record=record, rounds=rounds, totals=totals, places=places)
+
+
+def verify(text: str | bytes) -> Verdict:
+    """Read and replay a record from JSON text: never raises for bad input."""
+    try:
+        record = load_record(text)
+    except MalformedRecordError as error:
+        return Verdict(MALFORMED, str(error))
+    return verify_record(record)

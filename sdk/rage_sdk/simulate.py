@@ -1,0 +1,27 @@
+"""Whole games with uniformly random legal decisions: for benchmarks, tests and quick looks."""
+
+from __future__ import annotations
+
+import random
+
+from .rules import Ruleset
+from .state import CHANCE, GameState
+
+
+def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | None = None) -> tuple[GameState, int]:
+    """Play a game dealt from ``seed``, every decision drawn by ``rng`` (default: seeded by ``seed``).
+
+    Returns the finished state and the number of decisions (bids and plays) taken.
+    """
+    rng = rng or random.Random(seed)
+    draw = rng.random
+    state = GameState(ruleset, players)
+    decisions = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.deal_seeded(seed)
+            continue
+        actions = state.legal_actions()
+        state.apply(actions[int(draw() * len(actions))])
+        decisions += 1
+    return state, decisions

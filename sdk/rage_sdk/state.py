@@ -1,0 +1,588 @@
+"""The game state: deal, bid, play, trick resolution and scoring, per ``rules.md``.
+
+Drive a game step by step::
+
+    state = GameState(Ruleset.of("amigo"), players=4)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.deal_seeded(seed=7)
+        else:
+            state.apply(random.choice(state.legal_actions()))
+    state.outcome()
+
+``legal_actions()`` and ``is_legal()`` agree; ``apply()`` checks its action and
+raises :class:`IllegalActionError` naming the broken rule. Nothing here hands a
+seat's private data to another seat: :func:`rage_sdk.view.view_for` is the only
+road from a state to a player.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from .actions import (
+    BIDS,
+    CHANGE_PLAYS,
+    PLAYS,
+    WILD_COLOUR_PLAYS,
+    WILD_VALUE_PLAYS,
+    Action,
+    Bid,
+    Play,
+)
+from .cards import (
+    CHANGE,
+    COLOUR_NAMES,
+    MINUS5,
+    NOTRUMP,
+    NUM_COLOURED,
+    NUM_COLOURS,
+    PLUS5,
+    TOKENS,
+    WILD,
+)
+from .deal import Deal, seeded_deal
+from .errors import IllegalActionError, InvalidActionError, InvalidDealError
+from .rules import Bidding, ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
+
+CHANCE: Final = -1
+"""``current_player()`` while the next round waits for its deal."""
+TERMINAL: Final = -2
+"""``current_player()`` once the last round is scored."""
+NO_TRUMP: Final = -1
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    BID = "bid"
+    PLAY = "play"
+    OVER = "over"
+
+
+_DEAL, _BID, _PLAY, _OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
+_ACTION_BIT: Final = {NOTRUMP: 1, CHANGE: 2, PLUS5: 4, MINUS5: 8}
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, each ``(seat, play)`` in order, the winner and the trump it ended with."""
+
+    leader: int
+    plays: tuple[tuple[int, Play], ...]
+    winner: int
+    trump: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A scored round: everything here is public once the round is over."""
+
+    round_number: int
+    cards: int
+    dealer: int
+    trump: int
+    """The trump colour after the round's first reveal, or ``NO_TRUMP``."""
+    bids: tuple[int, ...]
+    trick_winners: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLog:
+    """Exactly enough to replay one round: the deal, the bids by seat and every play in order."""
+
+    round_number: int
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    bids: tuple[int, ...]
+    plays: tuple[tuple[int, Play], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Game totals and 1-based places by seat (tied seats share a place: 1, 1, 3)."""
+
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    hits: tuple[int, ...]
+    """Rounds each seat bid exactly, the ``most_hits`` tie-break."""
+
+
+def places_for(totals: tuple[int, ...] | list[int], hits: tuple[int, ...] | list[int], tiebreak: Tiebreak) -> tuple[int, ...]:
+    """Places by total (then by rounds bid exactly under ``most_hits``), ties sharing."""
+    keys = [(total, hit if tiebreak is Tiebreak.MOST_HITS else 0) for total, hit in zip(totals, hits)]
+    return tuple(1 + sum(other > mine for other in keys) for mine in keys)
+
+
+class GameState:
+    """One game of Rage, from the first deal to the last round's score.
+
+    ``first_round`` (1-based position in ``ruleset.rounds``) and ``dealer`` say
+    where a game starts, so that a record of some rounds of a game replays too.
+    """
+
+    def __init__(self, ruleset: Ruleset, players: int, *, first_round: int = 1, dealer: int = 0) -> None:
+        ruleset.check_players(players)
+        if not 1 <= first_round <= len(ruleset.rounds):
+            raise ValueError(f"first_round must be 1..{len(ruleset.rounds)}, not {first_round}")
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat 0..{players - 1}, not {dealer}")
+        self.ruleset = ruleset
+        self.players = players
+        self._trick_scope = ruleset.notrump_scope is NotrumpScope.TRICK
+        self._choose = ruleset.change_mode is ChangeMode.CHOOSE
+        self._wild_values = ruleset.wild_declares_value
+        # Between two equal ranks the later card wins only for plain wilds under later_wins.
+        self._later_wins = ruleset.wild_tie is WildTie.LATER_WINS and not ruleset.wild_declares_value
+        self._anytime = ruleset.action_cards_anytime
+        self._first_only = ruleset.first_action_of_kind_only
+        self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
+
+        self.round_number = first_round
+        self.dealer = dealer
+        self.phase = _DEAL
+        self.results: list[RoundResult] = []
+        self.logs: list[RoundLog] = []
+        self.totals = [0] * players
+        self.hits = [0] * players
+        self._reset_round(0)
+
+    # ----------------------------------------------------------------- the state
+    def _reset_round(self, cards: int) -> None:
+        n = self.players
+        self.cards = cards
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self._pile: list[int] = []  # bottom first, so the top is pile[-1]
+        self._pile_colours = [0] * NUM_COLOURS
+        self.turned: list[int] = []
+        self.trump = NO_TRUMP
+        self.first_trump = NO_TRUMP
+        self._reveal_after_trick = False
+        self.bids: list[int | None] = [None] * n
+        self.bids_made = 0
+        self.to_move = (self.dealer + 1) % n
+        self.trick_number = 0
+        self.trick: list[tuple[int, Play]] = []
+        self.lead = NO_TRUMP
+        self._trick_actions = 0
+        self._trick_bonus = 0
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0] * n
+        self._bonus = [0] * n
+        self._dealt_hands: tuple[tuple[int, ...], ...] = ()
+        self._dealt_pile: tuple[int, ...] = ()
+        self._round_plays: list[tuple[int, Play]] = []
+
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` before a deal, or ``TERMINAL``."""
+        phase = self.phase
+        if phase is _BID or phase is _PLAY:
+            return self.to_move
+        return CHANCE if phase is _DEAL else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.phase is _OVER
+
+    @property
+    def pile_size(self) -> int:
+        return len(self._pile)
+
+    # ------------------------------------------------------------------ the deal
+    def deal(self, hands: list[list[int]], pile: list[int]) -> None:
+        """The chance step: deal ``hands`` (by seat) and ``pile`` (top first), card ids."""
+        if self.phase is not _DEAL:
+            raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
+        cards = self.ruleset.rounds[self.round_number - 1]
+        if len(hands) != self.players:
+            raise InvalidDealError(f"round {self.round_number}: {len(hands)} hands for {self.players} players")
+        for seat, hand in enumerate(hands):
+            if len(hand) != cards:
+                raise InvalidDealError(
+                    f"round {self.round_number}: seat {seat} holds {len(hand)} cards, but the round deals {cards}"
+                )
+        dealt = Counter(pile)
+        for hand in hands:
+            dealt.update(hand)
+        deck = Counter(self.ruleset.deck)
+        if dealt != deck:
+            extra = sorted(TOKENS[c] for c in (dealt - deck).elements())
+            missing = sorted(TOKENS[c] for c in (deck - dealt).elements())
+            raise InvalidDealError(
+                f"round {self.round_number}: hands and pile are not the {self.ruleset.preset} deck "
+                f"(extra {extra}, missing {missing})"
+            )
+        self._start_round(cards, hands, pile)
+
+    def deal_seeded(self, seed: int) -> None:
+        """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
+        if self.phase is not _DEAL:
+            raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
+        deal: Deal = seeded_deal(self.ruleset, self.players, seed, self.round_number)
+        self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
+
+    def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
+        self._reset_round(cards)
+        self.hands = [sorted(hand) for hand in hands]
+        self._dealt_hands = tuple(tuple(hand) for hand in hands)
+        self._dealt_pile = tuple(pile)
+        self._pile = pile[::-1]
+        counts = self._pile_colours
+        for card in pile:
+            if card < NUM_COLOURED:
+                counts[card >> 4] += 1
+        self.trump = self.first_trump = self._reveal()
+        self.phase = _BID
+
+    def _reveal(self) -> int:
+        """Turn cards from the top of the pile until a coloured one: its colour, or ``NO_TRUMP``."""
+        pile, turned = self._pile, self.turned
+        while pile:
+            card = pile.pop()
+            turned.append(card)
+            if card < NUM_COLOURED:
+                self._pile_colours[card >> 4] -= 1
+                return card >> 4
+        return NO_TRUMP
+
+    # ------------------------------------------------------------------ bidding
+    def legal_bids(self) -> list[Bid]:
+        cards = self.cards
+        forbidden = self._forbidden_bid()
+        return [BIDS[tricks] for tricks in range(cards + 1) if tricks != forbidden]
+
+    def _forbidden_bid(self) -> int:
+        """The dealer's forbidden number under ``plus_minus_one``, else -1."""
+        if not self.ruleset.plus_minus_one or self.to_move != self.dealer:
+            return -1
+        return self.cards - sum(bid for bid in self.bids if bid is not None)
+
+    def _bid_violation(self, bid: Bid) -> str | None:
+        tricks, seat = bid.tricks, self.to_move
+        if type(tricks) is not int:
+            return f"seat {seat} bid {tricks!r}, which is not a whole number"
+        if not 0 <= tricks <= self.cards:
+            return f"seat {seat} bid {tricks}, but a bid must be 0..{self.cards} (cards in hand)"
+        if tricks == self._forbidden_bid():
+            return (
+                f"dealer seat {seat} bid {tricks}, making the bids add up to {self.cards} tricks "
+                "(plus_minus_one forbids it)"
+            )
+        return None
+
+    def _bid(self, tricks: int) -> None:
+        seat = self.to_move
+        self.bids[seat] = tricks
+        self.bids_made += 1
+        if seat == self.dealer:
+            self.phase = _PLAY
+            self.trick_number = 1
+        self.to_move = (seat + 1) % self.players
+
+    # ------------------------------------------------------------------ playing
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the seat to move: by card, then by declaration."""
+        hand = self.hands[self.to_move]
+        lead = self.lead
+        if lead >= 0:
+            low = lead << 4
+            cards = [card for card in hand if low <= card < low + 16]
+            if not cards:
+                cards = hand
+            elif self._anytime:
+                cards += [card for card in hand if card >= NUM_COLOURED]
+        else:
+            cards = hand
+        plays: list[Play] = []
+        previous = -1
+        for card in cards:
+            if card < NUM_COLOURED:
+                plays.append(PLAYS[card])
+            elif card != previous:  # copies of an action card are one choice
+                if card == WILD:
+                    plays += self._wild_plays
+                elif card == CHANGE and self._choose and self._effective(CHANGE):
+                    qualifying = self._change_colours()
+                    plays += [CHANGE_PLAYS[colour] for colour in qualifying] if qualifying else [PLAYS[CHANGE]]
+                else:
+                    plays.append(PLAYS[card])
+            previous = card
+        return plays
+
+    def legal_actions(self) -> list[Action]:
+        """The legal bids or plays of the seat to move (empty at chance or terminal)."""
+        phase = self.phase
+        if phase is _PLAY:
+            return self.legal_plays()  # type: ignore[return-value]
+        if phase is _BID:
+            return self.legal_bids()  # type: ignore[return-value]
+        return []
+
+    def _effective(self, card: int) -> bool:
+        """Whether an action card played now takes effect (``first_action_of_kind_only``)."""
+        return not (self._first_only and self._trick_actions & _ACTION_BIT[card])
+
+    def _change_colours(self) -> list[int]:
+        """Colours a choose-mode change may name now: in the pile, other than the current trump."""
+        counts, trump = self._pile_colours, self.trump
+        return [colour for colour in range(NUM_COLOURS) if counts[colour] and colour != trump]
+
+    def _play_violation(self, play: Play) -> str | None:
+        seat, card = self.to_move, play.card.id
+        hand = self.hands[seat]
+        if card not in hand:
+            return f"seat {seat} played {TOKENS[card]}, which is not in its hand"
+        lead = self.lead
+        if lead >= 0 and (card >= NUM_COLOURED or card >> 4 != lead) and not (self._anytime and card >= NUM_COLOURED):
+            low = lead << 4
+            for held in hand:
+                if low <= held < low + 16:
+                    return (
+                        f"seat {seat} played {TOKENS[card]} while holding {TOKENS[held]} of lead colour "
+                        f"{COLOUR_NAMES[lead]} (must follow the lead colour)"
+                    )
+        if play.code == card and card != WILD and card != CHANGE:
+            return None
+        return self._declaration_violation(play)
+
+    def _declaration_violation(self, play: Play) -> str | None:
+        seat, card = self.to_move, play.card.id
+        name = TOKENS[card]
+        if card == WILD:
+            if play.trump is not None:
+                return f"seat {seat} played wild naming a trump (a wild declares a colour)"
+            if play.color is None:
+                return f"seat {seat} played wild without declaring a colour"
+            if self._wild_values:
+                if play.value is None:
+                    return f"seat {seat} played wild without declaring a value 0-15"
+                if not 0 <= play.value <= 15:
+                    return f"seat {seat} played wild declaring value {play.value} (must be 0-15)"
+            elif play.value is not None:
+                return f"seat {seat} played wild declaring a value, which this ruleset does not allow"
+            return None
+        if play.color is not None or play.value is not None:
+            return f"seat {seat} played {name} with a declaration (only a wild declares a colour)"
+        if card != CHANGE:
+            if play.trump is not None:
+                return f"seat {seat} played {name} naming a trump (only a change does)"
+            return None
+        named = play.trump
+        if not self._choose:
+            if named is not None:
+                return f"seat {seat} played change naming {COLOUR_NAMES[named]}, but in reveal mode it names no colour"
+            return None
+        if not self._effective(CHANGE):
+            if named is not None:
+                return (
+                    f"seat {seat} played change naming {COLOUR_NAMES[named]}, but it has no effect "
+                    "(not the first change of the trick) and names no colour"
+                )
+            return None
+        qualifying = self._change_colours()
+        if named is None:
+            if qualifying:
+                options = ", ".join(COLOUR_NAMES[colour] for colour in qualifying)
+                return f"seat {seat} played change without naming a colour (it may name {options})"
+            return None
+        if named == self.trump:
+            return f"seat {seat} played change naming the current trump {COLOUR_NAMES[named]}"
+        if named not in qualifying:
+            return f"seat {seat} played change naming {COLOUR_NAMES[named]}, but the pile holds no {COLOUR_NAMES[named]} card"
+        return None
+
+    def _play(self, play: Play) -> None:
+        seat, card = self.to_move, play.card.id
+        self.hands[seat].remove(card)
+        self.trick.append((seat, play))
+        self._round_plays.append((seat, play))
+        if card < NUM_COLOURED:
+            if self.lead < 0:
+                self.lead = card >> 4
+        elif card == WILD:
+            if self.lead < 0:
+                self.lead = play.color  # type: ignore[assignment]
+        else:
+            self._action(card, play)
+        if len(self.trick) == self.players:
+            self._end_trick()
+        else:
+            self.to_move = (seat + 1) % self.players
+
+    def _action(self, card: int, play: Play) -> None:
+        """The effect of a notrump, change, plus5 or minus5 as it is played."""
+        bit = _ACTION_BIT[card]
+        if self._first_only and self._trick_actions & bit:
+            return
+        self._trick_actions |= bit
+        if card == NOTRUMP:
+            self.trump = NO_TRUMP
+            self._reveal_after_trick = self._trick_scope
+        elif card == CHANGE:
+            if self._choose:
+                if play.trump is not None:
+                    self._take_from_pile(play.trump)
+                    self.trump = play.trump
+                    self._reveal_after_trick = False
+            else:
+                self.trump = self._reveal()
+                if self.trump != NO_TRUMP:
+                    self._reveal_after_trick = False
+        else:
+            self._trick_bonus += 5 if card == PLUS5 else -5
+
+    def _take_from_pile(self, colour: int) -> None:
+        """Take the first card of ``colour`` from the top of the pile, face up."""
+        pile = self._pile
+        for index in range(len(pile) - 1, -1, -1):
+            card = pile[index]
+            if card < NUM_COLOURED and card >> 4 == colour:
+                del pile[index]
+                self.turned.append(card)
+                self._pile_colours[colour] -= 1
+                return
+        raise AssertionError("a change named a colour the pile does not hold")  # checked before
+
+    def _end_trick(self) -> None:
+        winner = self._trick_winner()
+        self.tricks.append(Trick(self.trick[0][0], tuple(self.trick), winner, self.trump))
+        self.tricks_won[winner] += 1
+        self._bonus[winner] += self._trick_bonus
+        if self._reveal_after_trick:
+            self._reveal_after_trick = False
+            self.trump = self._reveal()
+        self.trick = []
+        self.lead = NO_TRUMP
+        self._trick_actions = 0
+        self._trick_bonus = 0
+        self.to_move = winner
+        if self.trick_number == self.cards:
+            self._end_round()
+        else:
+            self.trick_number += 1
+
+    def _trick_winner(self) -> int:
+        """Rule "Who wins a trick", with the trump as it stands when the last card is down."""
+        trump, lead, later_wins = self.trump, self.lead, self._later_wins
+        wild_rank = -1 if self._wild_values else 16
+        best_trump = best_lead = -1
+        trump_seat = lead_seat = -1
+        for seat, play in self.trick:
+            card = play.card.id
+            if card < NUM_COLOURED:
+                colour, rank = card >> 4, card & 15
+            elif card == WILD:
+                colour = play.color  # type: ignore[assignment]
+                rank = play.value if wild_rank < 0 else wild_rank  # type: ignore[assignment]
+            else:
+                continue
+            if colour == trump:
+                if rank > best_trump or (rank == best_trump and later_wins):
+                    best_trump, trump_seat = rank, seat
+            elif colour == lead:
+                if rank > best_lead or (rank == best_lead and later_wins):
+                    best_lead, lead_seat = rank, seat
+        if trump_seat >= 0:
+            return trump_seat
+        if lead_seat >= 0:
+            return lead_seat
+        return self.trick[0][0]
+
+    def _end_round(self) -> None:
+        rules, cards = self.ruleset, self.cards
+        sweep_counts = cards > 1 or rules.sweep_in_one_card_round
+        points = []
+        for seat in range(self.players):
+            won, bid = self.tricks_won[seat], self.bids[seat]
+            trick_points = won * rules.points_per_trick
+            swept = won == cards and sweep_counts
+            if swept and rules.sweep is Sweep.DOUBLE_TRICKS:
+                trick_points *= 2
+            if won == bid:
+                bid_points = rules.bid_zero_hit if bid == 0 else rules.bid_hit
+                self.hits[seat] += 1
+            else:
+                bid_points = rules.bid_miss
+            score = trick_points + self._bonus[seat] + bid_points
+            if swept and rules.sweep is Sweep.DOUBLE_ROUND:
+                score *= 2
+            points.append(score)
+            self.totals[seat] += score
+        bids = tuple(bid for bid in self.bids if bid is not None)
+        self.results.append(
+            RoundResult(
+                self.round_number, cards, self.dealer, self.first_trump, bids,
+                tuple(trick.winner for trick in self.tricks), tuple(self.tricks_won), tuple(points),
+            )
+        )
+        self.logs.append(
+            RoundLog(self.round_number, self.dealer, self._dealt_hands, self._dealt_pile, bids, tuple(self._round_plays))
+        )
+        self.round_number += 1
+        self.dealer = (self.dealer + 1) % self.players
+        self.phase = _OVER if self.round_number > len(rules.rounds) else _DEAL
+
+    # --------------------------------------------------------------- public API
+    def violation(self, action: Action, seat: int | None = None) -> str | None:
+        """Why ``action`` (by ``seat``, default the seat to move) is illegal now, or ``None``."""
+        phase = self.phase
+        if phase is not _BID and phase is not _PLAY:
+            return "the game is over" if phase is _OVER else "the round is not dealt yet"
+        if seat is not None and seat != self.to_move:
+            verb = "bid" if phase is _BID else f"played {action.card.token}" if isinstance(action, Play) else "acted"
+            return f"seat {seat} {verb} out of turn (it is seat {self.to_move}'s turn)"
+        if phase is _PLAY:
+            if type(action) is not Play:
+                return f"seat {self.to_move} must play a card, not {action!r}"
+            return self._play_violation(action)
+        if type(action) is not Bid:
+            return f"seat {self.to_move} must bid, not {action!r}"
+        return self._bid_violation(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the seat to move may take ``action`` now."""
+        return self.violation(action) is None
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Take ``action`` for the seat to move (or check that it is ``seat``'s turn).
+
+        :raises IllegalActionError: naming the rule, if the action is not legal now.
+        """
+        phase = self.phase
+        if phase is _PLAY and type(action) is Play and (seat is None or seat == self.to_move):
+            reason = self._play_violation(action)
+            if reason is None:
+                self._play(action)
+                return
+        else:
+            reason = self.violation(action, seat)
+            if reason is None:
+                self._bid(action.tricks)  # type: ignore[union-attr]
+                return
+        trick = self.trick_number if phase is _PLAY else None
+        acting = self.to_move if seat is None else seat
+        kind_error = (
+            InvalidActionError
+            if (phase is _PLAY and type(action) is not Play) or (phase is _BID and type(action) is not Bid)
+            else IllegalActionError
+        )
+        raise kind_error(reason, round_number=self.round_number, trick=trick, seat=acting)
+
+    def outcome(self) -> Outcome:
+        """Totals and places so far (final once the game is terminal)."""
+        return Outcome(tuple(self.totals), places_for(self.totals, self.hits, self.ruleset.tiebreak), tuple(self.hits))
+
+    def visible_bids(self, seat: int) -> list[int | None]:
+        """The bids ``seat`` may see now, by seat (``None`` where it may not), per ``bidding``."""
+        mode = self.ruleset.bidding
+        if mode is Bidding.OPEN or (mode is Bidding.HIDDEN and self.phase is not _BID):
+            return list(self.bids)
+        return [bid if other == seat else None for other, bid in enumerate(self.bids)]
+
+    def pile_cards(self) -> list[int]:
+        """The face-down pile, top first. Referee-side only: never part of a seat's view."""
+        return self._pile[::-1]
