@@ -5,11 +5,13 @@ from .cards import Card, Colour
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
 from .rules import Ruleset, RulesetError
 from .state import CHANCE, TERMINAL, GameState, Outcome, Phase, RoundResult, Trick
+from .view import SeatView, view_for
 
 __all__ = [
+    "CHANCE",
+    "TERMINAL",
     "Action",
     "Bid",
-    "CHANCE",
     "Card",
     "Colour",
     "GameState",
@@ -18,9 +20,11 @@ __all__ = [
     "InvalidDealError",
     "Outcome",
     "Phase",
+    "Play",
     "RoundResult",
     "Ruleset",
     "RulesetError",
-    "TERMINAL",
+    "SeatView",
     "Trick",
+    "view_for",
 ]

@@ -56,7 +56,8 @@ class Play:
     engine decides whether it is legal.
     """
 
-    __slots__ = ("card", "color", "value", "trump", "code")
+    __slots__ = ("_card", "card", "code", "color", "trump", "value")
+    _card: int  # card.id, read by the engine on its hot path
     card: Card
     color: Colour | None
     value: int | None
@@ -70,6 +71,7 @@ class Play:
         value: int | None = None,
         trump: Colour | None = None,
     ) -> None:
+        object.__setattr__(self, "_card", card.id)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "color", color)
         object.__setattr__(self, "value", value)
@@ -80,9 +82,7 @@ class Play:
         raise AttributeError("Play is immutable")
 
     @staticmethod
-    def of(
-        card: str | Card, color: str | None = None, value: int | None = None, trump: str | None = None
-    ) -> Play:
+    def of(card: str | Card, color: str | None = None, value: int | None = None, trump: str | None = None) -> Play:
         """A play from tokens and colour letters; the interned object when there is one."""
         play = Play(
             card if isinstance(card, Card) else Card.of(card),
@@ -193,9 +193,9 @@ Action = Bid | Play
 
 
 __all__ = [
+    "BIDS",
+    "PLAYS",
     "Action",
     "Bid",
-    "BIDS",
     "Play",
-    "PLAYS",
 ]

@@ -82,7 +82,7 @@ def _ruleset(value: Any) -> Ruleset:
     if isinstance(value, str):
         value = {"preset": value}
     if not isinstance(value, dict):
-        raise ValueError("a preset name or an object {\"preset\": NAME, OPTION: VALUE, ...}")
+        raise ValueError('a preset name or an object {"preset": NAME, OPTION: VALUE, ...}')
     preset = value.get("preset")
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r} (one of {', '.join(PRESETS)})")
@@ -170,8 +170,7 @@ def check_shape(record: GameRecord) -> None:
         raise MalformedRecordError(f"first_round: {record.first_round} is not 1..{total_rounds}")
     if record.first_round - 1 + len(record.rounds) > total_rounds:
         raise MalformedRecordError(
-            f"rounds: {len(record.rounds)} rounds from round {record.first_round}, "
-            f"but the game has {total_rounds}"
+            f"rounds: {len(record.rounds)} rounds from round {record.first_round}, but the game has {total_rounds}"
         )
     deck = Counter(TOKENS[card] for card in rules.deck)
     for index, round_ in enumerate(record.rounds):
@@ -186,7 +185,9 @@ def check_shape(record: GameRecord) -> None:
             raise MalformedRecordError(f"{where}.hands: {len(round_.hands)} hands for {players} players")
         for seat, hand in enumerate(round_.hands):
             if len(hand) != cards:
-                raise MalformedRecordError(f"{where}.hands[{seat}]: {len(hand)} cards, but round {number} deals {cards}")
+                raise MalformedRecordError(
+                    f"{where}.hands[{seat}]: {len(hand)} cards, but round {number} deals {cards}"
+                )
         dealt = Counter(round_.pile)
         for hand in round_.hands:
             dealt.update(hand)
@@ -204,7 +205,9 @@ def check_shape(record: GameRecord) -> None:
             )
         for number_, play in enumerate(round_.plays):
             if not 0 <= play.seat < players:
-                raise MalformedRecordError(f"{where}.plays[{number_}].seat: no seat {play.seat} among {players} players")
+                raise MalformedRecordError(
+                    f"{where}.plays[{number_}].seat: no seat {play.seat} among {players} players"
+                )
 
 
 def record_of(state: GameState, players: list[str]) -> GameRecord:

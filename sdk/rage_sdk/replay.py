@@ -97,7 +97,9 @@ def replay(record: GameRecord, on_round: Callable[[GameState], None] | None = No
         if round_.dealer != state.dealer:
             raise IllegalActionError(
                 f"the dealer is seat {round_.dealer}, but the deal moves clockwise to seat {state.dealer}",
-                round_number=number, trick=None, seat=round_.dealer,
+                round_number=number,
+                trick=None,
+                seat=round_.dealer,
             )
         state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
         for offset in range(1, players + 1):
@@ -110,7 +112,9 @@ def replay(record: GameRecord, on_round: Callable[[GameState], None] | None = No
     return state
 
 
-def _disagreement(result: dict[str, Any], rounds: list[RoundResult], totals: list[int], places: list[int]) -> str | None:
+def _disagreement(
+    result: dict[str, Any], rounds: list[RoundResult], totals: list[int], places: list[int]
+) -> str | None:
     """The first key of a record's ``result`` that differs from the replay, as a message."""
     claimed_rounds = result.get("rounds")
     if claimed_rounds is not None:
@@ -126,9 +130,9 @@ def _disagreement(result: dict[str, Any], rounds: list[RoundResult], totals: lis
                         f"result disagrees: round {replayed.round_number} {key}: "
                         f"record says {claimed[key]}, replay gives {actual[key]}"
                     )
-    for key, actual in (("totals", totals), ("places", places)):
-        if key in result and result[key] != actual:
-            return f"result disagrees: {key}: record says {result[key]}, replay gives {actual}"
+    for key, replayed_values in (("totals", totals), ("places", places)):
+        if key in result and result[key] != replayed_values:
+            return f"result disagrees: {key}: record says {result[key]}, replay gives {replayed_values}"
     return None
 
 

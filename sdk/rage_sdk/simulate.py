@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from .actions import Action
 from .rules import Ruleset
-from .state import CHANCE, GameState
+from .state import GameState, Phase
 
 
 def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | None = None) -> tuple[GameState, int]:
@@ -17,11 +18,16 @@ def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | 
     draw = rng.random
     state = GameState(ruleset, players)
     decisions = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
+    while True:
+        phase = state.phase
+        if phase is Phase.PLAY:
+            actions: list[Action] = state.legal_plays()  # type: ignore[assignment]
+        elif phase is Phase.BID:
+            actions = state.legal_bids()  # type: ignore[assignment]
+        elif phase is Phase.DEAL:
             state.deal_seeded(seed)
             continue
-        actions = state.legal_actions()
+        else:
+            return state, decisions
         state.apply(actions[int(draw() * len(actions))])
         decisions += 1
-    return state, decisions

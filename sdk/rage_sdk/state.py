@@ -18,10 +18,10 @@ road from a state to a player.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Final, NamedTuple
 
 from .actions import (
     BIDS,
@@ -39,7 +39,6 @@ from .cards import (
     MINUS5,
     NOTRUMP,
     NUM_COLOURED,
-    NUM_COLOURS,
     PLUS5,
     TOKENS,
     WILD,
@@ -66,8 +65,7 @@ _DEAL, _BID, _PLAY, _OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _ACTION_BIT: Final = {NOTRUMP: 1, CHANGE: 2, PLUS5: 4, MINUS5: 8}
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A finished trick: who led, each ``(seat, play)`` in order, the winner and the trump it ended with."""
 
     leader: int
@@ -76,8 +74,7 @@ class Trick:
     trump: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """A scored round: everything here is public once the round is over."""
 
     round_number: int
@@ -91,8 +88,7 @@ class RoundResult:
     points: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RoundLog:
+class RoundLog(NamedTuple):
     """Exactly enough to replay one round: the deal, the bids by seat and every play in order."""
 
     round_number: int
@@ -103,8 +99,7 @@ class RoundLog:
     plays: tuple[tuple[int, Play], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """Game totals and 1-based places by seat (tied seats share a place: 1, 1, 3)."""
 
     totals: tuple[int, ...]
@@ -113,7 +108,9 @@ class Outcome:
     """Rounds each seat bid exactly, the ``most_hits`` tie-break."""
 
 
-def places_for(totals: tuple[int, ...] | list[int], hits: tuple[int, ...] | list[int], tiebreak: Tiebreak) -> tuple[int, ...]:
+def places_for(
+    totals: tuple[int, ...] | list[int], hits: tuple[int, ...] | list[int], tiebreak: Tiebreak
+) -> tuple[int, ...]:
     """Places by total (then by rounds bid exactly under ``most_hits``), ties sharing."""
     keys = [(total, hit if tiebreak is Tiebreak.MOST_HITS else 0) for total, hit in zip(totals, hits)]
     return tuple(1 + sum(other > mine for other in keys) for mine in keys)
@@ -125,6 +122,48 @@ class GameState:
     ``first_round`` (1-based position in ``ruleset.rounds``) and ``dealer`` say
     where a game starts, so that a record of some rounds of a game replays too.
     """
+
+    __slots__ = (
+        "_anytime",
+        "_bonus",
+        "_choose",
+        "_dealt_hands",
+        "_dealt_pile",
+        "_first_only",
+        "_hand_plays",
+        "_later_wins",
+        "_next",
+        "_pile",
+        "_plus_minus_one",
+        "_reveal_after_trick",
+        "_trick_actions",
+        "_trick_bonus",
+        "_trick_scope",
+        "_wild_plays",
+        "_wild_values",
+        "bids",
+        "bids_made",
+        "cards",
+        "dealer",
+        "first_trump",
+        "hands",
+        "hits",
+        "lead",
+        "logs",
+        "phase",
+        "players",
+        "results",
+        "round_number",
+        "ruleset",
+        "to_move",
+        "totals",
+        "trick",
+        "trick_number",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "turned",
+    )
 
     def __init__(self, ruleset: Ruleset, players: int, *, first_round: int = 1, dealer: int = 0) -> None:
         ruleset.check_players(players)
@@ -142,6 +181,8 @@ class GameState:
         self._anytime = ruleset.action_cards_anytime
         self._first_only = ruleset.first_action_of_kind_only
         self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
+        self._next = [(seat + 1) % players for seat in range(players)]
+        self._plus_minus_one = ruleset.plus_minus_one
 
         self.round_number = first_round
         self.dealer = dealer
@@ -157,8 +198,8 @@ class GameState:
         n = self.players
         self.cards = cards
         self.hands: list[list[int]] = [[] for _ in range(n)]
+        self._hand_plays: list[list[Play]] = [[] for _ in range(n)]  # PLAYS[card] for each card of hands
         self._pile: list[int] = []  # bottom first, so the top is pile[-1]
-        self._pile_colours = [0] * NUM_COLOURS
         self.turned: list[int] = []
         self.trump = NO_TRUMP
         self.first_trump = NO_TRUMP
@@ -176,7 +217,6 @@ class GameState:
         self._bonus = [0] * n
         self._dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._dealt_pile: tuple[int, ...] = ()
-        self._round_plays: list[tuple[int, Play]] = []
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` before a deal, or ``TERMINAL``."""
@@ -228,13 +268,10 @@ class GameState:
     def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
         self._reset_round(cards)
         self.hands = [sorted(hand) for hand in hands]
-        self._dealt_hands = tuple(tuple(hand) for hand in hands)
+        self._hand_plays = [list(map(PLAYS.__getitem__, hand)) for hand in self.hands]
+        self._dealt_hands = tuple(map(tuple, hands))
         self._dealt_pile = tuple(pile)
         self._pile = pile[::-1]
-        counts = self._pile_colours
-        for card in pile:
-            if card < NUM_COLOURED:
-                counts[card >> 4] += 1
         self.trump = self.first_trump = self._reveal()
         self.phase = _BID
 
@@ -245,19 +282,20 @@ class GameState:
             card = pile.pop()
             turned.append(card)
             if card < NUM_COLOURED:
-                self._pile_colours[card >> 4] -= 1
                 return card >> 4
         return NO_TRUMP
 
     # ------------------------------------------------------------------ bidding
     def legal_bids(self) -> list[Bid]:
         cards = self.cards
+        if not self._plus_minus_one:
+            return list(BIDS[: cards + 1])
         forbidden = self._forbidden_bid()
         return [BIDS[tricks] for tricks in range(cards + 1) if tricks != forbidden]
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden number under ``plus_minus_one``, else -1."""
-        if not self.ruleset.plus_minus_one or self.to_move != self.dealer:
+        if not self._plus_minus_one or self.to_move != self.dealer:
             return -1
         return self.cards - sum(bid for bid in self.bids if bid is not None)
 
@@ -281,28 +319,33 @@ class GameState:
         if seat == self.dealer:
             self.phase = _PLAY
             self.trick_number = 1
-        self.to_move = (seat + 1) % self.players
+        self.to_move = self._next[seat]
 
     # ------------------------------------------------------------------ playing
     def legal_plays(self) -> list[Play]:
         """Every legal play of the seat to move: by card, then by declaration."""
-        hand = self.hands[self.to_move]
+        seat = self.to_move
+        hand = self.hands[seat]  # sorted: each colour in a run, then the action cards
         lead = self.lead
         if lead >= 0:
             low = lead << 4
-            cards = [card for card in hand if low <= card < low + 16]
-            if not cards:
+            start = bisect_left(hand, low)
+            end = bisect_left(hand, low + 16, start)
+            if start < end:
+                if not self._anytime or hand[-1] < NUM_COLOURED:
+                    return self._hand_plays[seat][start:end]
+                cards = hand[start:end] + hand[bisect_left(hand, NUM_COLOURED) :]
+            else:
                 cards = hand
-            elif self._anytime:
-                cards += [card for card in hand if card >= NUM_COLOURED]
         else:
             cards = hand
-        plays: list[Play] = []
+        if cards[-1] < NUM_COLOURED:
+            return self._hand_plays[seat][:]
+        split = bisect_left(cards, NUM_COLOURED)
+        plays = list(map(PLAYS.__getitem__, cards[:split]))
         previous = -1
-        for card in cards:
-            if card < NUM_COLOURED:
-                plays.append(PLAYS[card])
-            elif card != previous:  # copies of an action card are one choice
+        for card in cards[split:]:
+            if card != previous:  # copies of an action card are one choice
                 if card == WILD:
                     plays += self._wild_plays
                 elif card == CHANGE and self._choose and self._effective(CHANGE):
@@ -310,7 +353,7 @@ class GameState:
                     plays += [CHANGE_PLAYS[colour] for colour in qualifying] if qualifying else [PLAYS[CHANGE]]
                 else:
                     plays.append(PLAYS[card])
-            previous = card
+                previous = card
         return plays
 
     def legal_actions(self) -> list[Action]:
@@ -328,29 +371,30 @@ class GameState:
 
     def _change_colours(self) -> list[int]:
         """Colours a choose-mode change may name now: in the pile, other than the current trump."""
-        counts, trump = self._pile_colours, self.trump
-        return [colour for colour in range(NUM_COLOURS) if counts[colour] and colour != trump]
+        present = {card >> 4 for card in self._pile if card < NUM_COLOURED}
+        present.discard(self.trump)
+        return sorted(present)
 
     def _play_violation(self, play: Play) -> str | None:
-        seat, card = self.to_move, play.card.id
+        seat, card = self.to_move, play._card
         hand = self.hands[seat]
         if card not in hand:
             return f"seat {seat} played {TOKENS[card]}, which is not in its hand"
         lead = self.lead
-        if lead >= 0 and (card >= NUM_COLOURED or card >> 4 != lead) and not (self._anytime and card >= NUM_COLOURED):
-            low = lead << 4
-            for held in hand:
-                if low <= held < low + 16:
-                    return (
-                        f"seat {seat} played {TOKENS[card]} while holding {TOKENS[held]} of lead colour "
-                        f"{COLOUR_NAMES[lead]} (must follow the lead colour)"
-                    )
-        if play.code == card and card != WILD and card != CHANGE:
-            return None
-        return self._declaration_violation(play)
+        # An action card's id >> 4 is 6, never a colour: one test covers "not of the lead colour".
+        if lead >= 0 and card >> 4 != lead and not (card >= NUM_COLOURED and self._anytime):
+            index = bisect_left(hand, lead << 4)
+            if index < len(hand) and hand[index] >> 4 == lead:
+                return (
+                    f"seat {seat} played {TOKENS[card]} while holding {TOKENS[hand[index]]} of lead colour "
+                    f"{COLOUR_NAMES[lead]} (must follow the lead colour)"
+                )
+        if card >= NUM_COLOURED or play.code != card:
+            return self._declaration_violation(play)
+        return None
 
     def _declaration_violation(self, play: Play) -> str | None:
-        seat, card = self.to_move, play.card.id
+        seat, card = self.to_move, play._card
         name = TOKENS[card]
         if card == WILD:
             if play.trump is not None:
@@ -392,14 +436,18 @@ class GameState:
         if named == self.trump:
             return f"seat {seat} played change naming the current trump {COLOUR_NAMES[named]}"
         if named not in qualifying:
-            return f"seat {seat} played change naming {COLOUR_NAMES[named]}, but the pile holds no {COLOUR_NAMES[named]} card"
+            colour = COLOUR_NAMES[named]
+            return f"seat {seat} played change naming {colour}, but the pile holds no {colour} card"
         return None
 
     def _play(self, play: Play) -> None:
-        seat, card = self.to_move, play.card.id
-        self.hands[seat].remove(card)
-        self.trick.append((seat, play))
-        self._round_plays.append((seat, play))
+        seat, card = self.to_move, play._card
+        hand = self.hands[seat]
+        index = bisect_left(hand, card)
+        del hand[index]
+        del self._hand_plays[seat][index]
+        trick = self.trick
+        trick.append((seat, play))
         if card < NUM_COLOURED:
             if self.lead < 0:
                 self.lead = card >> 4
@@ -408,10 +456,10 @@ class GameState:
                 self.lead = play.color  # type: ignore[assignment]
         else:
             self._action(card, play)
-        if len(self.trick) == self.players:
+        if len(trick) == self.players:
             self._end_trick()
         else:
-            self.to_move = (seat + 1) % self.players
+            self.to_move = self._next[seat]
 
     def _action(self, card: int, play: Play) -> None:
         """The effect of a notrump, change, plus5 or minus5 as it is played."""
@@ -443,7 +491,6 @@ class GameState:
             if card < NUM_COLOURED and card >> 4 == colour:
                 del pile[index]
                 self.turned.append(card)
-                self._pile_colours[colour] -= 1
                 return
         raise AssertionError("a change named a colour the pile does not hold")  # checked before
 
@@ -472,7 +519,7 @@ class GameState:
         best_trump = best_lead = -1
         trump_seat = lead_seat = -1
         for seat, play in self.trick:
-            card = play.card.id
+            card = play._card
             if card < NUM_COLOURED:
                 colour, rank = card >> 4, card & 15
             elif card == WILD:
@@ -515,12 +562,25 @@ class GameState:
         bids = tuple(bid for bid in self.bids if bid is not None)
         self.results.append(
             RoundResult(
-                self.round_number, cards, self.dealer, self.first_trump, bids,
-                tuple(trick.winner for trick in self.tricks), tuple(self.tricks_won), tuple(points),
+                self.round_number,
+                cards,
+                self.dealer,
+                self.first_trump,
+                bids,
+                tuple(trick.winner for trick in self.tricks),
+                tuple(self.tricks_won),
+                tuple(points),
             )
         )
         self.logs.append(
-            RoundLog(self.round_number, self.dealer, self._dealt_hands, self._dealt_pile, bids, tuple(self._round_plays))
+            RoundLog(
+                self.round_number,
+                self.dealer,
+                self._dealt_hands,
+                self._dealt_pile,
+                bids,
+                tuple(play for trick in self.tricks for play in trick.plays),
+            )
         )
         self.round_number += 1
         self.dealer = (self.dealer + 1) % self.players
@@ -552,8 +612,7 @@ class GameState:
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         """
-        phase = self.phase
-        if phase is _PLAY and type(action) is Play and (seat is None or seat == self.to_move):
+        if self.phase is _PLAY and action.__class__ is Play and (seat is None or seat == self.to_move):
             reason = self._play_violation(action)
             if reason is None:
                 self._play(action)
@@ -563,14 +622,14 @@ class GameState:
             if reason is None:
                 self._bid(action.tricks)  # type: ignore[union-attr]
                 return
-        trick = self.trick_number if phase is _PLAY else None
-        acting = self.to_move if seat is None else seat
-        kind_error = (
-            InvalidActionError
-            if (phase is _PLAY and type(action) is not Play) or (phase is _BID and type(action) is not Bid)
-            else IllegalActionError
+        phase = self.phase
+        wrong_kind = (phase is _PLAY and type(action) is not Play) or (phase is _BID and type(action) is not Bid)
+        raise (InvalidActionError if wrong_kind else IllegalActionError)(
+            reason,
+            round_number=self.round_number,
+            trick=self.trick_number if phase is _PLAY else None,
+            seat=self.to_move if seat is None else seat,
         )
-        raise kind_error(reason, round_number=self.round_number, trick=trick, seat=acting)
 
     def outcome(self) -> Outcome:
         """Totals and places so far (final once the game is terminal)."""

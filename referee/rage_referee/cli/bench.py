@@ -6,10 +6,9 @@ import json
 from typing import Annotated
 
 import typer
+from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 from rich.console import Console
 from rich.table import Table
-
-from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 
 from .. import bench
 
@@ -42,9 +41,17 @@ def engine_command(
     table = Table(title=f"rage bench engine: {ruleset}, {players} players, random legal decisions")
     for column in ("", "games", "games_per_s", "decisions_per_s"):
         table.add_column(column, justify="right" if column else "left")
-    table.add_row("engine (all rules, every action checked)", str(engine.games),
-                  f"{engine.games_per_s:,.0f}", f"{engine.decisions_per_s:,.0f}")
-    table.add_row("baseline: bare trick-taking, no action cards", str(baseline.games),
-                  f"{baseline.games_per_s:,.0f}", f"{baseline.decisions_per_s:,.0f}")
+    table.add_row(
+        "engine (all rules, every action checked)",
+        str(engine.games),
+        f"{engine.games_per_s:,.0f}",
+        f"{engine.decisions_per_s:,.0f}",
+    )
+    table.add_row(
+        "baseline: bare trick-taking, no action cards",
+        str(baseline.games),
+        f"{baseline.games_per_s:,.0f}",
+        f"{baseline.decisions_per_s:,.0f}",
+    )
     Console().print(table)
     Console().print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")

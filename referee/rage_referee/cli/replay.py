@@ -7,16 +7,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
+from rage_sdk.actions import Play
 from rage_sdk.cards import COLOUR_NAMES, TOKENS
 from rage_sdk.errors import IllegalActionError
-from rage_sdk.actions import Play
 from rage_sdk.record import MalformedRecordError, load_record
 from rage_sdk.replay import ILLEGAL, MALFORMED, replay, verify
 from rage_sdk.state import NO_TRUMP, GameState
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 app = typer.Typer(help="Check and read game records (rage-record/1).", no_args_is_help=True)
 out = Console(highlight=False)
@@ -39,7 +38,7 @@ def verify_command(
     file: RecordFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object.")] = False,
 ) -> None:
-    """Replay a record under the rules: exit 0 if legal, 1 if a rule is broken or the result is wrong, 2 if malformed."""
+    """Replay a record under the rules: exit 0 legal, 1 a rule broken or a wrong result, 2 malformed."""
     verdict = verify(_read(file))
     if as_json:
         print(json.dumps(verdict.to_json()))
@@ -52,7 +51,8 @@ def verify_command(
         first, last = record.first_round, record.first_round + len(record.rounds) - 1
         span = f"round {first}" if first == last else f"rounds {first}-{last}"
         standings = ", ".join(
-            f"{name} {total} (place {place})" for name, total, place in zip(record.players, verdict.totals, verdict.places)
+            f"{name} {total} (place {place})"
+            for name, total, place in zip(record.players, verdict.totals, verdict.places)
         )
         out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}")
         out.print(f"totals: {standings}")
