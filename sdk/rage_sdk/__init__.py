@@ -1,6 +1,7 @@
 """Rage Arena SDK: the rules engine, seat views and game records of the card game Rage."""
 
 from .actions import Action, Bid, Play
+from .bot import Bot
 from .cards import Card, Colour
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
 from .rules import Ruleset, RulesetError
@@ -12,6 +13,7 @@ __all__ = [
     "TERMINAL",
     "Action",
     "Bid",
+    "Bot",
     "Card",
     "Colour",
     "GameState",

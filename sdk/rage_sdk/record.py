@@ -76,7 +76,8 @@ class RecordRound(BaseModel):
     plays: list[RecordPlay]
 
 
-def _ruleset(value: Any) -> Ruleset:
+def ruleset_of(value: Any) -> Ruleset:
+    """A ruleset from a record's ``ruleset`` field; :class:`ValueError` naming what is wrong."""
     if isinstance(value, Ruleset):
         return value
     if isinstance(value, str):
@@ -101,7 +102,7 @@ class GameRecord(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, arbitrary_types_allowed=True)
 
     format: Literal["rage-record/1"]
-    ruleset: Annotated[Ruleset, BeforeValidator(_ruleset)]
+    ruleset: Annotated[Ruleset, BeforeValidator(ruleset_of)]
     players: list[StrictStr] = Field(min_length=1)
     first_round: StrictInt = 1
     rounds: list[RecordRound] = Field(min_length=1)

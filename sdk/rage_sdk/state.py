@@ -72,6 +72,8 @@ class Trick(NamedTuple):
     plays: tuple[tuple[int, Play], ...]
     winner: int
     trump: int
+    revealed: tuple[int, ...] = ()
+    """Cards turned up from the pile after the trick (a notrump of scope ``trick``)."""
 
 
 class RoundResult(NamedTuple):
@@ -114,6 +116,42 @@ def places_for(
     """Places by total (then by rounds bid exactly under ``most_hits``), ties sharing."""
     keys = [(total, hit if tiebreak is Tiebreak.MOST_HITS else 0) for total, hit in zip(totals, hits)]
     return tuple(1 + sum(other > mine for other in keys) for mine in keys)
+
+
+def trick_winner(
+    trick: list[tuple[int, Play]] | tuple[tuple[int, Play], ...],
+    trump: int,
+    lead: int,
+    later_wins: bool,
+    wild_values: bool,
+) -> int:
+    """The seat winning ``trick`` (``(seat, play)`` in order) with ``trump`` and ``lead`` colours.
+
+    ``later_wins``: between two wilds of one colour the later wins (``wild_tie``, plain wilds only);
+    ``wild_values``: wilds rank as their declared value (``wild_declares_value``).
+    """
+    best_trump = best_lead = -1
+    trump_seat = lead_seat = -1
+    for seat, play in trick:
+        card = play._card
+        if card < NUM_COLOURED:
+            colour, rank = card >> 4, card & 15
+        elif card == WILD:
+            colour = play.color  # type: ignore[assignment]
+            rank = play.value if wild_values else 16  # type: ignore[assignment]
+        else:
+            continue
+        if colour == trump:
+            if rank > best_trump or (rank == best_trump and later_wins):
+                best_trump, trump_seat = rank, seat
+        elif colour == lead:
+            if rank > best_lead or (rank == best_lead and later_wins):
+                best_lead, lead_seat = rank, seat
+    if trump_seat >= 0:
+        return trump_seat
+    if lead_seat >= 0:
+        return lead_seat
+    return trick[0][0]
 
 
 class GameState:
@@ -496,12 +534,16 @@ class GameState:
 
     def _end_trick(self) -> None:
         winner = self._trick_winner()
-        self.tricks.append(Trick(self.trick[0][0], tuple(self.trick), winner, self.trump))
-        self.tricks_won[winner] += 1
-        self._bonus[winner] += self._trick_bonus
+        trump = self.trump
+        revealed: tuple[int, ...] = ()
         if self._reveal_after_trick:
             self._reveal_after_trick = False
+            start = len(self.turned)
             self.trump = self._reveal()
+            revealed = tuple(self.turned[start:])
+        self.tricks.append(Trick(self.trick[0][0], tuple(self.trick), winner, trump, revealed))
+        self.tricks_won[winner] += 1
+        self._bonus[winner] += self._trick_bonus
         self.trick = []
         self.lead = NO_TRUMP
         self._trick_actions = 0
@@ -514,30 +556,7 @@ class GameState:
 
     def _trick_winner(self) -> int:
         """Rule "Who wins a trick", with the trump as it stands when the last card is down."""
-        trump, lead, later_wins = self.trump, self.lead, self._later_wins
-        wild_rank = -1 if self._wild_values else 16
-        best_trump = best_lead = -1
-        trump_seat = lead_seat = -1
-        for seat, play in self.trick:
-            card = play._card
-            if card < NUM_COLOURED:
-                colour, rank = card >> 4, card & 15
-            elif card == WILD:
-                colour = play.color  # type: ignore[assignment]
-                rank = play.value if wild_rank < 0 else wild_rank  # type: ignore[assignment]
-            else:
-                continue
-            if colour == trump:
-                if rank > best_trump or (rank == best_trump and later_wins):
-                    best_trump, trump_seat = rank, seat
-            elif colour == lead:
-                if rank > best_lead or (rank == best_lead and later_wins):
-                    best_lead, lead_seat = rank, seat
-        if trump_seat >= 0:
-            return trump_seat
-        if lead_seat >= 0:
-            return lead_seat
-        return self.trick[0][0]
+        return trick_winner(self.trick, self.trump, self.lead, self._later_wins, self._wild_values)
 
     def _end_round(self) -> None:
         rules, cards = self.ruleset, self.cards

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Play
-from .cards import CARDS, Card, Colour
-from .rules import Ruleset
-from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick
+from .actions import Action, Bid, Play
+from .cards import CARDS, WILD, Card, Colour
+from .rules import Ruleset, WildTie
+from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick, trick_winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +53,50 @@ class SeatView:
     @property
     def my_turn(self) -> bool:
         return self.to_move == self.seat
+
+    @property
+    def legal_plays(self) -> tuple[Play, ...]:
+        """The legal plays when it is this seat's turn to play (empty while bidding)."""
+        return tuple(action for action in self.legal_actions if isinstance(action, Play))
+
+    @property
+    def legal_bids(self) -> tuple[int, ...]:
+        """The legal bids when it is this seat's turn to bid."""
+        return tuple(action.tricks for action in self.legal_actions if isinstance(action, Bid))
+
+    def cards_seen(self) -> tuple[Card, ...]:
+        """Every card this seat knows the place of this round: its hand, turned up, or played."""
+        played = [play.card for trick in self.tricks for _, play in trick.plays]
+        played += [play.card for _, play in self.trick]
+        return self.hand + self.turned + tuple(played)
+
+    def winning_so_far(self) -> int | None:
+        """The seat that would win the current trick if it ended now (``None`` before its first card)."""
+        if not self.trick:
+            return None
+        rules = self.ruleset
+        later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
+        trump = NO_TRUMP if self.trump is None else int(self.trump)
+        lead = NO_TRUMP if self.lead is None else int(self.lead)
+        return trick_winner(self.trick, trump, lead, later_wins, rules.wild_declares_value)
+
+    def voids(self) -> dict[int, set[Colour]]:
+        """Colours each seat has shown it holds none of this round (it did not follow them)."""
+        shown: dict[int, set[Colour]] = {seat: set() for seat in range(self.players)}
+        anytime = self.ruleset.action_cards_anytime
+        for plays in [trick.plays for trick in self.tricks] + [self.trick]:
+            lead: Colour | None = None
+            for seat, play in plays:
+                card = play.card
+                if lead is not None:
+                    # Without action_cards_anytime, any action card (a wild too) says "none of the lead".
+                    if card.colour != lead and not (card.is_action and anytime):
+                        shown[seat].add(lead)
+                elif card.is_coloured:
+                    lead = card.colour
+                elif card.id == WILD:
+                    lead = play.color
+        return shown
 
 
 def view_for(state: GameState, seat: int) -> SeatView:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, replay
+from . import bench, bot, replay
+from .match import match_command
 
 app = typer.Typer(
     help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
@@ -12,6 +13,8 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 app.add_typer(replay.app, name="replay")
+app.command("match")(match_command)
+app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 
 

@@ -1,0 +1,219 @@
+"""Bots as the referee knows them: where each one is, how to start it, and its connection.
+
+A bot is given as one of:
+
+- ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
+- ``HOST:PORT``: a bot already serving there;
+- any other text: a command the referee launches, with ``{port}`` replaced by a free port
+  (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none).
+  A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
+  A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from rage_sdk.bot import Bot
+
+from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
+
+START_TIMEOUT = 20.0
+MAX_RESTARTS = 3
+_ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
+_IN_PROCESS = re.compile(r"^(?P<path>\S+\.py):(?P<name>[A-Za-z_]\w*)$")
+
+
+class BotSpecError(ValueError):
+    """A bot given in a form the referee cannot use; the message names the bot."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A named bot: ``kind`` is ``in-process``, ``address`` or ``command``."""
+
+    name: str
+    target: str
+    kind: str
+
+    @staticmethod
+    def parse(text: str) -> BotSpec:
+        """``NAME=TARGET`` as given to ``rage match --bot``."""
+        name, sep, target = text.partition("=")
+        name, target = name.strip(), target.strip()
+        if not sep or not name or not target:
+            raise BotSpecError(f"--bot {text!r}: expected NAME=COMMAND, NAME=HOST:PORT or NAME=FILE.py:CLASS")
+        return BotSpec.of(name, target)
+
+    @staticmethod
+    def of(name: str, target: str) -> BotSpec:
+        if _IN_PROCESS.match(target) and " " not in target:
+            return BotSpec(name, target, "in-process")
+        if _ADDRESS.match(target):
+            return BotSpec(name, target, "address")
+        return BotSpec(name, target, "command")
+
+
+def load_bot_class(target: str) -> type[Bot]:
+    """The :class:`Bot` subclass named by ``path/to/file.py:ClassName``."""
+    match = _IN_PROCESS.match(target)
+    if not match:
+        raise BotSpecError(f"{target!r}: expected FILE.py:CLASS")
+    path = Path(match["path"])
+    if not path.is_file():
+        raise BotSpecError(f"{target!r}: no file {path}")
+    spec = importlib.util.spec_from_file_location(f"rage_bot_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise BotSpecError(f"{target!r}: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise BotSpecError(f"{target!r}: loading {path} failed: {error}") from error
+    bot_class = getattr(module, match["name"], None)
+    if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
+        raise BotSpecError(f"{target!r}: {match['name']} is not a rage_sdk.Bot subclass in {path}")
+    return bot_class
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class BotProcess:
+    """A bot command the referee runs: its own process group, stderr to a log file."""
+
+    command: str
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    port: int = 0
+    _log: IO[bytes] | None = field(default=None, repr=False)
+
+    def argv(self, port: int) -> list[str]:
+        """The command line for ``port``; a leading ``python``/``python3`` is the referee's own Python."""
+        if "{port}" in self.command:
+            argv = shlex.split(self.command.replace("{port}", str(port)))
+        else:
+            argv = [*shlex.split(self.command), "--port", str(port)]
+        if argv and argv[0] in ("python", "python3"):
+            argv[0] = sys.executable
+        return argv
+
+    async def start(self) -> str:
+        """Launch on a free port and wait until its health service says SERVING; return its address."""
+        self.stop()
+        self.port = free_port()
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = self.log_path.open("ab")
+        argv = self.argv(self.port)
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True
+            )
+        except OSError as error:
+            raise HandshakeError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
+        address = f"127.0.0.1:{self.port}"
+        deadline = asyncio.get_running_loop().time() + START_TIMEOUT
+        while asyncio.get_running_loop().time() < deadline:
+            if self.process.poll() is not None:
+                raise HandshakeError(
+                    f"{shlex.join(argv)} exited with code {self.process.returncode} before serving; "
+                    f"see {self.log_path}: {self.log_tail()}"
+                )
+            if await wait_healthy(address, timeout=1.0):
+                return address
+        self.stop()
+        raise HandshakeError(f"{shlex.join(argv)} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+
+    def log_tail(self, lines: int = 3) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return " | ".join(text[-lines:])
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, grace: float = 2.0) -> None:
+        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(grace)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+@dataclass
+class BotHandle:
+    """One bot in a match: its spec, its process if the referee runs it, and its connection."""
+
+    spec: BotSpec
+    log_dir: Path
+    connection: Connection | None = None
+    process: BotProcess | None = None
+    identity: BotIdentity | None = None
+    restarts: int = 0
+    """How often the bot was restarted: a new connection knows no game until told again."""
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    async def start(self) -> BotIdentity:
+        """Launch or load the bot, greet it and open its stream."""
+        if self.spec.kind == "in-process":
+            self.connection = LocalConnection(load_bot_class(self.spec.target))
+        elif self.spec.kind == "address":
+            self.connection = RemoteConnection(self.spec.target)
+        else:
+            safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.spec.name)
+            self.process = BotProcess(self.spec.target, self.log_dir / f"{safe}.log")
+            self.connection = RemoteConnection(await self.process.start())
+        self.identity = await self.connection.open()
+        return self.identity
+
+    async def restart_once(self) -> None:
+        """After a crash: relaunch the process if it died and reconnect, at most ``MAX_RESTARTS`` times.
+
+        :raises HandshakeError: when the bot cannot be brought back.
+        """
+        async with self._lock:
+            if self.connection is not None and self.connection.alive:
+                return  # another game brought it back meanwhile
+            if self.restarts >= MAX_RESTARTS:
+                raise HandshakeError(f"{self.spec.name} was restarted {self.restarts} times; not again")
+            self.restarts += 1
+            if self.process is not None and not self.process.running:
+                assert isinstance(self.connection, RemoteConnection)
+                self.connection.address = await self.process.start()
+            assert self.connection is not None
+            await self.connection.open()
+
+    async def stop(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+        if self.process is not None:
+            self.process.stop()

@@ -1,0 +1,286 @@
+"""One game, refereed: from a :class:`GameSpec` and the bots' connections to a :class:`GameResult`.
+
+Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
+garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
+lowest legal bid, or the first legal play) in its place, so a game always finishes. What a bot is
+sent is built from :func:`rage_sdk.view.view_for` and public events only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rage_sdk import wire
+from rage_sdk.actions import Action, Bid
+from rage_sdk.cards import CARDS, Colour
+from rage_sdk.events import (
+    BidMade,
+    BidsShown,
+    CardPlayed,
+    Event,
+    FaultNote,
+    GameInfo,
+    GameOver,
+    RoundScored,
+    RoundStarted,
+    TrickWon,
+)
+from rage_sdk.pb import bot_pb2 as pb
+from rage_sdk.record import record_of
+from rage_sdk.rules import Bidding, Ruleset
+from rage_sdk.state import CHANCE, NO_TRUMP, GameState, Phase
+from rage_sdk.view import view_for
+
+from .bots import BotHandle
+from .connection import ConnectionLost, HandshakeError, SeatTimeout
+from .faults import Fault, FaultKind
+
+MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A deadline per decision plus a bank per game for decisions that run over."""
+
+    decision_ms: int = 1000
+    bank_ms: int = 10_000
+    max_faults: int = 20
+    """Faults a bot may make in one match before it is forfeited (the fallback plays for it)."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that decides a game: which bot sits where, the deal seed and the ruleset."""
+
+    game_id: int
+    ruleset: Ruleset
+    seats: tuple[str, ...]
+    """Bot names by seat."""
+    seed: int
+    time: TimeControl = TimeControl()
+
+
+@dataclass
+class FaultLedger:
+    """Faults per bot over a match, and who is forfeited."""
+
+    max_faults: int
+    counts: dict[str, int] = field(default_factory=dict)
+    forfeited: set[str] = field(default_factory=set)
+
+    def charge(self, name: str) -> None:
+        self.counts[name] = self.counts.get(name, 0) + 1
+        if self.counts[name] >= self.max_faults:
+            self.forfeited.add(name)
+
+
+@dataclass
+class GameResult:
+    spec: GameSpec
+    record: dict[str, Any]
+    """The game's ``rage-record/1``, with its faults under ``"faults"``."""
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    hits: tuple[int, ...]
+    """Rounds each seat bid exactly."""
+    rounds: int
+    faults: list[Fault]
+    decisions: int
+    slowest_ms: int
+    """The longest a bot took over one decision."""
+
+
+def fallback_for(legal: tuple[Action, ...]) -> Action:
+    """The documented fallback: the lowest legal bid, or the first legal play (lowest card)."""
+    return legal[0]
+
+
+class _Game:
+    def __init__(self, spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger) -> None:
+        self.spec = spec
+        self.bots = [bots[name] for name in spec.seats]
+        self.ledger = ledger
+        self.state = GameState(spec.ruleset, len(spec.seats))
+        self.bank_ms = [spec.time.bank_ms] * len(spec.seats)
+        self.faults: list[Fault] = []
+        self.decisions = 0
+        self.slowest_ms = 0
+        self.seq = 0
+        self.generation = [-1] * len(spec.seats)  # the bot connection generation each seat's start went to
+
+    def wire_id(self, seat: int) -> int:
+        return self.spec.game_id * MAX_SEATS + seat
+
+    def info(self, seat: int) -> GameInfo:
+        time = self.spec.time
+        return GameInfo(self.wire_id(seat), seat, self.spec.seats, self.spec.ruleset, 1, time.decision_ms, time.bank_ms)
+
+    def _ensure_started(self, seat: int) -> None:
+        """Send the seat its GameStart, again if its bot was restarted since."""
+        handle = self.bots[seat]
+        if self.generation[seat] != handle.restarts and handle.connection is not None:
+            self.generation[seat] = handle.restarts
+            start = wire.game_start_message(self.info(seat))
+            handle.connection.send(pb.GameMessage(game=self.wire_id(seat), start=start))
+
+    def tell(self, seat: int, event: Event | pb.Event) -> None:
+        handle = self.bots[seat]
+        if handle.connection is not None and handle.connection.alive:
+            self._ensure_started(seat)
+            message = event if isinstance(event, pb.Event) else wire.event_message(event)
+            handle.connection.send(pb.GameMessage(game=self.wire_id(seat), event=message))
+
+    def tell_all(self, event: Event) -> None:
+        message = wire.event_message(event)
+        for seat in range(len(self.bots)):
+            self.tell(seat, message)
+
+    # ------------------------------------------------------------------ the game
+    async def run(self) -> GameResult:
+        state = self.state
+        for seat in range(len(self.bots)):
+            self._ensure_started(seat)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.deal_seeded(self.spec.seed)
+                self._round_started()
+                continue
+            seat = state.to_move
+            action = await self.ask(seat)
+            self._apply(seat, action)
+        return self._finish()
+
+    def _round_started(self) -> None:
+        state = self.state
+        for seat in range(len(self.bots)):
+            view = view_for(state, seat)
+            self.tell(
+                seat,
+                RoundStarted(state.round_number, state.cards, state.dealer, view.hand, view.turned, view.trump),
+            )
+
+    def _apply(self, seat: int, action: Action) -> None:
+        state = self.state
+        turned_before, tricks_before, round_before = len(state.turned), len(state.tricks), state.round_number
+        state.apply(action)
+        if isinstance(action, Bid):
+            self._bid_events(seat, action.tricks)
+            return
+        # A round's tricks stay in the state until the next deal, so a grown list means this play ended one.
+        finished_trick = state.tricks[-1] if len(state.tricks) > tricks_before else None
+        revealed = finished_trick.revealed if finished_trick else ()
+        turned = tuple(CARDS[c] for c in state.turned[turned_before : len(state.turned) - len(revealed)])
+        trump_after_play = finished_trick.trump if finished_trick else state.trump
+        self.tell_all(CardPlayed(seat, action, turned, _colour(trump_after_play)))
+        if finished_trick is not None:
+            self.tell_all(TrickWon(finished_trick.winner, tuple(CARDS[c] for c in revealed), _colour(state.trump)))
+        if state.round_number != round_before:
+            result = state.results[-1]
+            self.tell_all(
+                RoundScored(result.round_number, result.bids, result.tricks_won, result.points, tuple(state.totals))
+            )
+
+    def _bid_events(self, seat: int, tricks: int) -> None:
+        mode = self.spec.ruleset.bidding
+        if mode is Bidding.OPEN:
+            self.tell_all(BidMade(seat, tricks))
+            return
+        self.tell(seat, BidMade(seat, tricks))
+        if mode is Bidding.HIDDEN and self.state.phase is Phase.PLAY:
+            self.tell_all(BidsShown(tuple(bid for bid in self.state.bids if bid is not None)))
+
+    async def ask(self, seat: int) -> Action:
+        """The seat's decision, or the fallback with a fault charged."""
+        state, handle = self.state, self.bots[seat]
+        view = view_for(state, seat)
+        legal = view.legal_actions
+        fallback = fallback_for(legal)
+        name = self.spec.seats[seat]
+        if name in self.ledger.forfeited:
+            return fallback
+        kind = wire.BID if state.phase is Phase.BID else wire.PLAY
+        time = self.spec.time
+        allowed_ms = time.decision_ms + self.bank_ms[seat]
+        self.seq += 1
+        self.decisions += 1
+        request = pb.DecisionRequest(
+            seq=self.seq,
+            kind=kind,
+            view=wire.view_message(view),
+            legal=[wire.action_code(action) for action in legal],
+            time_ms=allowed_ms,
+            bank_ms=self.bank_ms[seat],
+        )
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            connection = handle.connection
+            if connection is None or not connection.alive:
+                await handle.restart_once()
+                connection = handle.connection
+                assert connection is not None
+            self._ensure_started(seat)
+            decision = await connection.decide(
+                pb.GameMessage(game=self.wire_id(seat), request=request), allowed_ms / 1000
+            )
+        except SeatTimeout as error:
+            self.bank_ms[seat] = 0
+            return self._fault(seat, FaultKind.TIMEOUT, str(error), fallback)
+        except (ConnectionLost, HandshakeError) as error:
+            return self._fault(seat, FaultKind.CRASHED, str(error), fallback)
+        used_ms = int((loop.time() - started) * 1000)
+        self.slowest_ms = max(self.slowest_ms, used_ms)
+        self.bank_ms[seat] = max(0, self.bank_ms[seat] - max(0, used_ms - time.decision_ms))
+        if decision.error:
+            return self._fault(seat, FaultKind.BOT_ERROR, decision.error, fallback)
+        try:
+            action = wire.action_of(kind, decision.action)
+        except ValueError as error:
+            return self._fault(seat, FaultKind.MALFORMED, str(error), fallback)
+        reason = state.violation(action)
+        if reason is not None:
+            return self._fault(seat, FaultKind.ILLEGAL, reason, fallback)
+        return action
+
+    def _fault(self, seat: int, kind: FaultKind, detail: str, fallback: Action) -> Action:
+        state = self.state
+        trick = state.trick_number if state.phase is Phase.PLAY else 0
+        shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
+        self.faults.append(Fault(seat, kind, state.round_number, trick, detail, shown))
+        self.ledger.charge(self.spec.seats[seat])
+        return fallback
+
+    def _finish(self) -> GameResult:
+        state = self.state
+        outcome = state.outcome()
+        record = record_of(state, list(self.spec.seats)).to_json()
+        record["faults"] = [fault.to_json() for fault in self.faults]
+        for seat in range(len(self.bots)):
+            notes = tuple(FaultNote(f.kind.value, f.round, f.trick, f.detail) for f in self.faults if f.seat == seat)
+            handle = self.bots[seat]
+            if handle.connection is not None and handle.connection.alive:
+                end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
+                handle.connection.send(pb.GameMessage(game=self.wire_id(seat), end=end))
+        return GameResult(
+            self.spec,
+            record,
+            outcome.totals,
+            outcome.places,
+            outcome.hits,
+            len(state.results),
+            self.faults,
+            self.decisions,
+            self.slowest_ms,
+        )
+
+
+def _colour(colour: int) -> Colour | None:
+    return None if colour == NO_TRUMP else Colour(colour)
+
+
+async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> GameResult:
+    """Referee one game among started bots (by name); never raises for anything a bot does."""
+    return await _Game(spec, bots, ledger or FaultLedger(spec.time.max_faults)).run()

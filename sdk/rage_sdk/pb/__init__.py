@@ -1,0 +1,1 @@
+"""Generated from proto/rage/v1 by proto/generate.py (make proto): do not edit."""

@@ -1,0 +1,239 @@
+"""Between the engine's values and the protocol's messages (``proto/rage/v1/bot.proto``).
+
+Cards travel as card ids, plays as play codes and bids as numbers: the encodings of
+:mod:`rage_sdk.cards` and :mod:`rage_sdk.actions`, documented in the proto.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid
+from .cards import CARDS, WILD, Card, Colour
+from .events import (
+    BidMade,
+    BidsShown,
+    CardPlayed,
+    Event,
+    FaultNote,
+    GameInfo,
+    GameOver,
+    RoundScored,
+    RoundStarted,
+    TrickWon,
+)
+from .pb import bot_pb2 as pb
+from .rules import Ruleset
+from .state import NO_TRUMP, Phase, RoundResult, Trick
+from .view import SeatView
+
+PROTOCOL_VERSION = 1
+BID = pb.DECISION_KIND_BID
+PLAY = pb.DECISION_KIND_PLAY
+
+
+def colour_code(colour: int | None) -> int:
+    return NO_TRUMP if colour is None else int(colour)
+
+
+_COLOURS = tuple(Colour)
+
+
+def colour_of(code: int) -> Colour | None:
+    return None if code < 0 else _COLOURS[code]
+
+
+def cards_of(ids: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(map(CARDS.__getitem__, ids))
+
+
+def action_code(action: Action) -> int:
+    """The number a :class:`Bid` or legal :class:`Play` travels as."""
+    return action.tricks if isinstance(action, Bid) else action.code
+
+
+def action_of(kind: int, code: int) -> Action:
+    """The action a decision's number stands for; :class:`ValueError` if it stands for none."""
+    if kind == BID:
+        if not 0 <= code < len(BIDS):
+            raise ValueError(f"bid {code} is out of range")
+        return BIDS[code]
+    if not 0 <= code < NUM_PLAY_CODES or code == WILD:
+        raise ValueError(f"play code {code} is not a play (codes are 0-95 and 97-{NUM_PLAY_CODES - 1})")
+    return PLAYS[code]
+
+
+# ---------------------------------------------------------------- referee -> bot
+def game_start_message(info: GameInfo) -> pb.GameStart:
+    return pb.GameStart(
+        seat=info.seat,
+        players=list(info.players),
+        ruleset=json.dumps(info.ruleset.to_json()),
+        first_round=info.first_round,
+        decision_ms=info.decision_ms,
+        bank_ms=info.bank_ms,
+    )
+
+
+def view_message(view: SeatView) -> pb.View:
+    """A seat's view as a message: nothing is added to what :func:`rage_sdk.view.view_for` allows."""
+    current = view.trick
+    return pb.View(
+        seat=view.seat,
+        round=view.round_number,
+        cards=view.cards,
+        dealer=view.dealer,
+        trump=colour_code(view.trump),
+        hand=[card.id for card in view.hand],
+        hand_sizes=list(view.hand_sizes),
+        turned=[card.id for card in view.turned],
+        bids=[-1 if bid is None else bid for bid in view.bids],
+        trick=len(view.tricks) + 1 if view.phase is Phase.PLAY else 0,
+        lead=colour_code(view.lead),
+        trick_plays=[play.code for _, play in current],
+        trick_leader=current[0][0] if current else (view.tricks[-1].winner if view.tricks else 0),
+        tricks_won=list(view.tricks_won),
+        totals=list(view.totals),
+        done_leaders=[trick.leader for trick in view.tricks],
+        done_winners=[trick.winner for trick in view.tricks],
+        done_trumps=[trick.trump for trick in view.tricks],
+        done_plays=[play.code for trick in view.tricks for _, play in trick.plays],
+    )
+
+
+def event_message(event: Event) -> pb.Event:
+    match event:
+        case RoundStarted():
+            return pb.Event(
+                round_started=pb.RoundStarted(
+                    round=event.round_number,
+                    cards=event.cards,
+                    dealer=event.dealer,
+                    hand=[card.id for card in event.hand],
+                    turned=[card.id for card in event.turned],
+                    trump=colour_code(event.trump),
+                )
+            )
+        case BidMade():
+            return pb.Event(bid_made=pb.BidMade(seat=event.seat, bid=event.bid))
+        case BidsShown():
+            return pb.Event(bids_shown=pb.BidsShown(bids=list(event.bids)))
+        case CardPlayed():
+            return pb.Event(
+                card_played=pb.CardPlayed(
+                    seat=event.seat,
+                    play=event.play.code,
+                    turned=[card.id for card in event.turned],
+                    trump=colour_code(event.trump),
+                )
+            )
+        case TrickWon():
+            return pb.Event(
+                trick_won=pb.TrickWon(
+                    winner=event.winner, turned=[card.id for card in event.turned], trump=colour_code(event.trump)
+                )
+            )
+        case RoundScored():
+            return pb.Event(
+                round_scored=pb.RoundScored(
+                    round=event.round_number,
+                    bids=list(event.bids),
+                    tricks_won=list(event.tricks_won),
+                    points=list(event.points),
+                    totals=list(event.totals),
+                )
+            )
+    raise TypeError(f"not an event: {event!r}")
+
+
+def game_end_message(over: GameOver) -> pb.GameEnd:
+    return pb.GameEnd(
+        totals=list(over.totals),
+        places=list(over.places),
+        faults=[
+            pb.Fault(kind=fault.kind, round=fault.round_number, trick=fault.trick, detail=fault.detail)
+            for fault in over.faults
+        ],
+    )
+
+
+# ---------------------------------------------------------------- bot side
+def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
+    return GameInfo(
+        game=game,
+        seat=start.seat,
+        players=tuple(start.players),
+        ruleset=Ruleset.model_validate(json.loads(start.ruleset)),
+        first_round=start.first_round or 1,
+        decision_ms=start.decision_ms,
+        bank_ms=start.bank_ms,
+    )
+
+
+def event_of(message: pb.Event) -> Event:
+    kind = message.WhichOneof("kind")
+    if kind == "round_started":
+        m = message.round_started
+        return RoundStarted(m.round, m.cards, m.dealer, cards_of(m.hand), cards_of(m.turned), colour_of(m.trump))
+    if kind == "bid_made":
+        return BidMade(message.bid_made.seat, message.bid_made.bid)
+    if kind == "bids_shown":
+        return BidsShown(tuple(message.bids_shown.bids))
+    if kind == "card_played":
+        c = message.card_played
+        return CardPlayed(c.seat, PLAYS[c.play], cards_of(c.turned), colour_of(c.trump))
+    if kind == "trick_won":
+        t = message.trick_won
+        return TrickWon(t.winner, cards_of(t.turned), colour_of(t.trump))
+    if kind == "round_scored":
+        r = message.round_scored
+        return RoundScored(r.round, tuple(r.bids), tuple(r.tricks_won), tuple(r.points), tuple(r.totals))
+    raise ValueError(f"unknown event {kind!r}")
+
+
+def game_over_of(message: pb.GameEnd) -> GameOver:
+    return GameOver(
+        tuple(message.totals),
+        tuple(message.places),
+        tuple(FaultNote(f.kind, f.round, f.trick, f.detail) for f in message.faults),
+    )
+
+
+def view_of(request: pb.DecisionRequest, info: GameInfo, results: tuple[RoundResult, ...]) -> SeatView:
+    """The :class:`SeatView` a decision request carries, with the finished rounds the bot has seen."""
+    v = request.view
+    players = len(info.players)
+    plays = [PLAYS[code] for code in v.done_plays]
+    tricks = tuple(
+        Trick(
+            leader,
+            tuple(((leader + k) % players, plays[index * players + k]) for k in range(players)),
+            winner,
+            trump,
+        )
+        for index, (leader, winner, trump) in enumerate(zip(v.done_leaders, v.done_winners, v.done_trumps))
+    )
+    legal = tuple(action_of(request.kind, code) for code in request.legal)
+    return SeatView(
+        seat=v.seat,
+        players=players,
+        ruleset=info.ruleset,
+        phase=Phase.BID if request.kind == BID else Phase.PLAY,
+        round_number=v.round,
+        cards=v.cards,
+        dealer=v.dealer,
+        to_move=v.seat,
+        hand=cards_of(v.hand),
+        hand_sizes=tuple(v.hand_sizes),
+        turned=cards_of(v.turned),
+        trump=colour_of(v.trump),
+        bids=tuple(None if bid < 0 else bid for bid in v.bids),
+        trick=tuple(((v.trick_leader + k) % players, PLAYS[code]) for k, code in enumerate(v.trick_plays)),
+        lead=colour_of(v.lead),
+        tricks=tricks,
+        tricks_won=tuple(v.tricks_won),
+        results=results,
+        totals=tuple(v.totals),
+        legal_actions=legal,
+    )
