@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test bench lint clean
+.PHONY: install demo test bench lint proto clean
 
 $(BIN)/rage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,14 +13,22 @@ $(BIN)/rage: pyproject.toml
 
 install: $(BIN)/rage
 
+# The main job: the example bots, each its own gRPC process, in a match.
 demo: install
-	$(BIN)/rage demo
+	$(BIN)/rage match --games 40 --concurrency 8 --records demo/records --logs demo/logs \
+		--bot heuristic-1="python examples/heuristic_bot.py" --bot random-1="python examples/random_bot.py" \
+		--bot heuristic-2="python examples/heuristic_bot.py" --bot random-2="python examples/random_bot.py"
 
 test: install
 	$(BIN)/python -m pytest
 
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5
+	$(BIN)/rage bench protocol --matches 1,8,32
+
+# Regenerate sdk/rage_sdk/pb from proto/ (a test fails when they disagree).
+proto: install
+	$(BIN)/python proto/generate.py
 
 lint: install
 	$(BIN)/ruff check sdk referee tests examples
@@ -28,4 +36,4 @@ lint: install
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis demo

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import tempfile
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 from rage_sdk.simulate import random_game
+
+from .bots import BotHandle, BotSpec
+from .game import FaultLedger, GameSpec
+from .match import play_games
 
 
 @dataclass(frozen=True)
@@ -89,3 +96,60 @@ def baseline_rate(players: int, seconds: float) -> Rate:
         decisions += plain_game(players, rng)
         games += 1
     return Rate(games, decisions, elapsed)
+
+
+@dataclass(frozen=True)
+class ProtocolRate:
+    """Decisions through the referee at one concurrency, over gRPC and in-process."""
+
+    concurrency: int
+    grpc: Rate
+    grpc_median_ms: float
+    in_process: Rate
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "concurrency": self.concurrency,
+            "grpc": self.grpc.to_json(),
+            "grpc_median_decision_ms": self.grpc_median_ms,
+            "in_process": self.in_process.to_json(),
+        }
+
+
+async def _rate(handles: dict[str, BotHandle], ruleset: Ruleset, concurrency: int, games: int) -> tuple[Rate, float]:
+    names = tuple(handles)
+    specs = [GameSpec(g, ruleset, tuple(names[(s + g) % len(names)] for s in range(len(names))), g) for g in range(games)]
+    start = time.perf_counter()
+    results = await play_games(specs, handles, FaultLedger(10**9), concurrency)
+    elapsed = time.perf_counter() - start
+    latencies = sorted(ms for result in results for ms in result.latencies_ms)
+    return Rate(games, sum(r.decisions for r in results), elapsed), latencies[len(latencies) // 2]
+
+
+async def protocol_rates(concurrencies: list[int], players: int = 4, rounds: int = 2) -> list[ProtocolRate]:
+    """Random bots, each its own gRPC process, at each concurrency; the same games in-process beside.
+
+    ``rounds`` sets how many games each measurement plays: ``rounds * concurrency`` (at least 8).
+    """
+    ruleset = Ruleset.of("amigo")
+    random_bot = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+    with tempfile.TemporaryDirectory() as logs:
+        remote = {
+            f"random{k}": BotHandle(BotSpec.of(f"random{k}", f"python {random_bot}"), Path(logs))
+            for k in range(players)
+        }
+        local = {
+            f"random{k}": BotHandle(BotSpec.of(f"random{k}", f"{random_bot}:RandomBot"), Path(logs))
+            for k in range(players)
+        }
+        try:
+            await asyncio.gather(*(handle.start() for handle in [*remote.values(), *local.values()]))
+            figures = []
+            for concurrency in concurrencies:
+                games = max(8, rounds * concurrency)
+                grpc_rate, median = await _rate(remote, ruleset, concurrency, games)
+                local_rate, _ = await _rate(local, ruleset, concurrency, games)
+                figures.append(ProtocolRate(concurrency, grpc_rate, median, local_rate))
+            return figures
+        finally:
+            await asyncio.gather(*(handle.stop() for handle in [*remote.values(), *local.values()]))

@@ -62,7 +62,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000) -> CheckReport:
                         played.add(_kind(play))
                 faults = [f"{f.kind.value} in round {f.round}, trick {f.trick}: {f.detail}" for f in result.faults]
                 summary = (
-                    f"{rules.describe()}: {result.decisions} decisions, slowest {result.slowest_ms} ms "
+                    f"{rules.describe()}: {result.decisions} decisions, slowest {result.slowest_ms:.0f} ms "
                     f"(deadline {decision_ms} ms)"
                 )
                 report.add(not faults, summary + ("" if not faults else f", {len(faults)} faults"))

@@ -1,8 +1,9 @@
 """Connections to bots: one long-lived, batched stream per remote bot, or a direct in-process call.
 
-A :class:`Connection` carries every game the referee runs with one bot. ``send`` queues a
-message; ``decide`` queues a decision request and waits for its answer, never longer than the
-timeout it is given. Messages queued while the stream is busy go out together in one batch.
+A :class:`Connection` carries every game the referee runs with one bot. A game's start and
+events are held until the referee next needs that seat (a decision, or the game's end) and go
+out in the same :class:`GameMessage`; messages for several games that are ready at once go out
+together in one stream message. ``decide`` never waits longer than the timeout it is given.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import asyncio
 import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -45,26 +46,55 @@ class BotIdentity:
     version: str
 
 
+@dataclass
+class _Held:
+    start: pb.GameStart | None = None
+    events: list[pb.Event] = field(default_factory=list)
+
+
 class Connection(ABC):
     """Every game the referee runs with one bot."""
 
     identity: BotIdentity | None = None
+
+    def __init__(self) -> None:
+        self._held: dict[int, _Held] = {}
+
+    def start(self, game: int, start: pb.GameStart) -> None:
+        """Tell the bot a game begins (it goes out with the game's next message)."""
+        self._held.setdefault(game, _Held()).start = start
+
+    def tell(self, game: int, event: pb.Event) -> None:
+        """An event of ``game`` (it goes out with the game's next message)."""
+        self._held.setdefault(game, _Held()).events.append(event)
+
+    def _message(self, game: int, **body: pb.DecisionRequest | pb.GameEnd) -> pb.GameMessage:
+        held = self._held.pop(game, None)
+        if held is None:
+            return pb.GameMessage(game=game, **body)
+        return pb.GameMessage(game=game, start=held.start, events=held.events, **body)
+
+    def end(self, game: int, end: pb.GameEnd) -> None:
+        """The game is over: send what is held, with the totals, places and the seat's faults."""
+        self._deliver(self._message(game, end=end))
+
+    async def decide(self, game: int, request: pb.DecisionRequest, timeout: float | None) -> pb.Decision:
+        """Send what is held with a decision request, and wait for the answer.
+
+        :raises SeatTimeout: no answer within ``timeout`` seconds.
+        :raises ConnectionLost: the stream is gone.
+        """
+        return await self._ask(self._message(game, request=request), timeout)
 
     @abstractmethod
     async def open(self) -> BotIdentity:
         """Greet the bot and open the stream; :class:`HandshakeError` if it cannot be done."""
 
     @abstractmethod
-    def send(self, message: pb.GameMessage) -> None:
-        """Queue a message that needs no answer."""
+    def _deliver(self, message: pb.GameMessage) -> None: ...
 
     @abstractmethod
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
-        """Send a decision request and wait for the answer.
-
-        :raises SeatTimeout: no answer within ``timeout`` seconds.
-        :raises ConnectionLost: the stream is gone.
-        """
+    async def _ask(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision: ...
 
     @abstractmethod
     async def close(self) -> None:
@@ -82,6 +112,7 @@ class LocalConnection(Connection):
     """
 
     def __init__(self, factory: BotFactory) -> None:
+        super().__init__()
         self.factory = factory
         self.runner = BotRunner(factory)
 
@@ -90,14 +121,15 @@ class LocalConnection(Connection):
         self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
         return self.identity
 
-    def send(self, message: pb.GameMessage) -> None:
+    def _deliver(self, message: pb.GameMessage) -> None:
         self.runner.handle([message])
 
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+    async def _ask(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
         return self.runner.handle([message])[0]
 
     async def close(self) -> None:
         self.runner = BotRunner(self.factory)
+        self._held.clear()
 
     @property
     def alive(self) -> bool:
@@ -108,13 +140,14 @@ class RemoteConnection(Connection):
     """A bot served over gRPC at ``address``: one ``Play`` stream, batched both ways."""
 
     def __init__(self, address: str) -> None:
+        super().__init__()
         self.address = address
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
         self._outbox: asyncio.Queue[pb.GameMessage] = asyncio.Queue()
         self._pending: dict[tuple[int, int], asyncio.Future[pb.Decision]] = {}
         self._expired: set[tuple[int, int]] = set()
-        self._tasks: list[asyncio.Task[None]] = []
+        self._reader: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
         self.unsolicited = 0
 
@@ -149,14 +182,14 @@ class RemoteConnection(Connection):
         self._outbox = asyncio.Queue()
         self._call = stub.Play(self._batches())
         self._failure = None
-        self._tasks = [asyncio.create_task(self._read())]
+        self._reader = asyncio.create_task(self._read())
         return self.identity
 
     async def _batches(self) -> AsyncIterator[pb.RefereeBatch]:
-        """Everything queued, as few messages as the stream allows."""
+        """Everything ready to go, in as few stream messages as possible."""
         while True:
-            first = await self._outbox.get()
-            messages = [first]
+            messages = [await self._outbox.get()]
+            await asyncio.sleep(0)  # let the other games that are ready now queue theirs
             while not self._outbox.empty() and len(messages) < MAX_BATCH:
                 messages.append(self._outbox.get_nowait())
             yield pb.RefereeBatch(messages=messages)
@@ -194,33 +227,41 @@ class RemoteConnection(Connection):
                 future.set_exception(ConnectionLost(why))
         self._pending.clear()
 
-    def send(self, message: pb.GameMessage) -> None:
+    def _deliver(self, message: pb.GameMessage) -> None:
         if self._failure is None:
             self._outbox.put_nowait(message)
 
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+    async def _ask(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
         if self._failure is not None:
             raise ConnectionLost(self._failure)
         key = (message.game, message.request.seq)
-        future: asyncio.Future[pb.Decision] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[pb.Decision] = loop.create_future()
         self._pending[key] = future
         self._outbox.put_nowait(message)
+        timer = None if timeout is None else loop.call_later(timeout, self._expire, key)
         try:
-            return await asyncio.wait_for(future, timeout)
-        except TimeoutError:
-            self._pending.pop(key, None)
+            return await future
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _expire(self, key: tuple[int, int]) -> None:
+        future = self._pending.pop(key, None)
+        if future is not None and not future.done():
             self._expired.add(key)
-            raise SeatTimeout(f"no decision within {timeout:.3f} s") from None
+            future.set_exception(SeatTimeout())
 
     async def close(self) -> None:
         if self._call is not None:
             self._call.cancel()
-        for task in self._tasks:
-            task.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks = []
+                await self._reader
+        self._reader = None
         self._fail("closed")
+        self._held.clear()
         if self._channel is not None:
             await self._channel.close()
         self._channel = self._call = None

@@ -89,8 +89,12 @@ class GameResult:
     rounds: int
     faults: list[Fault]
     decisions: int
-    slowest_ms: int
-    """The longest a bot took over one decision."""
+    latencies_ms: list[float]
+    """How long each decision took, as the referee saw it (request sent to answer read)."""
+
+    @property
+    def slowest_ms(self) -> float:
+        return max(self.latencies_ms, default=0.0)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:
@@ -107,7 +111,7 @@ class _Game:
         self.bank_ms = [spec.time.bank_ms] * len(spec.seats)
         self.faults: list[Fault] = []
         self.decisions = 0
-        self.slowest_ms = 0
+        self.latencies_ms: list[float] = []
         self.seq = 0
         self.generation = [-1] * len(spec.seats)  # the bot connection generation each seat's start went to
 
@@ -123,15 +127,14 @@ class _Game:
         handle = self.bots[seat]
         if self.generation[seat] != handle.restarts and handle.connection is not None:
             self.generation[seat] = handle.restarts
-            start = wire.game_start_message(self.info(seat))
-            handle.connection.send(pb.GameMessage(game=self.wire_id(seat), start=start))
+            handle.connection.start(self.wire_id(seat), wire.game_start_message(self.info(seat)))
 
     def tell(self, seat: int, event: Event | pb.Event) -> None:
         handle = self.bots[seat]
         if handle.connection is not None and handle.connection.alive:
             self._ensure_started(seat)
             message = event if isinstance(event, pb.Event) else wire.event_message(event)
-            handle.connection.send(pb.GameMessage(game=self.wire_id(seat), event=message))
+            handle.connection.tell(self.wire_id(seat), message)
 
     def tell_all(self, event: Event) -> None:
         message = wire.event_message(event)
@@ -223,16 +226,15 @@ class _Game:
                 connection = handle.connection
                 assert connection is not None
             self._ensure_started(seat)
-            decision = await connection.decide(
-                pb.GameMessage(game=self.wire_id(seat), request=request), allowed_ms / 1000
-            )
-        except SeatTimeout as error:
+            decision = await connection.decide(self.wire_id(seat), request, allowed_ms / 1000)
+        except SeatTimeout:
             self.bank_ms[seat] = 0
-            return self._fault(seat, FaultKind.TIMEOUT, str(error), fallback)
+            return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
         except (ConnectionLost, HandshakeError) as error:
             return self._fault(seat, FaultKind.CRASHED, str(error), fallback)
-        used_ms = int((loop.time() - started) * 1000)
-        self.slowest_ms = max(self.slowest_ms, used_ms)
+        used = (loop.time() - started) * 1000
+        self.latencies_ms.append(used)
+        used_ms = int(used)
         self.bank_ms[seat] = max(0, self.bank_ms[seat] - max(0, used_ms - time.decision_ms))
         if decision.error:
             return self._fault(seat, FaultKind.BOT_ERROR, decision.error, fallback)
@@ -263,7 +265,7 @@ class _Game:
             handle = self.bots[seat]
             if handle.connection is not None and handle.connection.alive:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
-                handle.connection.send(pb.GameMessage(game=self.wire_id(seat), end=end))
+                handle.connection.end(self.wire_id(seat), end)
         return GameResult(
             self.spec,
             record,
@@ -273,7 +275,7 @@ class _Game:
             len(state.results),
             self.faults,
             self.decisions,
-            self.slowest_ms,
+            self.latencies_ms,
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,6 +80,26 @@ def write_record(directory: Path, result: GameResult) -> Path:
     return path
 
 
+async def play_games(
+    specs: Sequence[GameSpec],
+    handles: Mapping[str, BotHandle],
+    ledger: FaultLedger,
+    concurrency: int = 1,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play games among started bots, ``concurrency`` at a time; results in spec order."""
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(spec: GameSpec) -> GameResult:
+        async with gate:
+            game = await play_game(spec, handles, ledger)
+        if on_game is not None:
+            on_game(game)
+        return game
+
+    return list(await asyncio.gather(*(one(spec) for spec in specs)))
+
+
 async def run_match(
     specs: Sequence[BotSpec],
     ruleset: Ruleset,
@@ -96,24 +116,20 @@ async def run_match(
     handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
     result = MatchResult({spec.name: BotStats(spec.name) for spec in specs})
     ledger = FaultLedger(time.max_faults)
+
+    def finished(game: GameResult) -> None:
+        if records is not None:
+            write_record(records, game)
+        for seat, name in enumerate(game.spec.seats):
+            result.stats[name].add(game, seat)
+        if on_game is not None:
+            on_game(game)
+
     try:
         await asyncio.gather(*(handle.start() for handle in handles.values()))
-        gate = asyncio.Semaphore(max(1, concurrency))
-
-        async def one(spec: GameSpec) -> None:
-            async with gate:
-                game = await play_game(spec, handles, ledger)
-            if records is not None:
-                write_record(records, game)
-            for seat, name in enumerate(spec.seats):
-                result.stats[name].add(game, seat)
-            result.games.append(game)
-            if on_game is not None:
-                on_game(game)
-
-        await asyncio.gather(*(one(spec) for spec in match_specs([s.name for s in specs], ruleset, games, seed, time)))
+        schedule = match_specs([spec.name for spec in specs], ruleset, games, seed, time)
+        result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
     result.forfeited = set(ledger.forfeited)
-    result.games.sort(key=lambda game: game.spec.game_id)
     return result

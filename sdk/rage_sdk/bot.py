@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import wire
-from .actions import Bid, Play
-from .events import Event, GameInfo, GameOver, RoundScored, RoundStarted, TrickWon
+from .actions import PLAYS, Bid, Play
+from .events import Event, GameInfo, GameOver
 from .pb import bot_pb2 as pb
-from .state import NO_TRUMP, RoundResult
+from .state import NO_TRUMP, RoundResult, Trick
 from .view import SeatView
 
 
@@ -64,31 +64,49 @@ BotFactory = Callable[[], Bot]
 
 @dataclass
 class _Game:
+    """One game as the bot side follows it from the events: finished rounds and this round's tricks."""
+
     bot: Bot
     info: GameInfo
+    wants_events: bool
     results: list[RoundResult] = field(default_factory=list)
-    started: RoundStarted | None = None
-    winners: list[int] = field(default_factory=list)
+    tricks: tuple[Trick, ...] = ()
+    trick: list[tuple[int, Play]] = field(default_factory=list)
+    trick_trump: int = NO_TRUMP
+    cards: int = 0
+    dealer: int = 0
     first_trump: int = NO_TRUMP
 
-    def track(self, event: Event) -> None:
-        """Keep the finished rounds a view needs."""
-        if isinstance(event, RoundStarted):
-            self.started, self.winners = event, []
-            self.first_trump = NO_TRUMP if event.trump is None else int(event.trump)
-        elif isinstance(event, TrickWon):
-            self.winners.append(event.winner)
-        elif isinstance(event, RoundScored) and self.started is not None:
+    def track(self, event: pb.Event) -> None:
+        """Read straight off the messages: this runs for every event of every game."""
+        kind = event.WhichOneof("kind")
+        if kind == "card_played":
+            played = event.card_played
+            self.trick.append((played.seat, PLAYS[played.play]))
+            self.trick_trump = played.trump
+        elif kind == "trick_won":
+            won = event.trick_won
+            leader = self.trick[0][0] if self.trick else won.winner
+            trick = Trick(leader, tuple(self.trick), won.winner, self.trick_trump, tuple(won.turned))
+            self.tricks += (trick,)
+            self.trick = []
+        elif kind == "round_started":
+            started = event.round_started
+            self.cards, self.dealer, self.first_trump = started.cards, started.dealer, started.trump
+            self.tricks, self.trick = (), []
+        elif kind == "round_scored":
+            scored = event.round_scored
+            winners = tuple(trick.winner for trick in self.tricks)
             self.results.append(
                 RoundResult(
-                    event.round_number,
-                    self.started.cards,
-                    self.started.dealer,
+                    scored.round,
+                    self.cards,
+                    self.dealer,
                     self.first_trump,
-                    event.bids,
-                    tuple(self.winners),
-                    event.tricks_won,
-                    event.points,
+                    tuple(scored.bids),
+                    winners,
+                    tuple(scored.tricks_won),
+                    tuple(scored.points),
                 )
             )
 
@@ -104,42 +122,33 @@ class BotRunner:
         """Process a batch in order; return a decision for every request in it."""
         decisions = []
         for message in messages:
-            body = message.WhichOneof("body")
-            if body == "request":
-                decisions.append(self._decide(message.game, message.request))
-            elif body == "event":
-                self._event(message.game, message.event)
-            elif body == "start":
-                self._start(message.game, message.start)
-            elif body == "end":
-                self._end(message.game, message.end)
+            game = message.game
+            if message.HasField("start"):
+                self._start(game, message.start)
+            state = self.games.get(game)
+            if state is not None:
+                for event in message.events:
+                    state.track(event)
+                    if state.wants_events:
+                        _guard(state.bot.on_event, wire.event_of(event))
+            if message.HasField("request"):
+                decisions.append(self._decide(game, state, message.request))
+            elif message.HasField("end") and state is not None:
+                del self.games[game]
+                _guard(state.bot.on_game_end, wire.game_over_of(message.end))
         return decisions
 
     def _start(self, game: int, start: pb.GameStart) -> None:
         info = wire.game_info_of(game, start)
         bot = self.factory()
-        self.games[game] = _Game(bot, info)
+        self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
         _guard(bot.on_game_start, info)
 
-    def _event(self, game: int, message: pb.Event) -> None:
-        state = self.games.get(game)
-        if state is None:
-            return
-        event = wire.event_of(message)
-        state.track(event)
-        _guard(state.bot.on_event, event)
-
-    def _end(self, game: int, message: pb.GameEnd) -> None:
-        state = self.games.pop(game, None)
-        if state is not None:
-            _guard(state.bot.on_game_end, wire.game_over_of(message))
-
-    def _decide(self, game: int, request: pb.DecisionRequest) -> pb.Decision:
-        state = self.games.get(game)
+    def _decide(self, game: int, state: _Game | None, request: pb.DecisionRequest) -> pb.Decision:
         if state is None:
             return pb.Decision(game=game, seq=request.seq, error=f"unknown game {game}")
         try:
-            view = wire.view_of(request, state.info, tuple(state.results))
+            view = wire.view_of(request, state.info, tuple(state.results), state.tricks)
             if request.kind == wire.BID:
                 answer: Bid | Play = Bid.of(int(state.bot.bid(view)))
             else:

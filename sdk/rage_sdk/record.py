@@ -215,13 +215,14 @@ def record_of(state: GameState, players: list[str]) -> GameRecord:
     """The record of every round ``state`` has finished, with its result."""
     if not state.logs:
         raise ValueError("no round finished yet: nothing to record")
+    # model_construct: the engine's own values need no validation.
     rounds = [
-        RecordRound(
+        RecordRound.model_construct(
             dealer=log.dealer,
             hands=[[TOKENS[card] for card in hand] for hand in log.hands],
             pile=[TOKENS[card] for card in log.pile],
             bids=list(log.bids),
-            plays=[RecordPlay(seat=seat, **play.to_json()) for seat, play in log.plays],
+            plays=[RecordPlay.model_construct(seat=seat, **play.to_json()) for seat, play in log.plays],
         )
         for log in state.logs
     ]
@@ -229,7 +230,7 @@ def record_of(state: GameState, players: list[str]) -> GameRecord:
         "rounds": [{"tricks_won": list(r.tricks_won), "points": list(r.points)} for r in state.results],
         "totals": [sum(r.points[seat] for r in state.results) for seat in range(state.players)],
     }
-    return GameRecord(
+    return GameRecord.model_construct(
         format=FORMAT,
         ruleset=state.ruleset,
         players=players,

@@ -95,10 +95,6 @@ def view_message(view: SeatView) -> pb.View:
         trick_leader=current[0][0] if current else (view.tricks[-1].winner if view.tricks else 0),
         tricks_won=list(view.tricks_won),
         totals=list(view.totals),
-        done_leaders=[trick.leader for trick in view.tricks],
-        done_winners=[trick.winner for trick in view.tricks],
-        done_trumps=[trick.trump for trick in view.tricks],
-        done_plays=[play.code for trick in view.tricks for _, play in trick.plays],
     )
 
 
@@ -200,20 +196,12 @@ def game_over_of(message: pb.GameEnd) -> GameOver:
     )
 
 
-def view_of(request: pb.DecisionRequest, info: GameInfo, results: tuple[RoundResult, ...]) -> SeatView:
-    """The :class:`SeatView` a decision request carries, with the finished rounds the bot has seen."""
+def view_of(
+    request: pb.DecisionRequest, info: GameInfo, results: tuple[RoundResult, ...], tricks: tuple[Trick, ...]
+) -> SeatView:
+    """The :class:`SeatView` of a decision request, with the finished rounds and tricks the events told."""
     v = request.view
     players = len(info.players)
-    plays = [PLAYS[code] for code in v.done_plays]
-    tricks = tuple(
-        Trick(
-            leader,
-            tuple(((leader + k) % players, plays[index * players + k]) for k in range(players)),
-            winner,
-            trump,
-        )
-        for index, (leader, winner, trump) in enumerate(zip(v.done_leaders, v.done_winners, v.done_trumps))
-    )
     legal = tuple(action_of(request.kind, code) for code in request.legal)
     return SeatView(
         seat=v.seat,

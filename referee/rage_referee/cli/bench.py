@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated
 
@@ -55,3 +56,32 @@ def engine_command(
     )
     Console().print(table)
     Console().print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")
+
+
+@app.command("protocol")
+def protocol_command(
+    matches: Annotated[str, typer.Option(help="Concurrent games to measure at, comma-separated.")] = "1,8,32",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
+    try:
+        levels = [int(part) for part in matches.split(",") if part.strip()]
+    except ValueError:
+        err.print(f"--matches: expected numbers like 1,8,32, not {matches!r}")
+        raise typer.Exit(2) from None
+    if not levels or min(levels) < 1:
+        err.print("--matches: give at least one concurrency, each 1 or more")
+        raise typer.Exit(2)
+    figures = asyncio.run(bench.protocol_rates(levels))
+    if as_json:
+        print(json.dumps([figure.to_json() for figure in figures]))
+        return
+    table = Table(title="rage bench protocol: 4 random bots, each its own gRPC process, amigo")
+    for column in ("concurrent games", "gRPC decisions/s", "gRPC median decision", "in-process decisions/s"):
+        table.add_column(column, justify="right")
+    for figure in figures:
+        table.add_row(
+            str(figure.concurrency), f"{figure.grpc.decisions_per_s:,.0f}", f"{figure.grpc_median_ms:.2f} ms",
+            f"{figure.in_process.decisions_per_s:,.0f}",
+        )
+    Console().print(table)

@@ -47,18 +47,18 @@ class BotBatch(_message.Message):
     def __init__(self, decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ...) -> None: ...
 
 class GameMessage(_message.Message):
-    __slots__ = ("game", "start", "event", "request", "end")
+    __slots__ = ("game", "start", "events", "request", "end")
     GAME_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
-    EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
     game: int
     start: GameStart
-    event: Event
+    events: _containers.RepeatedCompositeFieldContainer[Event]
     request: DecisionRequest
     end: GameEnd
-    def __init__(self, game: _Optional[int] = ..., start: _Optional[_Union[GameStart, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., end: _Optional[_Union[GameEnd, _Mapping]] = ...) -> None: ...
+    def __init__(self, game: _Optional[int] = ..., start: _Optional[_Union[GameStart, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., end: _Optional[_Union[GameEnd, _Mapping]] = ...) -> None: ...
 
 class GameStart(_message.Message):
     __slots__ = ("seat", "players", "ruleset", "first_round", "decision_ms", "bank_ms")
@@ -175,7 +175,7 @@ class DecisionRequest(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., legal: _Optional[_Iterable[int]] = ..., time_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "round", "cards", "dealer", "trump", "hand", "hand_sizes", "turned", "bids", "trick", "lead", "trick_plays", "trick_leader", "tricks_won", "totals", "done_leaders", "done_winners", "done_trumps", "done_plays")
+    __slots__ = ("seat", "round", "cards", "dealer", "trump", "hand", "hand_sizes", "turned", "bids", "trick", "lead", "trick_plays", "trick_leader", "tricks_won", "totals")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
@@ -191,10 +191,6 @@ class View(_message.Message):
     TRICK_LEADER_FIELD_NUMBER: _ClassVar[int]
     TRICKS_WON_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
-    DONE_LEADERS_FIELD_NUMBER: _ClassVar[int]
-    DONE_WINNERS_FIELD_NUMBER: _ClassVar[int]
-    DONE_TRUMPS_FIELD_NUMBER: _ClassVar[int]
-    DONE_PLAYS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     round: int
     cards: int
@@ -210,11 +206,7 @@ class View(_message.Message):
     trick_leader: int
     tricks_won: _containers.RepeatedScalarFieldContainer[int]
     totals: _containers.RepeatedScalarFieldContainer[int]
-    done_leaders: _containers.RepeatedScalarFieldContainer[int]
-    done_winners: _containers.RepeatedScalarFieldContainer[int]
-    done_trumps: _containers.RepeatedScalarFieldContainer[int]
-    done_plays: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., cards: _Optional[int] = ..., dealer: _Optional[int] = ..., trump: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., turned: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[int]] = ..., trick: _Optional[int] = ..., lead: _Optional[int] = ..., trick_plays: _Optional[_Iterable[int]] = ..., trick_leader: _Optional[int] = ..., tricks_won: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., done_leaders: _Optional[_Iterable[int]] = ..., done_winners: _Optional[_Iterable[int]] = ..., done_trumps: _Optional[_Iterable[int]] = ..., done_plays: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., cards: _Optional[int] = ..., dealer: _Optional[int] = ..., trump: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., turned: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[int]] = ..., trick: _Optional[int] = ..., lead: _Optional[int] = ..., trick_plays: _Optional[_Iterable[int]] = ..., trick_leader: _Optional[int] = ..., tricks_won: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("game", "seq", "action", "error")
