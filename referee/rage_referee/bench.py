@@ -118,7 +118,9 @@ class ProtocolRate:
 
 async def _rate(handles: dict[str, BotHandle], ruleset: Ruleset, concurrency: int, games: int) -> tuple[Rate, float]:
     names = tuple(handles)
-    specs = [GameSpec(g, ruleset, tuple(names[(s + g) % len(names)] for s in range(len(names))), g) for g in range(games)]
+    specs = [
+        GameSpec(g, ruleset, tuple(names[(s + g) % len(names)] for s in range(len(names))), g) for g in range(games)
+    ]
     start = time.perf_counter()
     results = await play_games(specs, handles, FaultLedger(10**9), concurrency)
     elapsed = time.perf_counter() - start

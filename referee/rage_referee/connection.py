@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from rage_sdk import wire
-from rage_sdk.bot import BotFactory, BotRunner
+from rage_sdk.bot import BotFactory, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import bot_pb2_grpc
 
@@ -117,7 +117,7 @@ class LocalConnection(Connection):
         self.runner = BotRunner(factory)
 
     async def open(self) -> BotIdentity:
-        bot_class = self.factory if isinstance(self.factory, type) else type(self.factory())
+        bot_class = bot_class_of(self.factory)
         self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
         return self.identity
 
@@ -164,7 +164,7 @@ class RemoteConnection(Connection):
                 ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
             ],
         )
-        stub = bot_pb2_grpc.BotStub(self._channel)
+        stub = bot_pb2_grpc.BotStub(self._channel)  # type: ignore[no-untyped-call]
         request = pb.HelloRequest(protocol_version=wire.PROTOCOL_VERSION, referee="rage-arena referee")
         try:
             reply = await stub.Hello(request, timeout=HELLO_TIMEOUT)

@@ -62,6 +62,11 @@ class Bot:
 BotFactory = Callable[[], Bot]
 
 
+def bot_class_of(factory: BotFactory) -> type[Bot]:
+    """The :class:`Bot` class a factory makes (the factory itself when it is the class)."""
+    return factory if isinstance(factory, type) else type(factory())
+
+
 @dataclass
 class _Game:
     """One game as the bot side follows it from the events: finished rounds and this round's tricks."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -26,7 +26,7 @@ from .cards import COLOUR_LETTERS, TOKENS, card_id
 from .rules import OPTION_NAMES, PRESETS, Ruleset
 from .state import GameState
 
-FORMAT = "rage-record/1"
+FORMAT: Final = "rage-record/1"
 
 
 class MalformedRecordError(ValueError):

@@ -16,7 +16,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
-from .bot import BotFactory, BotRunner
+from .bot import BotFactory, BotRunner, bot_class_of
 from .pb import bot_pb2 as pb
 from .pb import bot_pb2_grpc
 
@@ -29,7 +29,7 @@ class BotServicer(bot_pb2_grpc.BotServicer):
 
     def __init__(self, factory: BotFactory) -> None:
         self.factory = factory
-        bot_class = factory if isinstance(factory, type) else type(factory())
+        bot_class = bot_class_of(factory)
         self.name: str = bot_class.display_name()
         self.version: str = bot_class.version
 
@@ -56,7 +56,7 @@ async def start_server(
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ],
     )
-    bot_pb2_grpc.add_BotServicer_to_server(servicer or BotServicer(factory), server)
+    bot_pb2_grpc.add_BotServicer_to_server(servicer or BotServicer(factory), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     bound = server.add_insecure_port(f"{host}:{port}")

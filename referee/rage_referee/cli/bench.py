@@ -81,7 +81,9 @@ def protocol_command(
         table.add_column(column, justify="right")
     for figure in figures:
         table.add_row(
-            str(figure.concurrency), f"{figure.grpc.decisions_per_s:,.0f}", f"{figure.grpc_median_ms:.2f} ms",
+            str(figure.concurrency),
+            f"{figure.grpc.decisions_per_s:,.0f}",
+            f"{figure.grpc_median_ms:.2f} ms",
             f"{figure.in_process.decisions_per_s:,.0f}",
         )
     Console().print(table)
