@@ -13,11 +13,9 @@ $(BIN)/rage: pyproject.toml
 
 install: $(BIN)/rage
 
-# The main job: the example bots, each its own gRPC process, in a match.
+# The main job: a league among the example bots, each its own gRPC process, then the rating table.
 demo: install
-	$(BIN)/rage match --games 40 --concurrency 8 --records demo/records --logs demo/logs \
-		--bot heuristic-1="python examples/heuristic_bot.py" --bot random-1="python examples/random_bot.py" \
-		--bot heuristic-2="python examples/heuristic_bot.py" --bot random-2="python examples/random_bot.py"
+	$(BIN)/rage league run examples/league.toml
 
 test: install
 	$(BIN)/python -m pytest

@@ -3,7 +3,8 @@
 Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
 lowest legal bid, or the first legal play) in its place, so a game always finishes. What a bot is
-sent is built from :func:`rage_sdk.view.view_for` and public events only.
+sent is a seat's view (:func:`rage_sdk.wire.view_message`, the wire form of
+:func:`rage_sdk.view.view_for`) and the public events of :mod:`rage_sdk.events`.
 """
 
 from __future__ import annotations
@@ -29,10 +30,9 @@ from rage_sdk.events import (
     TrickWon,
 )
 from rage_sdk.pb import bot_pb2 as pb
-from rage_sdk.record import record_of
+from rage_sdk.record import record_json
 from rage_sdk.rules import Bidding, Ruleset
 from rage_sdk.state import CHANCE, NO_TRUMP, GameState, Phase
-from rage_sdk.view import view_for
 
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
@@ -158,12 +158,10 @@ class _Game:
 
     def _round_started(self) -> None:
         state = self.state
+        turned, trump = tuple(CARDS[card] for card in state.turned), _colour(state.trump)
         for seat in range(len(self.bots)):
-            view = view_for(state, seat)
-            self.tell(
-                seat,
-                RoundStarted(state.round_number, state.cards, state.dealer, view.hand, view.turned, view.trump),
-            )
+            hand = tuple(CARDS[card] for card in state.hands[seat])
+            self.tell(seat, RoundStarted(state.round_number, state.cards, state.dealer, hand, turned, trump))
 
     def _apply(self, seat: int, action: Action) -> None:
         state = self.state
@@ -198,8 +196,7 @@ class _Game:
     async def ask(self, seat: int) -> Action:
         """The seat's decision, or the fallback with a fault charged."""
         state, handle = self.state, self.bots[seat]
-        view = view_for(state, seat)
-        legal = view.legal_actions
+        legal = tuple(state.legal_actions())
         fallback = fallback_for(legal)
         name = self.spec.seats[seat]
         if name in self.ledger.forfeited:
@@ -212,7 +209,7 @@ class _Game:
         request = pb.DecisionRequest(
             seq=self.seq,
             kind=kind,
-            view=wire.view_message(view),
+            view=wire.view_message(state, seat),
             legal=[wire.action_code(action) for action in legal],
             time_ms=allowed_ms,
             bank_ms=self.bank_ms[seat],
@@ -258,7 +255,7 @@ class _Game:
     def _finish(self) -> GameResult:
         state = self.state
         outcome = state.outcome()
-        record = record_of(state, list(self.spec.seats)).to_json()
+        record = record_json(state, list(self.spec.seats))
         record["faults"] = [fault.to_json() for fault in self.faults]
         for seat in range(len(self.bots)):
             notes = tuple(FaultNote(f.kind.value, f.round, f.trick, f.detail) for f in self.faults if f.seat == seat)

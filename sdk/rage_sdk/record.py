@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from .cards import COLOUR_LETTERS, TOKENS, card_id
-from .rules import OPTION_NAMES, PRESETS, Ruleset
+from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset
 from .state import GameState
 
 FORMAT: Final = "rage-record/1"
@@ -211,30 +211,41 @@ def check_shape(record: GameRecord) -> None:
                 )
 
 
-def record_of(state: GameState, players: list[str]) -> GameRecord:
-    """The record of every round ``state`` has finished, with its result."""
+def record_json(state: GameState, players: list[str]) -> dict[str, Any]:
+    """The record of every round ``state`` has finished, with its result, as JSON data."""
     if not state.logs:
         raise ValueError("no round finished yet: nothing to record")
-    # model_construct: the engine's own values need no validation.
-    rounds = [
-        RecordRound.model_construct(
-            dealer=log.dealer,
-            hands=[[TOKENS[card] for card in hand] for hand in log.hands],
-            pile=[TOKENS[card] for card in log.pile],
-            bids=list(log.bids),
-            plays=[RecordPlay.model_construct(seat=seat, **play.to_json()) for seat, play in log.plays],
+    choose = state.ruleset.change_mode is ChangeMode.CHOOSE
+    rounds = []
+    for log in state.logs:
+        plays = []
+        for seat, play in log.plays:
+            fields = play.to_json()
+            if not choose:
+                fields.pop("trump", None)
+            plays.append({"seat": seat, **fields})
+        rounds.append(
+            {
+                "dealer": log.dealer,
+                "hands": [[TOKENS[card] for card in hand] for hand in log.hands],
+                "pile": [TOKENS[card] for card in log.pile],
+                "bids": list(log.bids),
+                "plays": plays,
+            }
         )
-        for log in state.logs
-    ]
-    result = {
-        "rounds": [{"tricks_won": list(r.tricks_won), "points": list(r.points)} for r in state.results],
-        "totals": [sum(r.points[seat] for r in state.results) for seat in range(state.players)],
+    return {
+        "format": FORMAT,
+        "ruleset": state.ruleset.to_json(),
+        "players": list(players),
+        "first_round": state.logs[0].round_number,
+        "rounds": rounds,
+        "result": {
+            "rounds": [{"tricks_won": list(r.tricks_won), "points": list(r.points)} for r in state.results],
+            "totals": [sum(r.points[seat] for r in state.results) for seat in range(state.players)],
+        },
     }
-    return GameRecord.model_construct(
-        format=FORMAT,
-        ruleset=state.ruleset,
-        players=players,
-        first_round=state.logs[0].round_number,
-        rounds=rounds,
-        result=result,
-    )
+
+
+def record_of(state: GameState, players: list[str]) -> GameRecord:
+    """The record of every round ``state`` has finished, with its result."""
+    return GameRecord.model_validate(record_json(state, players))

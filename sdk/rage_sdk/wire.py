@@ -25,7 +25,7 @@ from .events import (
 )
 from .pb import bot_pb2 as pb
 from .rules import Ruleset
-from .state import NO_TRUMP, Phase, RoundResult, Trick
+from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick
 from .view import SeatView
 
 PROTOCOL_VERSION = 1
@@ -76,25 +76,30 @@ def game_start_message(info: GameInfo) -> pb.GameStart:
     )
 
 
-def view_message(view: SeatView) -> pb.View:
-    """A seat's view as a message: nothing is added to what :func:`rage_sdk.view.view_for` allows."""
-    current = view.trick
+def view_message(state: GameState, seat: int) -> pb.View:
+    """What ``seat`` may see now, as a decision request carries it.
+
+    The same information as :func:`rage_sdk.view.view_for` (whose tests hold the two together),
+    read straight from the state because the referee builds one for every decision; the
+    finished tricks and rounds travel as events instead.
+    """
+    trick = state.trick
     return pb.View(
-        seat=view.seat,
-        round=view.round_number,
-        cards=view.cards,
-        dealer=view.dealer,
-        trump=colour_code(view.trump),
-        hand=[card.id for card in view.hand],
-        hand_sizes=list(view.hand_sizes),
-        turned=[card.id for card in view.turned],
-        bids=[-1 if bid is None else bid for bid in view.bids],
-        trick=len(view.tricks) + 1 if view.phase is Phase.PLAY else 0,
-        lead=colour_code(view.lead),
-        trick_plays=[play.code for _, play in current],
-        trick_leader=current[0][0] if current else (view.tricks[-1].winner if view.tricks else 0),
-        tricks_won=list(view.tricks_won),
-        totals=list(view.totals),
+        seat=seat,
+        round=state.round_number,
+        cards=state.cards,
+        dealer=state.dealer,
+        trump=state.trump,
+        hand=state.hands[seat],
+        hand_sizes=[len(hand) for hand in state.hands],
+        turned=state.turned,
+        bids=[-1 if bid is None else bid for bid in state.visible_bids(seat)],
+        trick=state.trick_number if state.phase is Phase.PLAY else 0,
+        lead=state.lead,
+        trick_plays=[play.code for _, play in trick],
+        trick_leader=trick[0][0] if trick else state.to_move,
+        tricks_won=state.tricks_won,
+        totals=state.totals,
     )
 
 

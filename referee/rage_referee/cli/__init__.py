@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, bot, replay
+from . import bench, bot, league, replay
 from .match import match_command
+from .ratings import ratings_command
 
 app = typer.Typer(
     help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
@@ -14,6 +15,8 @@ app = typer.Typer(
 )
 app.add_typer(replay.app, name="replay")
 app.command("match")(match_command)
+app.add_typer(league.app, name="league")
+app.command("ratings")(ratings_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 

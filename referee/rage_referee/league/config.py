@@ -1,0 +1,135 @@
+"""The league file: a TOML document, validated by pydantic.
+
+::
+
+    name = "demo"
+    players = 3               # per table
+    games_per_table = 12      # or: games = 48 (in all)
+    seed = 1
+    duplicate = true          # replay each deal with the bots rotated through the seats
+    concurrency = 8
+    database = "demo/league.sqlite"   # a path, or an SQLAlchemy URL
+
+    [ruleset]
+    preset = "amigo"
+
+    [time]
+    decision_ms = 1000
+    bank_ms = 10000
+    max_faults = 20
+
+    [bots]
+    heuristic = "python examples/heuristic_bot.py"
+    random = "python examples/random_bot.py"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from rage_sdk.record import ruleset_of
+from rage_sdk.rules import Ruleset
+
+from ..bots import BotSpec
+from ..game import TimeControl
+
+
+class LeagueConfigError(ValueError):
+    """A league file that cannot be used; the message names the key."""
+
+
+class TimeSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    decision_ms: int = Field(1000, ge=1)
+    bank_ms: int = Field(10_000, ge=0)
+    max_faults: int = Field(20, ge=1)
+
+    def control(self) -> TimeControl:
+        return TimeControl(self.decision_ms, self.bank_ms, self.max_faults)
+
+
+class LeagueConfig(BaseModel):
+    """Everything that defines a league; the schedule follows from it alone."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    name: str = Field(min_length=1)
+    bots: dict[str, str] = Field(description="name = command (with {port}), HOST:PORT or FILE.py:CLASS")
+    ruleset: Ruleset
+    players: int = Field(ge=2, le=10, description="players at each table")
+    games: int | None = Field(None, ge=1, description="games in all")
+    games_per_table: int | None = Field(None, ge=1, description="games for each table of bots")
+    seed: int = Field(0, ge=0)
+    duplicate: bool = True
+    concurrency: int = Field(4, ge=1, le=256)
+    database: str = "league.sqlite"
+    records: str | None = None
+    time: TimeSettings = TimeSettings()
+
+    @field_validator("ruleset", mode="before")
+    @classmethod
+    def _ruleset(cls, value: Any) -> Ruleset:
+        return ruleset_of(value)
+
+    @field_validator("bots")
+    @classmethod
+    def _bots(cls, bots: dict[str, str]) -> dict[str, str]:
+        for name, target in bots.items():
+            if not name.strip() or not target.strip():
+                raise ValueError(f"bot {name!r}: needs a name and a command, HOST:PORT or FILE.py:CLASS")
+        return bots
+
+    @model_validator(mode="after")
+    def _consistent(self) -> LeagueConfig:
+        if (self.games is None) == (self.games_per_table is None):
+            raise ValueError("give exactly one of games (in all) and games_per_table")
+        rules = self.ruleset
+        if not rules.min_players <= self.players <= rules.max_players:
+            raise ValueError(
+                f"players: {rules.preset} seats {rules.min_players}-{rules.max_players}, not {self.players}"
+            )
+        if len(self.bots) < self.players:
+            raise ValueError(f"bots: {len(self.bots)} bots cannot fill a table of {self.players}")
+        return self
+
+    def bot_specs(self) -> list[BotSpec]:
+        return [BotSpec.of(name, target) for name, target in self.bots.items()]
+
+    def database_url(self, base: Path) -> str:
+        """The SQLAlchemy URL; a plain path is an SQLite file relative to the league file."""
+        if "://" in self.database:
+            return self.database
+        path = Path(self.database)
+        return f"sqlite:///{path if path.is_absolute() else base / path}"
+
+    def schedule_key(self) -> dict[str, Any]:
+        """What the schedule and the games depend on: a stored league must match it to resume."""
+        return self.model_dump(
+            mode="json", include={"bots", "players", "games", "games_per_table", "seed", "duplicate"}
+        ) | {"ruleset": self.ruleset.to_json()}
+
+
+def _where(location: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in location)
+
+
+def load_league(path: Path) -> LeagueConfig:
+    """Read and check a league file; :class:`LeagueConfigError` names the key that is wrong."""
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise LeagueConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise LeagueConfigError(f"{path}: not valid TOML: {error}") from None
+    data.setdefault("name", path.stem)
+    try:
+        return LeagueConfig.model_validate(data)
+    except ValidationError as error:
+        problem = error.errors(include_url=False)[0]
+        where = _where(tuple(problem["loc"]))
+        message = "missing" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
+        raise LeagueConfigError(f"{path}: {where + ': ' if where else ''}{message}") from None

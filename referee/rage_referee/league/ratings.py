@@ -1,0 +1,144 @@
+"""The rating table: Elo-scale strengths fitted over all games at once, with bootstrap intervals.
+
+Each game's finishing order gives pairwise results (a better place beats a worse one, equal places
+draw); a Bradley-Terry model is fitted to all of them by maximum likelihood (``choix``), so the
+order in which games were played does not matter. The 95% interval of each rating comes from a
+bootstrap over games, or over duplicate sets when deals were replayed (the games of a set share a
+deal, so they are resampled together). Beside it: a Bayesian rating for live ladders, OpenSkill's
+Plackett-Luce model, shown as mu - 3 sigma.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import choix
+import numpy as np
+from openskill.models import PlackettLuce
+
+from .store import StoredGame
+
+ELO_PER_NATURAL_UNIT = 400 / math.log(10)
+CENTRE = 1500.0
+REGULARISATION = 0.01
+BOOTSTRAP_SAMPLES = 200
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    name: str
+    elo: float
+    low: float
+    high: float
+    """The 95% interval."""
+    los_next: float | None
+    """Likelihood of superiority over the next bot in the table (share of bootstrap fits)."""
+    games: int
+    mean_score: float
+    mean_place: float
+    bid_accuracy: float
+    faults: int
+    skill: float
+    """OpenSkill Plackett-Luce mu - 3 sigma."""
+
+
+def comparisons(games: Sequence[StoredGame], index: dict[str, int]) -> list[tuple[int, int]]:
+    """Pairwise results ``(winner, loser)``: a win counts twice, a draw once each way (half a win)."""
+    pairs: list[tuple[int, int]] = []
+    for game in games:
+        seats = list(zip(game.seats, game.places))
+        for i, (a, place_a) in enumerate(seats):
+            for b, place_b in seats[i + 1 :]:
+                if place_a < place_b:
+                    pairs += [(index[a], index[b])] * 2
+                elif place_b < place_a:
+                    pairs += [(index[b], index[a])] * 2
+                else:
+                    pairs += [(index[a], index[b]), (index[b], index[a])]
+    return pairs
+
+
+def fit_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
+    """Maximum-likelihood Bradley-Terry ratings on the Elo scale, centred on 1500, by ``names``."""
+    index = {name: k for k, name in enumerate(names)}
+    pairs = comparisons(games, index)
+    if not pairs:
+        return np.full(len(names), CENTRE)
+    strengths = choix.ilsr_pairwise(len(names), pairs, alpha=REGULARISATION)
+    elo: np.ndarray = np.asarray(strengths) * ELO_PER_NATURAL_UNIT
+    return elo - elo.mean() + CENTRE
+
+
+def bootstrap(
+    games: Sequence[StoredGame], names: Sequence[str], samples: int = BOOTSTRAP_SAMPLES, seed: int = 0
+) -> np.ndarray:
+    """Ratings refitted on resampled leagues (games of one duplicate set stay together): samples x bots."""
+    groups: dict[int, list[StoredGame]] = defaultdict(list)
+    for game in games:
+        groups[game.set_id].append(game)
+    sets = list(groups.values())
+    rng = random.Random(seed)
+    fits = []
+    for _ in range(samples):
+        drawn = [game for _ in sets for game in sets[rng.randrange(len(sets))]]
+        fits.append(fit_elo(drawn, names))
+    return np.array(fits)
+
+
+def openskill_ratings(games: Sequence[StoredGame], names: Sequence[str]) -> dict[str, float]:
+    """OpenSkill Plackett-Luce, games in league order; mu - 3 sigma by name."""
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in names}
+    for game in sorted(games, key=lambda g: g.index):
+        teams = [[ratings[name]] for name in game.seats]
+        rated = model.rate(teams, ranks=list(game.places))
+        for name, team in zip(game.seats, rated):
+            ratings[name] = team[0]
+    return {name: rating.ordinal() for name, rating in ratings.items()}
+
+
+def rating_table(games: Sequence[StoredGame], samples: int = BOOTSTRAP_SAMPLES) -> list[RatingRow]:
+    """Every bot of ``games``, best first."""
+    names = sorted({name for game in games for name in game.seats})
+    if not names:
+        return []
+    elo = fit_elo(games, names)
+    fits = bootstrap(games, names, samples)
+    low, high = np.percentile(fits, [2.5, 97.5], axis=0)
+    skill = openskill_ratings(games, names)
+    totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0, 0] for name in names}
+    for game in games:
+        for seat, name in enumerate(game.seats):
+            row = totals[name]
+            row[0] += 1
+            row[1] += game.totals[seat]
+            row[2] += game.places[seat]
+            row[3] += game.hits[seat]
+            row[4] += game.rounds
+            row[5] += game.faults_of(seat)
+    order = sorted(range(len(names)), key=lambda k: -elo[k])
+    rows = []
+    for rank, k in enumerate(order):
+        below = order[rank + 1] if rank + 1 < len(order) else None
+        los = None if below is None else float(np.mean(fits[:, k] > fits[:, below]))
+        played, score, place, hits, rounds, faults = totals[names[k]]
+        rows.append(
+            RatingRow(
+                names[k],
+                float(elo[k]),
+                float(low[k]),
+                float(high[k]),
+                los,
+                int(played),
+                score / played if played else 0.0,
+                place / played if played else 0.0,
+                hits / rounds if rounds else 0.0,
+                int(faults),
+                skill[names[k]],
+            )
+        )
+    return rows

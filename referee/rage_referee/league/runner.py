@@ -1,0 +1,91 @@
+"""Running a league: the games not stored yet, concurrently, each stored the moment it ends."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bots import BotHandle
+from ..game import FaultLedger, GameResult, GameSpec
+from ..match import play_games, write_record
+from .config import LeagueConfig
+from .schedule import ScheduledGame, schedule
+from .store import Store, StoredGame
+
+
+@dataclass(frozen=True)
+class LeaguePlan:
+    league_id: int
+    games: list[ScheduledGame]
+    done: set[int]
+
+    @property
+    def todo(self) -> list[ScheduledGame]:
+        return [game for game in self.games if game.index not in self.done]
+
+
+def league_schedule(config: LeagueConfig) -> list[ScheduledGame]:
+    return schedule(
+        list(config.bots),
+        config.players,
+        games=config.games,
+        games_per_table=config.games_per_table,
+        seed=config.seed,
+        duplicate=config.duplicate,
+    )
+
+
+def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
+    """The league's schedule and which of its games are stored already."""
+    league_id = store.league(config.name, config.schedule_key())
+    return LeaguePlan(league_id, league_schedule(config), store.finished(league_id))
+
+
+def stored(game: ScheduledGame, result: GameResult) -> StoredGame:
+    return StoredGame(
+        game.index,
+        game.set_id,
+        game.seed,
+        result.spec.seats,
+        result.totals,
+        result.places,
+        result.hits,
+        result.rounds,
+        tuple(result.record["faults"]),
+        result.decisions,
+        result.record,
+    )
+
+
+async def run_league(
+    config: LeagueConfig,
+    store: Store,
+    plan: LeaguePlan,
+    log_dir: Path,
+    records: Path | None = None,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> int:
+    """Play every game of ``plan`` not stored yet; return how many were played now."""
+    todo = plan.todo
+    if not todo:
+        return 0
+    by_index = {game.index: game for game in todo}
+    handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
+    time = config.time.control()
+    specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time) for game in todo]
+
+    def finished(result: GameResult) -> None:
+        store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
+        if records is not None:
+            write_record(records, result)
+        if on_game is not None:
+            on_game(result)
+
+    try:
+        await asyncio.gather(*(handle.start() for handle in handles.values()))
+        await play_games(specs, handles, FaultLedger(time.max_faults), config.concurrency, finished)
+    finally:
+        await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
+    return len(todo)

@@ -1,0 +1,90 @@
+"""Which bots meet where, in what seats, on which deal: a pure function of the league's settings.
+
+Tables are every combination of ``players`` bots (or, when there are too many, a balanced design
+in which every bot sits at the same number of tables). With duplicate deals, a table plays each
+deal ``players`` times, the bots rotated through the seats, so every bot plays every hand of it:
+luck of the deal cancels out within the set. Every bot sits in every seat equally often.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+
+from rage_sdk.deal import shuffled
+
+MAX_TABLES = 120
+"""Past this many combinations, tables come from a balanced design instead."""
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    index: int
+    """Position in the league, from 0: finished games are stored under it."""
+    seats: tuple[str, ...]
+    """Bot names by seat."""
+    seed: int
+    """The deal seed (the same for every game of a duplicate set)."""
+    set_id: int
+    """The duplicate set (a game of its own when duplicate deals are off)."""
+
+
+def tables_for(bots: list[str], players: int, seed: int) -> list[tuple[str, ...]]:
+    """Every combination of ``players`` bots, or a balanced design when that is too many."""
+    if math.comb(len(bots), players) <= MAX_TABLES:
+        return list(combinations(bots, players))
+    tables: list[tuple[str, ...]] = []
+    repeat = 0
+    while len(tables) < MAX_TABLES:
+        order = [bots[i] for i in shuffled(tuple(range(len(bots))), seed, 1_000_000 + repeat)]
+        tables += [tuple(order[i : i + players]) for i in range(0, len(order) - players + 1, players)]
+        repeat += 1
+    return tables
+
+
+def _deal_seed(seed: int, number: int) -> int:
+    return (seed << 32) + number
+
+
+def schedule(
+    bots: list[str],
+    players: int,
+    *,
+    games: int | None = None,
+    games_per_table: int | None = None,
+    seed: int = 0,
+    duplicate: bool = True,
+) -> list[ScheduledGame]:
+    """The league's games in playing order. Give ``games`` (in all) or ``games_per_table``.
+
+    With duplicate deals the count is rounded up to whole sets of ``players`` games.
+    """
+    tables = tables_for(bots, players, seed)
+    unit = players if duplicate else 1
+    if games_per_table is not None:
+        units = [math.ceil(games_per_table / unit)] * len(tables)
+    elif games is not None:
+        total_units = math.ceil(games / unit)
+        units = [total_units // len(tables) + (t < total_units % len(tables)) for t in range(len(tables))]
+    else:
+        raise ValueError("give games or games_per_table")
+    out: list[ScheduledGame] = []
+    played = [0] * len(tables)
+    # Interleave the tables so that a league cut short has played every table about as often.
+    for round_ in range(max(units, default=0)):
+        for t, table in enumerate(tables):
+            if round_ >= units[t]:
+                continue
+            set_id = len(out) // unit if duplicate else len(out)
+            if duplicate:
+                order = [table[i] for i in shuffled(tuple(range(players)), seed, 2_000_000 + set_id)]
+                for rotation in range(players):
+                    seats = tuple(order[(seat + rotation) % players] for seat in range(players))
+                    out.append(ScheduledGame(len(out), seats, _deal_seed(seed, set_id), set_id))
+            else:
+                rotation = played[t] % players
+                seats = tuple(table[(seat + rotation) % players] for seat in range(players))
+                out.append(ScheduledGame(len(out), seats, _deal_seed(seed, len(out)), len(out)))
+            played[t] += 1
+    return out

@@ -1,0 +1,169 @@
+"""Finished games, stored as they end: SQLite by default, any SQLAlchemy URL (PostgreSQL) alike.
+
+The store is the one home of I/O for finished games and knows no rules. Each game is committed
+the moment it ends, so killing the process loses none, and a league resumes from what is here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used: the message says which and why."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class LeagueRow(Base):
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    key: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """What the schedule depends on; a league resumes only under the same."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("league_id", "index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    set_id: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    totals: Mapped[list[int]] = mapped_column(JSON)
+    places: Mapped[list[int]] = mapped_column(JSON)
+    hits: Mapped[list[int]] = mapped_column(JSON)
+    rounds: Mapped[int] = mapped_column(Integer)
+    faults: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    decisions: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished game as the ratings and exports read it."""
+
+    index: int
+    set_id: int
+    seed: int
+    seats: tuple[str, ...]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    hits: tuple[int, ...]
+    rounds: int
+    faults: tuple[dict[str, Any], ...]
+    decisions: int
+    record: dict[str, Any]
+
+    def faults_of(self, seat: int) -> int:
+        return sum(fault.get("seat") == seat for fault in self.faults)
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+class Store:
+    """The games of any number of leagues in one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            if url.startswith("sqlite:///"):
+                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(url)
+            Base.metadata.create_all(self.engine)
+        except (SQLAlchemyError, OSError, ValueError) as error:
+            raise StoreError(f"cannot open the database {url}: {error}") from None
+
+    def league(self, name: str, key: dict[str, Any] | None = None) -> int:
+        """The league's id; created with ``key`` when new, refused when stored under another key."""
+        with Session(self.engine) as session:
+            row = session.scalar(select(LeagueRow).where(LeagueRow.name == name))
+            if row is None:
+                if key is None:
+                    raise StoreError(f"no league {name!r} in {self.url}")
+                row = LeagueRow(name=name, key=key, created_at=datetime.now(UTC))
+                session.add(row)
+                session.commit()
+            elif key is not None and _canonical(row.key) != _canonical(key):
+                raise StoreError(
+                    f"league {name!r} in {self.url} was started with other settings; "
+                    "give the league a new name or use another database to start afresh"
+                )
+            return row.id
+
+    def league_names(self) -> list[str]:
+        with Session(self.engine) as session:
+            return list(session.scalars(select(LeagueRow.name).order_by(LeagueRow.id)))
+
+    def finished(self, league_id: int) -> set[int]:
+        """Indices of the league's stored games."""
+        with Session(self.engine) as session:
+            return set(session.scalars(select(GameRow.index).where(GameRow.league_id == league_id)))
+
+    def add(self, league_id: int, game: StoredGame) -> None:
+        """Store one finished game, committed before returning."""
+        with Session(self.engine) as session:
+            session.add(
+                GameRow(
+                    league_id=league_id,
+                    index=game.index,
+                    set_id=game.set_id,
+                    seed=game.seed,
+                    seats=list(game.seats),
+                    totals=list(game.totals),
+                    places=list(game.places),
+                    hits=list(game.hits),
+                    rounds=game.rounds,
+                    faults=list(game.faults),
+                    decisions=game.decisions,
+                    record=game.record,
+                    finished_at=datetime.now(UTC),
+                )
+            )
+            session.commit()
+
+    def games(self, league_id: int) -> list[StoredGame]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(GameRow).where(GameRow.league_id == league_id).order_by(GameRow.index))
+            return [
+                StoredGame(
+                    row.index,
+                    row.set_id,
+                    row.seed,
+                    tuple(row.seats),
+                    tuple(row.totals),
+                    tuple(row.places),
+                    tuple(row.hits),
+                    row.rounds,
+                    tuple(row.faults),
+                    row.decisions,
+                    row.record,
+                )
+                for row in rows
+            ]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
