@@ -69,8 +69,9 @@ def fit_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
     if not pairs:
         return np.full(len(names), CENTRE)
     strengths = choix.ilsr_pairwise(len(names), pairs, alpha=REGULARISATION)
-    elo: np.ndarray = np.asarray(strengths) * ELO_PER_NATURAL_UNIT
-    return elo - elo.mean() + CENTRE
+    elo: np.ndarray = np.asarray(strengths, dtype=float) * ELO_PER_NATURAL_UNIT
+    centred: np.ndarray = elo - elo.mean() + CENTRE
+    return centred
 
 
 def bootstrap(
