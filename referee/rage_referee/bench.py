@@ -14,6 +14,9 @@ from rage_sdk.simulate import random_game
 
 from .bots import BotHandle, BotSpec
 from .game import FaultLedger, GameSpec
+from .league.ratings import rating_table
+from .league.schedule import schedule
+from .league.store import StoredGame
 from .match import play_games
 
 
@@ -155,3 +158,73 @@ async def protocol_rates(concurrencies: list[int], players: int = 4, rounds: int
             return figures
         finally:
             await asyncio.gather(*(handle.stop() for handle in [*remote.values(), *local.values()]))
+
+
+@dataclass(frozen=True)
+class LeagueRate:
+    concurrency: int
+    rate: Rate
+
+
+async def league_rates(concurrencies: list[int], games: int) -> list[LeagueRate]:
+    """A 4-bot, 4-player league of the random and heuristic example bots over gRPC, at each concurrency."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    bots = {
+        "heuristic-1": "heuristic_bot.py",
+        "heuristic-2": "heuristic_bot.py",
+        "random-1": "random_bot.py",
+        "random-2": "random_bot.py",
+    }
+    ruleset = Ruleset.of("amigo")
+    plan = schedule(list(bots), 4, games=games, seed=0, duplicate=True)
+    with tempfile.TemporaryDirectory() as logs:
+        handles = {
+            name: BotHandle(BotSpec.of(name, f"python {examples / file}"), Path(logs)) for name, file in bots.items()
+        }
+        try:
+            await asyncio.gather(*(handle.start() for handle in handles.values()))
+            figures = []
+            for concurrency in concurrencies:
+                specs = [GameSpec(g.index, ruleset, g.seats, g.seed) for g in plan]
+                start = time.perf_counter()
+                results = await play_games(specs, handles, FaultLedger(10**9), concurrency)
+                elapsed = time.perf_counter() - start
+                figures.append(LeagueRate(concurrency, Rate(len(results), sum(r.decisions for r in results), elapsed)))
+            return figures
+        finally:
+            await asyncio.gather(*(handle.stop() for handle in handles.values()))
+
+
+@dataclass(frozen=True)
+class IntervalWidth:
+    duplicate: bool
+    mean_width: float
+    """Mean width of the bots' 95% rating intervals, in Elo."""
+
+
+async def interval_widths(games: int, leagues: int) -> list[IntervalWidth]:
+    """The same number of games with and without duplicate deals (in-process example bots, several seeds)."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    bots = {
+        "heuristic": f"{examples / 'heuristic_bot.py'}:HeuristicBot",
+        "greedy": f"{examples / 'greedy_bot.py'}:GreedyBot",
+        "random-1": f"{examples / 'random_bot.py'}:RandomBot",
+        "random-2": f"{examples / 'random_bot.py'}:RandomBot",
+    }
+    ruleset = Ruleset.of("amigo")
+    handles = {name: BotHandle(BotSpec.of(name, target), Path(".")) for name, target in bots.items()}
+    await asyncio.gather(*(handle.start() for handle in handles.values()))
+    widths = []
+    for duplicate in (True, False):
+        per_league = []
+        for seed in range(leagues):
+            plan = schedule(list(bots), 3, games=games, seed=seed, duplicate=duplicate)
+            specs = [GameSpec(g.index, ruleset, g.seats, g.seed) for g in plan]
+            results = await play_games(specs, handles, FaultLedger(10**9), 8)
+            stored_games = [
+                StoredGame(g.index, g.set_id, g.seed, r.spec.seats, r.totals, r.places, r.hits, r.rounds, (), 0, {})
+                for g, r in zip(plan, results)
+            ]
+            per_league += [row.high - row.low for row in rating_table(stored_games)]
+        widths.append(IntervalWidth(duplicate, sum(per_league) / len(per_league)))
+    return widths

@@ -87,3 +87,51 @@ def protocol_command(
             f"{figure.in_process.decisions_per_s:,.0f}",
         )
     Console().print(table)
+
+
+@app.command("league")
+def league_command(
+    matches: Annotated[str, typer.Option(help="Concurrent games to measure at, comma-separated.")] = "1,4,16",
+    games: Annotated[int, typer.Option(min=4, help="Games per measurement.")] = 48,
+    seconds: Annotated[float, typer.Option(min=0.1, help="Time for the engine-alone baseline.")] = 2.0,
+    leagues: Annotated[int, typer.Option(min=1, help="Leagues per side for the duplicate-deal comparison.")] = 4,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """A 4-player league of the example bots over gRPC at each concurrency, beside the engine alone;
+    then how much duplicate deals narrow the rating intervals for the same number of games."""
+    try:
+        levels = [int(part) for part in matches.split(",") if part.strip()]
+    except ValueError:
+        err.print(f"--matches: expected numbers like 1,4,16, not {matches!r}")
+        raise typer.Exit(2) from None
+    engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
+    figures = asyncio.run(bench.league_rates(levels, games))
+    widths = asyncio.run(bench.interval_widths(games * 2, leagues))
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "engine": engine.to_json(),
+                    "league": [{"concurrency": f.concurrency, **f.rate.to_json()} for f in figures],
+                    "interval_width": [{"duplicate": w.duplicate, "mean_width_elo": w.mean_width} for w in widths],
+                }
+            )
+        )
+        return
+    table = Table(title="rage bench league: heuristic x2 + random x2 over gRPC, 4 players, amigo")
+    for column in ("", "games/s", "decisions/s"):
+        table.add_column(column, justify="right" if column else "left")
+    table.add_row("engine alone (random decisions)", f"{engine.games_per_s:,.1f}", f"{engine.decisions_per_s:,.0f}")
+    for figure in figures:
+        table.add_row(
+            f"league, {figure.concurrency} at once",
+            f"{figure.rate.games_per_s:,.1f}",
+            f"{figure.rate.decisions_per_s:,.0f}",
+        )
+    Console().print(table)
+    with_dup, without = widths
+    Console().print(
+        f"95% rating interval, mean width over {leagues} leagues of {games * 2} games (in-process): "
+        f"duplicate deals {with_dup.mean_width:.0f} Elo, random deals {without.mean_width:.0f} Elo "
+        f"({1 - with_dup.mean_width / without.mean_width:.0%} narrower)"
+    )
