@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from .cards import COLOUR_LETTERS, TOKENS, card_id
-from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset
+from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError
 from .state import GameState
 
 FORMAT: Final = "rage-record/1"
@@ -85,7 +85,7 @@ def ruleset_of(value: Any) -> Ruleset:
     if not isinstance(value, dict):
         raise ValueError('a preset name or an object {"preset": NAME, OPTION: VALUE, ...}')
     preset = value.get("preset")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r} (one of {', '.join(PRESETS)})")
     for key in value:
         if key != "preset" and key not in OPTION_NAMES:
@@ -147,6 +147,8 @@ def load_record(text: str | bytes) -> GameRecord:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise MalformedRecordError(f"bad JSON: {error}") from None
+    except RecursionError:
+        raise MalformedRecordError("bad JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise MalformedRecordError("a record is a JSON object")
     if "result" in data and data["result"] is not None and not isinstance(data["result"], dict):
@@ -166,6 +168,10 @@ def check_shape(record: GameRecord) -> None:
         raise MalformedRecordError(
             f"players: {players} players, but {rules.preset} is for {rules.min_players}-{rules.max_players}"
         )
+    try:
+        rules.check_players(players)
+    except RulesetError as error:
+        raise MalformedRecordError(f"ruleset: {error}") from None
     total_rounds = len(rules.rounds)
     if not 1 <= record.first_round <= total_rounds:
         raise MalformedRecordError(f"first_round: {record.first_round} is not 1..{total_rounds}")

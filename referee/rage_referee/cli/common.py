@@ -12,7 +12,7 @@ from rage_sdk.rules import Ruleset
 from rich.console import Console
 
 out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
 
 RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON object {"preset": ..., OPTION: VALUE}.'
 

@@ -13,13 +13,12 @@ from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import MalformedRecordError, load_record
 from rage_sdk.replay import ILLEGAL, MALFORMED, replay, verify
 from rage_sdk.state import NO_TRUMP, GameState
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .common import err, out
+
 app = typer.Typer(help="Check and read game records (rage-record/1).", no_args_is_help=True)
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
 
 COLOUR_STYLES = {"r": "red", "o": "dark_orange", "y": "yellow", "g": "green", "b": "blue", "p": "magenta"}
 RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
