@@ -88,80 +88,27 @@ EDITIONS: Final[dict[str, Edition]] = {
 
 _STANDARD_ROUNDS: Final = list(range(10, 0, -1))
 
+_AMIGO: Final[dict[str, Any]] = dict(
+    rounds=_STANDARD_ROUNDS, notrump_scope="trick", change_mode="reveal", wild_tie="later_wins",
+    wild_declares_value=False, action_cards_anytime=False, first_action_of_kind_only=False,
+    points_per_trick=1, bid_hit=10, bid_zero_hit=10, bid_miss=-5, sweep="none",
+    sweep_in_one_card_round=False, plus_minus_one=False, bidding="open", tiebreak="none",
+)  # fmt: skip
+_FUNDEX: Final[dict[str, Any]] = _AMIGO | dict(
+    notrump_scope="round", change_mode="choose", wild_tie="earlier_wins", bid_zero_hit=5, bid_miss=0,
+    tiebreak="most_hits",
+)  # fmt: skip
+
+#: The options of each preset (rules.md, Presets). Waddingtons' action cards follow Fundex (decided).
 PRESETS: Final[dict[str, dict[str, Any]]] = {
-    "amigo": dict(
-        rounds=_STANDARD_ROUNDS,
-        notrump_scope="trick",
-        change_mode="reveal",
-        wild_tie="later_wins",
-        wild_declares_value=False,
-        action_cards_anytime=False,
-        first_action_of_kind_only=False,
-        points_per_trick=1,
-        bid_hit=10,
-        bid_zero_hit=10,
-        bid_miss=-5,
-        sweep="none",
-        sweep_in_one_card_round=False,
-        plus_minus_one=False,
-        bidding="open",
-        tiebreak="none",
+    "amigo": _AMIGO,
+    "fundex": _FUNDEX,
+    "waddingtons": _FUNDEX | dict(
+        wild_declares_value=True, bid_zero_hit=10, bid_miss=-5, sweep="double_round",
+        sweep_in_one_card_round=True, tiebreak="none",
     ),
-    "fundex": dict(
-        rounds=_STANDARD_ROUNDS,
-        notrump_scope="round",
-        change_mode="choose",
-        wild_tie="earlier_wins",
-        wild_declares_value=False,
-        action_cards_anytime=False,
-        first_action_of_kind_only=False,
-        points_per_trick=1,
-        bid_hit=10,
-        bid_zero_hit=5,
-        bid_miss=0,
-        sweep="none",
-        sweep_in_one_card_round=False,
-        plus_minus_one=False,
-        bidding="open",
-        tiebreak="most_hits",
-    ),
-    "waddingtons": dict(
-        rounds=_STANDARD_ROUNDS,
-        notrump_scope="round",
-        change_mode="choose",
-        wild_tie="earlier_wins",
-        wild_declares_value=True,
-        action_cards_anytime=False,
-        first_action_of_kind_only=False,
-        points_per_trick=1,
-        bid_hit=10,
-        bid_zero_hit=10,
-        bid_miss=-5,
-        sweep="double_round",
-        sweep_in_one_card_round=True,
-        plus_minus_one=False,
-        bidding="open",
-        tiebreak="none",
-    ),
-    "amigo1985": dict(
-        rounds=_STANDARD_ROUNDS,
-        notrump_scope="trick",
-        change_mode="reveal",
-        wild_tie="later_wins",
-        wild_declares_value=False,
-        action_cards_anytime=False,
-        first_action_of_kind_only=False,
-        points_per_trick=1,
-        bid_hit=10,
-        bid_zero_hit=10,
-        bid_miss=-5,
-        sweep="none",
-        sweep_in_one_card_round=False,
-        plus_minus_one=False,
-        bidding="open",
-        tiebreak="none",
-    ),
-}
+    "amigo1985": _AMIGO,
+}  # fmt: skip
 
 OPTION_NAMES: Final = tuple(PRESETS["amigo"])
 
