@@ -12,7 +12,7 @@ from pathlib import Path
 from rage_sdk.rules import Ruleset
 from rage_sdk.simulate import random_game
 
-from .bots import BotHandle, BotSpec
+from .bots import BotHandle, BotSpec, start_all
 from .game import FaultLedger, GameSpec
 from .league.ratings import rating_table
 from .league.schedule import schedule
@@ -148,7 +148,7 @@ async def protocol_rates(concurrencies: list[int], players: int = 4, rounds: int
             for k in range(players)
         }
         try:
-            await asyncio.gather(*(handle.start() for handle in [*remote.values(), *local.values()]))
+            await start_all([*remote.values(), *local.values()])
             figures = []
             for concurrency in concurrencies:
                 games = max(8, rounds * concurrency)
@@ -182,7 +182,7 @@ async def league_rates(concurrencies: list[int], games: int) -> list[LeagueRate]
             name: BotHandle(BotSpec.of(name, f"python {examples / file}"), Path(logs)) for name, file in bots.items()
         }
         try:
-            await asyncio.gather(*(handle.start() for handle in handles.values()))
+            await start_all(handles.values())
             figures = []
             for concurrency in concurrencies:
                 specs = [GameSpec(g.index, ruleset, g.seats, g.seed) for g in plan]
@@ -213,7 +213,7 @@ async def interval_widths(games: int, leagues: int) -> list[IntervalWidth]:
     }
     ruleset = Ruleset.of("amigo")
     handles = {name: BotHandle(BotSpec.of(name, target), Path(".")) for name, target in bots.items()}
-    await asyncio.gather(*(handle.start() for handle in handles.values()))
+    await start_all(handles.values())
     widths = []
     for duplicate in (True, False):
         per_league = []

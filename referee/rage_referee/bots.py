@@ -22,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -123,23 +124,26 @@ class BotProcess:
         self._log = self.log_path.open("ab")
         argv = self.argv(self.port)
         try:
-            self.process = subprocess.Popen(
+            process = self.process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True
             )
         except OSError as error:
             raise HandshakeError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
         address = f"127.0.0.1:{self.port}"
         deadline = asyncio.get_running_loop().time() + START_TIMEOUT
-        while asyncio.get_running_loop().time() < deadline:
-            if self.process.poll() is not None:
-                raise HandshakeError(
-                    f"{shlex.join(argv)} exited with code {self.process.returncode} before serving; "
-                    f"see {self.log_path}: {self.log_tail()}"
-                )
-            if await wait_healthy(address, timeout=1.0):
-                return address
-        self.stop()
-        raise HandshakeError(f"{shlex.join(argv)} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+        try:
+            while asyncio.get_running_loop().time() < deadline:
+                if process.poll() is not None:
+                    raise HandshakeError(
+                        f"{shlex.join(argv)} exited with code {process.returncode} before serving; "
+                        f"see {self.log_path}: {self.log_tail()}"
+                    )
+                if await wait_healthy(address, timeout=1.0):
+                    return address
+            raise HandshakeError(f"{shlex.join(argv)} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+        except BaseException:  # a failed or cancelled start leaves no process behind
+            self.stop()
+            raise
 
     def log_tail(self, lines: int = 3) -> str:
         try:
@@ -206,14 +210,32 @@ class BotHandle:
             if self.restarts >= MAX_RESTARTS:
                 raise HandshakeError(f"{self.spec.name} was restarted {self.restarts} times; not again")
             self.restarts += 1
-            if self.process is not None and not self.process.running:
+            assert self.connection is not None
+            if self.process is not None:
+                if self.process.running:
+                    with contextlib.suppress(HandshakeError):
+                        await self.connection.open()
+                        return
+                # Dead, or alive but not answering: launch it afresh.
                 assert isinstance(self.connection, RemoteConnection)
                 self.connection.address = await self.process.start()
-            assert self.connection is not None
             await self.connection.open()
 
     async def stop(self) -> None:
+        """Close the connection (what is queued is sent first) and end the process, if the referee runs it."""
         if self.connection is not None:
             await self.connection.close()
         if self.process is not None:
             self.process.stop()
+
+
+async def start_all(handles: Iterable[BotHandle]) -> None:
+    """Start every bot at once; if one cannot start, stop the others' starts too and raise its error."""
+    tasks = [asyncio.create_task(handle.start()) for handle in handles]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

@@ -144,7 +144,7 @@ class RemoteConnection(Connection):
         self.address = address
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
-        self._outbox: asyncio.Queue[pb.GameMessage] = asyncio.Queue()
+        self._outbox: asyncio.Queue[pb.GameMessage | None] = asyncio.Queue()  # None ends the stream
         self._pending: dict[tuple[int, int], asyncio.Future[pb.Decision]] = {}
         self._expired: set[tuple[int, int]] = set()
         self._reader: asyncio.Task[None] | None = None
@@ -179,6 +179,7 @@ class RemoteConnection(Connection):
                 f"this referee speaks {wire.PROTOCOL_VERSION}"
             )
         self.identity = BotIdentity(reply.name or self.address, reply.version)
+        self.unsolicited = 0
         self._outbox = asyncio.Queue()
         self._call = stub.Play(self._batches())
         self._failure = None
@@ -186,12 +187,18 @@ class RemoteConnection(Connection):
         return self.identity
 
     async def _batches(self) -> AsyncIterator[pb.RefereeBatch]:
-        """Everything ready to go, in as few stream messages as possible."""
+        """Everything ready to go, in as few stream messages as possible, until ``None`` ends it."""
         while True:
-            messages = [await self._outbox.get()]
-            await asyncio.sleep(0)  # let the other games that are ready now queue theirs
+            first = await self._outbox.get()
+            if first is None:
+                return
+            messages = [first]
             while not self._outbox.empty() and len(messages) < MAX_BATCH:
-                messages.append(self._outbox.get_nowait())
+                following = self._outbox.get_nowait()
+                if following is None:
+                    yield pb.RefereeBatch(messages=messages)
+                    return
+                messages.append(following)
             yield pb.RefereeBatch(messages=messages)
 
     async def _read(self) -> None:
@@ -252,7 +259,12 @@ class RemoteConnection(Connection):
             self._expired.add(key)
             future.set_exception(SeatTimeout())
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 2.0) -> None:
+        """Send what is queued and end the stream (the bot's answer to it ends too), then let go."""
+        if self._call is not None and self._failure is None and self._reader is not None:
+            self._outbox.put_nowait(None)
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._reader), grace)
         if self._call is not None:
             self._call.cancel()
         if self._reader is not None:

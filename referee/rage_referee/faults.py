@@ -13,7 +13,7 @@ class FaultKind(StrEnum):
     CRASHED = "crashed"
     """The bot's process or connection went away (or could not be reached)."""
     MALFORMED = "malformed"
-    """A reply that is no action at all: out-of-range numbers, unknown game, garbage."""
+    """A reply that is no action at all: a number that stands for no bid or play."""
     ILLEGAL = "illegal"
     """A well-formed action the rules do not allow at that moment."""
     BOT_ERROR = "bot_error"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotHandle, BotSpec
+from .bots import BotHandle, BotSpec, start_all
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
 
 DEFAULT_TIME = TimeControl()
@@ -126,7 +126,7 @@ async def run_match(
             on_game(game)
 
     try:
-        await asyncio.gather(*(handle.start() for handle in handles.values()))
+        await start_all(handles.values())
         schedule = match_specs([spec.name for spec in specs], ruleset, games, seed, time)
         result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bots import BotHandle
+from ..bots import BotHandle, start_all
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games, write_record
 from .config import LeagueConfig
@@ -84,7 +84,7 @@ async def run_league(
             on_game(result)
 
     try:
-        await asyncio.gather(*(handle.start() for handle in handles.values()))
+        await start_all(handles.values())
         await play_games(specs, handles, FaultLedger(time.max_faults), config.concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)

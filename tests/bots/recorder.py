@@ -1,0 +1,49 @@
+"""Plays the first legal action and appends every message it receives to --dump PATH
+(each as a 4-byte big-endian length and the serialized rage.v1.GameMessage).
+
+    python tests/bots/recorder.py --dump PATH --port N
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+from botbase import TamperingServicer, serve_servicer
+from rage_sdk.pb import bot_pb2 as pb
+
+
+class RecorderServicer(TamperingServicer):
+    def __init__(self, dump: Path) -> None:
+        super().__init__("recorder")
+        self.dump = dump
+
+    def Play(self, request_iterator: Iterator[pb.RefereeBatch], context: grpc.ServicerContext) -> Iterator[pb.BotBatch]:
+        def recorded() -> Iterator[pb.RefereeBatch]:
+            for batch in request_iterator:
+                with self.dump.open("ab") as out:
+                    for message in batch.messages:
+                        data = message.SerializeToString()
+                        out.write(len(data).to_bytes(4, "big") + data)
+                yield batch
+
+        yield from super().Play(recorded(), context)
+
+
+def read_dump(path: Path) -> list[pb.GameMessage]:
+    """The messages a recorder wrote, in order."""
+    data, messages, at = path.read_bytes(), [], 0
+    while at < len(data):
+        size = int.from_bytes(data[at : at + 4], "big")
+        messages.append(pb.GameMessage.FromString(data[at + 4 : at + 4 + size]))
+        at += 4 + size
+    return messages
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--dump", type=Path, required=True)
+    known, rest = parser.parse_known_args()
+    serve_servicer(RecorderServicer(known.dump), rest)
