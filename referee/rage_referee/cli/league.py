@@ -93,8 +93,8 @@ def export_command(
     """Write games and standings as JSON and CSV, and every game's record as its own file."""
     try:
         config = load_league(file)
-        store = Store(config.database_url(file.parent))
-        games = store.games(store.league(config.name))
+        store = Store(config.database_url(file.parent), create=False)
+        games = store.games(store.league(config.name, config.schedule_key(), create=False))
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     (out_dir / "records").mkdir(parents=True, exist_ok=True)

@@ -87,16 +87,18 @@ def ratings_command(
     try:
         if league is not None:
             config = load_league(league)
-            store = Store(config.database_url(league.parent))
+            store = Store(config.database_url(league.parent), create=False)
             league_name = config.name
+            key = config.schedule_key()
         else:
             assert db is not None
-            store = Store(db if "://" in db else f"sqlite:///{Path(db)}")
+            store = Store(db if "://" in db else f"sqlite:///{Path(db)}", create=False)
+            key = None
             names = store.league_names()
             if name is None and len(names) != 1:
                 fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
             league_name = name or names[0]
-        games = store.games(store.league(league_name))
+        games = store.games(store.league(league_name, key, create=False))
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     render(rating_table(games), format, f"{league_name}: {len(games)} games")

@@ -108,9 +108,11 @@ class LeagueConfig(BaseModel):
 
     def schedule_key(self) -> dict[str, Any]:
         """What the schedule and the games depend on: a stored league must match it to resume."""
-        return self.model_dump(
-            mode="json", include={"bots", "players", "games", "games_per_table", "seed", "duplicate"}
-        ) | {"ruleset": self.ruleset.to_json()}
+        settings = self.model_dump(mode="json", include={"players", "games", "games_per_table", "seed", "duplicate"})
+        return settings | {
+            "ruleset": self.ruleset.to_json(),
+            "bots": [[name, target] for name, target in self.bots.items()],  # in order: the schedule follows it
+        }
 
 
 def _where(location: tuple[int | str, ...]) -> str:

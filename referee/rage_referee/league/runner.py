@@ -77,9 +77,9 @@ async def run_league(
     specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time) for game in todo]
 
     def finished(result: GameResult) -> None:
-        store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
-        if records is not None:
+        if records is not None:  # the file first: a game in the database always has its file too
             write_record(records, result)
+        store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
         if on_game is not None:
             on_game(result)
 

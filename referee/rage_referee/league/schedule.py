@@ -31,16 +31,25 @@ class ScheduledGame:
 
 
 def tables_for(bots: list[str], players: int, seed: int) -> list[tuple[str, ...]]:
-    """Every combination of ``players`` bots, or a balanced design when that is too many."""
+    """Every combination of ``players`` bots, or a balanced design when that is too many.
+
+    The balanced design cuts a line of shuffled line-ups of all the bots into tables, in whole
+    cycles (the line's length a multiple of both), so every bot sits at the same number of tables;
+    a line-up that would put a bot twice at the table spanning two line-ups is shuffled again.
+    """
     if math.comb(len(bots), players) <= MAX_TABLES:
         return list(combinations(bots, players))
-    tables: list[tuple[str, ...]] = []
-    repeat = 0
-    while len(tables) < MAX_TABLES:
-        order = [bots[i] for i in shuffled(tuple(range(len(bots))), seed, 1_000_000 + repeat)]
-        tables += [tuple(order[i : i + players]) for i in range(0, len(order) - players + 1, players)]
-        repeat += 1
-    return tables
+    line: list[str] = []
+    draw = 0
+    while len(line) < MAX_TABLES * players or len(line) % players:
+        pending = line[len(line) - len(line) % players :]
+        while True:
+            order = [bots[i] for i in shuffled(tuple(range(len(bots))), seed, 1_000_000 + draw)]
+            draw += 1
+            if not set(pending) & set(order[: players - len(pending)]):
+                break
+        line += order
+    return [tuple(line[i : i + players]) for i in range(0, len(line), players)]
 
 
 def _deal_seed(seed: int, number: int) -> int:

@@ -83,22 +83,26 @@ def sqlite_url(path: Path) -> str:
 class Store:
     """The games of any number of leagues in one database."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, create: bool = True) -> None:
+        """Open the database at ``url``; with ``create=False`` an SQLite file must exist already."""
         self.url = url
         try:
             if url.startswith("sqlite:///"):
-                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+                path = Path(url.removeprefix("sqlite:///"))
+                if not create and not path.is_file():
+                    raise StoreError(f"no database at {path}")
+                path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
             Base.metadata.create_all(self.engine)
         except (SQLAlchemyError, OSError, ValueError) as error:
             raise StoreError(f"cannot open the database {url}: {error}") from None
 
-    def league(self, name: str, key: dict[str, Any] | None = None) -> int:
-        """The league's id; created with ``key`` when new, refused when stored under another key."""
+    def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
+        """The league's id; refused when stored under another ``key``; created with ``key`` when new and ``create``."""
         with Session(self.engine) as session:
             row = session.scalar(select(LeagueRow).where(LeagueRow.name == name))
             if row is None:
-                if key is None:
+                if not create or key is None:
                     raise StoreError(f"no league {name!r} in {self.url}")
                 row = LeagueRow(name=name, key=key, created_at=datetime.now(UTC))
                 session.add(row)

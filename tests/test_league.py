@@ -1,0 +1,588 @@
+"""Leagues end to end: the league file, running (resume, refusal, crash safety), export and ``rage ratings``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rage_referee.cli import app
+from rage_referee.cli import league as league_cli
+from rage_referee.cli import ratings as ratings_cli
+from rage_referee.league.config import LeagueConfigError, load_league
+from rage_referee.league.ratings import rating_table
+from rage_referee.league.runner import league_schedule, plan_league
+from rage_referee.league.store import Store, StoredGame, StoreError, sqlite_url
+from rage_sdk.replay import verify
+from typer.testing import CliRunner
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BOTS = {
+    "heuristic": f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
+    "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
+    "random": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
+    "random-2": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
+}
+FIELDS = [
+    "name",
+    "elo",
+    "low",
+    "high",
+    "los_next",
+    "games",
+    "mean_score",
+    "mean_place",
+    "bid_accuracy",
+    "faults",
+    "skill",
+]
+runner = CliRunner()
+
+
+def rage(*args: str | Path) -> Any:
+    return runner.invoke(app, [str(arg) for arg in args])
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace made one space (the console wraps long lines)."""
+    return " ".join(text.split())
+
+
+def clean_failure(result: Any) -> None:
+    assert result.exit_code != 0, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+
+
+def toml_value(value: Any) -> str:
+    return (
+        json.dumps(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    )
+
+
+def league_text(
+    *,
+    name: str = "test",
+    players: int = 3,
+    games: int | None = 24,
+    games_per_table: int | None = None,
+    seed: int = 1,
+    database: str = "league.sqlite",
+    bots: dict[str, str] | None = None,
+    ruleset: str = 'preset = "amigo"',
+    extra: str = "",
+) -> str:
+    settings: dict[str, Any] = {"name": name, "players": players, "seed": seed, "database": database}
+    if games is not None:
+        settings["games"] = games
+    if games_per_table is not None:
+        settings["games_per_table"] = games_per_table
+    lines = [f"{key} = {toml_value(value)}" for key, value in settings.items()]
+    lines += [extra, "[ruleset]", ruleset, "[bots]"]
+    lines += [f"{json.dumps(bot)} = {json.dumps(target)}" for bot, target in (bots or BOTS).items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_league(directory: Path, filename: str = "league.toml", **settings: Any) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / filename
+    path.write_text(league_text(**settings))
+    return path
+
+
+def stored_games(file: Path) -> list[StoredGame]:
+    config = load_league(file)
+    store = Store(config.database_url(file.parent))
+    try:
+        return store.games(store.league(config.name))
+    finally:
+        store.close()
+
+
+def assert_matches_schedule(file: Path, games: list[StoredGame]) -> None:
+    """The stored games are the league's schedule, each once, seats and deals as scheduled."""
+    schedule = league_schedule(load_league(file))
+    assert [game.index for game in games] == list(range(len(schedule)))
+    for game in games:
+        planned = schedule[game.index]
+        assert (game.seats, game.seed, game.set_id) == (planned.seats, planned.seed, planned.set_id)
+        assert game.record["players"] == list(planned.seats)
+
+
+def assert_verifies(record: dict[str, Any] | str) -> None:
+    verdict = verify(record if isinstance(record, str) else json.dumps(record))
+    assert verdict.ok, verdict.message
+
+
+@pytest.fixture(scope="module", autouse=True)
+def quick_bootstrap() -> Iterator[None]:
+    """Fewer bootstrap samples behind the commands: the bootstrap itself is tested in test_ratings.py."""
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (league_cli, ratings_cli):
+            patch.setattr(module, "rating_table", partial(rating_table, samples=25))
+        yield
+
+
+@pytest.fixture(scope="module")
+def played(quick_bootstrap: None, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """A league of four in-process bots, three at a table, 24 games, run once through the CLI."""
+    directory = tmp_path_factory.mktemp("league")
+    file = write_league(directory, extra='records = "records"\nconcurrency = 4')
+    return file, rage("league", "run", file)
+
+
+# --------------------------------------------------------------------------- the league file
+
+GOOD = league_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        (GOOD.split("[bots]")[0], ["bots: missing"]),
+        (league_text(games=24, games_per_table=6), ["games", "games_per_table", "exactly one"]),
+        (league_text(games=None), ["games", "games_per_table", "exactly one"]),
+        (
+            league_text(players=9, ruleset='preset = "fundex"', bots={f"b{k}": "x.py:B" for k in range(10)}),
+            ["players:", "fundex", "2-8", "9"],
+        ),
+        (league_text(players=11), ["players:"]),
+        (league_text(players=1), ["players:"]),
+        (league_text(ruleset='preset = "amigo"\ncolour_blind = true'), ["ruleset:", "unknown option 'colour_blind'"]),
+        (league_text(ruleset='preset = "nope"'), ["ruleset:", "unknown preset 'nope'"]),
+        (GOOD.replace('[ruleset]\npreset = "amigo"\n', ""), ["ruleset: missing"]),
+        (GOOD.replace("games = 24", "games = 24 24"), ["not valid TOML", "line"]),
+        (GOOD.replace("games = 24", "games = [24"), ["not valid TOML"]),
+        (league_text(extra="typo = 1"), ["typo:", "Extra inputs"]),
+        (league_text(extra="[time]\ndecision_ms = 0"), ["time.decision_ms:"]),
+        (league_text(games=0), ["games:"]),
+        (league_text(bots={"a": "a.py:A", "b": "b.py:B"}), ["bots:", "2 bots", "table of 3"]),
+        (league_text(bots={"a": "a.py:A", "b": " ", "c": "c.py:C"}), ["bots:", "'b'"]),
+        (league_text(extra="concurrency = 0"), ["concurrency:"]),
+    ],
+    ids=[
+        "missing-bots",
+        "games-and-games_per_table",
+        "neither-games-nor-games_per_table",
+        "players-outside-preset",
+        "players-too-many",
+        "players-too-few",
+        "unknown-ruleset-option",
+        "unknown-preset",
+        "missing-ruleset",
+        "bad-toml",
+        "bad-toml-unclosed",
+        "unknown-key",
+        "bad-time",
+        "zero-games",
+        "too-few-bots",
+        "empty-bot-target",
+        "zero-concurrency",
+    ],
+)
+def test_config_errors_name_the_key(tmp_path: Path, text: str, fragments: list[str]) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(LeagueConfigError) as info:
+        load_league(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ")
+    for fragment in fragments:
+        assert fragment in message, message
+    result = rage("league", "run", path)
+    clean_failure(result)
+    for fragment in fragments:
+        assert fragment in flat(result.output), result.output
+    assert not (tmp_path / "league.sqlite").exists(), "nothing is stored for a bad league file"
+
+
+def test_league_run_on_a_missing_file_fails_cleanly(tmp_path: Path) -> None:
+    result = rage("league", "run", tmp_path / "nowhere.toml")
+    clean_failure(result)
+    assert "cannot read" in flat(result.output)
+
+
+def test_league_file_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "spring.toml"
+    path.write_text(league_text().replace('name = "test"\n', ""))
+    config = load_league(path)
+    assert config.name == "spring"
+    assert config.duplicate is True and config.concurrency == 4
+    assert config.database_url(tmp_path) == f"sqlite:///{tmp_path / 'league.sqlite'}"
+    absolute = load_league(write_league(tmp_path, "abs.toml", database=str(tmp_path / "x" / "db.sqlite")))
+    assert absolute.database_url(Path("/elsewhere")) == f"sqlite:///{tmp_path / 'x' / 'db.sqlite'}"
+    url = load_league(write_league(tmp_path, "url.toml", database="postgresql://host/db"))
+    assert url.database_url(tmp_path) == "postgresql://host/db"
+
+
+def test_league_run_with_a_bot_that_cannot_be_loaded_fails_cleanly(tmp_path: Path) -> None:
+    bots = {**BOTS, "ghost": f"{tmp_path / 'ghost.py'}:Ghost"}
+    file = write_league(tmp_path, bots=bots)
+    result = rage("league", "run", file)
+    clean_failure(result)
+    assert "ghost" in flat(result.output)
+
+
+# --------------------------------------------------------------------------- run, resume, refuse
+
+
+def test_league_runs_end_to_end_and_prints_the_rating_table(played: tuple[Path, Any]) -> None:
+    file, result = played
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "test: 24 games" in text
+    for column in ("bot", "elo", "95%", "LOS", "games", "score", "place", "bids", "faults", "skill"):
+        assert column in text
+    for name in BOTS:
+        assert name in text
+    games = stored_games(file)
+    assert len(games) == 24
+    assert_matches_schedule(file, games)
+    for game in games:
+        assert_verifies(game.record)
+        assert len(game.seats) == 3 and set(game.places) <= {1, 2, 3} and game.rounds > 0
+    # every bot sits at 3 of the 4 tables: 18 games each
+    assert {name: sum(name in game.seats for game in games) for name in BOTS} == dict.fromkeys(BOTS, 18)
+    records = sorted((file.parent / "records").glob("game-*.json"))
+    assert [path.name for path in records] == [f"game-{k:05d}.json" for k in range(24)]
+    for path in records:
+        assert_verifies(path.read_text())
+
+
+def test_running_a_league_again_plays_nothing_new(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    before = stored_games(file)
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    assert "24 of 24 games stored already; playing the other 0" in flat(result.output)
+    assert "test: 24 games" in flat(result.output)
+    after = stored_games(file)
+    assert after == before
+
+
+def test_settings_outside_the_schedule_may_change_on_resume(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    changed = file.with_name("faster.toml")
+    changed.write_text(file.read_text().replace("concurrency = 4", "concurrency = 9\n[time]\ndecision_ms = 50"))
+    result = rage("league", "run", changed)
+    assert result.exit_code == 0, result.output
+    assert "24 of 24 games stored already" in flat(result.output)
+    assert len(stored_games(file)) == 24
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("seed = 1", "seed = 2"),
+        ("games = 24", "games = 30"),
+        ('preset = "amigo"', 'preset = "fundex"'),
+        ("players = 3", "players = 2"),
+        ('"random-2" = ', '"random-3" = '),
+    ],
+    ids=["seed", "games", "ruleset", "players", "bots"],
+)
+def test_a_league_stored_under_other_settings_is_refused(played: tuple[Path, Any], old: str, new: str) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    changed = file.with_name("changed.toml")
+    text = file.read_text()
+    assert old in text
+    changed.write_text(text.replace(old, new))
+    result = rage("league", "run", changed)
+    clean_failure(result)
+    message = flat(result.output)
+    assert "league 'test'" in message and "other settings" in message and "new name" in message
+    assert len(stored_games(file)) == 24
+
+
+def test_reordering_the_bots_does_not_resume_under_another_schedule(tmp_path: Path) -> None:
+    first = load_league(write_league(tmp_path, "first.toml"))
+    reordered = load_league(write_league(tmp_path, "second.toml", bots=dict(reversed(BOTS.items()))))
+    store = Store(sqlite_url(tmp_path / "league.sqlite"))
+    plan_league(first, store)
+    try:
+        plan = plan_league(reordered, store)
+    except StoreError:
+        return  # refused as another league: as good as the same schedule
+    assert plan.games == league_schedule(first)
+
+
+def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path) -> None:
+    small = {name: target for name, target in BOTS.items() if name != "random-2"}
+    one = write_league(tmp_path, "one.toml", name="one", games=3, bots=small)
+    two = write_league(tmp_path, "two.toml", name="two", games=6, seed=5, bots=small)
+    assert rage("league", "run", one).exit_code == 0
+    assert rage("league", "run", two).exit_code == 0
+    assert len(stored_games(one)) == 3 and len(stored_games(two)) == 6
+    assert_matches_schedule(one, stored_games(one))
+    assert_matches_schedule(two, stored_games(two))
+    # a database with two leagues needs --name
+    url = sqlite_url(tmp_path / "league.sqlite")
+    result = rage("ratings", "--db", url, "--format", "json")
+    clean_failure(result)
+    assert "2 leagues" in flat(result.output) and "one, two" in flat(result.output)
+    result = rage("ratings", "--db", url, "--name", "two", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert sum(row["games"] for row in json.loads(result.stdout)) == 6 * 3
+    result = rage("ratings", "--db", url, "--name", "three")
+    clean_failure(result)
+    assert "no league 'three'" in flat(result.output)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def test_export_writes_games_standings_and_verifiable_records(played: tuple[Path, Any], tmp_path: Path) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    out = tmp_path / "export"
+    result = rage("league", "export", file, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "24 games of test" in flat(result.output)
+    games = stored_games(file)
+
+    rows = json.loads((out / "games.json").read_text())
+    assert [row["index"] for row in rows] == list(range(24))
+    for row, game in zip(rows, games):
+        assert row == {
+            "index": game.index,
+            "set": game.set_id,
+            "seed": game.seed,
+            "seats": list(game.seats),
+            "totals": list(game.totals),
+            "places": list(game.places),
+            "hits": list(game.hits),
+            "rounds": game.rounds,
+            "faults": len(game.faults),
+        }
+
+    with (out / "games.csv").open(newline="") as handle:
+        seat_rows = list(csv.DictReader(handle))
+    assert len(seat_rows) == 24 * 3
+    assert list(seat_rows[0]) == [
+        "index",
+        "set",
+        "seed",
+        "seat",
+        "bot",
+        "total",
+        "place",
+        "rounds_bid_exactly",
+        "faults",
+    ]
+    for line in seat_rows:
+        game = games[int(line["index"])]
+        seat = int(line["seat"])
+        assert line["bot"] == game.seats[seat]
+        assert int(line["total"]) == game.totals[seat] and int(line["place"]) == game.places[seat]
+        assert int(line["rounds_bid_exactly"]) == game.hits[seat]
+
+    standings = json.loads((out / "standings.json").read_text())
+    assert sorted(row["name"] for row in standings) == sorted(BOTS)
+    assert all(list(row) == FIELDS for row in standings)
+    assert [row["elo"] for row in standings] == sorted((row["elo"] for row in standings), reverse=True)
+    assert all(row["games"] == 18 for row in standings)
+    with (out / "standings.csv").open(newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert [row["name"] for row in table] == [row["name"] for row in standings]
+    assert list(table[0]) == FIELDS
+    for line, row in zip(table, standings):
+        assert float(line["elo"]) == pytest.approx(row["elo"])
+
+    records = sorted((out / "records").iterdir())
+    assert [path.name for path in records] == [f"game-{k:05d}.json" for k in range(24)]
+    for path, game in zip(records, games):
+        text = path.read_text()
+        assert_verifies(text)
+        assert json.loads(text) == game.record
+
+
+def test_export_of_a_league_never_run_fails_cleanly(tmp_path: Path) -> None:
+    file = write_league(tmp_path)
+    result = rage("league", "export", file, "--out", tmp_path / "out")
+    clean_failure(result)
+    assert "no database at" in flat(result.output) and "league.sqlite" in flat(result.output)
+    assert not (tmp_path / "league.sqlite").exists()
+
+
+# --------------------------------------------------------------------------- rage ratings
+
+
+def ratings(file: Path, fmt: str, *, by_path: bool = False) -> str:
+    database = file.parent / "league.sqlite"
+    result = rage("ratings", "--db", database if by_path else sqlite_url(database), "--format", fmt)
+    assert result.exit_code == 0, result.output
+    return str(result.stdout)
+
+
+def test_ratings_json(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    rows = json.loads(ratings(file, "json"))
+    assert sorted(row["name"] for row in rows) == sorted(BOTS)
+    for row in rows:
+        assert list(row) == FIELDS
+        assert row["low"] <= row["elo"] <= row["high"]
+        assert row["games"] == 18
+        assert 1 <= row["mean_place"] <= 3 and 0 <= row["bid_accuracy"] <= 1
+    assert [row["los_next"] is None for row in rows] == [False, False, False, True]
+    assert all(0 <= row["los_next"] <= 1 for row in rows[:-1])
+    assert [row["elo"] for row in rows] == sorted((row["elo"] for row in rows), reverse=True)
+    assert sum(row["elo"] for row in rows) / len(rows) == pytest.approx(1500)
+    # the same table whichever way the database is named
+    assert json.loads(ratings(file, "json", by_path=True)) == rows
+    league = rage("ratings", "--league", file, "--format", "json")
+    assert league.exit_code == 0, league.output
+    assert json.loads(league.stdout) == rows
+
+
+def test_ratings_csv(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    table = list(csv.reader(io.StringIO(ratings(file, "csv"))))
+    assert table[0] == FIELDS
+    assert len(table) == 1 + len(BOTS)
+    rows = [dict(zip(FIELDS, line)) for line in table[1:]]
+    assert sorted(row["name"] for row in rows) == sorted(BOTS)
+    assert [row["los_next"] for row in rows][-1] == ""
+    for row in rows:
+        assert float(row["low"]) <= float(row["elo"]) <= float(row["high"])
+        assert int(row["games"]) == 18 and int(row["faults"]) == 0
+
+
+def test_ratings_markdown(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    lines = ratings(file, "markdown").splitlines()
+    assert lines[0] == "| bot | elo | 95% | LOS | games | score | place | bids | faults | skill |"
+    assert lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    body = lines[2:]
+    assert len(body) == len(BOTS)
+    names = []
+    for line in body:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        assert len(cells) == 10, line
+        names.append(cells[0])
+        low, high = cells[2].split("/")
+        assert float(low) <= 0 <= float(high)
+        assert cells[4] == "18"
+        assert cells[7].endswith("%")
+    assert sorted(names) == sorted(BOTS)
+    assert body[-1].split("|")[4].strip() == ""  # no LOS for the last bot
+
+
+def test_ratings_table_is_the_default(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    text = flat(ratings(file, "table"))
+    assert "test: 24 games" in text and "Bradley-Terry" in text
+    for name in BOTS:
+        assert name in text
+
+
+def test_ratings_needs_exactly_one_source(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    for args in ([], ["--league", str(file), "--db", sqlite_url(file.parent / "league.sqlite")]):
+        result = rage("ratings", *args)
+        clean_failure(result)
+        assert "give --league FILE or --db URL" in flat(result.output)
+    result = rage("ratings", "--db", sqlite_url(file.parent / "league.sqlite"), "--format", "yaml")
+    clean_failure(result)
+
+
+# --------------------------------------------------------------------------- crash safety
+
+
+def count_stored(database: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as connection:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def stored_rows(database: Path) -> dict[int, tuple[Any, ...]]:
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT id, [index], seats, seed, record, finished_at FROM games").fetchall()
+    return {row[0]: row[1:] for row in rows}
+
+
+def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path) -> None:
+    total = 96
+    file = write_league(tmp_path, games=total, extra='records = "records"\nconcurrency = 8')
+    database = tmp_path / "league.sqlite"
+    log = (tmp_path / "run.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rage_referee", "league", "run", str(file)],
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while count_stored(database) < 8 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process.poll() is None, (
+            "the league finished before it could be killed: " + (tmp_path / "run.log").read_text()
+        )
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+        log.close()
+    assert process.returncode == -signal.SIGKILL
+
+    before = stored_rows(database)
+    assert 8 <= len(before) < total
+    games = stored_games(file)
+    assert len(games) == len(before)
+    schedule = league_schedule(load_league(file))
+    for game in games:
+        assert_verifies(game.record)
+        planned = schedule[game.index]
+        assert (game.seats, game.seed) == (planned.seats, planned.seed)
+    # a record file is written only after its game is stored, and never half-written
+    written = sorted((tmp_path / "records").glob("game-*.json"))
+    assert {int(path.stem.split("-")[1]) for path in written} <= {game.index for game in games}
+    for path in written:
+        assert_verifies(path.read_text())
+
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    already = len(before)
+    assert f"{already} of {total} games stored already; playing the other {total - already}" in flat(result.output)
+    after = stored_rows(database)
+    assert len(after) == total
+    indices = [row[0] for row in after.values()]
+    assert sorted(indices) == list(range(total)), "every scheduled game once, no index twice"
+    # the games stored before the kill were not played again
+    for row_id, row in before.items():
+        assert after[row_id] == row
+    games = stored_games(file)
+    assert_matches_schedule(file, games)
+    for game in games:
+        assert_verifies(game.record)
+
+
+def test_ratings_on_a_missing_database_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "typo" / "league.sqlite"
+    result = rage("ratings", "--db", missing)
+    clean_failure(result)
+    assert not missing.exists() and not missing.parent.exists()

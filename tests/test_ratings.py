@@ -1,0 +1,354 @@
+"""The rating table: Bradley-Terry Elo fit, bootstrap intervals, LOS, OpenSkill and the figures beside."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from itertools import combinations, pairwise
+from typing import Any
+
+import numpy as np
+import pytest
+from rage_referee.league.ratings import (
+    CENTRE,
+    ELO_PER_NATURAL_UNIT,
+    bootstrap,
+    comparisons,
+    fit_elo,
+    openskill_ratings,
+    rating_table,
+)
+from rage_referee.league.store import StoredGame
+from scipy.optimize import minimize
+from scipy.special import expit
+
+ELO_3_TO_1 = 400 * math.log10(3)  # 190.85: the difference at which the better bot scores 3 of 4
+
+
+def game(
+    index: int,
+    seats: Sequence[str],
+    places: Sequence[int],
+    *,
+    set_id: int | None = None,
+    totals: Sequence[int] | None = None,
+    hits: Sequence[int] | None = None,
+    rounds: int = 10,
+    faults: Sequence[dict[str, Any]] = (),
+) -> StoredGame:
+    n = len(seats)
+    return StoredGame(
+        index,
+        index if set_id is None else set_id,
+        index,
+        tuple(seats),
+        tuple(totals) if totals is not None else tuple(0 for _ in seats),
+        tuple(places),
+        tuple(hits) if hits is not None else (0,) * n,
+        rounds,
+        tuple(faults),
+        0,
+        {},
+    )
+
+
+def wins(winner: str, loser: str, times: int, start: int = 0) -> list[StoredGame]:
+    """Two-player games ``winner`` beats ``loser``, seats alternating."""
+    out = []
+    for k in range(times):
+        seats, places = ((winner, loser), (1, 2)) if k % 2 == 0 else ((loser, winner), (2, 1))
+        out.append(game(start + k, seats, places))
+    return out
+
+
+def draw(a: str, b: str, index: int) -> StoredGame:
+    return game(index, (a, b), (1, 1))
+
+
+def renumber(games: Sequence[StoredGame]) -> list[StoredGame]:
+    """The same results under fresh indices (and sets of their own)."""
+    return [game(k, g.seats, g.places) for k, g in enumerate(games)]
+
+
+def by_name(games: Sequence[StoredGame], names: Sequence[str]) -> dict[str, float]:
+    return dict(zip(names, fit_elo(games, names).tolist()))
+
+
+def exact_bt_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
+    """The unregularised Bradley-Terry MLE over every pair at every table (a draw half a win), by scipy."""
+    index = {name: k for k, name in enumerate(names)}
+    won = np.zeros((len(names), len(names)))
+    for g in games:
+        for (a, place_a), (b, place_b) in combinations(zip(g.seats, g.places), 2):
+            i, j = index[a], index[b]
+            if place_a == place_b:
+                won[i, j] += 0.5
+                won[j, i] += 0.5
+            elif place_a < place_b:
+                won[i, j] += 1
+            else:
+                won[j, i] += 1
+
+    def negative_log_likelihood(free: np.ndarray) -> tuple[float, np.ndarray]:
+        s = np.concatenate([[0.0], free])
+        diff = s[:, None] - s[None, :]
+        pull = won * expit(-diff)
+        gradient = pull.sum(axis=0) - pull.sum(axis=1)
+        return float(np.sum(won * np.logaddexp(0.0, -diff))), gradient[1:]
+
+    fitted = minimize(
+        negative_log_likelihood, np.zeros(len(names) - 1), jac=True, method="BFGS", options={"gtol": 1e-9}
+    )
+    assert fitted.success, fitted.message
+    elo = np.concatenate([[0.0], fitted.x]) * ELO_PER_NATURAL_UNIT
+    return elo - elo.mean() + CENTRE
+
+
+# --------------------------------------------------------------------------- comparisons
+
+
+def test_comparisons_count_a_win_twice_and_a_draw_once_each_way() -> None:
+    index = {"A": 0, "B": 1, "C": 2}
+    pairs = comparisons([game(0, ("B", "A", "C"), (2, 1, 2))], index)
+    # A beats B, A beats C (twice each); B and C draw (once each way)
+    assert sorted(pairs) == sorted([(0, 1), (0, 1), (0, 2), (0, 2), (1, 2), (2, 1)])
+
+
+# --------------------------------------------------------------------------- the fit
+
+
+def test_two_bots_three_wins_of_four_is_190_elo() -> None:
+    games = wins("A", "B", 3) + wins("B", "A", 1, start=3)
+    elo = by_name(games, ["A", "B"])
+    assert elo["A"] - elo["B"] == pytest.approx(ELO_3_TO_1, abs=2)
+    assert (elo["A"] + elo["B"]) / 2 == pytest.approx(CENTRE)
+    expected_score = 1 / (1 + 10 ** (-(elo["A"] - elo["B"]) / 400))
+    assert expected_score == pytest.approx(0.75, abs=0.003)
+
+
+def test_more_of_the_same_results_comes_closer_to_the_exact_difference() -> None:
+    few = by_name(wins("A", "B", 3) + wins("B", "A", 1, start=3), ["A", "B"])
+    many = by_name(wins("A", "B", 60) + wins("B", "A", 20, start=60), ["A", "B"])
+    assert abs(many["A"] - many["B"] - ELO_3_TO_1) < abs(few["A"] - few["B"] - ELO_3_TO_1)
+    assert many["A"] - many["B"] == pytest.approx(ELO_3_TO_1, abs=0.2)
+
+
+def test_a_draw_counts_half() -> None:
+    # a win and a draw is 1.5 of 2: the same pairwise data as 3 wins of 4
+    win_and_draw = [*wins("A", "B", 1), draw("A", "B", 1), *wins("A", "B", 1, start=2), draw("B", "A", 3)]
+    three_of_four = wins("A", "B", 3) + wins("B", "A", 1, start=3)
+    assert fit_elo(win_and_draw, ["A", "B"]) == pytest.approx(fit_elo(three_of_four, ["A", "B"]), abs=1e-6)
+    elo = by_name(win_and_draw, ["A", "B"])
+    assert elo["A"] - elo["B"] == pytest.approx(ELO_3_TO_1, abs=2)
+
+
+def test_only_draws_rate_the_bots_equal() -> None:
+    games = [draw("A", "B", 0), draw("B", "A", 1), game(2, ("A", "B", "C"), (1, 1, 1))]
+    assert fit_elo(games, ["A", "B", "C"]) == pytest.approx([CENTRE] * 3, abs=1e-6)
+
+
+def test_no_games_rate_everyone_at_the_centre() -> None:
+    assert fit_elo([], ["A", "B"]).tolist() == [CENTRE, CENTRE]
+
+
+def test_three_bots_match_the_exact_bradley_terry_solution() -> None:
+    results = (
+        [(("A", "B", "C"), (1, 2, 3))] * 5
+        + [(("B", "C", "A"), (1, 2, 3))] * 3
+        + [(("C", "A", "B"), (1, 2, 3))] * 2
+        + [(("A", "C", "B"), (1, 1, 3))] * 2
+        + [(("B", "A", "C"), (1, 2, 2))] * 2
+        + [(("C", "B"), (1, 2))] * 2
+    )
+    games = [game(k, seats, places) for k, (seats, places) in enumerate(results)]
+    names = ["A", "B", "C"]
+    exact = exact_bt_elo(games, names)
+    fitted = fit_elo(games, names)
+    assert fitted == pytest.approx(exact, abs=1.0)
+    assert fitted.mean() == pytest.approx(CENTRE)
+    # a sanity check of the reference: the hand-countable two-bot case
+    two = wins("A", "B", 3) + wins("B", "A", 1, start=3)
+    reference = exact_bt_elo(two, ["A", "B"])
+    assert reference[0] - reference[1] == pytest.approx(ELO_3_TO_1, abs=1e-4)
+
+
+def test_fit_does_not_depend_on_game_order_seat_order_or_name_order() -> None:
+    games = synthetic_league([0, 60, 150, 240], games=80, seed=3)
+    names = ["b0", "b1", "b2", "b3"]
+    reference = by_name(games, names)
+    rng = random.Random(7)
+    for _ in range(3):
+        shuffled = list(games)
+        rng.shuffle(shuffled)
+        reseated = []
+        for k, g in enumerate(shuffled):
+            seats = list(zip(g.seats, g.places))
+            rng.shuffle(seats)
+            reseated.append(game(k, [s for s, _ in seats], [p for _, p in seats]))
+        other_names = list(reversed(names))
+        again = by_name(reseated, other_names)
+        for name in names:
+            assert again[name] == pytest.approx(reference[name], abs=1e-6)
+
+
+# --------------------------------------------------------------------------- synthetic leagues
+
+
+def synthetic_league(
+    strengths_elo: Sequence[float], games: int, seed: int, sizes: Sequence[int] = (3, 4), set_size: int = 1
+) -> list[StoredGame]:
+    """Games among bots ``b0, b1, ...`` of known Elo strength: Plackett-Luce finishing orders (Gumbel noise)."""
+    rng = random.Random(seed)
+    names = [f"b{k}" for k in range(len(strengths_elo))]
+    strengths = {name: elo / ELO_PER_NATURAL_UNIT for name, elo in zip(names, strengths_elo)}
+    out = []
+    for index in range(games):
+        seats = rng.sample(names, min(rng.choice(sizes), len(names)))
+        performance = [strengths[name] - math.log(-math.log(rng.random())) for name in seats]
+        order = sorted(range(len(seats)), key=lambda seat: -performance[seat])
+        places = [0] * len(seats)
+        for place, seat in enumerate(order, start=1):
+            places[seat] = place
+        out.append(game(index, seats, places, set_id=index // set_size))
+    return out
+
+
+def test_recovers_the_true_order_of_bots_of_known_strength() -> None:
+    truth = [0.0, 90.0, 180.0, 270.0, 360.0]
+    games = synthetic_league(truth, games=300, seed=11)
+    rows = rating_table(games, samples=100)
+    assert [row.name for row in rows] == ["b4", "b3", "b2", "b1", "b0"]
+    true_centred = {f"b{k}": elo - np.mean(truth) + CENTRE for k, elo in enumerate(truth)}
+    inside = [row.low <= true_centred[row.name] <= row.high for row in rows]
+    assert sum(inside) >= 4, [(row.name, row.low, true_centred[row.name], row.high) for row in rows]
+    # and the fitted differences are close to the true ones
+    for row in rows:
+        assert row.elo == pytest.approx(true_centred[row.name], abs=60)
+
+
+def test_openskill_also_recovers_the_order() -> None:
+    truth = [0.0, 120.0, 240.0, 360.0]
+    games = synthetic_league(truth, games=200, seed=5)
+    skill = openskill_ratings(games, ["b0", "b1", "b2", "b3"])
+    assert sorted(skill, key=lambda name: skill[name]) == ["b0", "b1", "b2", "b3"]
+
+
+# --------------------------------------------------------------------------- bootstrap
+
+
+def test_bootstrap_intervals_contain_the_point_estimate() -> None:
+    games = synthetic_league([0, 100, 200, 300], games=120, seed=2)
+    for row in rating_table(games, samples=100):
+        assert row.low <= row.elo <= row.high, row
+        assert row.high > row.low, row
+
+
+def test_bootstrap_is_reproducible_and_shaped_samples_by_bots() -> None:
+    games = synthetic_league([0, 100, 200], games=40, seed=4)
+    names = ["b0", "b1", "b2"]
+    fits = bootstrap(games, names, samples=30, seed=3)
+    assert fits.shape == (30, 3)
+    assert fits.mean(axis=1) == pytest.approx([CENTRE] * 30)
+    assert np.array_equal(fits, bootstrap(games, names, samples=30, seed=3))
+    assert not np.array_equal(fits, bootstrap(games, names, samples=30, seed=4))
+
+
+def mean_width(games: Sequence[StoredGame]) -> float:
+    return float(np.mean([row.high - row.low for row in rating_table(games, samples=100)]))
+
+
+def test_bootstrap_intervals_shrink_with_more_games() -> None:
+    truth = [0.0, 100.0, 200.0, 300.0]
+    few = mean_width(synthetic_league(truth, games=50, seed=8))
+    many = mean_width(synthetic_league(truth, games=400, seed=8))
+    # about 1/sqrt(8) as wide; well under three quarters allowing for noise
+    assert many < 0.6 * few, (few, many)
+
+
+def test_bootstrap_resamples_a_duplicate_set_as_a_whole() -> None:
+    # every set is internally balanced (A beats B, then B beats A): any resampling of whole sets is
+    # balanced, so the interval is zero wide; resampled game by game it is not
+    games = []
+    for k in range(20):
+        games += [game(2 * k, ("A", "B"), (1, 2), set_id=k), game(2 * k + 1, ("A", "B"), (2, 1), set_id=k)]
+    rows = rating_table(games, samples=50)
+    for row in rows:
+        assert row.elo == pytest.approx(CENTRE)
+        assert row.high - row.low == pytest.approx(0, abs=1e-6), row
+    ungrouped = rating_table(renumber(games), samples=50)
+    assert all(row.high - row.low > 10 for row in ungrouped), ungrouped
+
+
+def test_bootstrap_with_every_game_in_one_set_gives_zero_width_intervals() -> None:
+    games = [game(g.index, g.seats, g.places, set_id=0) for g in synthetic_league([0, 80, 160], 60, seed=6)]
+    fits = bootstrap(games, ["b0", "b1", "b2"], samples=20)
+    assert np.allclose(fits, fits[0])
+    assert fits[0] == pytest.approx(fit_elo(games, ["b0", "b1", "b2"]))
+    for row in rating_table(games, samples=20):
+        assert row.low == pytest.approx(row.elo) and row.high == pytest.approx(row.elo)
+
+
+# --------------------------------------------------------------------------- LOS
+
+
+def test_los_is_a_probability_and_high_for_a_clearly_better_neighbour() -> None:
+    games = synthetic_league([0.0, 20.0, 400.0], games=150, seed=9)
+    rows = rating_table(games, samples=100)
+    assert rows[0].name == "b2"
+    for row in rows[:-1]:
+        assert row.los_next is not None and 0.0 <= row.los_next <= 1.0
+    assert rows[-1].los_next is None
+    assert rows[0].los_next is not None and rows[0].los_next >= 0.95
+    # LOS is the share of bootstrap fits in which the bot is rated above the next one
+    names = ["b0", "b1", "b2"]
+    fits = bootstrap(games, names, samples=100)
+    for upper, lower in pairwise(rows):
+        share = np.mean(fits[:, names.index(upper.name)] > fits[:, names.index(lower.name)])
+        assert upper.los_next == pytest.approx(share)
+
+
+# --------------------------------------------------------------------------- the table's figures
+
+
+def test_rating_table_figures() -> None:
+    fault = {"seat": 1, "kind": "timeout", "round": 1, "trick": 1, "detail": "", "fallback": "bid 0"}
+    games = [
+        game(0, ("A", "B", "C"), (1, 2, 3), totals=(30, 10, -5), hits=(6, 3, 1), rounds=10, faults=[fault]),
+        game(1, ("B", "C", "A"), (3, 2, 1), totals=(0, 5, 20), hits=(2, 2, 5), rounds=10),
+        game(2, ("C", "A"), (2, 1), totals=(-10, 40), hits=(0, 4), rounds=5, faults=[fault | {"seat": 0}] * 2),
+        game(3, ("A", "B"), (1, 1), totals=(12, 12), hits=(3, 3), rounds=5),
+    ]
+    rows = {row.name: row for row in rating_table(games, samples=20)}
+    assert set(rows) == {"A", "B", "C"}
+    a, b, c = rows["A"], rows["B"], rows["C"]
+    assert (a.games, b.games, c.games) == (4, 3, 3)
+    assert a.mean_score == pytest.approx((30 + 20 + 40 + 12) / 4)
+    assert b.mean_score == pytest.approx((10 + 0 + 12) / 3)
+    assert c.mean_score == pytest.approx((-5 + 5 - 10) / 3)
+    assert a.mean_place == pytest.approx((1 + 1 + 1 + 1) / 4)
+    assert b.mean_place == pytest.approx((2 + 3 + 1) / 3)
+    assert c.mean_place == pytest.approx((3 + 2 + 2) / 3)
+    assert a.bid_accuracy == pytest.approx((6 + 5 + 4 + 3) / (10 + 10 + 5 + 5))
+    assert b.bid_accuracy == pytest.approx((3 + 2 + 3) / (10 + 10 + 5))
+    assert c.bid_accuracy == pytest.approx((1 + 2 + 0) / (10 + 10 + 5))
+    # faults go to the bot in the faulting seat: B in game 0, C (seat 0) twice in game 2
+    assert (a.faults, b.faults, c.faults) == (0, 1, 2)
+    assert a.skill > b.skill and a.skill > c.skill
+    ordered = rating_table(games, samples=20)
+    assert [row.elo for row in ordered] == sorted((row.elo for row in ordered), reverse=True)
+    assert ordered[0].name == "A"
+
+
+def test_rating_table_of_no_games_is_empty() -> None:
+    assert rating_table([]) == []
+
+
+def test_skill_is_openskill_ordinal_in_league_order() -> None:
+    games = wins("A", "B", 6)
+    skill = openskill_ratings(games, ["A", "B"])
+    assert skill["A"] > skill["B"]
+    # games are taken in league (index) order whatever order they come in
+    assert openskill_ratings(list(reversed(games)), ["A", "B"]) == skill
+    rows = {row.name: row for row in rating_table(games, samples=10)}
+    assert rows["A"].skill == pytest.approx(skill["A"]) and rows["B"].skill == pytest.approx(skill["B"])

@@ -1,0 +1,246 @@
+"""The league schedule: who meets whom, in which seats, on which deal (a pure function of the settings)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from itertools import combinations, pairwise
+
+import pytest
+from rage_referee.league.schedule import MAX_TABLES, ScheduledGame, schedule, tables_for
+
+
+def bot_names(n: int) -> list[str]:
+    return [f"bot{k:02d}" for k in range(n)]
+
+
+def seat_counts(games: list[ScheduledGame]) -> dict[str, Counter[int]]:
+    counts: dict[str, Counter[int]] = defaultdict(Counter)
+    for game in games:
+        for seat, name in enumerate(game.seats):
+            counts[name][seat] += 1
+    return counts
+
+
+def by_set(games: list[ScheduledGame]) -> dict[int, list[ScheduledGame]]:
+    sets: dict[int, list[ScheduledGame]] = defaultdict(list)
+    for game in games:
+        sets[game.set_id].append(game)
+    return sets
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@pytest.mark.parametrize(("n", "players"), [(3, 2), (4, 3), (5, 3), (6, 4), (7, 3), (5, 5)])
+def test_every_combination_of_bots_meets(n: int, players: int) -> None:
+    bots = bot_names(n)
+    games = schedule(bots, players, games_per_table=players, seed=2)
+    tables = Counter(frozenset(game.seats) for game in games)
+    assert len(tables) == math.comb(n, players)
+    assert set(tables) == {frozenset(table) for table in combinations(bots, players)}
+    # games_per_table = players: one duplicate set, i.e. exactly `players` games, at each table
+    assert set(tables.values()) == {players}
+
+
+def test_tables_are_the_combinations_up_to_max_tables() -> None:
+    bots = bot_names(10)
+    assert math.comb(10, 3) <= MAX_TABLES
+    assert tables_for(bots, 3, seed=0) == list(combinations(bots, 3))
+
+
+def test_no_game_seats_a_bot_twice() -> None:
+    for bots, players in [(bot_names(4), 3), (bot_names(12), 4), (bot_names(10), 4)]:
+        for game in schedule(bots, players, games=200, seed=5):
+            assert len(set(game.seats)) == players == len(game.seats)
+
+
+# --------------------------------------------------------------------------- seats
+
+
+@pytest.mark.parametrize(("n", "players", "per_table"), [(4, 3, 6), (5, 2, 4), (5, 4, 8), (3, 3, 9)])
+def test_duplicate_every_bot_sits_in_every_seat_equally_often(n: int, players: int, per_table: int) -> None:
+    games = schedule(bot_names(n), players, games_per_table=per_table, seed=11)
+    counts = seat_counts(games)
+    assert set(counts) == set(bot_names(n))
+    for name, seats in counts.items():
+        assert sorted(seats) == list(range(players)), name
+        assert len(set(seats.values())) == 1, (name, seats)
+
+
+def test_duplicate_seats_are_balanced_with_a_games_total() -> None:
+    # 47 games over 10 tables: 16 sets, so some tables play more sets than others; seats still balance
+    games = schedule(bot_names(5), 3, games=47, seed=4)
+    for name, seats in seat_counts(games).items():
+        assert len(set(seats.values())) == 1 and len(seats) == 3, (name, seats)
+
+
+@pytest.mark.parametrize(("n", "players", "per_table"), [(4, 3, 3), (4, 3, 6), (5, 2, 4), (4, 4, 8)])
+def test_without_duplicates_seats_balance_when_games_divide_evenly(n: int, players: int, per_table: int) -> None:
+    games = schedule(bot_names(n), players, games_per_table=per_table, seed=3, duplicate=False)
+    assert len(games) == math.comb(n, players) * per_table
+    for name, seats in seat_counts(games).items():
+        assert sorted(seats) == list(range(players)), name
+        assert len(set(seats.values())) == 1, (name, seats)
+
+
+def test_without_duplicates_seats_balance_with_an_even_games_total() -> None:
+    tables = math.comb(5, 3)
+    games = schedule(bot_names(5), 3, games=tables * 3 * 2, seed=8, duplicate=False)
+    for name, seats in seat_counts(games).items():
+        assert len(set(seats.values())) == 1 and len(seats) == 3, (name, seats)
+
+
+def test_without_duplicates_every_game_has_its_own_deal_and_set() -> None:
+    games = schedule(bot_names(4), 3, games=25, seed=6, duplicate=False)
+    assert len(games) == 25
+    assert [game.set_id for game in games] == list(range(25))
+    assert len({game.seed for game in games}) == 25
+
+
+# --------------------------------------------------------------------------- duplicate sets
+
+
+@pytest.mark.parametrize(("n", "players"), [(4, 3), (5, 2), (6, 4), (4, 4)])
+def test_duplicate_sets_share_a_deal_and_rotate_the_bots(n: int, players: int) -> None:
+    games = schedule(bot_names(n), players, games_per_table=2 * players, seed=9)
+    sets = by_set(games)
+    assert len(sets) * players == len(games)
+    seeds = set()
+    for set_id, members in sets.items():
+        assert len(members) == players, set_id
+        # the games of a set are consecutive in the league, and share one deal
+        indices = [game.index for game in members]
+        assert indices == list(range(indices[0], indices[0] + players))
+        assert len({game.seed for game in members}) == 1
+        seeds.add(members[0].seed)
+        # the same bots, and each bot plays every seat of the deal exactly once
+        assert len({frozenset(game.seats) for game in members}) == 1
+        for name in members[0].seats:
+            assert sorted(game.seats.index(name) for game in members) == list(range(players))
+        # each game is the previous one with the bots rotated by one seat
+        for before, after in pairwise(members):
+            assert after.seats == before.seats[1:] + before.seats[:1]
+    assert len(seeds) == len(sets), "every set has its own deal"
+
+
+def test_set_ids_and_indices_number_the_league() -> None:
+    games = schedule(bot_names(5), 3, games=30, seed=1)
+    assert [game.index for game in games] == list(range(len(games)))
+    assert [game.set_id for game in games] == [index // 3 for index in range(len(games))]
+
+
+@pytest.mark.parametrize(
+    ("players", "asked", "played"),
+    [(3, 1, 3), (3, 3, 3), (3, 4, 6), (3, 10, 12), (4, 13, 16), (2, 7, 8), (3, 12, 12)],
+)
+def test_games_total_rounds_up_to_whole_sets(players: int, asked: int, played: int) -> None:
+    games = schedule(bot_names(5), players, games=asked, seed=0)
+    assert len(games) == played
+    assert len(by_set(games)) == played // players
+
+
+@pytest.mark.parametrize(("players", "per_table", "played"), [(3, 1, 3), (3, 3, 3), (3, 4, 6), (4, 9, 12)])
+def test_games_per_table_rounds_up_to_whole_sets(players: int, per_table: int, played: int) -> None:
+    bots = bot_names(5)
+    games = schedule(bots, players, games_per_table=per_table, seed=0)
+    assert len(games) == math.comb(5, players) * played
+    assert set(Counter(frozenset(game.seats) for game in games).values()) == {played}
+
+
+def test_without_duplicates_the_count_is_exact() -> None:
+    assert len(schedule(bot_names(5), 3, games=13, seed=0, duplicate=False)) == 13
+    assert len(schedule(bot_names(5), 3, games_per_table=4, seed=0, duplicate=False)) == 10 * 4
+
+
+def test_games_total_is_spread_evenly_over_tables() -> None:
+    # 16 sets over 10 tables: every table plays one or two sets
+    games = schedule(bot_names(5), 3, games=48, seed=2)
+    per_table = Counter(frozenset(game.seats) for game in games)
+    assert len(per_table) == 10
+    assert set(per_table.values()) == {3, 6}
+
+
+def test_a_league_cut_short_has_met_every_table() -> None:
+    bots = bot_names(5)
+    games = schedule(bots, 3, games_per_table=9, seed=2)
+    first_round = games[: math.comb(5, 3) * 3]
+    assert len({frozenset(game.seats) for game in first_round}) == math.comb(5, 3)
+
+
+def test_a_schedule_needs_a_games_count() -> None:
+    with pytest.raises(ValueError, match="games"):
+        schedule(bot_names(4), 3)
+
+
+# --------------------------------------------------------------------------- balanced design
+
+
+@pytest.mark.parametrize(("n", "players"), [(12, 4), (16, 4), (20, 5), (18, 3)])
+def test_balanced_design_when_combinations_exceed_max_tables(n: int, players: int) -> None:
+    bots = bot_names(n)
+    assert math.comb(n, players) > MAX_TABLES
+    tables = tables_for(bots, players, seed=3)
+    assert len(tables) >= MAX_TABLES
+    assert all(len(set(table)) == players == len(table) for table in tables)
+    assert set().union(*tables) == set(bots)
+    per_bot = Counter(name for table in tables for name in table)
+    assert max(per_bot.values()) == min(per_bot.values())
+    # the whole league follows the design, seats balanced as ever
+    games = schedule(bots, players, games_per_table=players, seed=3)
+    assert len(games) == len(tables) * players
+    for name, seats in seat_counts(games).items():
+        assert len(set(seats.values())) == 1 and len(seats) == players, name
+
+
+@pytest.mark.parametrize(("n", "players"), [(10, 4), (9, 5), (13, 4), (20, 3)])
+def test_balanced_design_every_bot_at_about_the_same_number_of_tables(n: int, players: int) -> None:
+    bots = bot_names(n)
+    assert math.comb(n, players) > MAX_TABLES
+    tables = tables_for(bots, players, seed=0)
+    assert all(len(set(table)) == players for table in tables)
+    per_bot = Counter(name for table in tables for name in table)
+    assert set(per_bot) == set(bots)
+    assert max(per_bot.values()) - min(per_bot.values()) <= 2, sorted(per_bot.values())
+
+
+def test_balanced_design_depends_on_the_seed() -> None:
+    bots = bot_names(12)
+    assert tables_for(bots, 4, seed=1) == tables_for(bots, 4, seed=1)
+    assert tables_for(bots, 4, seed=1) != tables_for(bots, 4, seed=2)
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+@pytest.mark.parametrize("duplicate", [True, False])
+def test_schedule_is_deterministic(duplicate: bool) -> None:
+    first = schedule(bot_names(6), 3, games=100, seed=42, duplicate=duplicate)
+    again = schedule(bot_names(6), 3, games=100, seed=42, duplicate=duplicate)
+    assert first == again
+    other = schedule(bot_names(6), 3, games=100, seed=43, duplicate=duplicate)
+    assert [game.seed for game in other] != [game.seed for game in first]
+
+
+def test_schedule_pinned_duplicate() -> None:
+    deal_0, deal_1 = 7 << 32, (7 << 32) + 1
+    assert schedule(["a", "b", "c", "d"], 3, games=6, seed=7) == [
+        ScheduledGame(0, ("c", "b", "a"), deal_0, 0),
+        ScheduledGame(1, ("b", "a", "c"), deal_0, 0),
+        ScheduledGame(2, ("a", "c", "b"), deal_0, 0),
+        ScheduledGame(3, ("b", "a", "d"), deal_1, 1),
+        ScheduledGame(4, ("a", "d", "b"), deal_1, 1),
+        ScheduledGame(5, ("d", "b", "a"), deal_1, 1),
+    ]
+
+
+def test_schedule_pinned_without_duplicates() -> None:
+    base = 3 << 32
+    assert schedule(["x", "y", "z"], 2, games_per_table=2, seed=3, duplicate=False) == [
+        ScheduledGame(0, ("x", "y"), base, 0),
+        ScheduledGame(1, ("x", "z"), base + 1, 1),
+        ScheduledGame(2, ("y", "z"), base + 2, 2),
+        ScheduledGame(3, ("y", "x"), base + 3, 3),
+        ScheduledGame(4, ("z", "x"), base + 4, 4),
+        ScheduledGame(5, ("z", "y"), base + 5, 5),
+    ]
