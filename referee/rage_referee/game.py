@@ -210,7 +210,7 @@ class _Game:
             seq=self.seq,
             kind=kind,
             view=wire.view_message(state, seat),
-            legal=[wire.action_code(action) for action in legal],
+            legal=list(map(wire.action_code, legal)),
             time_ms=allowed_ms,
             bank_ms=self.bank_ms[seat],
         )

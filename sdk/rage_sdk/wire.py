@@ -207,7 +207,10 @@ def view_of(
     """The :class:`SeatView` of a decision request, with the finished rounds and tricks the events told."""
     v = request.view
     players = len(info.players)
-    legal = tuple(action_of(request.kind, code) for code in request.legal)
+    try:  # the referee's own list: a lookup, not a check
+        legal = tuple(map((BIDS if request.kind == BID else PLAYS).__getitem__, request.legal))
+    except IndexError:
+        raise ValueError(f"legal actions out of range: {list(request.legal)}") from None
     return SeatView(
         seat=v.seat,
         players=players,
