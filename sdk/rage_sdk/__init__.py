@@ -1,12 +1,26 @@
 """Rage Arena SDK: the rules engine, seat views and game records of the card game Rage."""
 
+from typing import TYPE_CHECKING, Any
+
 from .actions import Action, Bid, Play
-from .bot import Bot
 from .cards import Card, Colour
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
 from .rules import Ruleset, RulesetError
 from .state import CHANCE, TERMINAL, GameState, Outcome, Phase, RoundResult, Trick
 from .view import SeatView, view_for
+
+if TYPE_CHECKING:
+    from .bot import Bot
+
+
+def __getattr__(name: str) -> Any:
+    # The bot base class brings in protobuf: loaded on first use, so record tools start fast.
+    if name == "Bot":
+        from .bot import Bot
+
+        return Bot
+    raise AttributeError(f"module 'rage_sdk' has no attribute {name!r}")
+
 
 __all__ = [
     "CHANCE",

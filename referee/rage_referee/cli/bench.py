@@ -11,8 +11,6 @@ from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 from rich.console import Console
 from rich.table import Table
 
-from .. import bench
-
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
 err = Console(stderr=True, highlight=False)
 
@@ -28,6 +26,8 @@ def engine_command(
     if ruleset not in PRESETS:
         err.print(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
         raise typer.Exit(2)
+    from .. import bench
+
     rules = Ruleset.of(ruleset)
     try:
         rules.check_players(players)
@@ -72,6 +72,8 @@ def protocol_command(
     if not levels or min(levels) < 1:
         err.print("--matches: give at least one concurrency, each 1 or more")
         raise typer.Exit(2)
+    from .. import bench
+
     figures = asyncio.run(bench.protocol_rates(levels))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
@@ -104,6 +106,8 @@ def league_command(
     except ValueError:
         err.print(f"--matches: expected numbers like 1,4,16, not {matches!r}")
         raise typer.Exit(2) from None
+    from .. import bench
+
     engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
     figures = asyncio.run(bench.league_rates(levels, games))
     widths = asyncio.run(bench.interval_widths(games * 2, leagues))

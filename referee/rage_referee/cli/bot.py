@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from ..bots import BotSpec, BotSpecError, load_bot_class
-from ..check import check_bot
 from .common import err, fail, out
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
@@ -22,6 +20,8 @@ def serve_command(
 ) -> None:
     """Serve a bot over gRPC until SIGTERM or Ctrl-C."""
     from rage_sdk.server import serve
+
+    from ..bots import BotSpecError, load_bot_class
 
     try:
         bot_class = load_bot_class(target)
@@ -38,6 +38,9 @@ def check_command(
     decision_ms: Annotated[int, typer.Option(min=1, help="The deadline each answer must meet.")] = 1000,
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
+    from ..bots import BotSpec, BotSpecError
+    from ..check import check_bot
+
     try:
         spec = BotSpec.of("bot", target)
     except BotSpecError as error:

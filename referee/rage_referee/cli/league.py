@@ -7,7 +7,7 @@ import csv
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import (
@@ -20,15 +20,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ..bots import BotSpecError
-from ..connection import HandshakeError
-from ..game import GameResult
-from ..league.config import LeagueConfigError, load_league
-from ..league.ratings import rating_table
-from ..league.runner import plan_league, run_league
-from ..league.store import Store, StoreError
 from .common import err, fail, out
 from .ratings import Format, render
+
+if TYPE_CHECKING:
+    from ..game import GameResult
 
 app = typer.Typer(help="Round-robin leagues: run one from its file, export its results.", no_args_is_help=True)
 LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show_default=False)]
@@ -40,6 +36,13 @@ def run_command(
     logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs (default: beside the database).")] = None,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
+    from ..bots import BotSpecError
+    from ..connection import HandshakeError
+    from ..league.config import LeagueConfigError, load_league
+    from ..league.ratings import rating_table
+    from ..league.runner import plan_league, run_league
+    from ..league.store import Store, StoreError
+
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent))
@@ -91,6 +94,10 @@ def export_command(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),
 ) -> None:
     """Write games and standings as JSON and CSV, and every game's record as its own file."""
+    from ..league.config import LeagueConfigError, load_league
+    from ..league.ratings import rating_table
+    from ..league.store import Store, StoreError
+
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)

@@ -5,17 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots import BotSpec, BotSpecError
-from ..connection import HandshakeError
-from ..game import GameResult, TimeControl
-from ..match import MatchResult, run_match
 from .common import RULESET_HELP, err, fail, out, parse_ruleset
+
+if TYPE_CHECKING:
+    from ..game import GameResult
+    from ..match import MatchResult
 
 
 def match_table(result: MatchResult, title: str) -> Table:
@@ -54,6 +54,11 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
     """Play GAMES games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
+    from ..bots import BotSpec, BotSpecError
+    from ..connection import HandshakeError
+    from ..game import TimeControl
+    from ..match import run_match
+
     try:
         specs = [BotSpec.parse(text) for text in bot]
     except BotSpecError as error:

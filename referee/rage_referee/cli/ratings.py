@@ -8,16 +8,16 @@ import json
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.table import Table
 
-from ..league.config import LeagueConfigError, load_league
-from ..league.ratings import RatingRow, rating_table
-from ..league.store import Store, StoreError
 from .common import fail, out
+
+if TYPE_CHECKING:
+    from ..league.ratings import RatingRow
 
 
 class Format(StrEnum):
@@ -82,6 +82,10 @@ def ratings_command(
     format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside."""
+    from ..league.config import LeagueConfigError, load_league
+    from ..league.ratings import rating_table
+    from ..league.store import Store, StoreError
+
     if (league is None) == (db is None):
         fail("give --league FILE or --db URL")
     try:
