@@ -208,7 +208,8 @@ def view_of(
     v = request.view
     players = len(info.players)
     try:  # the referee's own list: a lookup, not a check
-        legal = tuple(map((BIDS if request.kind == BID else PLAYS).__getitem__, request.legal))
+        table: tuple[Action, ...] = BIDS if request.kind == BID else PLAYS
+        legal = tuple(map(table.__getitem__, request.legal))
     except IndexError:
         raise ValueError(f"legal actions out of range: {list(request.legal)}") from None
     return SeatView(
