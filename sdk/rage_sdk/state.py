@@ -39,6 +39,7 @@ from .cards import (
     MINUS5,
     NOTRUMP,
     NUM_COLOURED,
+    NUM_COLOURS,
     PLUS5,
     TOKENS,
     WILD,
@@ -172,6 +173,8 @@ class GameState:
         "_later_wins",
         "_next",
         "_pile",
+        "_pile_colours",
+        "_pile_colours_size",
         "_plus_minus_one",
         "_reveal_after_trick",
         "_trick_actions",
@@ -238,6 +241,8 @@ class GameState:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self._hand_plays: list[list[Play]] = [[] for _ in range(n)]  # PLAYS[card] for each card of hands
         self._pile: list[int] = []  # bottom first, so the top is pile[-1]
+        self._pile_colours: set[int] = set()
+        self._pile_colours_size = -1
         self.turned: list[int] = []
         self.trump = NO_TRUMP
         self.first_trump = NO_TRUMP
@@ -409,9 +414,12 @@ class GameState:
 
     def _change_colours(self) -> list[int]:
         """Colours a choose-mode change may name now: in the pile, other than the current trump."""
-        present = {card >> 4 for card in self._pile if card < NUM_COLOURED}
-        present.discard(self.trump)
-        return sorted(present)
+        pile = self._pile
+        if self._pile_colours_size != len(pile):  # cards only ever leave the pile: its size dates the cache
+            self._pile_colours = {card >> 4 for card in pile if card < NUM_COLOURED}
+            self._pile_colours_size = len(pile)
+        present, trump = self._pile_colours, self.trump
+        return [colour for colour in range(NUM_COLOURS) if colour in present and colour != trump]
 
     def _play_violation(self, play: Play) -> str | None:
         seat, card = self.to_move, play._card
