@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.cli import league as league_cli
-from rage_referee.cli import ratings as ratings_cli
+from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import league_schedule, plan_league
@@ -129,8 +128,7 @@ def assert_verifies(record: dict[str, Any] | str) -> None:
 def quick_bootstrap() -> Iterator[None]:
     """Fewer bootstrap samples behind the commands: the bootstrap itself is tested in test_ratings.py."""
     with pytest.MonkeyPatch.context() as patch:
-        for module in (league_cli, ratings_cli):
-            patch.setattr(module, "rating_table", partial(rating_table, samples=25))
+        patch.setattr(ratings_module, "rating_table", partial(rating_table, samples=25))
         yield
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, bot, league, replay
+from . import bench, bot, league, referee, replay
 from .match import match_command
 from .ratings import ratings_command
 
@@ -19,6 +19,7 @@ app.add_typer(league.app, name="league")
 app.command("ratings")(ratings_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
+app.add_typer(referee.app, name="referee")
 
 
 def main() -> None:

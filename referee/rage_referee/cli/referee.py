@@ -1,0 +1,463 @@
+"""``rage referee``: serve a hosted contest, and talk to one (entrants and the organizer).
+
+Every command but ``serve`` calls a referee at ``--referee HOST:PORT`` (or ``$RAGE_REFEREE``) with a
+token from ``--token`` (or ``$RAGE_TOKEN``): the admin token, the entry token, or a bot's token.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+from .common import err, fail, out
+from .ratings import Format, render
+
+if TYPE_CHECKING:
+    import grpc
+    from google.protobuf.message import Message
+    from rage_sdk.pb import referee_pb2 as pb
+
+    from ..hosted.server import TlsFiles
+
+app = typer.Typer(help="A referee server for hosted contests, and the commands that talk to it.", no_args_is_help=True)
+
+CALL_TIMEOUT = 30.0
+OVER = ("finished", "cancelled")
+
+RefereeOption = Annotated[
+    str, typer.Option("--referee", envvar="RAGE_REFEREE", help="The referee's HOST:PORT (or $RAGE_REFEREE).")
+]
+TokenOption = Annotated[
+    str | None,
+    typer.Option(
+        "--token", envvar="RAGE_TOKEN", help="Your token: admin, entry or bot (or $RAGE_TOKEN).", show_default=False
+    ),
+]
+TlsCaOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--tls-ca",
+        envvar="RAGE_REFEREE_CA",
+        help="Call over TLS, trusting this CA certificate (PEM).",
+        show_default=False,
+    ),
+]
+LeagueArgument = Annotated[str, typer.Argument(help="The league's name.", show_default=False)]
+DEFAULT_REFEREE = "localhost:50050"
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A referee to call, and the token to call it with."""
+
+    address: str
+    token: str | None
+    tls_ca: Path | None
+
+    def channel(self) -> grpc.Channel:
+        import grpc
+
+        if self.tls_ca is None:
+            return grpc.insecure_channel(self.address)
+        try:
+            roots = self.tls_ca.read_bytes()
+        except OSError as error:
+            fail(f"--tls-ca: cannot read {self.tls_ca}: {error.strerror or error}")
+        return grpc.secure_channel(self.address, grpc.ssl_channel_credentials(root_certificates=roots))
+
+    def metadata(self) -> list[tuple[str, str]]:
+        if not self.token:
+            fail("no token: give --token or set RAGE_TOKEN (the admin token, the entry token or your bot's token)")
+        return [("authorization", f"Bearer {self.token}")]
+
+    def call(self, method: str, request: Message) -> Any:
+        """One unary call; a refusal or an unreachable referee ends the command with a clear message."""
+        import grpc
+        from rage_sdk.pb import referee_pb2_grpc
+
+        metadata = self.metadata()
+        with self.channel() as channel:
+            stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
+            try:
+                return getattr(stub, method)(request, metadata=metadata, timeout=CALL_TIMEOUT)
+            except grpc.RpcError as error:
+                refused(error, self.address)
+
+
+def refused(error: grpc.RpcError, address: str) -> NoReturn:
+    import grpc
+
+    code, details = error.code(), error.details() or ""
+    if code is grpc.StatusCode.UNAVAILABLE:
+        fail(f"cannot reach the referee at {address}: {details}", 1)
+    if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+        fail(f"the referee at {address} did not answer within {CALL_TIMEOUT:.0f} s", 1)
+    fail(f"refused ({code.name}): {details}", 1)
+
+
+def remote(referee: str, token: str | None, tls_ca: Path | None) -> Remote:
+    return Remote(referee, token, tls_ca)
+
+
+def status_name(value: int) -> str:
+    """``running`` for ``LEAGUE_STATUS_RUNNING``."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    try:
+        return str(pb.LeagueStatus.Name(value)).removeprefix("LEAGUE_STATUS_").lower()
+    except ValueError:
+        return "unknown"
+
+
+# ---------------------------------------------------------------------- serving
+
+
+def _database_url(db: str) -> str:
+    return db if "://" in db else f"sqlite:///{Path(db).resolve()}"
+
+
+def _token_path(db: str, kind: str) -> Path:
+    """Beside an SQLite database (``referee.admin-token`` for ``referee.sqlite``), else in the current folder."""
+    url = _database_url(db)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        path = Path(url.removeprefix("sqlite:///"))
+        return path.with_name(f"{path.stem}.{kind}-token")
+    return Path(f"referee.{kind}-token")
+
+
+def _token(path: Path, kind: str, option: str) -> str:
+    from ..hosted.auth import TokenFileError, token_from_file
+
+    try:
+        token, created = token_from_file(path)
+    except TokenFileError as error:
+        fail(f"{option}: {error}")
+    if created:
+        err.print(f"{kind} token, written to {path} (readable by you only) and shown this once:\n  {token}")
+    else:
+        err.print(f"{kind} token: in {path}")
+    return token
+
+
+def _tls(cert: Path | None, key: Path | None) -> TlsFiles | None:
+    from ..hosted.server import TlsFiles
+
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        fail("--tls-cert and --tls-key go together")
+    try:
+        return TlsFiles(cert.read_bytes(), key.read_bytes())
+    except OSError as error:
+        fail(f"cannot read {error.filename}: {error.strerror or error}")
+
+
+@app.command("serve")
+def serve_command(
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 50050,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "[::]",
+    db: Annotated[str, typer.Option(help="The database: an SQLite path or any SQLAlchemy URL.")] = "referee.sqlite",
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="The organizer's token; generated there when missing (default: beside the database).",
+            show_default=False,
+        ),
+    ] = None,
+    entry_token_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="The token entrants register bots with; generated there when missing (default: beside the database).",
+            show_default=False,
+        ),
+    ] = None,
+    allow: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow",
+            help="A network (CIDR or address) or host name bots may be reached at; repeatable. Default: loopback only.",
+            show_default=False,
+        ),
+    ] = None,
+    tls_cert: Annotated[
+        Path | None, typer.Option(help="Serve TLS with this certificate chain (PEM).", show_default=False)
+    ] = None,
+    tls_key: Annotated[
+        Path | None, typer.Option(help="The certificate's private key (PEM).", show_default=False)
+    ] = None,
+    grace: Annotated[float, typer.Option(min=0, help="Seconds for games in progress to finish when stopping.")] = 5.0,
+) -> None:
+    """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart."""
+    import asyncio
+
+    from ..hosted.addresses import LOOPBACK, AllowList
+    from ..hosted.server import Settings, serve
+    from ..league.store import StoreError
+
+    try:
+        allowed = AllowList.parse(allow or LOOPBACK)
+    except ValueError as error:
+        fail(f"--allow: {error}")
+    tls = _tls(tls_cert, tls_key)
+    settings = Settings(
+        db_url=_database_url(db),
+        admin_token=_token(admin_token_file or _token_path(db, "admin"), "admin", "--admin-token-file"),
+        entry_token=_token(entry_token_file or _token_path(db, "entry"), "entry", "--entry-token-file"),
+        allow=allowed,
+        port=port,
+        host=host,
+        tls=tls,
+        grace=grace,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+
+    def ready(bound: int) -> None:
+        scheme = "TLS" if settings.tls else "plaintext"
+        err.print(f"referee serving on port {bound} ({scheme}); bots may be reached at: {allowed.describe()}")
+
+    try:
+        asyncio.run(serve(settings, ready))
+    except StoreError as error:
+        fail(str(error), 1)
+    except OSError as error:
+        fail(f"cannot serve: {error.strerror or error}", 1)
+
+
+# ---------------------------------------------------------------------- entrants
+
+
+@app.command("register")
+def register_command(
+    name: Annotated[str, typer.Argument(help="The bot's name (letters, digits, _ . -).", show_default=False)],
+    address: Annotated[str, typer.Argument(help="HOST:PORT where the referee reaches the bot.", show_default=False)],
+    owner: Annotated[str, typer.Option(help="Who enters the bot.")] = "",
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Register a bot (with the entry token). Prints the bot's token on stdout: it is shown this once."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call(
+        "RegisterBot", pb.RegisterBotRequest(name=name, address=address, owner=owner)
+    )
+    err.print(
+        f"registered {reply.bot.name} at {reply.bot.address}. Its token, shown this once (it alone may change the bot):"
+    )
+    print(reply.token)
+
+
+@app.command("update")
+def update_command(
+    name: Annotated[str, typer.Argument(help="The bot's name.", show_default=False)],
+    address: Annotated[str, typer.Argument(help="Its new HOST:PORT.", show_default=False)],
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Give a bot a new address (with the bot's token); used from the referee's next connection to it."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("UpdateBot", pb.UpdateBotRequest(name=name, address=address))
+    out.print(f"{reply.name} is now at {reply.address}")
+
+
+@app.command("bots")
+def bots_command(
+    referee: RefereeOption = DEFAULT_REFEREE, token: TokenOption = None, tls_ca: TlsCaOption = None
+) -> None:
+    """The registered bots (addresses shown to the organizer and to each bot's own token)."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("ListBots", pb.ListBotsRequest())
+    for bot in reply.bots:
+        out.print(f"{bot.name}\t{bot.address or '-'}\t{bot.owner}")
+
+
+# ---------------------------------------------------------------------- the organizer
+
+
+@app.command("create")
+def create_command(
+    file: Annotated[
+        Path, typer.Argument(help="A league file (TOML); its [bots] name registered bots.", show_default=False)
+    ],
+    name: Annotated[
+        str | None, typer.Option(help="The league's name (default: the file's, or its stem).", show_default=False)
+    ] = None,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Create a league from a league file (admin token); start it with: rage referee start."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    try:
+        text = file.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"cannot read {file}: {getattr(error, 'strerror', None) or error}")
+    if name is None:
+        try:
+            name = None if "name" in tomllib.loads(text) else file.stem
+        except tomllib.TOMLDecodeError:
+            name = None  # the referee names the problem
+    reply = remote(referee, token, tls_ca).call(
+        "CreateLeague", pb.CreateLeagueRequest(definition=text, name=name or "")
+    )
+    out.print(_league_line(reply))
+
+
+def _league_line(league: pb.LeagueInfo) -> str:
+    status = status_name(league.status)
+    return (
+        f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
+        f"{league.players} per table, ruleset {league.ruleset}, bots {', '.join(league.bots)}"
+    )
+
+
+@app.command("leagues")
+def leagues_command(
+    referee: RefereeOption = DEFAULT_REFEREE, token: TokenOption = None, tls_ca: TlsCaOption = None
+) -> None:
+    """The leagues on the referee, with their status and progress."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("ListLeagues", pb.ListLeaguesRequest())
+    for league in reply.leagues:
+        out.print(_league_line(league))
+
+
+def _league_command(method: str, verb: str) -> Any:
+    def command(
+        league: LeagueArgument,
+        referee: RefereeOption = DEFAULT_REFEREE,
+        token: TokenOption = None,
+        tls_ca: TlsCaOption = None,
+    ) -> None:
+        from rage_sdk.pb import referee_pb2 as pb
+
+        reply = remote(referee, token, tls_ca).call(method, pb.LeagueRequest(league=league))
+        out.print(_league_line(reply))
+
+    command.__doc__ = f"{verb} (admin token)."
+    return command
+
+
+app.command("start")(_league_command("StartLeague", "Start a league"))
+app.command("pause")(_league_command("PauseLeague", "Pause a league: games in progress finish, no new game starts"))
+app.command("resume")(_league_command("ResumeLeague", "Resume a paused league"))
+app.command("cancel")(_league_command("CancelLeague", "Cancel a league for good: games in progress are dropped"))
+
+
+# ---------------------------------------------------------------------- anyone with a token
+
+
+@app.command("standings")
+def standings_command(
+    league: LeagueArgument,
+    format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """The league's rating table, as rage ratings prints it."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    from ..hosted.messages import rating_row
+
+    reply = remote(referee, token, tls_ca).call("GetStandings", pb.LeagueRequest(league=league))
+    render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games")
+
+
+@app.command("record")
+def record_command(
+    league: LeagueArgument,
+    game: Annotated[int, typer.Argument(min=0, help="The game's index in the league, from 0.", show_default=False)],
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Write it to this file (default: stdout).", show_default=False)
+    ] = None,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """A finished game's rage-record/1 (check it with: rage replay verify)."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("GetRecord", pb.GetRecordRequest(league=league, game=game))
+    text = json.dumps(json.loads(reply.record), indent=1)
+    if out_file is None:
+        print(text)
+        return
+    try:
+        out_file.write_text(text + "\n")
+    except OSError as error:
+        fail(f"--out: cannot write {out_file}: {error.strerror or error}")
+    err.print(f"game {game} of {league} written to {out_file}")
+
+
+@app.command("watch")
+def watch_command(
+    league: LeagueArgument,
+    history: Annotated[bool, typer.Option(help="First every game finished so far.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per event (protobuf JSON mapping).")] = False,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Follow a league live: games, faults, standings; ends when the league finishes or is cancelled."""
+    import grpc
+    from google.protobuf.json_format import MessageToJson
+    from rage_sdk.pb import referee_pb2 as pb
+    from rage_sdk.pb import referee_pb2_grpc
+
+    target = remote(referee, token, tls_ca)
+    metadata = target.metadata()
+    status = "unknown"
+    with target.channel() as channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
+        try:
+            for event in stub.Watch(pb.WatchRequest(league=league, history=history), metadata=metadata):
+                if event.WhichOneof("kind") == "status_changed":
+                    status = status_name(event.status_changed.status)
+                if as_json:
+                    print(MessageToJson(event, indent=None), flush=True)
+                else:
+                    _show(event)
+        except grpc.RpcError as error:
+            refused(error, target.address)
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+    if status not in OVER:
+        fail(f"the referee ended the stream while the league was {status}", 1)
+
+
+def _place(place: int) -> str:
+    return f"{place}{'th' if 10 <= place % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
+
+
+def _show(event: pb.LeagueEvent) -> None:
+    kind = event.WhichOneof("kind")
+    if kind == "status_changed":
+        changed = event.status_changed
+        status = status_name(changed.status)
+        out.print(f"[bold]{event.league}: {status}[/], {changed.games_done}/{changed.games_total} games")
+    elif kind == "game_finished":
+        game = event.game_finished
+        seats = ", ".join(
+            f"{name} {total} ({_place(place)})" for name, total, place in zip(game.seats, game.totals, game.places)
+        )
+        out.print(f"game {game.game}: {seats}  [dim][{game.games_done}/{game.games_total}][/]")
+    elif kind == "bot_faulted":
+        fault = event.bot_faulted
+        where = f"round {fault.round}" + (f", trick {fault.trick}" if fault.trick else ", bidding")
+        out.print(f"  fault: {fault.bot} {fault.kind} in game {fault.game} ({where}): {fault.detail}", style="yellow")
+    elif kind == "standings_changed":
+        table = event.standings_changed
+        rows = ", ".join(f"{row.bot} {row.elo:.0f}" for row in table.rows)
+        out.print(f"  standings after {table.games} games: {rows}", style="cyan")

@@ -1,0 +1,38 @@
+"""Limits and validation of what requests carry; a failure names the field."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidArgument
+
+MAX_REQUEST_BYTES = 64 * 1024
+"""The largest request the server accepts (gRPC refuses bigger ones with RESOURCE_EXHAUSTED)."""
+MAX_BOT_NAME = 40
+MAX_LEAGUE_NAME = 60
+MAX_OWNER = 100
+MAX_BOTS = 1000
+"""Registered bots, at most."""
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def check_name(value: str, field: str, longest: int) -> str:
+    """A bot or league name: letters, digits, ``_ . -``, starting with a letter or digit."""
+    if not value:
+        raise InvalidArgument(field, "missing")
+    if len(value) > longest:
+        raise InvalidArgument(field, f"at most {longest} characters, not {len(value)}")
+    if not _NAME.fullmatch(value):
+        raise InvalidArgument(
+            field, f"{value!r}: use letters, digits, '_', '.' and '-', starting with a letter or digit"
+        )
+    return value
+
+
+def check_text(value: str, field: str, longest: int) -> str:
+    """Free text on one line: printable, at most ``longest`` characters."""
+    if len(value) > longest:
+        raise InvalidArgument(field, f"at most {longest} characters, not {len(value)}")
+    if not value.isprintable():
+        raise InvalidArgument(field, "only printable characters on one line")
+    return value

@@ -1,0 +1,129 @@
+"""A league definition over the wire: the league TOML, its bots resolved against the registry.
+
+The text is a league file (:mod:`rage_referee.league.config`). Its ``[bots]`` table (values ignored)
+or a ``bots`` array names registered bots; without either, every bot registered at creation takes
+part. The bots are fixed when the league is created; their addresses come from the registry each
+time the league (re)connects. ``database`` and ``records`` are ignored: the referee keeps every
+league in its own database.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..league.config import LeagueConfig
+from ..league.runner import league_schedule
+from ..league.schedule import MAX_TABLES, ScheduledGame
+from .checks import MAX_LEAGUE_NAME, check_name
+from .errors import InvalidArgument
+
+MAX_DEFINITION_BYTES = 32 * 1024
+MAX_GAMES = 100_000
+IGNORED_KEYS = ("database", "records")
+FIELD = "definition"
+
+
+@dataclass(frozen=True)
+class LeagueDefinition:
+    config: LeagueConfig
+    schedule: list[ScheduledGame]
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def bots(self) -> list[str]:
+        return list(self.config.bots)
+
+
+def read_definition(text: str, name: str, registered: Mapping[str, str]) -> LeagueDefinition:
+    """A new league from its TOML ``text`` (``name`` when the text has none) among ``registered`` bots.
+
+    :raises InvalidArgument: naming ``definition.KEY`` (or ``name``) for anything wrong.
+    """
+    data = _parse(text)
+    stated = data.get("name")
+    if stated is None:
+        if not name:
+            raise InvalidArgument("name", "missing: the definition has no name, so the request must give one")
+        data["name"] = check_name(name, "name", MAX_LEAGUE_NAME)
+    else:
+        if not isinstance(stated, str):
+            raise InvalidArgument(f"{FIELD}.name", "a string")
+        check_name(stated, f"{FIELD}.name", MAX_LEAGUE_NAME)
+        if name and name != stated:
+            raise InvalidArgument("name", f"{name!r}, but the definition names the league {stated!r}")
+    names = _bot_names(data.pop("bots", None), registered)
+    data["bots"] = {bot: registered[bot] for bot in names}
+    config = _validated(data)
+    return LeagueDefinition(config, _bounded_schedule(config))
+
+
+def league_config(text: str, name: str, addresses: Mapping[str, str]) -> LeagueConfig:
+    """A stored league's config, its bots (in order) at ``addresses``."""
+    data = _parse(text)
+    data.pop("bots", None)
+    data["name"] = name
+    data["bots"] = dict(addresses)
+    return _validated(data)
+
+
+def schedule_key(config: LeagueConfig) -> dict[str, Any]:
+    """What a hosted league's games depend on: its bots by name, not by the addresses they may change."""
+    return config.schedule_key() | {"bots": list(config.bots)}
+
+
+def _parse(text: str) -> dict[str, Any]:
+    if not text.strip():
+        raise InvalidArgument(FIELD, "missing")
+    if len(text.encode()) > MAX_DEFINITION_BYTES:
+        raise InvalidArgument(FIELD, f"at most {MAX_DEFINITION_BYTES // 1024} KiB")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidArgument(FIELD, f"not valid TOML: {error}") from None
+    for key in IGNORED_KEYS:
+        data.pop(key, None)
+    return data
+
+
+def _bot_names(value: object, registered: Mapping[str, str]) -> list[str]:
+    if value is None:
+        names = list(registered)
+    elif isinstance(value, dict) or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
+        names = list(value)
+    else:
+        raise InvalidArgument(f"{FIELD}.bots", "a table or an array of registered bot names")
+    for name in names:
+        if name not in registered:
+            raise InvalidArgument(f"{FIELD}.bots", f"no bot {name!r} is registered")
+    if len(set(names)) != len(names):
+        raise InvalidArgument(f"{FIELD}.bots", "a bot is named twice")
+    return names
+
+
+def _validated(data: dict[str, Any]) -> LeagueConfig:
+    try:
+        return LeagueConfig.model_validate(data)
+    except ValidationError as error:
+        problem = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in (FIELD, *problem["loc"]))
+        message = "missing" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
+        raise InvalidArgument(where, message) from None
+
+
+def _bounded_schedule(config: LeagueConfig) -> list[ScheduledGame]:
+    """The schedule, refused before it is built when it would pass :data:`MAX_GAMES` games."""
+    tables = min(math.comb(len(config.bots), config.players), MAX_TABLES + len(config.bots))
+    estimate = config.games if config.games is not None else (config.games_per_table or 0) * tables
+    if estimate > MAX_GAMES:
+        key = "games" if config.games is not None else "games_per_table"
+        raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_GAMES} games in a league, not about {estimate}")
+    return league_schedule(config)

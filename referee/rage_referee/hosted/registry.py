@@ -1,0 +1,253 @@
+"""Bots and hosted leagues, kept in the database that holds the league games (the same engine).
+
+These tables have their own declarative base beside :mod:`rage_referee.league.store`'s; a hosted
+league points at its row in ``leagues`` (by id), where its finished games are stored as any
+league's are. Bot tokens are kept as SHA-256 hashes only. Every change is committed at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Integer, String, Text, func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from ..league.store import GameRow, StoredGame
+from .checks import MAX_BOTS
+from .errors import AlreadyExists, NotFound, ResourceExhausted
+
+
+class LeagueStatus(StrEnum):
+    CREATED = "created"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def over(self) -> bool:
+        return self in (LeagueStatus.FINISHED, LeagueStatus.CANCELLED)
+
+
+class HostedBase(DeclarativeBase):
+    pass
+
+
+class BotRow(HostedBase):
+    __tablename__ = "hosted_bots"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    address: Mapped[str] = mapped_column(String(300))
+    owner: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class HostedLeagueRow(HostedBase):
+    __tablename__ = "hosted_leagues"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    league_id: Mapped[int] = mapped_column(Integer, unique=True)
+    """The league's row in ``leagues`` (the store's table), where its games are."""
+    definition: Mapped[str] = mapped_column(Text)
+    """The league TOML as it was sent."""
+    bots: Mapped[list[str]] = mapped_column(JSON)
+    """The bots taking part, in schedule order (fixed when the league is created)."""
+    ruleset: Mapped[str] = mapped_column(Text)
+    """The ruleset as JSON (as in a rage-record/1)."""
+    players: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20))
+    games_total: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    name: str
+    address: str
+    owner: str
+    registered_at: datetime
+
+
+@dataclass(frozen=True)
+class LeagueEntry:
+    name: str
+    league_id: int
+    definition: str
+    bots: tuple[str, ...]
+    ruleset: str
+    players: int
+    status: LeagueStatus
+    games_total: int
+
+
+def _bot(row: BotRow) -> BotEntry:
+    return BotEntry(row.name, row.address, row.owner, row.registered_at)
+
+
+def _league(row: HostedLeagueRow) -> LeagueEntry:
+    return LeagueEntry(
+        row.name,
+        row.league_id,
+        row.definition,
+        tuple(row.bots),
+        row.ruleset,
+        row.players,
+        LeagueStatus(row.status),
+        row.games_total,
+    )
+
+
+class Registry:
+    """Registered bots and hosted leagues."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        HostedBase.metadata.create_all(engine)
+
+    # ------------------------------------------------------------------ bots
+    def add_bot(self, name: str, address: str, owner: str, token_hash: str) -> BotEntry:
+        """Register a bot; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past the limit."""
+        now = datetime.now(UTC)
+        with Session(self.engine) as session:
+            if (session.scalar(select(func.count()).select_from(BotRow)) or 0) >= MAX_BOTS:
+                raise ResourceExhausted(f"the referee holds {MAX_BOTS} bots already")
+            if session.scalar(select(BotRow.id).where(BotRow.name == name)) is not None:
+                raise AlreadyExists(f"name: a bot named {name!r} is registered already")
+            row = BotRow(
+                name=name, address=address, owner=owner, token_hash=token_hash, registered_at=now, updated_at=now
+            )
+            session.add(row)
+            try:
+                session.commit()
+            except IntegrityError:
+                raise AlreadyExists(f"name: a bot named {name!r} is registered already") from None
+            return _bot(row)
+
+    def bot_of_hash(self, token_hash: str) -> str | None:
+        """The name of the bot whose token has this hash."""
+        with Session(self.engine) as session:
+            return session.scalar(select(BotRow.name).where(BotRow.token_hash == token_hash))
+
+    def bot(self, name: str) -> BotEntry:
+        with Session(self.engine) as session:
+            row = session.scalar(select(BotRow).where(BotRow.name == name))
+            if row is None:
+                raise NotFound(f"name: no bot {name!r} is registered")
+            return _bot(row)
+
+    def set_address(self, name: str, address: str) -> BotEntry:
+        with Session(self.engine) as session:
+            row = session.scalar(select(BotRow).where(BotRow.name == name))
+            if row is None:
+                raise NotFound(f"name: no bot {name!r} is registered")
+            row.address = address
+            row.updated_at = datetime.now(UTC)
+            session.commit()
+            return _bot(row)
+
+    def bots(self) -> list[BotEntry]:
+        """Every registered bot, in registration order."""
+        with Session(self.engine) as session:
+            return [_bot(row) for row in session.scalars(select(BotRow).order_by(BotRow.id))]
+
+    # ------------------------------------------------------------------ leagues
+    def add_league(
+        self, name: str, league_id: int, definition: str, bots: list[str], ruleset: str, players: int, games_total: int
+    ) -> LeagueEntry:
+        now = datetime.now(UTC)
+        with Session(self.engine) as session:
+            row = HostedLeagueRow(
+                name=name,
+                league_id=league_id,
+                definition=definition,
+                bots=bots,
+                ruleset=ruleset,
+                players=players,
+                status=LeagueStatus.CREATED.value,
+                games_total=games_total,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            try:
+                session.commit()
+            except IntegrityError:
+                raise AlreadyExists(f"name: a league named {name!r} exists already") from None
+            return _league(row)
+
+    def league(self, name: str) -> LeagueEntry:
+        with Session(self.engine) as session:
+            row = session.scalar(select(HostedLeagueRow).where(HostedLeagueRow.name == name))
+            if row is None:
+                raise NotFound(f"league: no league {name!r}")
+            return _league(row)
+
+    def leagues(self) -> list[LeagueEntry]:
+        with Session(self.engine) as session:
+            return [_league(row) for row in session.scalars(select(HostedLeagueRow).order_by(HostedLeagueRow.id))]
+
+    def set_status(self, name: str, status: LeagueStatus) -> LeagueEntry:
+        with Session(self.engine) as session:
+            row = session.scalar(select(HostedLeagueRow).where(HostedLeagueRow.name == name))
+            if row is None:
+                raise NotFound(f"league: no league {name!r}")
+            row.status = status.value
+            row.updated_at = datetime.now(UTC)
+            session.commit()
+            return _league(row)
+
+    # ------------------------------------------------------------------ games (the store's table, read only)
+    def games_done(self, league_id: int) -> int:
+        with Session(self.engine) as session:
+            count = session.scalar(select(func.count()).select_from(GameRow).where(GameRow.league_id == league_id))
+            return int(count or 0)
+
+    def results(self, league_id: int) -> list[StoredGame]:
+        """The league's finished games without their records (what ratings and events need), by index."""
+        columns = (
+            GameRow.index,
+            GameRow.set_id,
+            GameRow.seed,
+            GameRow.seats,
+            GameRow.totals,
+            GameRow.places,
+            GameRow.hits,
+            GameRow.rounds,
+            GameRow.faults,
+            GameRow.decisions,
+        )
+        with Session(self.engine) as session:
+            rows = session.execute(select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index))
+            return [
+                StoredGame(
+                    index,
+                    set_id,
+                    seed,
+                    tuple(seats),
+                    tuple(totals),
+                    tuple(places),
+                    tuple(hits),
+                    rounds,
+                    tuple(faults),
+                    decisions,
+                    {},
+                )
+                for index, set_id, seed, seats, totals, places, hits, rounds, faults, decisions in rows
+            ]
+
+    def record(self, league_id: int, index: int) -> dict[str, Any] | None:
+        """One finished game's rage-record/1, or ``None`` when it has not finished."""
+        with Session(self.engine) as session:
+            query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
+            record: dict[str, Any] | None = session.scalar(query)
+            return record

@@ -1,0 +1,116 @@
+"""The referee server: ``rage.v1.Referee`` with the standard health service and server reflection.
+
+``create_server`` returns the server and its port; ``serve`` runs until SIGTERM or SIGINT, then
+stops gracefully: health says NOT_SERVING, running leagues get ``grace`` seconds to finish the games
+in progress (they stay marked running and resume at the next start), Watch streams end with
+UNAVAILABLE, then the server stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from rage_sdk.pb import referee_pb2_grpc
+
+from .addresses import AllowList
+from .checks import MAX_REQUEST_BYTES
+from .contest import Contest
+from .decoding import UndecodableRequests
+from .service import SERVICE_NAME, RefereeServicer
+
+MAX_REPLY_BYTES = 16 * 1024 * 1024
+MAX_METADATA_BYTES = 16 * 1024
+MAX_CONCURRENT_RPCS = 500
+OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+    ("grpc.max_send_message_length", MAX_REPLY_BYTES),
+    ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+]
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """The server's certificate chain and private key, PEM."""
+
+    cert: bytes
+    key: bytes
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_url: str
+    admin_token: str
+    entry_token: str
+    allow: AllowList
+    port: int = 50050
+    host: str = "[::]"
+    tls: TlsFiles | None = None
+    grace: float = 5.0
+
+
+async def create_server(
+    contest: Contest,
+    port: int = 0,
+    host: str = "[::]",
+    tls: TlsFiles | None = None,
+    health_servicer: health.aio.HealthServicer | None = None,
+) -> tuple[grpc.aio.Server, int]:
+    """Start serving ``contest`` with health and reflection; return the server and its port.
+
+    :raises OSError: the port cannot be bound.
+    """
+    server = grpc.aio.server(
+        interceptors=[UndecodableRequests()], options=OPTIONS, maximum_concurrent_rpcs=MAX_CONCURRENT_RPCS
+    )
+    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(contest), server)  # type: ignore[no-untyped-call]
+    health_servicer = health_servicer or health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    services = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    reflection.enable_server_reflection(services, server)
+    address = f"{host}:{port}"
+    if tls is None:
+        bound = server.add_insecure_port(address)
+    else:
+        bound = server.add_secure_port(address, grpc.ssl_server_credentials([(tls.key, tls.cert)]))
+    if bound == 0:
+        raise OSError(f"cannot listen on {address}")
+    await server.start()
+    for service in ("", SERVICE_NAME):
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    return server, bound
+
+
+async def serve(settings: Settings, ready: Callable[[int], None] | None = None) -> None:
+    """Serve until SIGTERM or SIGINT; ``ready`` is told the port once serving and leagues resumed.
+
+    :raises rage_referee.league.store.StoreError: the database cannot be used.
+    :raises OSError: the port cannot be bound.
+    """
+    contest = Contest.open(settings.db_url, settings.admin_token, settings.entry_token, settings.allow)
+    health_servicer = health.aio.HealthServicer()
+    try:
+        server, port = await create_server(contest, settings.port, settings.host, settings.tls, health_servicer)
+    except BaseException:
+        contest.close()
+        raise
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    try:
+        await contest.leagues.resume_running()
+        if ready is not None:
+            ready(port)
+        await stopping.wait()
+    finally:
+        await health_servicer.enter_graceful_shutdown()
+        await contest.leagues.close(settings.grace)
+        contest.hub.shutdown()
+        await server.stop(settings.grace)
+        contest.close()

@@ -1,0 +1,193 @@
+"""The ``rage.v1.Referee`` servicer: check the token, validate the request, call the contest, answer.
+
+Typed failures (:mod:`.errors`) leave with their status code and message; anything unexpected is
+logged on the server and leaves as INTERNAL without details.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from rage_sdk.pb import referee_pb2 as pb
+from rage_sdk.pb import referee_pb2_grpc
+
+from . import messages
+from .addresses import callable_address
+from .auth import Caller, new_token, token_hash
+from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, check_name, check_text
+from .contest import Contest
+from .definition import read_definition
+from .errors import ContestError, InvalidArgument, NotFound
+from .events import Watcher
+from .registry import LeagueEntry
+from .standings import point_table
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Referee"].full_name
+
+S = TypeVar("S", bound="RefereeServicer")
+Q = TypeVar("Q")
+R = TypeVar("R")
+
+
+def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any], Awaitable[R]]:
+    """A unary method whose typed failures leave with their status code."""
+
+    @functools.wraps(method)
+    async def guarded(self: S, request: Q, context: Any) -> R:
+        try:
+            return await method(self, request, context)
+        except grpc.aio.AbortError:
+            raise
+        except ContestError as error:
+            await context.abort(error.code, str(error))
+            raise
+        except Exception:
+            log.exception("%s failed", method.__name__)
+            await context.abort(
+                grpc.StatusCode.INTERNAL, "internal error (the organizer finds it in the referee's log)"
+            )
+            raise
+
+    return guarded
+
+
+class RefereeServicer(referee_pb2_grpc.RefereeServicer):
+    def __init__(self, contest: Contest) -> None:
+        self.contest = contest
+
+    def _caller(self, context: Any) -> Caller:
+        return self.contest.auth.identify(context.invocation_metadata())
+
+    def _league(self, name: str) -> LeagueEntry:
+        return self.contest.registry.league(check_name(name, "league", MAX_LEAGUE_NAME))
+
+    def _info(self, entry: LeagueEntry) -> pb.LeagueInfo:
+        return messages.league_info(entry, self.contest.registry.games_done(entry.league_id))
+
+    # ------------------------------------------------------------------ entrants
+    @refusals
+    async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotReply:
+        self._caller(context).require_entrant("register a bot")
+        name = check_name(request.name, "name", MAX_BOT_NAME)
+        await callable_address(request.address, self.contest.allow)
+        owner = check_text(request.owner, "owner", MAX_OWNER)
+        token = new_token()
+        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token))
+        log.info("bot %s registered at %s (%s)", name, request.address, owner or "no owner given")
+        return pb.RegisterBotReply(bot=messages.bot_info(bot, show_address=True), token=token)
+
+    @refusals
+    async def UpdateBot(self, request: pb.UpdateBotRequest, context: Any) -> pb.BotInfo:
+        self._caller(context).require_bot(request.name, "change it")
+        name = check_name(request.name, "name", MAX_BOT_NAME)
+        address = await callable_address(request.address, self.contest.allow)
+        bot = self.contest.registry.set_address(name, request.address)
+        self.contest.leagues.readdress(name, address)
+        log.info("bot %s moved to %s", name, request.address)
+        return messages.bot_info(bot, show_address=True)
+
+    @refusals
+    async def ListBots(self, request: pb.ListBotsRequest, context: Any) -> pb.ListBotsReply:
+        caller = self._caller(context)
+        bots = self.contest.registry.bots()
+        return pb.ListBotsReply(bots=[messages.bot_info(bot, caller.sees_address_of(bot.name)) for bot in bots])
+
+    # ------------------------------------------------------------------ the organizer
+    @refusals
+    async def CreateLeague(self, request: pb.CreateLeagueRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("create a league")
+        registered = {bot.name: bot.address for bot in self.contest.registry.bots()}
+        definition = read_definition(request.definition, request.name, registered)
+        entry = self.contest.leagues.create(definition, request.definition)
+        log.info("league %s created: %d bots, %d games", entry.name, len(entry.bots), entry.games_total)
+        return self._info(entry)
+
+    @refusals
+    async def StartLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("start a league")
+        return self._info(await self.contest.leagues.start(self._league(request.league).name))
+
+    @refusals
+    async def PauseLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("pause a league")
+        return self._info(await self.contest.leagues.pause(self._league(request.league).name))
+
+    @refusals
+    async def ResumeLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("resume a league")
+        return self._info(await self.contest.leagues.resume(self._league(request.league).name))
+
+    @refusals
+    async def CancelLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("cancel a league")
+        return self._info(await self.contest.leagues.cancel(self._league(request.league).name))
+
+    # ------------------------------------------------------------------ anyone with a token
+    @refusals
+    async def ListLeagues(self, request: pb.ListLeaguesRequest, context: Any) -> pb.ListLeaguesReply:
+        self._caller(context)
+        return pb.ListLeaguesReply(leagues=[self._info(entry) for entry in self.contest.registry.leagues()])
+
+    @refusals
+    async def GetStandings(self, request: pb.LeagueRequest, context: Any) -> pb.Standings:
+        self._caller(context)
+        entry = self._league(request.league)
+        return messages.standings(entry.name, await self.contest.standings.table(entry.league_id))
+
+    @refusals
+    async def GetRecord(self, request: pb.GetRecordRequest, context: Any) -> pb.GameRecord:
+        self._caller(context)
+        entry = self._league(request.league)
+        if request.game >= entry.games_total:
+            raise InvalidArgument("game", f"league {entry.name!r} has games 0-{entry.games_total - 1}")
+        record = self.contest.registry.record(entry.league_id, request.game)
+        if record is None:
+            raise NotFound(f"game: game {request.game} of league {entry.name!r} has not finished")
+        return pb.GameRecord(league=entry.name, game=request.game, record=json.dumps(record))
+
+    async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.LeagueEvent]:
+        try:
+            self._caller(context)
+            entry = self._league(request.league)
+            watcher = self.contest.hub.subscribe(entry.name)
+        except ContestError as error:
+            await context.abort(error.code, str(error))
+            return
+        try:
+            async for event in self._events(entry.name, watcher, request.history):
+                yield event
+        finally:
+            self.contest.hub.unsubscribe(watcher)
+        if watcher.refusal is not None:
+            await context.abort(watcher.refusal.code, str(watcher.refusal))
+
+    async def _events(self, name: str, watcher: Watcher, history: bool) -> AsyncIterator[pb.LeagueEvent]:
+        """The league's state now (subscribed first, so nothing falls between), then its live events."""
+        registry = self.contest.registry
+        entry = registry.league(name)
+        games = registry.results(entry.league_id)
+        yield messages.status_event(name, entry.status, len(games), entry.games_total)
+        seen: set[int] = set()
+        if history:
+            for done, game in enumerate(games, start=1):
+                seen.add(game.index)
+                for event in messages.game_events(name, game, done, entry.games_total):
+                    yield event
+        if games:
+            yield messages.standings_event(name, point_table(games))
+        if entry.status.over:
+            return
+        while (live := await watcher.next()) is not None:
+            kind = live.WhichOneof("kind")
+            if kind == "game_finished" and live.game_finished.game in seen:
+                continue
+            if kind == "bot_faulted" and live.bot_faulted.game in seen:
+                continue
+            yield live

@@ -1,0 +1,237 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class LeagueStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LEAGUE_STATUS_UNSPECIFIED: _ClassVar[LeagueStatus]
+    LEAGUE_STATUS_CREATED: _ClassVar[LeagueStatus]
+    LEAGUE_STATUS_RUNNING: _ClassVar[LeagueStatus]
+    LEAGUE_STATUS_PAUSED: _ClassVar[LeagueStatus]
+    LEAGUE_STATUS_FINISHED: _ClassVar[LeagueStatus]
+    LEAGUE_STATUS_CANCELLED: _ClassVar[LeagueStatus]
+LEAGUE_STATUS_UNSPECIFIED: LeagueStatus
+LEAGUE_STATUS_CREATED: LeagueStatus
+LEAGUE_STATUS_RUNNING: LeagueStatus
+LEAGUE_STATUS_PAUSED: LeagueStatus
+LEAGUE_STATUS_FINISHED: LeagueStatus
+LEAGUE_STATUS_CANCELLED: LeagueStatus
+
+class RegisterBotRequest(_message.Message):
+    __slots__ = ("name", "address", "owner")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    address: str
+    owner: str
+    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., owner: _Optional[str] = ...) -> None: ...
+
+class RegisterBotReply(_message.Message):
+    __slots__ = ("bot", "token")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    token: str
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class UpdateBotRequest(_message.Message):
+    __slots__ = ("name", "address")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    address: str
+    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListBotsReply(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+
+class BotInfo(_message.Message):
+    __slots__ = ("name", "address", "owner", "registered_unix")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    REGISTERED_UNIX_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    address: str
+    owner: str
+    registered_unix: int
+    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., owner: _Optional[str] = ..., registered_unix: _Optional[int] = ...) -> None: ...
+
+class CreateLeagueRequest(_message.Message):
+    __slots__ = ("definition", "name")
+    DEFINITION_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    definition: str
+    name: str
+    def __init__(self, definition: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class LeagueRequest(_message.Message):
+    __slots__ = ("league",)
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    def __init__(self, league: _Optional[str] = ...) -> None: ...
+
+class LeagueInfo(_message.Message):
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    status: LeagueStatus
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    games_total: int
+    games_done: int
+    ruleset: str
+    players: int
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ...) -> None: ...
+
+class ListLeaguesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListLeaguesReply(_message.Message):
+    __slots__ = ("leagues",)
+    LEAGUES_FIELD_NUMBER: _ClassVar[int]
+    leagues: _containers.RepeatedCompositeFieldContainer[LeagueInfo]
+    def __init__(self, leagues: _Optional[_Iterable[_Union[LeagueInfo, _Mapping]]] = ...) -> None: ...
+
+class Standings(_message.Message):
+    __slots__ = ("league", "games", "intervals", "rows")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    INTERVALS_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    games: int
+    intervals: bool
+    rows: _containers.RepeatedCompositeFieldContainer[StandingsRow]
+    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ...) -> None: ...
+
+class StandingsRow(_message.Message):
+    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    LOS_NEXT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SCORE_FIELD_NUMBER: _ClassVar[int]
+    MEAN_PLACE_FIELD_NUMBER: _ClassVar[int]
+    BID_ACCURACY_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    SKILL_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    elo: float
+    low: float
+    high: float
+    los_next: float
+    games: int
+    mean_score: float
+    mean_place: float
+    bid_accuracy: float
+    faults: int
+    skill: float
+    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ...) -> None: ...
+
+class GetRecordRequest(_message.Message):
+    __slots__ = ("league", "game")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    game: int
+    def __init__(self, league: _Optional[str] = ..., game: _Optional[int] = ...) -> None: ...
+
+class GameRecord(_message.Message):
+    __slots__ = ("league", "game", "record")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    game: int
+    record: str
+    def __init__(self, league: _Optional[str] = ..., game: _Optional[int] = ..., record: _Optional[str] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ("league", "history")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    history: bool
+    def __init__(self, league: _Optional[str] = ..., history: _Optional[bool] = ...) -> None: ...
+
+class LeagueEvent(_message.Message):
+    __slots__ = ("league", "status_changed", "game_finished", "bot_faulted", "standings_changed")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    BOT_FAULTED_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    status_changed: StatusChanged
+    game_finished: GameFinished
+    bot_faulted: BotFaulted
+    standings_changed: Standings
+    def __init__(self, league: _Optional[str] = ..., status_changed: _Optional[_Union[StatusChanged, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., bot_faulted: _Optional[_Union[BotFaulted, _Mapping]] = ..., standings_changed: _Optional[_Union[Standings, _Mapping]] = ...) -> None: ...
+
+class StatusChanged(_message.Message):
+    __slots__ = ("status", "games_done", "games_total")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    status: LeagueStatus
+    games_done: int
+    games_total: int
+    def __init__(self, status: _Optional[_Union[LeagueStatus, str]] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+
+class GameFinished(_message.Message):
+    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    PLACES_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    game: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    places: _containers.RepeatedScalarFieldContainer[int]
+    faults: int
+    games_done: int
+    games_total: int
+    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+
+class BotFaulted(_message.Message):
+    __slots__ = ("game", "bot", "seat", "kind", "round", "trick", "detail")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    game: int
+    bot: str
+    seat: int
+    kind: str
+    round: int
+    trick: int
+    detail: str
+    def __init__(self, game: _Optional[int] = ..., bot: _Optional[str] = ..., seat: _Optional[int] = ..., kind: _Optional[str] = ..., round: _Optional[int] = ..., trick: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
