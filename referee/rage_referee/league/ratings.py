@@ -102,15 +102,21 @@ def openskill_ratings(games: Sequence[StoredGame], names: Sequence[str]) -> dict
     return {name: rating.ordinal() for name, rating in ratings.items()}
 
 
-def rating_table(games: Sequence[StoredGame], samples: int = BOOTSTRAP_SAMPLES) -> list[RatingRow]:
-    """Every bot of ``games``, best first."""
+def rating_table(
+    games: Sequence[StoredGame], samples: int = BOOTSTRAP_SAMPLES, with_skill: bool = True
+) -> list[RatingRow]:
+    """Every bot of ``games``, best first.
+
+    ``samples=0`` gives point estimates alone (the interval is the estimate, no LOS), and
+    ``with_skill=False`` leaves the OpenSkill column out (NaN): the cheap table for live updates.
+    """
     names = sorted({name for game in games for name in game.seats})
     if not names:
         return []
     elo = fit_elo(games, names)
-    fits = bootstrap(games, names, samples)
+    fits = bootstrap(games, names, samples) if samples else elo[np.newaxis, :]
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
-    skill = openskill_ratings(games, names)
+    skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
     totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0, 0] for name in names}
     for game in games:
         for seat, name in enumerate(game.seats):
@@ -125,7 +131,7 @@ def rating_table(games: Sequence[StoredGame], samples: int = BOOTSTRAP_SAMPLES) 
     rows = []
     for rank, k in enumerate(order):
         below = order[rank + 1] if rank + 1 < len(order) else None
-        los = None if below is None else float(np.mean(fits[:, k] > fits[:, below]))
+        los = None if below is None or not samples else float(np.mean(fits[:, k] > fits[:, below]))
         played, score, place, hits, rounds, faults = totals[names[k]]
         rows.append(
             RatingRow(
