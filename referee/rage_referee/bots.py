@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from rage_sdk.bot import Bot
+from rage_sdk.server import PARENT_ENV
 
 from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
 
@@ -125,7 +126,12 @@ class BotProcess:
         argv = self.argv(self.port)
         try:
             process = self.process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+                start_new_session=True,
+                env={**os.environ, PARENT_ENV: str(os.getpid())},  # SDK bots stop if the referee dies
             )
         except OSError as error:
             raise HandshakeError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -22,6 +23,8 @@ from .pb import bot_pb2_grpc
 
 SERVICE_NAME = "rage.v1.Bot"
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+PARENT_ENV = "RAGE_REFEREE_PID"
+"""Set by a referee that launches the bot: the bot stops when that process is gone."""
 
 
 class BotServicer(bot_pb2_grpc.BotServicer):
@@ -78,8 +81,27 @@ async def serve_async(
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
+    watch = asyncio.create_task(_watch_parent(stopping))
     await stopping.wait()
+    watch.cancel()
     await server.stop(grace)
+
+
+async def _watch_parent(stopping: asyncio.Event) -> None:
+    """Stop once the referee that launched this bot has gone (even if it was killed outright)."""
+    parent = os.environ.get(PARENT_ENV, "")
+    if not parent.isdigit():
+        return
+    while True:
+        await asyncio.sleep(1.0)
+        try:
+            os.kill(int(parent), 0)
+        except ProcessLookupError:
+            print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
+            stopping.set()
+            return
+        except PermissionError:
+            pass
 
 
 def serve(factory: BotFactory, port: int = 50051, host: str = "[::]", grace: float = 2.0) -> None:
