@@ -56,11 +56,12 @@ def plain_game(players: int, rng: random.Random) -> int:
     """A bare-bones trick-taking game (no action cards, no options, no checks) as a yardstick.
 
     Ten rounds of 10..1 cards from 96 coloured cards, trump from the pile's top card,
-    random bids, random plays that follow suit. Returns the decisions taken.
+    random bids, random plays that follow suit, Oh Hell scoring. Returns the decisions taken.
     """
     draw = rng.random
     deck = list(range(96))
     decisions = 0
+    totals = [0] * players
     for cards in range(10, 0, -1):
         rng.shuffle(deck)
         hands = [deck[seat * cards : seat * cards + cards] for seat in range(players)]
@@ -86,7 +87,8 @@ def plain_game(players: int, rng: random.Random) -> int:
                     best, winner = rank, seat
             won[winner] += 1
             leader = winner
-        sum(10 if w == b else -5 for w, b in zip(won, bids))
+        for seat in range(players):
+            totals[seat] += won[seat] + (10 if won[seat] == bids[seat] else -5)
     return decisions
 
 
