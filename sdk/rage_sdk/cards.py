@@ -53,25 +53,6 @@ NUM_CARD_IDS: Final = 101
 ACTION_TOKENS: Final = ("wild", "notrump", "change", "plus5", "minus5")
 
 
-def is_coloured(card: int) -> bool:
-    return card < NUM_COLOURED
-
-
-def colour_of(card: int) -> int:
-    """The colour of a coloured card id."""
-    return card >> 4
-
-
-def value_of(card: int) -> int:
-    """The value (0-15) of a coloured card id."""
-    return card & 15
-
-
-def coloured(colour: int, value: int) -> int:
-    """The id of the coloured card ``colour``/``value``."""
-    return colour * NUM_VALUES + value
-
-
 def _token(card: int) -> str:
     if card < NUM_COLOURED:
         return f"{COLOUR_LETTERS[card >> 4]}{card & 15}"
@@ -155,12 +136,3 @@ class Card:
 
 
 CARDS: Final = tuple(Card(card) for card in range(NUM_CARD_IDS))
-
-
-def describe(card: int) -> str:
-    """A card for messages: ``g4``, ``wild``."""
-    return TOKENS[card]
-
-
-def colour_name(colour: int | None) -> str:
-    return "none" if colour is None or colour < 0 else COLOUR_NAMES[colour]
