@@ -506,13 +506,14 @@ def test_wrong_number_of_bids_or_plays(amigo_record: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("seat", [4, -1, 100])
-def test_seat_out_of_range(amigo_record: dict[str, Any], seat: int) -> None:
-    expect_exit(mutated(amigo_record, _set("rounds[1].plays[3].seat", seat)), 2, "rounds[1].plays[3].seat")
+def test_seat_out_of_range_is_out_of_turn(amigo_record: dict[str, Any], seat: int) -> None:
+    """Out-of-range numbers break a rule (exit 1), as a bid outside 0..cards does: here, the seat's turn."""
+    expect_exit(mutated(amigo_record, _set("rounds[1].plays[3].seat", seat)), 1, f"seat {seat}", "out of turn")
 
 
 @pytest.mark.parametrize("dealer", [4, -1])
-def test_dealer_out_of_range(amigo_record: dict[str, Any], dealer: int) -> None:
-    expect_exit(mutated(amigo_record, _set("rounds[0].dealer", dealer)), 2, "rounds[0].dealer")
+def test_dealer_out_of_range_breaks_a_rule(amigo_record: dict[str, Any], dealer: int) -> None:
+    expect_exit(mutated(amigo_record, _set("rounds[0].dealer", dealer)), 1, f"dealer is seat {dealer}")
 
 
 @pytest.mark.parametrize("first_round", [0, -1, 11, 2])

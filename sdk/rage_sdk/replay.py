@@ -91,7 +91,15 @@ def replay(record: GameRecord, on_round: Callable[[GameState], None] | None = No
     ``on_round(state)`` runs after each round's last play, while its tricks are still in ``state``.
     """
     players = len(record.players)
-    state = GameState(record.ruleset, players, first_round=record.first_round, dealer=record.rounds[0].dealer)
+    first_dealer = record.rounds[0].dealer
+    if not 0 <= first_dealer < players:  # out-of-range numbers break a rule, as bids and wild values do
+        raise IllegalActionError(
+            f"the dealer is seat {first_dealer}, but the seats are 0..{players - 1}",
+            round_number=record.first_round,
+            trick=None,
+            seat=first_dealer,
+        )
+    state = GameState(record.ruleset, players, first_round=record.first_round, dealer=first_dealer)
     for round_ in record.rounds:
         number = state.round_number
         if round_.dealer != state.dealer:
