@@ -140,16 +140,11 @@ class Registry:
 
     def bot(self, name: str) -> BotEntry:
         with Session(self.engine) as session:
-            row = session.scalar(select(BotRow).where(BotRow.name == name))
-            if row is None:
-                raise NotFound(f"name: no bot {name!r} is registered")
-            return _bot(row)
+            return _bot(_bot_row(session, name))
 
     def set_address(self, name: str, address: str) -> BotEntry:
         with Session(self.engine) as session:
-            row = session.scalar(select(BotRow).where(BotRow.name == name))
-            if row is None:
-                raise NotFound(f"name: no bot {name!r} is registered")
+            row = _bot_row(session, name)
             row.address = address
             row.updated_at = datetime.now(UTC)
             session.commit()
@@ -251,3 +246,10 @@ class Registry:
             query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
             record: dict[str, Any] | None = session.scalar(query)
             return record
+
+
+def _bot_row(session: Session, name: str) -> BotRow:
+    row = session.scalar(select(BotRow).where(BotRow.name == name))
+    if row is None:
+        raise NotFound(f"name: no bot {name!r} is registered")
+    return row

@@ -109,25 +109,27 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         log.info("league %s created: %d bots, %d games", entry.name, len(entry.bots), entry.games_total)
         return self._info(entry)
 
+    async def _change_league(self, request: pb.LeagueRequest, context: Any, verb: str) -> pb.LeagueInfo:
+        """Start, pause, resume or cancel a league: the organizer's, by ``verb``."""
+        self._caller(context).require_admin(f"{verb} a league")
+        change = getattr(self.contest.leagues, verb)
+        return self._info(await change(self._league(request.league).name))
+
     @refusals
     async def StartLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
-        self._caller(context).require_admin("start a league")
-        return self._info(await self.contest.leagues.start(self._league(request.league).name))
+        return await self._change_league(request, context, "start")
 
     @refusals
     async def PauseLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
-        self._caller(context).require_admin("pause a league")
-        return self._info(await self.contest.leagues.pause(self._league(request.league).name))
+        return await self._change_league(request, context, "pause")
 
     @refusals
     async def ResumeLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
-        self._caller(context).require_admin("resume a league")
-        return self._info(await self.contest.leagues.resume(self._league(request.league).name))
+        return await self._change_league(request, context, "resume")
 
     @refusals
     async def CancelLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
-        self._caller(context).require_admin("cancel a league")
-        return self._info(await self.contest.leagues.cancel(self._league(request.league).name))
+        return await self._change_league(request, context, "cancel")
 
     # ------------------------------------------------------------------ anyone with a token
     @refusals
