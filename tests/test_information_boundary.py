@@ -16,7 +16,7 @@ import json
 import shlex
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -200,26 +200,50 @@ class RecordingConnection(LocalConnection):
         self.received: list[pb.GameMessage] = []
         self.runner = RecordingRunner(factory, self.received)
 
-    def _keep(self, kind: str, game: int, body: Message) -> None:
+    def _keep(self, kind: str, game: int, body: Message, at: Snapshot | None = None) -> None:
         copy = type(body)()
         copy.CopyFrom(body)
-        self.pieces.append(Piece(kind, game, copy, snapshot(self.seat, with_view=kind == "request")))
+        self.pieces.append(Piece(kind, game, copy, at or snapshot(self.seat, with_view=kind == "request")))
 
-    def start(self, game: int, start: pb.GameStart) -> None:
-        self._keep("start", game, start)
-        super().start(game, start)
+    def _keep_message(self, message: pb.GameMessage) -> None:
+        """Split a message into its pieces; each event keeps the state from when the referee made it."""
+        game = message.game
+        if message.HasField("start"):
+            self._keep("start", game, message.start)
+        for event in message.events:
+            self._keep("event", game, event, TOLD[game].popleft())
+        if message.HasField("request"):
+            self._keep("request", game, message.request)
+        if message.HasField("end"):
+            self._keep("end", game, message.end)
 
-    def tell(self, game: int, event: pb.Event) -> None:
-        self._keep("event", game, event)
-        super().tell(game, event)
+    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+        self._keep_message(message)
+        return await super().decide(message, timeout)
 
-    async def decide(self, game: int, request: pb.DecisionRequest, timeout: float | None) -> pb.Decision:
-        self._keep("request", game, request)
-        return await super().decide(game, request, timeout)
+    def send(self, message: pb.GameMessage) -> None:
+        self._keep_message(message)
+        super().send(message)
 
-    def end(self, game: int, end: pb.GameEnd) -> None:
-        self._keep("end", game, end)
-        super().end(game, end)
+
+TOLD: defaultdict[int, deque[Snapshot]] = defaultdict(deque)
+"""The referee's state when it made each event, by wire game id, until the event goes out."""
+
+
+def tracking_events(game_class: type) -> tuple[Any, Any]:
+    """``tell`` and ``tell_all`` of the referee's game that note the state as each event is made."""
+    tell, tell_all = game_class.tell, game_class.tell_all
+
+    def tracked_tell(game: Any, seat: int, event: Any) -> None:
+        TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
+        tell(game, seat, event)
+
+    def tracked_tell_all(game: Any, event: Any) -> None:
+        for seat in range(len(game.told)):
+            TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
+        tell_all(game, event)
+
+    return tracked_tell, tracked_tell_all
 
 
 @dataclass
@@ -243,6 +267,10 @@ async def _capture(rules: Ruleset, targets: Sequence[str], seed: int, logs: Path
 @pytest.fixture
 def capture(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     monkeypatch.setattr(rage_referee.game, "GameState", TrackedState)
+    tell, tell_all = tracking_events(rage_referee.game._Game)
+    monkeypatch.setattr(rage_referee.game._Game, "tell", tell)
+    monkeypatch.setattr(rage_referee.game._Game, "tell_all", tell_all)
+    TOLD.clear()
 
     def run(rules: Ruleset, targets: Sequence[str], seed: int = 5) -> Capture:
         return asyncio.run(_capture(rules, targets, seed, tmp_path))

@@ -1,18 +1,20 @@
 """Connections to bots: one long-lived, batched stream per remote bot, or a direct in-process call.
 
-A :class:`Connection` carries every game the referee runs with one bot. A game's start and
-events are held until the referee next needs that seat (a decision, or the game's end) and go
-out in the same :class:`GameMessage`; messages for several games that are ready at once go out
-together in one stream message. ``decide`` never waits longer than the timeout it is given.
+A :class:`Connection` carries every game the referee runs with one bot. The game hands it whole
+:class:`GameMessage` values (start, events held since the seat's last message, then a request or
+the end); ``decide`` never waits longer than the timeout it is given. Remote connections write in
+batches paced by the loop's :class:`Dispatcher`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -23,10 +25,6 @@ from rage_sdk.pb import bot_pb2_grpc
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 HELLO_TIMEOUT = 5.0
-MAX_BATCH = 64
-BATCH_WAIT = 0.001
-"""Seconds a write waits for more messages while other requests on the stream are outstanding: with many
-games in flight, fuller batches cost less CPU per decision than they add in latency (``rage bench protocol``)."""
 UNSOLICITED_LIMIT = 1000
 """Decisions nobody asked for (not late answers) before a connection counts as flooding and is cut."""
 
@@ -49,55 +47,26 @@ class BotIdentity:
     version: str
 
 
-@dataclass
-class _Held:
-    start: pb.GameStart | None = None
-    events: list[pb.Event] = field(default_factory=list)
-
-
 class Connection(ABC):
     """Every game the referee runs with one bot."""
 
     identity: BotIdentity | None = None
-
-    def __init__(self) -> None:
-        self._held: dict[int, _Held] = {}
-
-    def start(self, game: int, start: pb.GameStart) -> None:
-        """Tell the bot a game begins (it goes out with the game's next message)."""
-        self._held.setdefault(game, _Held()).start = start
-
-    def tell(self, game: int, event: pb.Event) -> None:
-        """An event of ``game`` (it goes out with the game's next message)."""
-        self._held.setdefault(game, _Held()).events.append(event)
-
-    def _message(self, game: int, **body: pb.DecisionRequest | pb.GameEnd) -> pb.GameMessage:
-        held = self._held.pop(game, None)
-        if held is None:
-            return pb.GameMessage(game=game, **body)
-        return pb.GameMessage(game=game, start=held.start, events=held.events, **body)
-
-    def end(self, game: int, end: pb.GameEnd) -> None:
-        """The game is over: send what is held, with the totals, places and the seat's faults."""
-        self._deliver(self._message(game, end=end))
-
-    async def decide(self, game: int, request: pb.DecisionRequest, timeout: float | None) -> pb.Decision:
-        """Send what is held with a decision request, and wait for the answer.
-
-        :raises SeatTimeout: no answer within ``timeout`` seconds.
-        :raises ConnectionLost: the stream is gone.
-        """
-        return await self._ask(self._message(game, request=request), timeout)
 
     @abstractmethod
     async def open(self) -> BotIdentity:
         """Greet the bot and open the stream; :class:`HandshakeError` if it cannot be done."""
 
     @abstractmethod
-    def _deliver(self, message: pb.GameMessage) -> None: ...
+    def send(self, message: pb.GameMessage) -> None:
+        """Send a message that asks for nothing (a game's end)."""
 
     @abstractmethod
-    async def _ask(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision: ...
+    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+        """Send a message with a decision request and wait for the answer.
+
+        :raises SeatTimeout: no answer within ``timeout`` seconds.
+        :raises ConnectionLost: the stream is gone.
+        """
 
     @abstractmethod
     async def close(self) -> None:
@@ -115,7 +84,6 @@ class LocalConnection(Connection):
     """
 
     def __init__(self, factory: BotFactory) -> None:
-        super().__init__()
         self.factory = factory
         self.runner = BotRunner(factory)
 
@@ -124,32 +92,144 @@ class LocalConnection(Connection):
         self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
         return self.identity
 
-    def _deliver(self, message: pb.GameMessage) -> None:
+    def send(self, message: pb.GameMessage) -> None:
         self.runner.handle([message])
 
-    async def _ask(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
         return self.runner.handle([message])[0]
 
     async def close(self) -> None:
         self.runner = BotRunner(self.factory)
-        self._held.clear()
 
     @property
     def alive(self) -> bool:
         return True
 
 
+class Dispatcher:
+    """When remote connections write: full batches, without holding anyone up for long.
+
+    A stream message costs each Python gRPC end a few hundred microseconds however many decision
+    requests it carries (``rage bench protocol``), so throughput comes from full batches. Each
+    connection keeps one batch in flight, so requests for its bot gather while the bot works; a
+    batch stops counting as in flight once its requests are all answered, or ``STALE`` seconds after
+    it went, so a slow bot holds up only its own requests. A connection with messages waiting then
+    writes at once if it has ``FULL`` of them or fewer than ``IN_FLIGHT`` batches are in flight on
+    the loop; otherwise it waits its turn (the fullest first), ``HOLD`` seconds at most.
+    """
+
+    FULL = 4
+    IN_FLIGHT = 1
+    HOLD = 0.002
+    STALE = 0.005
+
+    def __init__(self) -> None:
+        self._waiting: dict[RemoteConnection, asyncio.Future[None]] = {}
+        self._in_flight = 0
+        self._scheduled = False
+
+    async def turn(self, connection: RemoteConnection) -> None:
+        """Wait for ``connection``'s turn to write; the batch it writes counts as in flight until :meth:`landed`."""
+        if self._in_flight < self.IN_FLIGHT or connection.waiting >= self.FULL:
+            self._in_flight += 1
+            return
+        loop = asyncio.get_running_loop()
+        go = self._waiting[connection] = loop.create_future()
+        timer = loop.call_later(self.HOLD, self._go, connection)
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._dispatch)
+        try:
+            await go
+        except BaseException:
+            if go.done() and not go.cancelled():
+                self.landed()  # the turn was given, but the writer is gone
+            raise
+        finally:
+            timer.cancel()
+            self._waiting.pop(connection, None)
+
+    def landed(self) -> None:
+        """A batch given a turn is answered, stale, or was never sent."""
+        self._in_flight -= 1
+        if self._waiting and not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._dispatch)
+
+    def _go(self, connection: RemoteConnection) -> None:
+        go = self._waiting.pop(connection, None)
+        if go is not None and not go.done():
+            self._in_flight += 1
+            go.set_result(None)
+
+    def _dispatch(self) -> None:
+        self._scheduled = False
+        for connection in [c for c in self._waiting if c.waiting >= self.FULL]:
+            self._go(connection)
+        while self._waiting and self._in_flight < self.IN_FLIGHT:
+            self._go(max(self._waiting, key=lambda connection: connection.waiting))
+
+
+_dispatchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Dispatcher] = weakref.WeakKeyDictionary()
+
+
+def dispatcher() -> Dispatcher:
+    """The running loop's :class:`Dispatcher`, shared by every remote connection on it."""
+    loop = asyncio.get_running_loop()
+    found = _dispatchers.get(loop)
+    if found is None:
+        found = _dispatchers[loop] = Dispatcher()
+    return found
+
+
+class _Deadlines:
+    """Many deadlines on one timer, armed for the earliest: setting one is a heap push, not a timer."""
+
+    def __init__(self, expire: Callable[[tuple[int, int]], None]) -> None:
+        self._expire = expire
+        self._heap: list[tuple[float, tuple[int, int]]] = []
+        self._timer: asyncio.TimerHandle | None = None
+
+    def set(self, key: tuple[int, int], timeout: float) -> None:
+        """Call ``expire(key)`` in ``timeout`` seconds (harmless once the key's decision has come)."""
+        loop = asyncio.get_running_loop()
+        when = loop.time() + timeout
+        heapq.heappush(self._heap, (when, key))
+        if self._timer is None or when < self._timer.when():
+            self._arm(loop)
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_at(self._heap[0][0], self._fire) if self._heap else None
+
+    def _fire(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        while self._heap and self._heap[0][0] <= now:
+            self._expire(heapq.heappop(self._heap)[1])
+        self._timer = None
+        self._arm(loop)
+
+    def clear(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._heap, self._timer = [], None
+
+
 class RemoteConnection(Connection):
     """A bot served over gRPC at ``address``: one ``Play`` stream, batched both ways."""
 
     def __init__(self, address: str) -> None:
-        super().__init__()
         self.address = address
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
         self._outbox: asyncio.Queue[pb.GameMessage | None] = asyncio.Queue()  # None ends the stream
         self._pending: dict[tuple[int, int], asyncio.Future[pb.Decision]] = {}
         self._expired: set[tuple[int, int]] = set()
+        self._deadlines = _Deadlines(self._expire)
+        self._unanswered: set[tuple[int, int]] = set()  # the requests of the batch in flight
+        self._answered: asyncio.Event = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
         self.unsolicited = 0
@@ -157,6 +237,11 @@ class RemoteConnection(Connection):
     @property
     def alive(self) -> bool:
         return self._failure is None
+
+    @property
+    def waiting(self) -> int:
+        """Messages waiting to be written (the one the writer holds included)."""
+        return self._outbox.qsize() + 1
 
     async def open(self) -> BotIdentity:
         await self.close()
@@ -190,21 +275,33 @@ class RemoteConnection(Connection):
         return self.identity
 
     async def _batches(self) -> AsyncIterator[pb.RefereeBatch]:
-        """Everything ready to go, in as few stream messages as possible, until ``None`` ends it."""
+        """Everything queued, a batch at a time when the dispatcher says, until ``None`` ends it."""
+        pacing = dispatcher()
+        loop = asyncio.get_running_loop()
         while True:
             first = await self._outbox.get()
             if first is None:
                 return
-            messages = [first]
-            if len(self._pending) > 1:
-                await asyncio.sleep(BATCH_WAIT)  # others are in flight: let their next requests join
-            while not self._outbox.empty() and len(messages) < MAX_BATCH:
-                following = self._outbox.get_nowait()
-                if following is None:
-                    yield pb.RefereeBatch(messages=messages)
+            await pacing.turn(self)
+            try:
+                messages, ended = [first], False
+                while not self._outbox.empty():
+                    following = self._outbox.get_nowait()
+                    if following is None:
+                        ended = True
+                        break
+                    messages.append(following)
+                self._unanswered = {(m.game, m.request.seq) for m in messages if m.HasField("request")}
+                self._answered.clear()
+                yield pb.RefereeBatch(messages=messages)
+                if ended:
                     return
-                messages.append(following)
-            yield pb.RefereeBatch(messages=messages)
+                if self._unanswered:
+                    stale = loop.call_later(pacing.STALE, self._answered.set)
+                    await self._answered.wait()
+                    stale.cancel()
+            finally:
+                pacing.landed()
 
     async def _read(self) -> None:
         assert self._call is not None
@@ -216,6 +313,9 @@ class RemoteConnection(Connection):
                     if future is not None:
                         if not future.done():
                             future.set_result(decision)
+                        self._unanswered.discard(key)
+                        if not self._unanswered:
+                            self._answered.set()
                     elif key in self._expired:
                         self._expired.discard(key)  # a late answer: its timeout was charged already
                     else:
@@ -238,12 +338,13 @@ class RemoteConnection(Connection):
             if not future.done():
                 future.set_exception(ConnectionLost(why))
         self._pending.clear()
+        self._answered.set()
 
-    def _deliver(self, message: pb.GameMessage) -> None:
+    def send(self, message: pb.GameMessage) -> None:
         if self._failure is None:
             self._outbox.put_nowait(message)
 
-    async def _ask(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
         if self._failure is not None:
             raise ConnectionLost(self._failure)
         key = (message.game, message.request.seq)
@@ -251,12 +352,9 @@ class RemoteConnection(Connection):
         future: asyncio.Future[pb.Decision] = loop.create_future()
         self._pending[key] = future
         self._outbox.put_nowait(message)
-        timer = None if timeout is None else loop.call_later(timeout, self._expire, key)
-        try:
-            return await future
-        finally:
-            if timer is not None:
-                timer.cancel()
+        if timeout is not None:
+            self._deadlines.set(key, timeout)
+        return await future
 
     def _expire(self, key: tuple[int, int]) -> None:
         future = self._pending.pop(key, None)
@@ -278,7 +376,7 @@ class RemoteConnection(Connection):
                 await self._reader
         self._reader = None
         self._fail("closed")
-        self._held.clear()
+        self._deadlines.clear()
         if self._channel is not None:
             await self._channel.close()
         self._channel = self._call = None

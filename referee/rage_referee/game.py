@@ -3,7 +3,7 @@
 Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
 lowest legal bid, or the first legal play) in its place, so a game always finishes. What a bot is
-sent is a seat's view (:func:`rage_sdk.wire.view_message`, the wire form of
+sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
 :func:`rage_sdk.view.view_for`) and the public events of :mod:`rage_sdk.events`.
 """
 
@@ -113,7 +113,11 @@ class _Game:
         self.decisions = 0
         self.latencies_ms: list[float] = []
         self.seq = 0
-        self.generation = [-1] * len(spec.seats)  # the bot connection generation each seat's start went to
+        players = len(spec.seats)
+        self.told: list[list[pb.Event]] = [[] for _ in range(players)]
+        """Every event each seat is entitled to, in order."""
+        self.sent = [0] * players  # how many of them have gone out
+        self.generation = [-1] * players  # the bot's restart count when the seat's start went out
 
     def wire_id(self, seat: int) -> int:
         return self.spec.game_id * MAX_SEATS + seat
@@ -122,30 +126,34 @@ class _Game:
         time = self.spec.time
         return GameInfo(self.wire_id(seat), seat, self.spec.seats, self.spec.ruleset, 1, time.decision_ms, time.bank_ms)
 
-    def _ensure_started(self, seat: int) -> None:
-        """Send the seat its GameStart, again if its bot was restarted since."""
-        handle = self.bots[seat]
-        if self.generation[seat] != handle.restarts and handle.connection is not None:
-            self.generation[seat] = handle.restarts
-            handle.connection.start(self.wire_id(seat), wire.game_start_message(self.info(seat)))
-
-    def tell(self, seat: int, event: Event | pb.Event) -> None:
-        handle = self.bots[seat]
-        if handle.connection is not None and handle.connection.alive:
-            self._ensure_started(seat)
-            message = event if isinstance(event, pb.Event) else wire.event_message(event)
-            handle.connection.tell(self.wire_id(seat), message)
+    def tell(self, seat: int, event: Event) -> None:
+        """An event for one seat; it goes out with the seat's next message."""
+        self.told[seat].append(wire.event_message(event))
 
     def tell_all(self, event: Event) -> None:
         message = wire.event_message(event)
-        for seat in range(len(self.bots)):
-            self.tell(seat, message)
+        for told in self.told:
+            told.append(message)
+
+    def message(self, seat: int, **body: dict[str, Any] | pb.GameEnd) -> pb.GameMessage:
+        """The seat's next message: the events it has not been sent yet, then ``body``.
+
+        The first message starts the game; after the bot was restarted, the next one starts it
+        again and repeats every event so far, so the new process knows the whole game.
+        """
+        restarts, start = self.bots[seat].restarts, None
+        if self.generation[seat] != restarts:
+            self.generation[seat] = restarts
+            start = wire.game_start_message(self.info(seat))
+            self.sent[seat] = 0
+        told = self.told[seat]
+        events = told[self.sent[seat] :]
+        self.sent[seat] = len(told)
+        return pb.GameMessage(game=self.wire_id(seat), start=start, events=events, **body)
 
     # ------------------------------------------------------------------ the game
     async def run(self) -> GameResult:
         state = self.state
-        for seat in range(len(self.bots)):
-            self._ensure_started(seat)
         while not state.is_terminal():
             if state.current_player() == CHANCE:
                 state.deal_seeded(self.spec.seed)
@@ -206,14 +214,14 @@ class _Game:
         allowed_ms = time.decision_ms + self.bank_ms[seat]
         self.seq += 1
         self.decisions += 1
-        request = pb.DecisionRequest(
-            seq=self.seq,
-            kind=kind,
-            view=wire.view_message(state, seat),
-            legal=list(map(wire.action_code, legal)),
-            time_ms=allowed_ms,
-            bank_ms=self.bank_ms[seat],
-        )
+        request = {  # the DecisionRequest's fields: built inside the GameMessage, not copied into it
+            "seq": self.seq,
+            "kind": kind,
+            "view": wire.view_fields(state, seat),
+            "legal": list(map(wire.action_code, legal)),
+            "time_ms": allowed_ms,
+            "bank_ms": self.bank_ms[seat],
+        }
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
@@ -222,8 +230,7 @@ class _Game:
                 await handle.restart_once()
                 connection = handle.connection
                 assert connection is not None
-            self._ensure_started(seat)
-            decision = await connection.decide(self.wire_id(seat), request, allowed_ms / 1000)
+            decision = await connection.decide(self.message(seat, request=request), allowed_ms / 1000)
         except SeatTimeout:
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
@@ -262,7 +269,7 @@ class _Game:
             handle = self.bots[seat]
             if handle.connection is not None and handle.connection.alive:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
-                handle.connection.end(self.wire_id(seat), end)
+                handle.connection.send(self.message(seat, end=end))
         return GameResult(
             self.spec,
             record,

@@ -17,9 +17,9 @@ from .rules import Ruleset, WildTie
 from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick, trick_winner
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatView:
-    """One seat's view of a game at one moment."""
+    """One seat's view of a game at one moment: a fresh one for every decision, the bot's to keep."""
 
     seat: int
     players: int

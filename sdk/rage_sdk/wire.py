@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid
 from .cards import CARDS, WILD, Card, Colour
@@ -37,11 +38,11 @@ def colour_code(colour: int | None) -> int:
     return NO_TRUMP if colour is None else int(colour)
 
 
-_COLOURS = tuple(Colour)
+_COLOUR_OR_NONE: tuple[Colour | None, ...] = (*Colour, None)  # indexed by a colour code, -1 for none
 
 
 def colour_of(code: int) -> Colour | None:
-    return None if code < 0 else _COLOURS[code]
+    return _COLOUR_OR_NONE[code]
 
 
 def cards_of(ids: Iterable[int]) -> tuple[Card, ...]:
@@ -76,15 +77,16 @@ def game_start_message(info: GameInfo) -> pb.GameStart:
     )
 
 
-def view_message(state: GameState, seat: int) -> pb.View:
-    """What ``seat`` may see now, as a decision request carries it.
+def view_fields(state: GameState, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see now: the fields of the ``View`` a decision request carries.
 
     The same information as :func:`rage_sdk.view.view_for` (whose tests hold the two together),
     read straight from the state because the referee builds one for every decision; the
-    finished tricks and rounds travel as events instead.
+    finished tricks and rounds travel as events instead. A dict, so that the referee builds a
+    whole ``GameMessage`` in one constructor call rather than copying a ``View`` into it.
     """
     trick = state.trick
-    return pb.View(
+    return dict(
         seat=seat,
         round=state.round_number,
         cards=state.cards,
@@ -104,46 +106,44 @@ def view_message(state: GameState, seat: int) -> pb.View:
 
 
 def event_message(event: Event) -> pb.Event:
+    # Sub-messages as dicts: built inside the Event rather than copied into it.
     match event:
-        case RoundStarted():
-            return pb.Event(
-                round_started=pb.RoundStarted(
-                    round=event.round_number,
-                    cards=event.cards,
-                    dealer=event.dealer,
-                    hand=[card.id for card in event.hand],
-                    turned=[card.id for card in event.turned],
-                    trump=colour_code(event.trump),
-                )
-            )
-        case BidMade():
-            return pb.Event(bid_made=pb.BidMade(seat=event.seat, bid=event.bid))
-        case BidsShown():
-            return pb.Event(bids_shown=pb.BidsShown(bids=list(event.bids)))
         case CardPlayed():
             return pb.Event(
-                card_played=pb.CardPlayed(
-                    seat=event.seat,
-                    play=event.play.code,
-                    turned=[card.id for card in event.turned],
-                    trump=colour_code(event.trump),
-                )
+                card_played={
+                    "seat": event.seat,
+                    "play": event.play.code,
+                    "turned": [card.id for card in event.turned],
+                    "trump": colour_code(event.trump),
+                }
             )
         case TrickWon():
+            turned = [card.id for card in event.turned]
+            return pb.Event(trick_won={"winner": event.winner, "turned": turned, "trump": colour_code(event.trump)})
+        case BidMade():
+            return pb.Event(bid_made={"seat": event.seat, "bid": event.bid})
+        case RoundStarted():
             return pb.Event(
-                trick_won=pb.TrickWon(
-                    winner=event.winner, turned=[card.id for card in event.turned], trump=colour_code(event.trump)
-                )
+                round_started={
+                    "round": event.round_number,
+                    "cards": event.cards,
+                    "dealer": event.dealer,
+                    "hand": [card.id for card in event.hand],
+                    "turned": [card.id for card in event.turned],
+                    "trump": colour_code(event.trump),
+                }
             )
+        case BidsShown():
+            return pb.Event(bids_shown={"bids": event.bids})
         case RoundScored():
             return pb.Event(
-                round_scored=pb.RoundScored(
-                    round=event.round_number,
-                    bids=list(event.bids),
-                    tricks_won=list(event.tricks_won),
-                    points=list(event.points),
-                    totals=list(event.totals),
-                )
+                round_scored={
+                    "round": event.round_number,
+                    "bids": event.bids,
+                    "tricks_won": event.tricks_won,
+                    "points": event.points,
+                    "totals": event.totals,
+                }
             )
     raise TypeError(f"not an event: {event!r}")
 
@@ -207,27 +207,29 @@ def view_of(
     """The :class:`SeatView` of a decision request, with the finished rounds and tricks the events told."""
     v = request.view
     players = len(info.players)
+    bidding = request.kind == BID
     try:  # the referee's own list: a lookup, not a check
-        table: tuple[Action, ...] = BIDS if request.kind == BID else PLAYS
+        table: tuple[Action, ...] = BIDS if bidding else PLAYS
         legal = tuple(map(table.__getitem__, request.legal))
     except IndexError:
         raise ValueError(f"legal actions out of range: {list(request.legal)}") from None
+    seat, leader = v.seat, v.trick_leader
     return SeatView(
-        seat=v.seat,
+        seat=seat,
         players=players,
         ruleset=info.ruleset,
-        phase=Phase.BID if request.kind == BID else Phase.PLAY,
+        phase=Phase.BID if bidding else Phase.PLAY,
         round_number=v.round,
         cards=v.cards,
         dealer=v.dealer,
-        to_move=v.seat,
+        to_move=seat,
         hand=cards_of(v.hand),
         hand_sizes=tuple(v.hand_sizes),
         turned=cards_of(v.turned),
-        trump=colour_of(v.trump),
-        bids=tuple(None if bid < 0 else bid for bid in v.bids),
-        trick=tuple(((v.trick_leader + k) % players, PLAYS[code]) for k, code in enumerate(v.trick_plays)),
-        lead=colour_of(v.lead),
+        trump=_COLOUR_OR_NONE[v.trump],
+        bids=tuple([None if bid < 0 else bid for bid in v.bids]),
+        trick=tuple([((leader + k) % players, PLAYS[code]) for k, code in enumerate(v.trick_plays)]),
+        lead=_COLOUR_OR_NONE[v.lead],
         tricks=tricks,
         tricks_won=tuple(v.tricks_won),
         results=results,

@@ -1,5 +1,9 @@
 """Answers AFTER decisions (the first legal action), then exits with code 3 on the next request, mid-game.
 
+Each decision first checks that the view knows the whole game so far (every finished round and
+trick), which a relaunched process learns from the events the referee repeats to it; it writes
+``view out of step`` to stderr when not.
+
 With ``--linger S`` it first shuts down every socket it has (its streams and its listening port go
 away at once, as when a process dies) and only exits S seconds later: a process that has stopped
 serving but is not gone yet.
@@ -13,6 +17,7 @@ import argparse
 import contextlib
 import os
 import socket
+import sys
 import time
 
 from rage_sdk import Bot, Play, SeatView
@@ -41,7 +46,9 @@ class QuitterBot(Bot):
     answered = 0
     """Decisions answered by this process, over all its games."""
 
-    def _count(self) -> None:
+    def _count(self, view: SeatView) -> None:
+        if len(view.results) != view.round_number - 1 or len(view.tricks) != sum(view.tricks_won):
+            print(f"view out of step: {len(view.results)} results, {len(view.tricks)} tricks", file=sys.stderr)
         if QuitterBot.answered >= QuitterBot.after:
             if QuitterBot.linger:
                 shut_sockets()
@@ -50,11 +57,11 @@ class QuitterBot(Bot):
         QuitterBot.answered += 1
 
     def bid(self, view: SeatView) -> int:
-        self._count()
+        self._count(view)
         return view.legal_bids[0]
 
     def play(self, view: SeatView) -> Play:
-        self._count()
+        self._count(view)
         return view.legal_plays[0]
 
 

@@ -1,0 +1,125 @@
+"""How remote connections pace their writes (the Dispatcher) and time their decisions (one timer for many)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+from rage_referee.connection import Dispatcher, _Deadlines
+
+
+class Writer:
+    """A connection as the dispatcher sees it: how many messages it has waiting."""
+
+    def __init__(self, waiting: int = 1) -> None:
+        self.waiting = waiting
+
+
+def run(test: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(test)
+
+
+async def turns(dispatcher: Dispatcher, *writers: Writer) -> list[asyncio.Task[None]]:
+    tasks = [asyncio.create_task(dispatcher.turn(writer)) for writer in writers]  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    return tasks
+
+
+def test_a_batch_goes_at_once_when_none_is_in_flight() -> None:
+    async def test() -> None:
+        dispatcher = Dispatcher()
+        [first] = await turns(dispatcher, Writer())
+        assert first.done()
+
+    run(test())
+
+
+def test_the_next_batch_waits_until_the_one_in_flight_has_landed() -> None:
+    async def test() -> None:
+        dispatcher = Dispatcher()
+        await turns(dispatcher, Writer())
+        [second] = await turns(dispatcher, Writer())
+        assert not second.done()
+        dispatcher.landed()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert second.done()
+
+    run(test())
+
+
+def test_a_full_queue_goes_at_once() -> None:
+    async def test() -> None:
+        dispatcher = Dispatcher()
+        await turns(dispatcher, Writer())
+        [full] = await turns(dispatcher, Writer(Dispatcher.FULL))
+        assert full.done()
+
+    run(test())
+
+
+def test_the_fullest_queue_goes_first() -> None:
+    async def test() -> None:
+        dispatcher = Dispatcher()
+        await turns(dispatcher, Writer())
+        small, larger = await turns(dispatcher, Writer(1), Writer(2))
+        dispatcher.landed()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert larger.done() and not small.done()
+
+    run(test())
+
+
+def test_nobody_waits_longer_than_hold() -> None:
+    async def test() -> None:
+        dispatcher = Dispatcher()
+        await turns(dispatcher, Writer())  # never lands: a bot that does not answer
+        [second] = await turns(dispatcher, Writer())
+        await asyncio.wait_for(second, Dispatcher.HOLD + 1.0)
+
+    run(test())
+
+
+def test_a_turn_given_to_a_writer_that_is_gone_is_handed_on() -> None:
+    async def test() -> None:
+        dispatcher = Dispatcher()
+        await turns(dispatcher, Writer())
+        gone, next_one = await turns(dispatcher, Writer(2), Writer(1))
+        dispatcher.landed()
+        await asyncio.sleep(0)  # the turn goes to the fullest, ...
+        gone.cancel()  # ... whose writer is cancelled before it could write
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert gone.cancelled() and next_one.done()
+
+    run(test())
+
+
+def test_deadlines_expire_in_time_order_on_one_timer() -> None:
+    async def test() -> None:
+        expired: list[tuple[int, int]] = []
+        deadlines = _Deadlines(expired.append)
+        deadlines.set((1, 1), 0.06)
+        deadlines.set((2, 1), 0.02)
+        deadlines.set((3, 1), 0.04)
+        await asyncio.sleep(0.03)
+        assert expired == [(2, 1)]
+        await asyncio.sleep(0.08)
+        assert expired == [(2, 1), (3, 1), (1, 1)]
+
+    run(test())
+
+
+def test_cleared_deadlines_never_expire() -> None:
+    async def test() -> None:
+        expired: list[tuple[int, int]] = []
+        deadlines = _Deadlines(expired.append)
+        deadlines.set((1, 1), 0.01)
+        deadlines.clear()
+        await asyncio.sleep(0.03)
+        assert expired == []
+
+    run(test())
