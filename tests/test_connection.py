@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
-from rage_referee.connection import Dispatcher, _Deadlines
+from rage_referee.connection import Dispatcher, _Deadlines, _Flight, dispatcher
 
 
 class Writer:
@@ -98,13 +98,45 @@ def test_a_turn_given_to_a_writer_that_is_gone_is_handed_on() -> None:
     run(test())
 
 
+def test_a_batch_in_flight_lands_when_answered() -> None:
+    async def test() -> None:
+        pacing = dispatcher()
+        await turns(pacing, Writer())
+        flight = _Flight({(1, 1), (2, 1)})
+        flight.answered((1, 1))
+        assert not flight.landed.is_set()
+        flight.answered((2, 1))
+        assert flight.landed.is_set() and pacing._in_flight == 0
+
+    run(test())
+
+
+def test_an_unanswered_batch_lands_when_stale_even_if_its_write_never_ended() -> None:
+    async def test() -> None:
+        pacing = dispatcher()
+        await turns(pacing, Writer())
+        flight = _Flight({(1, 1)})
+        await asyncio.sleep(Dispatcher.STALE + 0.05)
+        assert flight.landed.is_set() and pacing._in_flight == 0
+        flight.land()  # a late answer or the writer's own end: counted once
+        assert pacing._in_flight == 0
+
+    run(test())
+
+
+def decisions(*keys: tuple[int, int]) -> dict[tuple[int, int], asyncio.Future[Any]]:
+    loop = asyncio.get_running_loop()
+    return {key: loop.create_future() for key in keys}
+
+
 def test_deadlines_expire_in_time_order_on_one_timer() -> None:
     async def test() -> None:
         expired: list[tuple[int, int]] = []
-        deadlines = _Deadlines(expired.append)
-        deadlines.set((1, 1), 0.06)
-        deadlines.set((2, 1), 0.02)
-        deadlines.set((3, 1), 0.04)
+        deadlines = _Deadlines(lambda key, future: expired.append(key))
+        pending = decisions((1, 1), (2, 1), (3, 1))
+        deadlines.set((1, 1), pending[1, 1], 0.06)
+        deadlines.set((2, 1), pending[2, 1], 0.02)
+        deadlines.set((3, 1), pending[3, 1], 0.04)
         await asyncio.sleep(0.03)
         assert expired == [(2, 1)]
         await asyncio.sleep(0.08)
@@ -113,11 +145,30 @@ def test_deadlines_expire_in_time_order_on_one_timer() -> None:
     run(test())
 
 
+def test_a_deadline_ends_with_its_decision() -> None:
+    """An answered decision's deadline expires nothing, not even a later decision under the same key."""
+
+    async def test() -> None:
+        expired: list[asyncio.Future[Any]] = []
+        deadlines = _Deadlines(lambda key, future: expired.append(future))
+        first = asyncio.get_running_loop().create_future()
+        deadlines.set((1, 1), first, 0.02)
+        first.set_result("answered")
+        again = asyncio.get_running_loop().create_future()
+        deadlines.set((1, 1), again, 0.2)
+        await asyncio.sleep(0.05)
+        assert expired == []
+        await asyncio.sleep(0.2)
+        assert expired == [again]
+
+    run(test())
+
+
 def test_cleared_deadlines_never_expire() -> None:
     async def test() -> None:
         expired: list[tuple[int, int]] = []
-        deadlines = _Deadlines(expired.append)
-        deadlines.set((1, 1), 0.01)
+        deadlines = _Deadlines(lambda key, future: expired.append(key))
+        deadlines.set((1, 1), asyncio.get_running_loop().create_future(), 0.01)
         deadlines.clear()
         await asyncio.sleep(0.03)
         assert expired == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
+import itertools
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +26,8 @@ from rage_sdk.pb import bot_pb2_grpc
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 HELLO_TIMEOUT = 5.0
+MAX_BATCH = 64
+"""Messages per stream message at most (a restarted bot's messages repeat whole games)."""
 UNSOLICITED_LIMIT = 1000
 """Decisions nobody asked for (not late answers) before a connection counts as flooding and is cut."""
 
@@ -182,19 +185,24 @@ def dispatcher() -> Dispatcher:
     return found
 
 
+Key = tuple[int, int]
+"""A decision request on a connection: (game, seq)."""
+
+
 class _Deadlines:
     """Many deadlines on one timer, armed for the earliest: setting one is a heap push, not a timer."""
 
-    def __init__(self, expire: Callable[[tuple[int, int]], None]) -> None:
+    def __init__(self, expire: Callable[[Key, asyncio.Future[pb.Decision]], None]) -> None:
         self._expire = expire
-        self._heap: list[tuple[float, tuple[int, int]]] = []
+        self._heap: list[tuple[float, int, Key, asyncio.Future[pb.Decision]]] = []
+        self._count = itertools.count()  # orders equal times, so futures are never compared
         self._timer: asyncio.TimerHandle | None = None
 
-    def set(self, key: tuple[int, int], timeout: float) -> None:
-        """Call ``expire(key)`` in ``timeout`` seconds (harmless once the key's decision has come)."""
+    def set(self, key: Key, future: asyncio.Future[pb.Decision], timeout: float) -> None:
+        """Call ``expire(key, future)`` in ``timeout`` seconds unless ``future`` is done by then."""
         loop = asyncio.get_running_loop()
         when = loop.time() + timeout
-        heapq.heappush(self._heap, (when, key))
+        heapq.heappush(self._heap, (when, next(self._count), key, future))
         if self._timer is None or when < self._timer.when():
             self._arm(loop)
 
@@ -207,7 +215,9 @@ class _Deadlines:
         loop = asyncio.get_running_loop()
         now = loop.time()
         while self._heap and self._heap[0][0] <= now:
-            self._expire(heapq.heappop(self._heap)[1])
+            _, _, key, future = heapq.heappop(self._heap)
+            if not future.done():
+                self._expire(key, future)
         self._timer = None
         self._arm(loop)
 
@@ -215,6 +225,32 @@ class _Deadlines:
         if self._timer is not None:
             self._timer.cancel()
         self._heap, self._timer = [], None
+
+
+class _Flight:
+    """A batch in flight: it lands when its requests are all answered, or ``Dispatcher.STALE`` after it went."""
+
+    def __init__(self, requests: set[Key]) -> None:
+        self.requests = requests
+        self.landed = asyncio.Event()
+        self._timer: asyncio.TimerHandle | None = None
+        if requests:
+            self._timer = asyncio.get_running_loop().call_later(Dispatcher.STALE, self.land)
+        else:
+            self.land()
+
+    def answered(self, key: Key) -> None:
+        self.requests.discard(key)
+        if not self.requests:
+            self.land()
+
+    def land(self) -> None:
+        """Let the connection's next batch go (the first call counts, once per batch)."""
+        if not self.landed.is_set():
+            if self._timer is not None:
+                self._timer.cancel()
+            self.landed.set()
+            dispatcher().landed()
 
 
 class RemoteConnection(Connection):
@@ -225,11 +261,10 @@ class RemoteConnection(Connection):
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
         self._outbox: asyncio.Queue[pb.GameMessage | None] = asyncio.Queue()  # None ends the stream
-        self._pending: dict[tuple[int, int], asyncio.Future[pb.Decision]] = {}
-        self._expired: set[tuple[int, int]] = set()
+        self._pending: dict[Key, asyncio.Future[pb.Decision]] = {}
+        self._expired: set[Key] = set()
         self._deadlines = _Deadlines(self._expire)
-        self._unanswered: set[tuple[int, int]] = set()  # the requests of the batch in flight
-        self._answered: asyncio.Event = asyncio.Event()
+        self._flight: _Flight | None = None  # the last batch written
         self._reader: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
         self.unsolicited = 0
@@ -277,31 +312,26 @@ class RemoteConnection(Connection):
     async def _batches(self) -> AsyncIterator[pb.RefereeBatch]:
         """Everything queued, a batch at a time when the dispatcher says, until ``None`` ends it."""
         pacing = dispatcher()
-        loop = asyncio.get_running_loop()
         while True:
             first = await self._outbox.get()
             if first is None:
                 return
             await pacing.turn(self)
+            messages, ended = [first], False
+            while not self._outbox.empty() and len(messages) < MAX_BATCH:
+                following = self._outbox.get_nowait()
+                if following is None:
+                    ended = True
+                    break
+                messages.append(following)
+            flight = self._flight = _Flight({(m.game, m.request.seq) for m in messages if m.HasField("request")})
             try:
-                messages, ended = [first], False
-                while not self._outbox.empty():
-                    following = self._outbox.get_nowait()
-                    if following is None:
-                        ended = True
-                        break
-                    messages.append(following)
-                self._unanswered = {(m.game, m.request.seq) for m in messages if m.HasField("request")}
-                self._answered.clear()
                 yield pb.RefereeBatch(messages=messages)
                 if ended:
                     return
-                if self._unanswered:
-                    stale = loop.call_later(pacing.STALE, self._answered.set)
-                    await self._answered.wait()
-                    stale.cancel()
+                await flight.landed.wait()
             finally:
-                pacing.landed()
+                flight.land()
 
     async def _read(self) -> None:
         assert self._call is not None
@@ -313,9 +343,8 @@ class RemoteConnection(Connection):
                     if future is not None:
                         if not future.done():
                             future.set_result(decision)
-                        self._unanswered.discard(key)
-                        if not self._unanswered:
-                            self._answered.set()
+                        if self._flight is not None:
+                            self._flight.answered(key)
                     elif key in self._expired:
                         self._expired.discard(key)  # a late answer: its timeout was charged already
                     else:
@@ -338,7 +367,8 @@ class RemoteConnection(Connection):
             if not future.done():
                 future.set_exception(ConnectionLost(why))
         self._pending.clear()
-        self._answered.set()
+        if self._flight is not None:
+            self._flight.land()
 
     def send(self, message: pb.GameMessage) -> None:
         if self._failure is None:
@@ -353,14 +383,14 @@ class RemoteConnection(Connection):
         self._pending[key] = future
         self._outbox.put_nowait(message)
         if timeout is not None:
-            self._deadlines.set(key, timeout)
+            self._deadlines.set(key, future, timeout)
         return await future
 
-    def _expire(self, key: tuple[int, int]) -> None:
-        future = self._pending.pop(key, None)
-        if future is not None and not future.done():
+    def _expire(self, key: Key, future: asyncio.Future[pb.Decision]) -> None:
+        if self._pending.get(key) is future:
+            del self._pending[key]
             self._expired.add(key)
-            future.set_exception(SeatTimeout())
+        future.set_exception(SeatTimeout())
 
     async def close(self, grace: float = 2.0) -> None:
         """Send what is queued and end the stream (the bot's answer to it ends too), then let go."""
