@@ -28,9 +28,7 @@ from rage_sdk.errors import IllegalActionError
 from rage_sdk.rules import PRESETS, Ruleset, Tiebreak
 from rage_sdk.state import CHANCE, NO_TRUMP, GameState, Phase, Trick, places_for
 from rage_sdk.view import view_for
-
-PRESET_NAMES = ("amigo", "fundex", "waddingtons", "amigo1985")
-MAX_PLAYERS = {"amigo": 10, "fundex": 8, "waddingtons": 10, "amigo1985": 10}
+from strategies import MAX_PLAYERS, OPTION_VALUES, PRESET_NAMES, rulesets_and_players
 
 
 def modest(examples: int) -> settings:
@@ -558,39 +556,6 @@ class GameChecker:
 
 # --------------------------------------------------------------------------- strategies
 
-OPTION_VALUES: dict[str, list[Any]] = {
-    "notrump_scope": ["trick", "round"],
-    "change_mode": ["reveal", "choose"],
-    "wild_tie": ["later_wins", "earlier_wins"],
-    "wild_declares_value": [False, True],
-    "action_cards_anytime": [False, True],
-    "first_action_of_kind_only": [False, True],
-    "sweep": ["none", "double_tricks", "double_round"],
-    "sweep_in_one_card_round": [False, True],
-    "tiebreak": ["none", "most_hits"],
-    "points_per_trick": [0, 1, 2],
-    "bid_hit": [10, 7, 20],
-    "bid_zero_hit": [10, 5, 3],
-    "bid_miss": [-5, 0, -3],
-}
-
-
-@st.composite
-def overridden_rulesets(draw: st.DrawFn) -> tuple[Ruleset, int]:
-    """A preset with some options overridden, and a player count in its range."""
-    preset = draw(st.sampled_from(PRESET_NAMES))
-    overrides: dict[str, Any] = {}
-    for name, values in OPTION_VALUES.items():
-        value = draw(st.one_of(st.none(), st.sampled_from(values)))
-        if value is not None:
-            overrides[name] = value
-    overrides["bidding"] = draw(st.sampled_from(["open", "hidden", "secret"]))
-    if overrides["bidding"] == "open":
-        overrides["plus_minus_one"] = draw(st.booleans())
-    players = draw(st.integers(2, MAX_PLAYERS[preset]))
-    return Ruleset.of(preset, **overrides), players
-
-
 seeds = st.integers(0, 2**32 - 1)
 
 
@@ -613,14 +578,14 @@ def test_preset_games_every_step(preset: str, data: st.DataObject, seed: int, ch
 
 
 @modest(10)
-@given(table=overridden_rulesets(), seed=seeds, choice_seed=seeds)
+@given(table=rulesets_and_players(), seed=seeds, choice_seed=seeds)
 def test_overridden_games_every_step(table: tuple[Ruleset, int], seed: int, choice_seed: int) -> None:
     ruleset, players = table
     GameChecker(ruleset, players, seed, choice_seed, every_step=True).run()
 
 
 @modest(60)
-@given(table=overridden_rulesets(), seed=seeds, choice_seed=seeds)
+@given(table=rulesets_and_players(), seed=seeds, choice_seed=seeds)
 def test_overridden_games_trick_and_round_ends(table: tuple[Ruleset, int], seed: int, choice_seed: int) -> None:
     ruleset, players = table
     GameChecker(ruleset, players, seed, choice_seed, every_step=False).run()
@@ -701,5 +666,5 @@ def test_seeded_deal_rejects_a_negative_seed() -> None:
 
 
 def test_option_values_cover_every_option() -> None:
-    """The override strategy draws every option of the rules except the fixed round list."""
-    assert set(OPTION_VALUES) | {"bidding", "plus_minus_one", "rounds"} == set(PRESETS["amigo"])
+    """The override strategy draws every option of the rules."""
+    assert set(OPTION_VALUES) | {"bidding", "plus_minus_one"} == set(PRESETS["amigo"])

@@ -21,9 +21,8 @@ from rage_sdk.record import FORMAT, load_record, record_of
 from rage_sdk.replay import Verdict, verify
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import CHANCE, NO_TRUMP, GameState
+from strategies import MAX_PLAYERS, PRESET_NAMES, rulesets_and_players
 
-PRESET_NAMES = ("amigo", "fundex", "waddingtons", "amigo1985")
-MAX_PLAYERS = {"amigo": 10, "fundex": 8, "waddingtons": 10, "amigo1985": 10}
 DECK_SIZE = {"amigo": 112, "fundex": 110, "waddingtons": 108, "amigo1985": 108}
 
 
@@ -149,34 +148,6 @@ def mutated(data: dict[str, Any], change: Callable[[dict[str, Any]], Any]) -> di
 
 # --------------------------------------------------------------------------- round trips
 
-OPTION_VALUES: dict[str, list[Any]] = {
-    "notrump_scope": ["trick", "round"],
-    "change_mode": ["reveal", "choose"],
-    "wild_tie": ["later_wins", "earlier_wins"],
-    "wild_declares_value": [False, True],
-    "action_cards_anytime": [False, True],
-    "first_action_of_kind_only": [False, True],
-    "sweep": ["none", "double_tricks", "double_round"],
-    "sweep_in_one_card_round": [False, True],
-    "tiebreak": ["none", "most_hits"],
-    "bid_zero_hit": [10, 5],
-    "rounds": [[3, 2, 1], [1], [5, 1, 4]],
-}
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> tuple[Ruleset, int]:
-    preset = draw(st.sampled_from(PRESET_NAMES))
-    overrides = {}
-    for name, values in OPTION_VALUES.items():
-        value = draw(st.one_of(st.none(), st.sampled_from(values)))
-        if value is not None:
-            overrides[name] = value
-    overrides["bidding"] = draw(st.sampled_from(["open", "hidden", "secret"]))
-    if overrides["bidding"] == "open":
-        overrides["plus_minus_one"] = draw(st.booleans())
-    return Ruleset.of(preset, **overrides), draw(st.integers(2, MAX_PLAYERS[preset]))
-
 
 def assert_round_trip(state: GameState) -> dict[str, Any]:
     data = record_of(state, names(state.players)).to_json()
@@ -223,7 +194,7 @@ def test_round_trip_every_preset(preset: str) -> None:
 
 
 @modest(25)
-@given(table=tables(), seed=st.integers(0, 10**9))
+@given(table=rulesets_and_players(), seed=st.integers(0, 10**9))
 def test_round_trip_with_overrides(table: tuple[Ruleset, int], seed: int) -> None:
     ruleset, players = table
     data = assert_round_trip(play_game(GameState(ruleset, players), seed, seed ^ 0x5A5A))
