@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
-import signal
 import subprocess
 import sys
 import threading
@@ -28,7 +26,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
-from rage_referee.bots import free_port
+from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
 from rage_referee.league.store import Store
 from rage_sdk.pb import referee_pb2 as pb
@@ -97,19 +95,6 @@ def launch(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=handle, stderr=handle, start_new_session=True)
 
 
-def stop(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
-    """SIGTERM to the process group, then SIGKILL after ``grace`` seconds."""
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
 def wait_serving(address: str, process: subprocess.Popen[bytes], log: Path, service: str = "") -> None:
     """Until the health service at ``address`` says SERVING; fails if the process ends first."""
     deadline = time.monotonic() + START_TIMEOUT
@@ -141,7 +126,7 @@ def bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
         yield addresses
     finally:
         for process in processes.values():
-            stop(process)
+            stop_group(process, 10.0)
     assert all(process.poll() is not None for process in processes.values())
 
 
@@ -205,7 +190,7 @@ class Referee:
     def stop(self) -> None:
         self.close_channel()
         if self.process is not None:
-            stop(self.process)
+            stop_group(self.process, 10.0)
 
 
 @contextlib.contextmanager

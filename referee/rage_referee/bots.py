@@ -97,6 +97,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
+    """End a process started in its own group, and its children: SIGTERM, then SIGKILL after ``grace`` seconds."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 @dataclass
 class BotProcess:
     """A bot command the referee runs: its own process group, stderr to a log file."""
@@ -165,15 +178,8 @@ class BotProcess:
     def stop(self, grace: float = 2.0) -> None:
         """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
         process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(grace)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        if process is not None:
+            stop_group(process, grace)
         if self._log is not None:
             self._log.close()
             self._log = None
