@@ -88,8 +88,7 @@ def test_a_turn_given_to_a_writer_that_is_gone_is_handed_on() -> None:
         dispatcher = Dispatcher()
         await turns(dispatcher, Writer())
         gone, next_one = await turns(dispatcher, Writer(2), Writer(1))
-        dispatcher.landed()
-        await asyncio.sleep(0)  # the turn goes to the fullest, ...
+        dispatcher.landed()  # the turn goes to the fullest at once, ...
         gone.cancel()  # ... whose writer is cancelled before it could write
         for _ in range(3):
             await asyncio.sleep(0)

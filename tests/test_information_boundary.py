@@ -26,7 +26,7 @@ import pytest
 import rage_referee.game
 from google.protobuf.message import Message
 from rage_referee.bots import BotHandle, BotSpec, load_bot_class
-from rage_referee.connection import LocalConnection
+from rage_referee.connection import Key, LocalConnection
 from rage_referee.game import MAX_SEATS, GameResult, GameSpec, TimeControl, play_game
 from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
@@ -217,12 +217,12 @@ class RecordingConnection(LocalConnection):
         if message.HasField("end"):
             self._keep("end", game, message.end)
 
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
-        self._keep_message(message)
-        return await super().decide(message, timeout)
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+        self._keep_message(pb.GameMessage.FromString(message))
+        return await super().decide(message, key, timeout)
 
-    def send(self, message: pb.GameMessage) -> None:
-        self._keep_message(message)
+    def send(self, message: bytes) -> None:
+        self._keep_message(pb.GameMessage.FromString(message))
         super().send(message)
 
 

@@ -1,9 +1,10 @@
 """Connections to bots: one long-lived, batched stream per remote bot, or a direct in-process call.
 
 A :class:`Connection` carries every game the referee runs with one bot. The game hands it whole
-:class:`GameMessage` values (start, events held since the seat's last message, then a request or
-the end); ``decide`` never waits longer than the timeout it is given. Remote connections write in
-batches paced by the loop's :class:`Dispatcher`.
+``GameMessage`` values, encoded (start, events held since the seat's last message, then a request
+or the end); ``decide`` never waits longer than the timeout it is given. Remote connections write
+them in batches paced by the loop's :class:`Dispatcher`, framed without copying
+(``proto/rage/v1/frames.proto``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from rage_sdk import wire
 from rage_sdk.bot import BotFactory, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import bot_pb2_grpc
+from rage_sdk.pb import frames_pb2 as frames
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 HELLO_TIMEOUT = 5.0
 MAX_BATCH = 64
 """Messages per stream message at most (a restarted bot's messages repeat whole games)."""
+PLAY = "/rage.v1.Bot/Play"
 UNSOLICITED_LIMIT = 1000
 """Decisions nobody asked for (not late answers) before a connection counts as flooding and is cut."""
 
@@ -50,6 +53,10 @@ class BotIdentity:
     version: str
 
 
+Key = tuple[int, int]
+"""A decision request on a connection: (game, seq)."""
+
+
 class Connection(ABC):
     """Every game the referee runs with one bot."""
 
@@ -60,12 +67,12 @@ class Connection(ABC):
         """Greet the bot and open the stream; :class:`HandshakeError` if it cannot be done."""
 
     @abstractmethod
-    def send(self, message: pb.GameMessage) -> None:
-        """Send a message that asks for nothing (a game's end)."""
+    def send(self, message: bytes) -> None:
+        """Send an encoded ``GameMessage`` that asks for nothing (a game's end)."""
 
     @abstractmethod
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
-        """Send a message with a decision request and wait for the answer.
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+        """Send an encoded ``GameMessage`` whose decision request is ``key`` and wait for the answer.
 
         :raises SeatTimeout: no answer within ``timeout`` seconds.
         :raises ConnectionLost: the stream is gone.
@@ -95,11 +102,11 @@ class LocalConnection(Connection):
         self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
         return self.identity
 
-    def send(self, message: pb.GameMessage) -> None:
-        self.runner.handle([message])
+    def send(self, message: bytes) -> None:
+        self.runner.handle([pb.GameMessage.FromString(message)])
 
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
-        return self.runner.handle([message])[0]
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+        return self.runner.handle([pb.GameMessage.FromString(message)])[0]
 
     async def close(self) -> None:
         self.runner = BotRunner(self.factory)
@@ -110,20 +117,21 @@ class LocalConnection(Connection):
 
 
 class Dispatcher:
-    """When remote connections write: full batches, without holding anyone up for long.
+    """When remote connections write: full batches, with a bot and the referee working side by side.
 
     A stream message costs each Python gRPC end a few hundred microseconds however many decision
-    requests it carries (``rage bench protocol``), so throughput comes from full batches. Each
-    connection keeps one batch in flight, so requests for its bot gather while the bot works; a
-    batch stops counting as in flight once its requests are all answered, or ``STALE`` seconds after
-    it went, so a slow bot holds up only its own requests. A connection with messages waiting then
-    writes at once if it has ``FULL`` of them or fewer than ``IN_FLIGHT`` batches are in flight on
-    the loop; otherwise it waits its turn (the fullest first), ``HOLD`` seconds at most.
+    requests it carries (``rage bench protocol``), so throughput comes from full batches. One batch
+    is in flight on the loop at a time: while a bot works on it, the requests for the other bots
+    gather, and when it lands the fullest queue goes at once, before the referee works through the
+    answers, so that the next bot works while the referee does. A batch lands once its requests are
+    all answered, or ``STALE`` seconds after it went, so a slow bot holds the others up that long
+    at most. A connection with ``FULL`` messages waiting writes at once whatever is in flight, and
+    none waits longer than ``HOLD`` seconds.
     """
 
-    FULL = 4
+    FULL = 16
     IN_FLIGHT = 1
-    HOLD = 0.002
+    HOLD = 0.004
     STALE = 0.005
 
     def __init__(self) -> None:
@@ -155,9 +163,8 @@ class Dispatcher:
     def landed(self) -> None:
         """A batch given a turn is answered, stale, or was never sent."""
         self._in_flight -= 1
-        if self._waiting and not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._dispatch)
+        if self._waiting:
+            self._dispatch()
 
     def _go(self, connection: RemoteConnection) -> None:
         go = self._waiting.pop(connection, None)
@@ -183,10 +190,6 @@ def dispatcher() -> Dispatcher:
     if found is None:
         found = _dispatchers[loop] = Dispatcher()
     return found
-
-
-Key = tuple[int, int]
-"""A decision request on a connection: (game, seq)."""
 
 
 class _Deadlines:
@@ -260,7 +263,7 @@ class RemoteConnection(Connection):
         self.address = address
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
-        self._outbox: asyncio.Queue[pb.GameMessage | None] = asyncio.Queue()  # None ends the stream
+        self._outbox: asyncio.Queue[tuple[bytes, Key | None] | None] = asyncio.Queue()  # None ends the stream
         self._pending: dict[Key, asyncio.Future[pb.Decision]] = {}
         self._expired: set[Key] = set()
         self._deadlines = _Deadlines(self._expire)
@@ -304,29 +307,30 @@ class RemoteConnection(Connection):
         self.identity = BotIdentity(reply.name or self.address, reply.version)
         self.unsolicited = 0
         self._outbox = asyncio.Queue()
-        self._call = stub.Play(self._batches())
+        play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=pb.BotBatch.FromString)
+        self._call = play(self._batches())
         self._failure = None
         self._reader = asyncio.create_task(self._read())
         return self.identity
 
-    async def _batches(self) -> AsyncIterator[pb.RefereeBatch]:
-        """Everything queued, a batch at a time when the dispatcher says, until ``None`` ends it."""
+    async def _batches(self) -> AsyncIterator[bytes]:
+        """Everything queued, a ``RefereeBatch`` at a time when the dispatcher says, until ``None`` ends it."""
         pacing = dispatcher()
         while True:
             first = await self._outbox.get()
             if first is None:
                 return
             await pacing.turn(self)
-            messages, ended = [first], False
-            while not self._outbox.empty() and len(messages) < MAX_BATCH:
+            batch, ended = [first], False
+            while not self._outbox.empty() and len(batch) < MAX_BATCH:
                 following = self._outbox.get_nowait()
                 if following is None:
                     ended = True
                     break
-                messages.append(following)
-            flight = self._flight = _Flight({(m.game, m.request.seq) for m in messages if m.HasField("request")})
+                batch.append(following)
+            flight = self._flight = _Flight({key for _, key in batch if key is not None})
             try:
-                yield pb.RefereeBatch(messages=messages)
+                yield frames.RefereeBatchFrames(messages=[message for message, _ in batch]).SerializeToString()
                 if ended:
                     return
                 await flight.landed.wait()
@@ -337,22 +341,27 @@ class RemoteConnection(Connection):
         assert self._call is not None
         try:
             async for batch in self._call:
+                # The batch lands before any game wakes: the next batch goes out while the referee
+                # works on these answers, so a bot works while the referee does.
+                answered = []
                 for decision in batch.decisions:
                     key = (decision.game, decision.seq)
                     future = self._pending.pop(key, None)
                     if future is not None:
-                        if not future.done():
-                            future.set_result(decision)
+                        answered.append((future, decision))
                         if self._flight is not None:
                             self._flight.answered(key)
                     elif key in self._expired:
                         self._expired.discard(key)  # a late answer: its timeout was charged already
                     else:
                         self.unsolicited += 1
-                        if self.unsolicited > UNSOLICITED_LIMIT:
-                            self._fail(f"{self.unsolicited} decisions nobody asked for (flooding)")
-                            self._call.cancel()
-                            return
+                for future, decision in answered:
+                    if not future.done():
+                        future.set_result(decision)
+                if self.unsolicited > UNSOLICITED_LIMIT:
+                    self._fail(f"{self.unsolicited} decisions nobody asked for (flooding)")
+                    self._call.cancel()
+                    return
             self._fail("the bot closed its stream")
         except grpc.aio.AioRpcError as error:
             self._fail(f"stream failed: {error.code().name} {error.details() or ''}".strip())
@@ -370,18 +379,17 @@ class RemoteConnection(Connection):
         if self._flight is not None:
             self._flight.land()
 
-    def send(self, message: pb.GameMessage) -> None:
+    def send(self, message: bytes) -> None:
         if self._failure is None:
-            self._outbox.put_nowait(message)
+            self._outbox.put_nowait((message, None))
 
-    async def decide(self, message: pb.GameMessage, timeout: float | None) -> pb.Decision:
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
         if self._failure is not None:
             raise ConnectionLost(self._failure)
-        key = (message.game, message.request.seq)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[pb.Decision] = loop.create_future()
         self._pending[key] = future
-        self._outbox.put_nowait(message)
+        self._outbox.put_nowait((message, key))
         if timeout is not None:
             self._deadlines.set(key, future, timeout)
         return await future

@@ -30,6 +30,7 @@ from rage_sdk.events import (
     TrickWon,
 )
 from rage_sdk.pb import bot_pb2 as pb
+from rage_sdk.pb import frames_pb2 as frames
 from rage_sdk.record import record_json
 from rage_sdk.rules import Bidding, Ruleset
 from rage_sdk.state import CHANCE, NO_TRUMP, GameState, Phase
@@ -114,8 +115,8 @@ class _Game:
         self.latencies_ms: list[float] = []
         self.seq = 0
         players = len(spec.seats)
-        self.told: list[list[pb.Event]] = [[] for _ in range(players)]
-        """Every event each seat is entitled to, in order."""
+        self.told: list[list[bytes]] = [[] for _ in range(players)]
+        """Every event each seat is entitled to, in order, encoded (shared by the seats that see it)."""
         self.sent = [0] * players  # how many of them have gone out
         self.generation = [-1] * players  # the bot's restart count when the seat's start went out
 
@@ -128,15 +129,15 @@ class _Game:
 
     def tell(self, seat: int, event: Event) -> None:
         """An event for one seat; it goes out with the seat's next message."""
-        self.told[seat].append(wire.event_message(event))
+        self.told[seat].append(wire.event_message(event).SerializeToString())
 
     def tell_all(self, event: Event) -> None:
-        message = wire.event_message(event)
+        encoded = wire.event_message(event).SerializeToString()
         for told in self.told:
-            told.append(message)
+            told.append(encoded)
 
-    def message(self, seat: int, **body: dict[str, Any] | pb.GameEnd) -> pb.GameMessage:
-        """The seat's next message: the events it has not been sent yet, then ``body``.
+    def message(self, seat: int, *, request: bytes | None = None, end: bytes | None = None) -> bytes:
+        """The seat's next ``GameMessage``, encoded: the events it has not been sent yet, then the request or end.
 
         The first message starts the game; after the bot was restarted, the next one starts it
         again and repeats every event so far, so the new process knows the whole game.
@@ -144,12 +145,14 @@ class _Game:
         restarts, start = self.bots[seat].restarts, None
         if self.generation[seat] != restarts:
             self.generation[seat] = restarts
-            start = wire.game_start_message(self.info(seat))
+            start = wire.game_start_message(self.info(seat)).SerializeToString()
             self.sent[seat] = 0
         told = self.told[seat]
         events = told[self.sent[seat] :]
         self.sent[seat] = len(told)
-        return pb.GameMessage(game=self.wire_id(seat), start=start, events=events, **body)
+        framed = frames.GameMessageFrames(game=self.wire_id(seat), start=start, events=events, request=request, end=end)
+        encoded: bytes = framed.SerializeToString()
+        return encoded
 
     # ------------------------------------------------------------------ the game
     async def run(self) -> GameResult:
@@ -214,14 +217,14 @@ class _Game:
         allowed_ms = time.decision_ms + self.bank_ms[seat]
         self.seq += 1
         self.decisions += 1
-        request = {  # the DecisionRequest's fields: built inside the GameMessage, not copied into it
-            "seq": self.seq,
-            "kind": kind,
-            "view": wire.view_fields(state, seat),
-            "legal": list(map(wire.action_code, legal)),
-            "time_ms": allowed_ms,
-            "bank_ms": self.bank_ms[seat],
-        }
+        request = pb.DecisionRequest(
+            seq=self.seq,
+            kind=kind,
+            view=wire.view_fields(state, seat),
+            legal=list(map(wire.action_code, legal)),
+            time_ms=allowed_ms,
+            bank_ms=self.bank_ms[seat],
+        ).SerializeToString()
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
@@ -230,7 +233,8 @@ class _Game:
                 await handle.restart_once()
                 connection = handle.connection
                 assert connection is not None
-            decision = await connection.decide(self.message(seat, request=request), allowed_ms / 1000)
+            message = self.message(seat, request=request)
+            decision = await connection.decide(message, (self.wire_id(seat), self.seq), allowed_ms / 1000)
         except SeatTimeout:
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
@@ -269,7 +273,7 @@ class _Game:
             handle = self.bots[seat]
             if handle.connection is not None and handle.connection.alive:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
-                handle.connection.send(self.message(seat, end=end))
+                handle.connection.send(self.message(seat, end=end.SerializeToString()))
         return GameResult(
             self.spec,
             record,
