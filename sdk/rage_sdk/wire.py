@@ -6,11 +6,12 @@ Cards travel as card ids, plays as play codes and bids as numbers: the encodings
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid
+from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid, Play
 from .cards import CARDS, WILD, Card, Colour
 from .events import (
     BidMade,
@@ -82,8 +83,8 @@ def view_fields(state: GameState, seat: int) -> dict[str, Any]:
 
     The same information as :func:`rage_sdk.view.view_for` (whose tests hold the two together),
     read straight from the state because the referee builds one for every decision; the
-    finished tricks and rounds travel as events instead. A dict, so that the referee builds a
-    whole ``GameMessage`` in one constructor call rather than copying a ``View`` into it.
+    finished tricks and rounds travel as events instead. A dict, so that the referee's
+    ``DecisionRequest`` builds its ``View`` in place rather than copying one in.
     """
     trick = state.trick
     return dict(
@@ -201,38 +202,77 @@ def game_over_of(message: pb.GameEnd) -> GameOver:
     )
 
 
+class _RequestView(SeatView):
+    """A :class:`SeatView` read off a decision request, its sequences decoded when first read.
+
+    Most bots read few of them (a random bot only the legal actions), and decoding them all cost
+    more than the rest of a decision. The request is kept, so a view kept and read later still
+    shows its own moment. Equal to a :class:`SeatView` with the same fields.
+    """
+
+    __slots__ = ("_request",)
+    _request: pb.DecisionRequest
+
+    def __getattr__(self, name: str) -> Any:  # only called for a field not decoded yet
+        decode = _DECODE.get(name)
+        if decode is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = decode(self._request.view, self.players)
+        setattr(self, name, value)
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _trick(v: pb.View, players: int) -> tuple[tuple[int, Play], ...]:
+    leader = v.trick_leader
+    return tuple([((leader + k) % players, PLAYS[code]) for k, code in enumerate(v.trick_plays)])
+
+
+_DECODE: dict[str, Callable[[pb.View, int], Any]] = {
+    "hand": lambda v, _: cards_of(v.hand),
+    "hand_sizes": lambda v, _: tuple(v.hand_sizes),
+    "turned": lambda v, _: cards_of(v.turned),
+    "bids": lambda v, _: tuple([None if bid < 0 else bid for bid in v.bids]),
+    "trick": _trick,
+    "tricks_won": lambda v, _: tuple(v.tricks_won),
+    "totals": lambda v, _: tuple(v.totals),
+}
+_FIELDS = tuple(field.name for field in dataclasses.fields(SeatView))
+
+
 def view_of(
     request: pb.DecisionRequest, info: GameInfo, results: tuple[RoundResult, ...], tricks: tuple[Trick, ...]
 ) -> SeatView:
-    """The :class:`SeatView` of a decision request, with the finished rounds and tricks the events told."""
+    """The :class:`SeatView` of a decision request, with the finished rounds and tricks the events told.
+
+    The legal actions are checked here; the hand, the bids, the trick and the other sequences are
+    decoded when the bot first reads them.
+    """
     v = request.view
-    players = len(info.players)
     bidding = request.kind == BID
     try:  # the referee's own list: a lookup, not a check
         table: tuple[Action, ...] = BIDS if bidding else PLAYS
         legal = tuple(map(table.__getitem__, request.legal))
     except IndexError:
         raise ValueError(f"legal actions out of range: {list(request.legal)}") from None
-    seat, leader = v.seat, v.trick_leader
-    return SeatView(
-        seat=seat,
-        players=players,
-        ruleset=info.ruleset,
-        phase=Phase.BID if bidding else Phase.PLAY,
-        round_number=v.round,
-        cards=v.cards,
-        dealer=v.dealer,
-        to_move=seat,
-        hand=cards_of(v.hand),
-        hand_sizes=tuple(v.hand_sizes),
-        turned=cards_of(v.turned),
-        trump=_COLOUR_OR_NONE[v.trump],
-        bids=tuple([None if bid < 0 else bid for bid in v.bids]),
-        trick=tuple([((leader + k) % players, PLAYS[code]) for k, code in enumerate(v.trick_plays)]),
-        lead=_COLOUR_OR_NONE[v.lead],
-        tricks=tricks,
-        tricks_won=tuple(v.tricks_won),
-        results=results,
-        totals=tuple(v.totals),
-        legal_actions=legal,
-    )
+    view = _RequestView.__new__(_RequestView)
+    view._request = request
+    view.seat = view.to_move = v.seat
+    view.players = len(info.players)
+    view.ruleset = info.ruleset
+    view.phase = Phase.BID if bidding else Phase.PLAY
+    view.round_number = v.round
+    view.cards = v.cards
+    view.dealer = v.dealer
+    view.trump = _COLOUR_OR_NONE[v.trump]
+    view.lead = _COLOUR_OR_NONE[v.lead]
+    view.tricks = tricks
+    view.results = results
+    view.legal_actions = legal
+    return view
