@@ -5,12 +5,15 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, Bid, Play
 from .cards import Card, Colour
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
+from .grpc_engine import choose_grpc_engine
 from .rules import Ruleset, RulesetError
 from .state import CHANCE, TERMINAL, GameState, Outcome, Phase, RoundResult, Trick
 from .view import SeatView, view_for
 
 if TYPE_CHECKING:
     from .bot import Bot
+
+choose_grpc_engine()  # gRPC reads its settings when first imported, so before any module of ours imports it
 
 
 def __getattr__(name: str) -> Any:
