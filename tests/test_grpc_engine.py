@@ -38,3 +38,16 @@ def test_the_measured_engine_is_chosen_before_grpc_starts(module: str) -> None:
 def test_a_users_own_choice_is_kept() -> None:
     chosen = "event_engine_client"
     assert experiments_seen_by_grpc("rage_referee.connection", GRPC_EXPERIMENTS=chosen) == chosen
+
+
+def test_launched_bots_get_the_users_environment_not_the_choice_made_here() -> None:
+    code = (
+        "import rage_referee.bots, os, sys; from rage_sdk.grpc_engine import environment_for_child;"
+        "print(os.environ.get('GRPC_EXPERIMENTS'), environment_for_child().get('GRPC_EXPERIMENTS'))"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
+    done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [EXPERIMENTS, "None"]
+    chosen = {**environment, "GRPC_EXPERIMENTS": "event_engine_client"}
+    done = subprocess.run([sys.executable, "-c", code], env=chosen, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["event_engine_client", "event_engine_client"]

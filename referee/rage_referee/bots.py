@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from rage_sdk.bot import Bot
+from rage_sdk.grpc_engine import environment_for_child
 from rage_sdk.server import PARENT_ENV
 
 from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
@@ -144,7 +145,7 @@ class BotProcess:
                 stdout=self._log,
                 stderr=self._log,
                 start_new_session=True,
-                env={**os.environ, PARENT_ENV: str(os.getpid())},  # SDK bots stop if the referee dies
+                env={**environment_for_child(), PARENT_ENV: str(os.getpid())},  # SDK bots stop if the referee dies
             )
         except OSError as error:
             raise HandshakeError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None

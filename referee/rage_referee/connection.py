@@ -355,6 +355,8 @@ class RemoteConnection(Connection):
                         self._expired.discard(key)  # a late answer: its timeout was charged already
                     else:
                         self.unsolicited += 1
+                        if self.unsolicited > UNSOLICITED_LIMIT:
+                            break
                 for future, decision in answered:
                     if not future.done():
                         future.set_result(decision)

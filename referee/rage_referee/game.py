@@ -217,6 +217,7 @@ class _Game:
         allowed_ms = time.decision_ms + self.bank_ms[seat]
         self.seq += 1
         self.decisions += 1
+        key = (self.wire_id(seat), self.seq)
         request = pb.DecisionRequest(
             seq=self.seq,
             kind=kind,
@@ -234,7 +235,7 @@ class _Game:
                 connection = handle.connection
                 assert connection is not None
             message = self.message(seat, request=request)
-            decision = await connection.decide(message, (self.wire_id(seat), self.seq), allowed_ms / 1000)
+            decision = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)

@@ -206,18 +206,19 @@ class _RequestView(SeatView):
     """A :class:`SeatView` read off a decision request, its sequences decoded when first read.
 
     Most bots read few of them (a random bot only the legal actions), and decoding them all cost
-    more than the rest of a decision. The request is kept, so a view kept and read later still
-    shows its own moment. Equal to a :class:`SeatView` with the same fields.
+    more than the rest of a decision. It keeps a copy of the request's ``View`` (not the request,
+    which would keep its whole batch alive), so a view kept and read later still shows its own
+    moment. Equal to a :class:`SeatView` with the same fields.
     """
 
-    __slots__ = ("_request",)
-    _request: pb.DecisionRequest
+    __slots__ = ("_view",)
+    _view: pb.View
 
     def __getattr__(self, name: str) -> Any:  # only called for a field not decoded yet
         decode = _DECODE.get(name)
         if decode is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = decode(self._request.view, self.players)
+        value = decode(self._view, self.players)
         setattr(self, name, value)
         return value
 
@@ -262,7 +263,8 @@ def view_of(
     except IndexError:
         raise ValueError(f"legal actions out of range: {list(request.legal)}") from None
     view = _RequestView.__new__(_RequestView)
-    view._request = request
+    view._view = pb.View()
+    view._view.CopyFrom(v)  # alone: the request's own message would keep its whole batch alive
     view.seat = view.to_move = v.seat
     view.players = len(info.players)
     view.ruleset = info.ruleset
