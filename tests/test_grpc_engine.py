@@ -22,12 +22,16 @@ print(seen[0])
 """
 
 
-def experiments_seen_by_grpc(module: str, **env: str) -> str:
-    """GRPC_EXPERIMENTS as gRPC finds it on its first import, in a fresh process that imports ``module``."""
+def python_output(code: str, **env: str) -> str:
+    """What ``code`` prints in a fresh interpreter whose environment has ``env`` and no GRPC_EXPERIMENTS of ours."""
     environment = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"} | env
-    code = WATCH.format(module=module)
     done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def experiments_seen_by_grpc(module: str, **env: str) -> str:
+    """GRPC_EXPERIMENTS as gRPC finds it on its first import, in a fresh process that imports ``module``."""
+    return python_output(WATCH.format(module=module), **env)
 
 
 @pytest.mark.parametrize("module", ["rage_sdk.server", "rage_referee.connection", "rage_referee.hosted.server"])
@@ -45,9 +49,6 @@ def test_launched_bots_get_the_users_environment_not_the_choice_made_here() -> N
         "import rage_referee.bots, os, sys; from rage_sdk.grpc_engine import environment_for_child;"
         "print(os.environ.get('GRPC_EXPERIMENTS'), environment_for_child().get('GRPC_EXPERIMENTS'))"
     )
-    environment = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
-    done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == [EXPERIMENTS, "None"]
-    chosen = {**environment, "GRPC_EXPERIMENTS": "event_engine_client"}
-    done = subprocess.run([sys.executable, "-c", code], env=chosen, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["event_engine_client", "event_engine_client"]
+    assert python_output(code).split() == [EXPERIMENTS, "None"]
+    chosen = "event_engine_client"
+    assert python_output(code, GRPC_EXPERIMENTS=chosen).split() == [chosen, chosen]
