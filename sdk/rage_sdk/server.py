@@ -18,6 +18,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
 from .bot import BotFactory, BotRunner, bot_class_of
+from .gc_tuning import tune_gc
 from .pb import bot_pb2 as pb
 from .pb import bot_pb2_grpc
 
@@ -76,6 +77,7 @@ async def serve_async(
 ) -> None:
     """Serve until SIGTERM or SIGINT, then stop gracefully."""
     server, bound = await start_server(factory, port, host, servicer)
+    tune_gc()
     print(f"serving on port {bound}", file=sys.stderr, flush=True)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
 from .match import match_command
@@ -23,4 +24,5 @@ app.add_typer(referee.app, name="referee")
 
 
 def main() -> None:
+    tune_gc()
     app()
