@@ -11,8 +11,10 @@ and trick.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import json
+import logging
 import os
 import re
 import shlex
@@ -443,6 +445,22 @@ def test_quitter_is_relaunched(served: dict[str, str], tmp_path: Path) -> None:
     log = (tmp_path / f"{BAD}.log").read_text()
     assert log.count("serving on port") >= 2
     assert "view out of step" not in log  # the relaunched process was told the game so far
+
+
+def test_a_relaunch_leaves_nothing_of_the_old_stream_behind(
+    served: dict[str, str], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The crashed bot's stream ends with it: no task is left running, and asyncio has nothing to report."""
+
+    async def game_then_tasks_left() -> list[asyncio.Task[Any]]:
+        await _play_one(with_bad(served, bad_command("quitter.py", "--after", "40")), spec, tmp_path)
+        return [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+
+    spec = GameSpec(0, AMIGO, (BAD, *TABLE), SEED, TimeControl(max_faults=NO_FORFEIT))
+    with caplog.at_level(logging.WARNING, logger="asyncio"):
+        assert asyncio.run(game_then_tasks_left()) == []
+        gc.collect()
+    assert [record.getMessage() for record in caplog.records if record.name == "asyncio"] == []
 
 
 def test_quitter_that_exits_slowly_is_relaunched(served: dict[str, str], tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import heapq
 import itertools
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
@@ -269,6 +269,7 @@ class RemoteConnection(Connection):
         self._deadlines = _Deadlines(self._expire)
         self._flight: _Flight | None = None  # the last batch written
         self._reader: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
         self.unsolicited = 0
 
@@ -308,34 +309,44 @@ class RemoteConnection(Connection):
         self.unsolicited = 0
         self._outbox = asyncio.Queue()
         play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=pb.BotBatch.FromString)
-        self._call = play(self._batches())
+        self._call = play()
         self._failure = None
         self._reader = asyncio.create_task(self._read())
+        self._writer = asyncio.create_task(self._write(self._call, self._outbox))
         return self.identity
 
-    async def _batches(self) -> AsyncIterator[bytes]:
-        """Everything queued, a ``RefereeBatch`` at a time when the dispatcher says, until ``None`` ends it."""
+    async def _write(
+        self, call: grpc.aio.StreamStreamCall, outbox: asyncio.Queue[tuple[bytes, Key | None] | None]
+    ) -> None:
+        """Write everything queued, a ``RefereeBatch`` at a time when the dispatcher says, until ``None`` ends it."""
         pacing = dispatcher()
-        while True:
-            first = await self._outbox.get()
-            if first is None:
-                return
-            await pacing.turn(self)
-            batch, ended = [first], False
-            while not self._outbox.empty() and len(batch) < MAX_BATCH:
-                following = self._outbox.get_nowait()
-                if following is None:
-                    ended = True
-                    break
-                batch.append(following)
-            flight = self._flight = _Flight({key for _, key in batch if key is not None})
-            try:
-                yield frames.RefereeBatchFrames(messages=[message for message, _ in batch]).SerializeToString()
-                if ended:
+        try:
+            while True:
+                first = await outbox.get()
+                if first is None:
+                    await call.done_writing()
                     return
-                await flight.landed.wait()
-            finally:
-                flight.land()
+                await pacing.turn(self)
+                batch, ended = [first], False
+                while not outbox.empty() and len(batch) < MAX_BATCH:
+                    following = outbox.get_nowait()
+                    if following is None:
+                        ended = True
+                        break
+                    batch.append(following)
+                flight = self._flight = _Flight({key for _, key in batch if key is not None})
+                try:
+                    await call.write(
+                        frames.RefereeBatchFrames(messages=[message for message, _ in batch]).SerializeToString()
+                    )
+                    if ended:
+                        await call.done_writing()
+                        return
+                    await flight.landed.wait()
+                finally:
+                    flight.land()
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            pass  # the stream has ended: the reader says how
 
     async def _read(self) -> None:
         assert self._call is not None
@@ -410,11 +421,12 @@ class RemoteConnection(Connection):
                 await asyncio.wait_for(asyncio.shield(self._reader), grace)
         if self._call is not None:
             self._call.cancel()
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-        self._reader = None
+        for task in (self._writer, self._reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._reader = self._writer = None
         self._fail("closed")
         self._deadlines.clear()
         if self._channel is not None:
