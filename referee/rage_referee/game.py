@@ -16,11 +16,10 @@ from typing import Any
 
 from rage_sdk import wire
 from rage_sdk.actions import Action, Bid
-from rage_sdk.cards import CARDS, Colour
+from rage_sdk.cards import CARDS
 from rage_sdk.events import (
     BidMade,
     BidsShown,
-    CardPlayed,
     Event,
     FaultNote,
     GameInfo,
@@ -33,7 +32,7 @@ from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import frames_pb2 as frames
 from rage_sdk.record import record_json
 from rage_sdk.rules import Bidding, Ruleset
-from rage_sdk.state import CHANCE, NO_TRUMP, GameState, Phase
+from rage_sdk.state import CHANCE, GameState, Phase
 
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
@@ -131,8 +130,10 @@ class _Game:
         """An event for one seat; it goes out with the seat's next message."""
         self.told[seat].append(wire.event_message(event).SerializeToString())
 
-    def tell_all(self, event: Event) -> None:
-        encoded = wire.event_message(event).SerializeToString()
+    def tell_all(self, event: Event | pb.Event) -> None:
+        """An event for every seat, given as an SDK event or already as the protocol's."""
+        message = event if isinstance(event, pb.Event) else wire.event_message(event)
+        encoded = message.SerializeToString()
         for told in self.told:
             told.append(encoded)
 
@@ -169,7 +170,7 @@ class _Game:
 
     def _round_started(self) -> None:
         state = self.state
-        turned, trump = tuple(CARDS[card] for card in state.turned), _colour(state.trump)
+        turned, trump = tuple(CARDS[card] for card in state.turned), wire.colour_of(state.trump)
         for seat in range(len(self.bots)):
             hand = tuple(CARDS[card] for card in state.hands[seat])
             self.tell(seat, RoundStarted(state.round_number, state.cards, state.dealer, hand, turned, trump))
@@ -184,11 +185,12 @@ class _Game:
         # A round's tricks stay in the state until the next deal, so a grown list means this play ended one.
         finished_trick = state.tricks[-1] if len(state.tricks) > tricks_before else None
         revealed = finished_trick.revealed if finished_trick else ()
-        turned = tuple(CARDS[c] for c in state.turned[turned_before : len(state.turned) - len(revealed)])
+        turned = state.turned[turned_before : len(state.turned) - len(revealed)]
         trump_after_play = finished_trick.trump if finished_trick else state.trump
-        self.tell_all(CardPlayed(seat, action, turned, _colour(trump_after_play)))
+        self.tell_all(wire.card_played_message(seat, action.code, turned, trump_after_play))
         if finished_trick is not None:
-            self.tell_all(TrickWon(finished_trick.winner, tuple(CARDS[c] for c in revealed), _colour(state.trump)))
+            revealed_cards = tuple(CARDS[c] for c in revealed)
+            self.tell_all(TrickWon(finished_trick.winner, revealed_cards, wire.colour_of(state.trump)))
         if state.round_number != round_before:
             result = state.results[-1]
             self.tell_all(
@@ -213,6 +215,7 @@ class _Game:
         if name in self.ledger.forfeited:
             return fallback
         kind = wire.BID if state.phase is Phase.BID else wire.PLAY
+        codes = list(map(wire.action_code, legal))
         time = self.spec.time
         allowed_ms = time.decision_ms + self.bank_ms[seat]
         self.seq += 1
@@ -222,7 +225,7 @@ class _Game:
             seq=self.seq,
             kind=kind,
             view=wire.view_fields(state, seat),
-            legal=list(map(wire.action_code, legal)),
+            legal=codes,
             time_ms=allowed_ms,
             bank_ms=self.bank_ms[seat],
         ).SerializeToString()
@@ -247,6 +250,8 @@ class _Game:
         self.bank_ms[seat] = max(0, self.bank_ms[seat] - max(0, used_ms - time.decision_ms))
         if decision.error:
             return self._fault(seat, FaultKind.BOT_ERROR, decision.error, fallback)
+        if decision.action in codes:  # the legal actions' codes, so legal by the engine's own check
+            return legal[codes.index(decision.action)]
         try:
             action = wire.action_of(kind, decision.action)
         except ValueError as error:
@@ -286,10 +291,6 @@ class _Game:
             self.decisions,
             self.latencies_ms,
         )
-
-
-def _colour(colour: int) -> Colour | None:
-    return None if colour == NO_TRUMP else Colour(colour)
 
 
 async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> GameResult:

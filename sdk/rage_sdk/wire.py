@@ -106,18 +106,17 @@ def view_fields(state: GameState, seat: int) -> dict[str, Any]:
     )
 
 
+def card_played_message(seat: int, play: int, turned: list[int], trump: int) -> pb.Event:
+    """The ``CardPlayed`` event from the numbers it travels as (the referee's way: one per play)."""
+    return pb.Event(card_played={"seat": seat, "play": play, "turned": turned, "trump": trump})
+
+
 def event_message(event: Event) -> pb.Event:
     # Sub-messages as dicts: built inside the Event rather than copied into it.
     match event:
         case CardPlayed():
-            return pb.Event(
-                card_played={
-                    "seat": event.seat,
-                    "play": event.play.code,
-                    "turned": [card.id for card in event.turned],
-                    "trump": colour_code(event.trump),
-                }
-            )
+            turned = [card.id for card in event.turned]
+            return card_played_message(event.seat, event.play.code, turned, colour_code(event.trump))
         case TrickWon():
             turned = [card.id for card in event.turned]
             return pb.Event(trick_won={"winner": event.winner, "turned": turned, "trump": colour_code(event.trump)})
