@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import functools
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from rage_referee.connection import Dispatcher, _Deadlines, _Flight, dispatcher
@@ -16,8 +17,14 @@ class Writer:
         self.waiting = waiting
 
 
-def run(test: Coroutine[Any, Any, None]) -> None:
-    asyncio.run(test)
+def in_loop(test: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
+    """Run an async test on a fresh event loop."""
+
+    @functools.wraps(test)
+    def run() -> None:
+        asyncio.run(test())
+
+    return run
 
 
 async def turns(dispatcher: Dispatcher, *writers: Writer) -> list[asyncio.Task[None]]:
@@ -27,100 +34,84 @@ async def turns(dispatcher: Dispatcher, *writers: Writer) -> list[asyncio.Task[N
     return tasks
 
 
-def test_a_batch_goes_at_once_when_none_is_in_flight() -> None:
-    async def test() -> None:
-        dispatcher = Dispatcher()
-        [first] = await turns(dispatcher, Writer())
-        assert first.done()
-
-    run(test())
+@in_loop
+async def test_a_batch_goes_at_once_when_none_is_in_flight() -> None:
+    dispatcher = Dispatcher()
+    [first] = await turns(dispatcher, Writer())
+    assert first.done()
 
 
-def test_the_next_batch_waits_until_the_one_in_flight_has_landed() -> None:
-    async def test() -> None:
-        dispatcher = Dispatcher()
-        await turns(dispatcher, Writer())
-        [second] = await turns(dispatcher, Writer())
-        assert not second.done()
-        dispatcher.landed()
+@in_loop
+async def test_the_next_batch_waits_until_the_one_in_flight_has_landed() -> None:
+    dispatcher = Dispatcher()
+    await turns(dispatcher, Writer())
+    [second] = await turns(dispatcher, Writer())
+    assert not second.done()
+    dispatcher.landed()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert second.done()
+
+
+@in_loop
+async def test_a_full_queue_goes_at_once() -> None:
+    dispatcher = Dispatcher()
+    await turns(dispatcher, Writer())
+    [full] = await turns(dispatcher, Writer(Dispatcher.FULL))
+    assert full.done()
+
+
+@in_loop
+async def test_the_fullest_queue_goes_first() -> None:
+    dispatcher = Dispatcher()
+    await turns(dispatcher, Writer())
+    small, larger = await turns(dispatcher, Writer(1), Writer(2))
+    dispatcher.landed()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert larger.done() and not small.done()
+
+
+@in_loop
+async def test_nobody_waits_longer_than_hold() -> None:
+    dispatcher = Dispatcher()
+    await turns(dispatcher, Writer())  # never lands: a bot that does not answer
+    [second] = await turns(dispatcher, Writer())
+    await asyncio.wait_for(second, Dispatcher.HOLD + 1.0)
+
+
+@in_loop
+async def test_a_turn_given_to_a_writer_that_is_gone_is_handed_on() -> None:
+    dispatcher = Dispatcher()
+    await turns(dispatcher, Writer())
+    gone, next_one = await turns(dispatcher, Writer(2), Writer(1))
+    dispatcher.landed()  # the turn goes to the fullest at once, ...
+    gone.cancel()  # ... whose writer is cancelled before it could write
+    for _ in range(3):
         await asyncio.sleep(0)
-        await asyncio.sleep(0)
-        assert second.done()
-
-    run(test())
+    assert gone.cancelled() and next_one.done()
 
 
-def test_a_full_queue_goes_at_once() -> None:
-    async def test() -> None:
-        dispatcher = Dispatcher()
-        await turns(dispatcher, Writer())
-        [full] = await turns(dispatcher, Writer(Dispatcher.FULL))
-        assert full.done()
-
-    run(test())
-
-
-def test_the_fullest_queue_goes_first() -> None:
-    async def test() -> None:
-        dispatcher = Dispatcher()
-        await turns(dispatcher, Writer())
-        small, larger = await turns(dispatcher, Writer(1), Writer(2))
-        dispatcher.landed()
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
-        assert larger.done() and not small.done()
-
-    run(test())
+@in_loop
+async def test_a_batch_in_flight_lands_when_answered() -> None:
+    pacing = dispatcher()
+    await turns(pacing, Writer())
+    flight = _Flight({(1, 1), (2, 1)})
+    flight.answered((1, 1))
+    assert not flight.landed.is_set()
+    flight.answered((2, 1))
+    assert flight.landed.is_set() and pacing._in_flight == 0
 
 
-def test_nobody_waits_longer_than_hold() -> None:
-    async def test() -> None:
-        dispatcher = Dispatcher()
-        await turns(dispatcher, Writer())  # never lands: a bot that does not answer
-        [second] = await turns(dispatcher, Writer())
-        await asyncio.wait_for(second, Dispatcher.HOLD + 1.0)
-
-    run(test())
-
-
-def test_a_turn_given_to_a_writer_that_is_gone_is_handed_on() -> None:
-    async def test() -> None:
-        dispatcher = Dispatcher()
-        await turns(dispatcher, Writer())
-        gone, next_one = await turns(dispatcher, Writer(2), Writer(1))
-        dispatcher.landed()  # the turn goes to the fullest at once, ...
-        gone.cancel()  # ... whose writer is cancelled before it could write
-        for _ in range(3):
-            await asyncio.sleep(0)
-        assert gone.cancelled() and next_one.done()
-
-    run(test())
-
-
-def test_a_batch_in_flight_lands_when_answered() -> None:
-    async def test() -> None:
-        pacing = dispatcher()
-        await turns(pacing, Writer())
-        flight = _Flight({(1, 1), (2, 1)})
-        flight.answered((1, 1))
-        assert not flight.landed.is_set()
-        flight.answered((2, 1))
-        assert flight.landed.is_set() and pacing._in_flight == 0
-
-    run(test())
-
-
-def test_an_unanswered_batch_lands_when_stale_even_if_its_write_never_ended() -> None:
-    async def test() -> None:
-        pacing = dispatcher()
-        await turns(pacing, Writer())
-        flight = _Flight({(1, 1)})
-        await asyncio.sleep(Dispatcher.STALE + 0.05)
-        assert flight.landed.is_set() and pacing._in_flight == 0
-        flight.land()  # a late answer or the writer's own end: counted once
-        assert pacing._in_flight == 0
-
-    run(test())
+@in_loop
+async def test_an_unanswered_batch_lands_when_stale_even_if_its_write_never_ended() -> None:
+    pacing = dispatcher()
+    await turns(pacing, Writer())
+    flight = _Flight({(1, 1)})
+    await asyncio.sleep(Dispatcher.STALE + 0.05)
+    assert flight.landed.is_set() and pacing._in_flight == 0
+    flight.land()  # a late answer or the writer's own end: counted once
+    assert pacing._in_flight == 0
 
 
 def decisions(*keys: tuple[int, int]) -> dict[tuple[int, int], asyncio.Future[Any]]:
@@ -128,48 +119,41 @@ def decisions(*keys: tuple[int, int]) -> dict[tuple[int, int], asyncio.Future[An
     return {key: loop.create_future() for key in keys}
 
 
-def test_deadlines_expire_in_time_order_on_one_timer() -> None:
-    async def test() -> None:
-        expired: list[tuple[int, int]] = []
-        deadlines = _Deadlines(lambda key, future: expired.append(key))
-        pending = decisions((1, 1), (2, 1), (3, 1))
-        deadlines.set((1, 1), pending[1, 1], 0.06)
-        deadlines.set((2, 1), pending[2, 1], 0.02)
-        deadlines.set((3, 1), pending[3, 1], 0.04)
-        await asyncio.sleep(0.03)
-        assert expired == [(2, 1)]
-        await asyncio.sleep(0.08)
-        assert expired == [(2, 1), (3, 1), (1, 1)]
-
-    run(test())
+@in_loop
+async def test_deadlines_expire_in_time_order_on_one_timer() -> None:
+    expired: list[tuple[int, int]] = []
+    deadlines = _Deadlines(lambda key, future: expired.append(key))
+    pending = decisions((1, 1), (2, 1), (3, 1))
+    deadlines.set((1, 1), pending[1, 1], 0.06)
+    deadlines.set((2, 1), pending[2, 1], 0.02)
+    deadlines.set((3, 1), pending[3, 1], 0.04)
+    await asyncio.sleep(0.03)
+    assert expired == [(2, 1)]
+    await asyncio.sleep(0.08)
+    assert expired == [(2, 1), (3, 1), (1, 1)]
 
 
-def test_a_deadline_ends_with_its_decision() -> None:
+@in_loop
+async def test_a_deadline_ends_with_its_decision() -> None:
     """An answered decision's deadline expires nothing, not even a later decision under the same key."""
-
-    async def test() -> None:
-        expired: list[asyncio.Future[Any]] = []
-        deadlines = _Deadlines(lambda key, future: expired.append(future))
-        first = asyncio.get_running_loop().create_future()
-        deadlines.set((1, 1), first, 0.02)
-        first.set_result("answered")
-        again = asyncio.get_running_loop().create_future()
-        deadlines.set((1, 1), again, 0.2)
-        await asyncio.sleep(0.05)
-        assert expired == []
-        await asyncio.sleep(0.2)
-        assert expired == [again]
-
-    run(test())
+    expired: list[asyncio.Future[Any]] = []
+    deadlines = _Deadlines(lambda key, future: expired.append(future))
+    first = asyncio.get_running_loop().create_future()
+    deadlines.set((1, 1), first, 0.02)
+    first.set_result("answered")
+    again = asyncio.get_running_loop().create_future()
+    deadlines.set((1, 1), again, 0.2)
+    await asyncio.sleep(0.05)
+    assert expired == []
+    await asyncio.sleep(0.2)
+    assert expired == [again]
 
 
-def test_cleared_deadlines_never_expire() -> None:
-    async def test() -> None:
-        expired: list[tuple[int, int]] = []
-        deadlines = _Deadlines(lambda key, future: expired.append(key))
-        deadlines.set((1, 1), asyncio.get_running_loop().create_future(), 0.01)
-        deadlines.clear()
-        await asyncio.sleep(0.03)
-        assert expired == []
-
-    run(test())
+@in_loop
+async def test_cleared_deadlines_never_expire() -> None:
+    expired: list[tuple[int, int]] = []
+    deadlines = _Deadlines(lambda key, future: expired.append(key))
+    deadlines.set((1, 1), asyncio.get_running_loop().create_future(), 0.01)
+    deadlines.clear()
+    await asyncio.sleep(0.03)
+    assert expired == []
