@@ -231,19 +231,19 @@ TOLD: defaultdict[int, deque[Snapshot]] = defaultdict(deque)
 
 
 def tracking_events(game_class: type) -> tuple[Any, Any]:
-    """``tell`` and ``tell_all`` of the referee's game that note the state as each event is made."""
-    tell, tell_all = game_class.tell, game_class.tell_all
+    """``tell`` and ``share`` of the referee's game that note the state as each event is made."""
+    tell, share = game_class.tell, game_class.share
 
     def tracked_tell(game: Any, seat: int, event: Any) -> None:
         TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
         tell(game, seat, event)
 
-    def tracked_tell_all(game: Any, event: Any) -> None:
+    def tracked_share(game: Any, message: Any) -> None:
         for seat in range(len(game.told)):
             TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
-        tell_all(game, event)
+        share(game, message)
 
-    return tracked_tell, tracked_tell_all
+    return tracked_tell, tracked_share
 
 
 @dataclass
@@ -267,9 +267,9 @@ async def _capture(rules: Ruleset, targets: Sequence[str], seed: int, logs: Path
 @pytest.fixture
 def capture(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     monkeypatch.setattr(rage_referee.game, "GameState", TrackedState)
-    tell, tell_all = tracking_events(rage_referee.game._Game)
+    tell, share = tracking_events(rage_referee.game._Game)
     monkeypatch.setattr(rage_referee.game._Game, "tell", tell)
-    monkeypatch.setattr(rage_referee.game._Game, "tell_all", tell_all)
+    monkeypatch.setattr(rage_referee.game._Game, "share", share)
     TOLD.clear()
 
     def run(rules: Ruleset, targets: Sequence[str], seed: int = 5) -> Capture:

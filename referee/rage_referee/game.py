@@ -130,9 +130,11 @@ class _Game:
         """An event for one seat; it goes out with the seat's next message."""
         self.told[seat].append(wire.event_message(event).SerializeToString())
 
-    def tell_all(self, event: Event | pb.Event) -> None:
-        """An event for every seat, given as an SDK event or already as the protocol's."""
-        message = event if isinstance(event, pb.Event) else wire.event_message(event)
+    def tell_all(self, event: Event) -> None:
+        self.share(wire.event_message(event))
+
+    def share(self, message: pb.Event) -> None:
+        """An event message for every seat: encoded once, its bytes shared."""
         encoded = message.SerializeToString()
         for told in self.told:
             told.append(encoded)
@@ -187,7 +189,7 @@ class _Game:
         revealed = finished_trick.revealed if finished_trick else ()
         turned = state.turned[turned_before : len(state.turned) - len(revealed)]
         trump_after_play = finished_trick.trump if finished_trick else state.trump
-        self.tell_all(wire.card_played_message(seat, action.code, turned, trump_after_play))
+        self.share(wire.card_played_message(seat, action.code, turned, trump_after_play))
         if finished_trick is not None:
             revealed_cards = tuple(CARDS[c] for c in revealed)
             self.tell_all(TrickWon(finished_trick.winner, revealed_cards, wire.colour_of(state.trump)))
