@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import wire
-from .actions import PLAYS, Bid, Play
+from .actions import Bid, Play
 from .events import Event, GameInfo, GameOver
+from .history import GameHistory
 from .pb import bot_pb2 as pb
-from .state import NO_TRUMP, RoundResult, Trick
 from .view import SeatView
 
 
@@ -69,51 +69,12 @@ def bot_class_of(factory: BotFactory) -> type[Bot]:
 
 @dataclass
 class _Game:
-    """One game as the bot side follows it from the events: finished rounds and this round's tricks."""
+    """One game of one seat on the bot side: its bot, and the history its events tell."""
 
     bot: Bot
     info: GameInfo
     wants_events: bool
-    results: list[RoundResult] = field(default_factory=list)
-    tricks: tuple[Trick, ...] = ()
-    trick: list[tuple[int, Play]] = field(default_factory=list)
-    trick_trump: int = NO_TRUMP
-    cards: int = 0
-    dealer: int = 0
-    first_trump: int = NO_TRUMP
-
-    def track(self, event: pb.Event) -> None:
-        """Read straight off the messages: this runs for every event of every game."""
-        kind = event.WhichOneof("kind")
-        if kind == "card_played":
-            played = event.card_played
-            self.trick.append((played.seat, PLAYS[played.play]))
-            self.trick_trump = played.trump
-        elif kind == "trick_won":
-            won = event.trick_won
-            leader = self.trick[0][0] if self.trick else won.winner
-            trick = Trick(leader, tuple(self.trick), won.winner, self.trick_trump, tuple(won.turned))
-            self.tricks += (trick,)
-            self.trick = []
-        elif kind == "round_started":
-            started = event.round_started
-            self.cards, self.dealer, self.first_trump = started.cards, started.dealer, started.trump
-            self.tricks, self.trick = (), []
-        elif kind == "round_scored":
-            scored = event.round_scored
-            winners = tuple(trick.winner for trick in self.tricks)
-            self.results.append(
-                RoundResult(
-                    scored.round,
-                    self.cards,
-                    self.dealer,
-                    self.first_trump,
-                    tuple(scored.bids),
-                    winners,
-                    tuple(scored.tricks_won),
-                    tuple(scored.points),
-                )
-            )
+    history: GameHistory = field(default_factory=GameHistory)
 
 
 class BotRunner:
@@ -132,14 +93,15 @@ class BotRunner:
                 self._start(game, message.start)
             state = self.games.get(game)
             if state is not None:
-                for event in message.events:
-                    state.track(event)
-                    if state.wants_events:
+                state.history.add(message)
+                if state.wants_events:
+                    for event in message.events:
                         _guard(state.bot.on_event, wire.event_of(event))
             if message.HasField("request"):
                 decisions.append(self._decide(game, state, message.request))
             elif message.HasField("end") and state is not None:
                 del self.games[game]
+                state.history.close()
                 _guard(state.bot.on_game_end, wire.game_over_of(message.end))
         return decisions
 
@@ -153,7 +115,7 @@ class BotRunner:
         if state is None:
             return pb.Decision(game=game, seq=request.seq, error=f"unknown game {game}")
         try:
-            view = wire.view_of(request, state.info, tuple(state.results), state.tricks)
+            view = wire.view_of(request, state.info, state.history)
             if request.kind == wire.BID:
                 answer: Bid | Play = Bid.of(int(state.bot.bid(view)))
             else:

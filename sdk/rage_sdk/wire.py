@@ -25,9 +25,10 @@ from .events import (
     RoundStarted,
     TrickWon,
 )
+from .history import GameHistory, Snapshot
 from .pb import bot_pb2 as pb
 from .rules import Ruleset
-from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick
+from .state import NO_TRUMP, GameState, Phase
 from .view import SeatView
 
 PROTOCOL_VERSION = 1
@@ -207,19 +208,29 @@ class _RequestView(SeatView):
     Most bots read few of them (a random bot only the legal actions), and decoding them all cost
     more than the rest of a decision. It keeps a copy of the request's ``View`` (not the request,
     which would keep its whole batch alive), so a view kept and read later still shows its own
-    moment. Equal to a :class:`SeatView` with the same fields.
+    moment; its finished tricks and rounds come from the game's :class:`GameHistory` the same way.
+    Equal to a :class:`SeatView` with the same fields.
     """
 
-    __slots__ = ("_view",)
+    __slots__ = ("__weakref__", "_history", "_moment", "_view")
     _view: pb.View
+    _history: GameHistory | None
+    _moment: int
 
     def __getattr__(self, name: str) -> Any:  # only called for a field not decoded yet
+        if name in _FROM_HISTORY and self._history is not None:
+            self._history.read(self._moment)  # gives this view its history
+            return getattr(self, name)
         decode = _DECODE.get(name)
         if decode is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         value = decode(self._view, self.players)
         setattr(self, name, value)
         return value
+
+    def give_history(self, history: Snapshot) -> None:
+        self.results, self.tricks = history
+        self._history = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SeatView):
@@ -243,16 +254,15 @@ _DECODE: dict[str, Callable[[pb.View, int], Any]] = {
     "tricks_won": lambda v, _: tuple(v.tricks_won),
     "totals": lambda v, _: tuple(v.totals),
 }
+_FROM_HISTORY = frozenset({"tricks", "results"})
 _FIELDS = tuple(field.name for field in dataclasses.fields(SeatView))
 
 
-def view_of(
-    request: pb.DecisionRequest, info: GameInfo, results: tuple[RoundResult, ...], tricks: tuple[Trick, ...]
-) -> SeatView:
-    """The :class:`SeatView` of a decision request, with the finished rounds and tricks the events told.
+def view_of(request: pb.DecisionRequest, info: GameInfo, history: GameHistory) -> SeatView:
+    """The :class:`SeatView` of a decision request, with the finished rounds and tricks of ``history``.
 
-    The legal actions are checked here; the hand, the bids, the trick and the other sequences are
-    decoded when the bot first reads them.
+    The legal actions are checked here; the hand, the bids, the trick, the history and the other
+    sequences are decoded when the bot first reads them.
     """
     v = request.view
     bidding = request.kind == BID
@@ -273,7 +283,7 @@ def view_of(
     view.dealer = v.dealer
     view.trump = _COLOUR_OR_NONE[v.trump]
     view.lead = _COLOUR_OR_NONE[v.lead]
-    view.tricks = tricks
-    view.results = results
     view.legal_actions = legal
+    view._history = history
+    view._moment = history.wait(view)
     return view

@@ -1,0 +1,106 @@
+"""A bot's views carry the finished rounds and tricks of their own moment, decoded only when read."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from rage_referee.bots import BotHandle, BotSpec
+from rage_referee.connection import LocalConnection
+from rage_referee.game import GameSpec, play_game
+from rage_sdk import Bot, Play, SeatView
+from rage_sdk.history import GameHistory, Snapshot
+from rage_sdk.rules import Ruleset
+
+SEATS = ("keeper", "b", "c", "d")
+
+
+class Lowest(Bot):
+    def bid(self, view: SeatView) -> int:
+        return view.legal_bids[0]
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+
+
+class Keeper(Lowest):
+    """Keeps every view it decides on; reads the history of every third one at once."""
+
+    views: list[SeatView]
+    read_now: list[Snapshot | None]
+
+    def __init__(self) -> None:
+        self.views, self.read_now = [], []
+
+    def bid(self, view: SeatView) -> int:
+        self.keep(view)
+        return super().bid(view)
+
+    def play(self, view: SeatView) -> Play:
+        self.keep(view)
+        return super().play(view)
+
+    def keep(self, view: SeatView) -> None:
+        reading = len(self.views) % 3 == 0
+        self.views.append(view)
+        self.read_now.append((view.results, view.tricks) if reading else None)
+
+
+class Reader(Keeper):
+    """Reads the history of every view as it decides."""
+
+    def keep(self, view: SeatView) -> None:
+        self.views.append(view)
+        self.read_now.append((view.results, view.tricks))
+
+
+def play(bot_class: type[Keeper], tmp_path: Path, seed: int = 7) -> Keeper:
+    keepers: list[Keeper] = []
+
+    def factory() -> Bot:
+        keepers.append(bot_class())
+        return keepers[-1]
+
+    async def run() -> None:
+        handles = {}
+        for name in SEATS:
+            connection = LocalConnection(factory if name == "keeper" else Lowest)
+            handles[name] = BotHandle(BotSpec.of(name, "tests/test_bot_history.py:Lowest"), tmp_path, connection)
+            await connection.open()
+        await play_game(GameSpec(seed, Ruleset.of("amigo"), SEATS, seed), handles)
+
+    asyncio.run(run())
+    return keepers[-1]  # the one that played (the connection made one first to learn the bot's name)
+
+
+def test_views_read_late_and_out_of_order_show_their_own_moment(tmp_path: Path) -> None:
+    reader, keeper = play(Reader, tmp_path), play(Keeper, tmp_path)
+    assert len(keeper.views) == len(reader.views) == 65  # 10 bids and 55 cards
+    late = [(view.results, view.tricks) for view in reversed(keeper.views)][::-1]  # read last first
+    assert late == [snapshot for snapshot in reader.read_now if snapshot is not None]
+    read_at_once = [snapshot for snapshot in keeper.read_now if snapshot is not None]
+    assert read_at_once == [late[index] for index in range(0, len(late), 3)]
+    final = keeper.views[-1]
+    assert len(final.results) == final.round_number - 1 and final.results[-1].round_number == final.round_number - 1
+
+
+def test_the_history_is_decoded_only_for_a_bot_that_reads_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    followed = 0
+    follow = GameHistory._follow
+
+    def counting(history: GameHistory, event: object) -> None:
+        nonlocal followed
+        followed += 1
+        follow(history, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GameHistory, "_follow", counting)
+
+    class Forgetful(Keeper):  # keeps no view and reads no history
+        def keep(self, view: SeatView) -> None:
+            pass
+
+    play(Forgetful, tmp_path)
+    assert followed == 0
+    play(Reader, tmp_path)
+    assert followed > 65
