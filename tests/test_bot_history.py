@@ -1,4 +1,4 @@
-"""A bot's views carry the finished rounds and tricks of their own moment, decoded only when read."""
+"""The views a bot decides on: the finished rounds and tricks of their own moment, decoded only when read."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from rage_referee.game import GameSpec, play_game
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.history import GameHistory, Snapshot
 from rage_sdk.rules import Ruleset
+from rage_sdk.state import Phase
 
 SEATS = ("keeper", "b", "c", "d")
 
@@ -104,3 +105,12 @@ def test_the_history_is_decoded_only_for_a_bot_that_reads_it(monkeypatch: pytest
     assert followed == 0
     play(Reader, tmp_path)
     assert followed > 65
+
+
+def test_a_requests_legal_lists_are_those_of_a_seat_view(tmp_path: Path) -> None:
+    views = play(Reader, tmp_path).views
+    assert {view.phase for view in views} == {Phase.BID, Phase.PLAY}
+    for view in views:
+        assert view.legal_bids == SeatView.legal_bids.fget(view)  # type: ignore[attr-defined]
+        assert view.legal_plays == SeatView.legal_plays.fget(view)  # type: ignore[attr-defined]
+        assert view.legal_bids or view.legal_plays

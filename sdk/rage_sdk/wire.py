@@ -7,9 +7,10 @@ Cards travel as card ids, plays as play codes and bids as numbers: the encodings
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid, Play
 from .cards import CARDS, WILD, Card, Colour
@@ -161,12 +162,18 @@ def game_end_message(over: GameOver) -> pb.GameEnd:
 
 
 # ---------------------------------------------------------------- bot side
+@functools.lru_cache(maxsize=64)
+def ruleset_of(text: str) -> Ruleset:
+    """A game start's ruleset (JSON), read once per text: a match's games mostly share one."""
+    return Ruleset.model_validate(json.loads(text))
+
+
 def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
     return GameInfo(
         game=game,
         seat=start.seat,
         players=tuple(start.players),
-        ruleset=Ruleset.model_validate(json.loads(start.ruleset)),
+        ruleset=ruleset_of(start.ruleset),
         first_round=start.first_round or 1,
         decision_ms=start.decision_ms,
         bank_ms=start.bank_ms,
@@ -227,6 +234,15 @@ class _RequestView(SeatView):
         value = decode(self._view, self.players)
         setattr(self, name, value)
         return value
+
+    # A request's legal actions are all bids or all plays: the phase says which, no filter needed.
+    @property
+    def legal_plays(self) -> tuple[Play, ...]:
+        return () if self.phase is Phase.BID else cast(tuple[Play, ...], self.legal_actions)
+
+    @property
+    def legal_bids(self) -> tuple[int, ...]:
+        return tuple([cast(Bid, bid).tricks for bid in self.legal_actions]) if self.phase is Phase.BID else ()
 
     def give_history(self, history: Snapshot) -> None:
         self.results, self.tricks = history
