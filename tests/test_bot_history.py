@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import pickle
 from pathlib import Path
 
 import pytest
@@ -114,3 +116,12 @@ def test_a_requests_legal_lists_are_those_of_a_seat_view(tmp_path: Path) -> None
         assert view.legal_bids == SeatView.legal_bids.fget(view)  # type: ignore[attr-defined]
         assert view.legal_plays == SeatView.legal_plays.fget(view)  # type: ignore[attr-defined]
         assert view.legal_bids or view.legal_plays
+
+
+def test_a_kept_view_copies_and_pickles_as_a_plain_seat_view(tmp_path: Path) -> None:
+    keeper = play(Keeper, tmp_path)
+    view = keeper.views[-2]  # its history not read during the game
+    for twin in (copy.copy(view), copy.deepcopy(view), pickle.loads(pickle.dumps(view))):
+        assert type(twin) is SeatView
+        assert twin == view
+        assert (twin.results, twin.tricks) == (view.results, view.tricks)

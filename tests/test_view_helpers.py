@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+from collections.abc import Callable
+from typing import Any
+
 from helpers import play, started
-from rage_sdk.cards import Card, Colour
+from rage_sdk.actions import PLAYS, Play
+from rage_sdk.cards import WILD, Card, Colour
 from rage_sdk.view import view_for
 
 
@@ -57,3 +63,15 @@ def test_a_wild_played_under_a_lead_colour_shows_a_void() -> None:
 
 def test_card_faces_are_interned() -> None:
     assert Card.of("r15") is Card.of("r15")
+
+
+def test_views_and_actions_copy_and_pickle() -> None:
+    state = started([["r5", "wild"], ["r9", "change"], ["y1", "y2"]], pile=["p4", "b3"])
+    view = view_for(state, state.current_player())
+    odd = Play.of("wild")  # no colour: not a legal shape, so not interned
+    copiers: list[Callable[[Any], Any]] = [copy.copy, copy.deepcopy, lambda value: pickle.loads(pickle.dumps(value))]
+    for copied in copiers:
+        assert copied(view) == view
+        assert [copied(bid) for bid in view.legal_actions] == list(view.legal_actions)
+        assert all(copied(play) is play for code, play in enumerate(PLAYS) if code != WILD)
+        assert copied(odd) == odd

@@ -95,6 +95,11 @@ class Play:
     def _key(self) -> tuple[int, int | None, int | None, int | None]:
         return (self.card.id, self.color, self.value, self.trump)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled through :meth:`of`, so a legal play comes back as the interned one."""
+        color, trump = (None if c is None else c.letter for c in (self.color, self.trump))
+        return Play.of, (self.card, color, self.value, trump)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Play) and self._key() == other._key()
 
@@ -178,6 +183,9 @@ class Bid:
 
     def __int__(self) -> int:
         return self.tricks
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Bid.of, (self.tricks,)
 
     def __str__(self) -> str:
         return f"bid {self.tricks}"

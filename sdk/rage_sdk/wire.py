@@ -227,7 +227,8 @@ class _RequestView(SeatView):
     def __getattr__(self, name: str) -> Any:  # only called for a field not decoded yet
         if name in _FROM_HISTORY and self._history is not None:
             self._history.read(self._moment)  # gives this view its history
-            return getattr(self, name)
+            if self._history is None:
+                return getattr(self, name)
         decode = _DECODE.get(name)
         if decode is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -252,6 +253,10 @@ class _RequestView(SeatView):
         if not isinstance(other, SeatView):
             return NotImplemented
         return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+
+    def __reduce__(self) -> tuple[type[SeatView], tuple[Any, ...]]:
+        """A copy or a pickle is a plain :class:`SeatView`, every field read."""
+        return SeatView, tuple(getattr(self, name) for name in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 
