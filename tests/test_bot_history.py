@@ -12,6 +12,7 @@ from rage_referee.bots import BotHandle, BotSpec
 from rage_referee.connection import LocalConnection
 from rage_referee.game import GameSpec, play_game
 from rage_sdk import Bot, Play, SeatView
+from rage_sdk.bot import BotFactory
 from rage_sdk.history import GameHistory, Snapshot
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import Phase
@@ -58,12 +59,8 @@ class Reader(Keeper):
         self.read_now.append((view.results, view.tricks))
 
 
-def play(bot_class: type[Keeper], tmp_path: Path, seed: int = 7) -> Keeper:
-    keepers: list[Keeper] = []
-
-    def factory() -> Bot:
-        keepers.append(bot_class())
-        return keepers[-1]
+def play_one_game(factory: BotFactory, tmp_path: Path, seed: int = 7) -> None:
+    """An amigo game in-process, ``factory``'s bot in seat 0."""
 
     async def run() -> None:
         handles = {}
@@ -74,6 +71,17 @@ def play(bot_class: type[Keeper], tmp_path: Path, seed: int = 7) -> Keeper:
         await play_game(GameSpec(seed, Ruleset.of("amigo"), SEATS, seed), handles)
 
     asyncio.run(run())
+
+
+def play(bot_class: type[Keeper], tmp_path: Path) -> Keeper:
+    """The bot in seat 0 after a game, held on to (the runner lets go of it when the game ends)."""
+    keepers: list[Keeper] = []
+
+    def factory() -> Bot:
+        keepers.append(bot_class())
+        return keepers[-1]
+
+    play_one_game(factory, tmp_path)
     return keepers[-1]  # the one that played (the connection made one first to learn the bot's name)
 
 
@@ -103,7 +111,12 @@ def test_the_history_is_decoded_only_for_a_bot_that_reads_it(monkeypatch: pytest
         def keep(self, view: SeatView) -> None:
             pass
 
-    play(Forgetful, tmp_path)
+    class LastOnly(Keeper):  # keeps only its last view, on itself, and never reads its history
+        def keep(self, view: SeatView) -> None:
+            self.views = [view]
+
+    play_one_game(Forgetful, tmp_path)
+    play_one_game(LastOnly, tmp_path)  # its view goes with it when the game ends
     assert followed == 0
     play(Reader, tmp_path)
     assert followed > 65

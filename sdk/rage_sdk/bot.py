@@ -101,8 +101,9 @@ class BotRunner:
                 decisions.append(self._decide(game, state, message.request))
             elif message.HasField("end") and state is not None:
                 del self.games[game]
-                state.history.close()
                 _guard(state.bot.on_game_end, wire.game_over_of(message.end))
+                history, state = state.history, None  # the bot goes first, and any view only it kept
+                history.close()
         return decisions
 
     def _start(self, game: int, start: pb.GameStart) -> None:

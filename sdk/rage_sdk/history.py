@@ -1,12 +1,13 @@
 """A game's history on the bot side: its finished rounds and tricks, as the referee's events tell them.
 
 The events are kept as they arrive and decoded only when a view's ``tricks`` or ``results`` is
-first read. Following every event as it came cost a served bot more than the rest of its
-decisions (``rage bench protocol``), and most bots never read the history.
+first read. Following every event as it came took about a third of a served bot's own time per
+decision under load (``rage bench protocol``), and most bots never read the history.
 
 A view shows the history of its own moment, however late it is read: decoding stops at each
 view still waiting for its history and hands it over there, and when the game ends every view
-still kept is given its history and the messages are let go.
+still kept is given its history and the messages are let go (until then they keep the batches
+they came in).
 """
 
 from __future__ import annotations

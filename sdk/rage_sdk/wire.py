@@ -7,7 +7,6 @@ Cards travel as card ids, plays as play codes and bids as numbers: the encodings
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from collections.abc import Callable, Iterable
 from typing import Any, cast
@@ -162,18 +161,12 @@ def game_end_message(over: GameOver) -> pb.GameEnd:
 
 
 # ---------------------------------------------------------------- bot side
-@functools.lru_cache(maxsize=64)
-def ruleset_of(text: str) -> Ruleset:
-    """A game start's ruleset (JSON), read once per text: a match's games mostly share one."""
-    return Ruleset.model_validate(json.loads(text))
-
-
 def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
     return GameInfo(
         game=game,
         seat=start.seat,
         players=tuple(start.players),
-        ruleset=ruleset_of(start.ruleset),
+        ruleset=Ruleset.model_validate(json.loads(start.ruleset)),
         first_round=start.first_round or 1,
         decision_ms=start.decision_ms,
         bank_ms=start.bank_ms,
