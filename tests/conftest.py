@@ -1,0 +1,31 @@
+"""Shared test settings: a test that needs a missing tool skips locally and fails in CI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def require(available: bool, what: str, how: str) -> None:
+    """Skip (locally) or fail (in CI, where nothing may be skipped) when ``what`` is missing.
+
+    ``how`` says how to make it available, for the skip reason.
+    """
+    if available:
+        return
+    message = f"{what} is not available; {how}"
+    if IN_CI:
+        pytest.fail(f"CI must run every test: {message}")
+    pytest.skip(message)
+
+
+def require_command(name: str, how: str) -> str:
+    """The path of command ``name``, or skip/fail as :func:`require` does."""
+    path = shutil.which(name)
+    require(path is not None, f"the command {name!r}", how)
+    assert path is not None
+    return path
