@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from rage_referee.bots import MAX_RESTARTS, BotHandle, BotProcess, BotSpec
+from rage_referee.deals import Deals
 from rage_referee.game import MAX_SEATS, FaultLedger, GameResult, GameSpec, TimeControl, fallback_for, play_game
 from rage_referee.match import BotStats, MatchResult, run_match
 from rage_sdk.actions import Bid
@@ -44,6 +45,8 @@ EXAMPLES = ROOT / "examples"
 BOTS = ROOT / "tests" / "bots"
 PYTHON = shlex.quote(sys.executable)
 SEED = 11
+FIRST_GAME_SEED = Deals.public(SEED).seed_for(0)
+"""The deal seed of a match's game 0, for a lone game to compare with it."""
 AMIGO = Ruleset.of("amigo")
 NO_FORFEIT = 10**6
 
@@ -140,7 +143,7 @@ def served(served_logs: Path) -> Iterator[dict[str, str]]:
 
 # ------------------------------------------------------------------ running and comparing
 def match(specs: Sequence[BotSpec], ruleset: Ruleset, games: int, time: TimeControl, logs: Path) -> MatchResult:
-    return asyncio.run(run_match(specs, ruleset, games, SEED, time, log_dir=logs))
+    return asyncio.run(run_match(specs, ruleset, games, Deals.public(SEED), time, log_dir=logs))
 
 
 def in_process(names: Sequence[str], ruleset: Ruleset, games: int, logs: Path, bad: str = FIRST_LEGAL) -> MatchResult:
@@ -422,7 +425,7 @@ async def _play_one(specs: Sequence[BotSpec], spec: GameSpec, logs: Path) -> tup
 
 def quitter_game(served: dict[str, str], tmp_path: Path, after: int, *options: str) -> tuple[MatchResult, BotHandle]:
     time = TimeControl(max_faults=NO_FORFEIT)
-    spec = GameSpec(0, AMIGO, (BAD, *TABLE), SEED, time)
+    spec = GameSpec(0, AMIGO, (BAD, *TABLE), FIRST_GAME_SEED, time)
     specs = with_bad(served, bad_command("quitter.py", "--after", str(after), *options))
     game, handle = asyncio.run(_play_one(specs, spec, tmp_path))
     result = one_game_match(game)
@@ -456,7 +459,7 @@ def test_a_relaunch_leaves_nothing_of_the_old_stream_behind(
         await _play_one(with_bad(served, bad_command("quitter.py", "--after", "40")), spec, tmp_path)
         return [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
 
-    spec = GameSpec(0, AMIGO, (BAD, *TABLE), SEED, TimeControl(max_faults=NO_FORFEIT))
+    spec = GameSpec(0, AMIGO, (BAD, *TABLE), FIRST_GAME_SEED, TimeControl(max_faults=NO_FORFEIT))
     with caplog.at_level(logging.WARNING, logger="asyncio"):
         assert asyncio.run(game_then_tasks_left()) == []
         gc.collect()
@@ -481,7 +484,7 @@ def test_remote_bot_hears_the_game_end_before_it_is_stopped(served: dict[str, st
     recorder = bot_module("recorder")
     dump = tmp_path / "dump.bin"
     specs = with_bad(served, bad_command("recorder.py", "--dump", str(dump)))
-    spec = GameSpec(0, AMIGO, (BAD, *TABLE), SEED, TimeControl())
+    spec = GameSpec(0, AMIGO, (BAD, *TABLE), FIRST_GAME_SEED, TimeControl())
     game, _ = asyncio.run(_play_one(specs, spec, tmp_path))
     assert_sound(one_game_match(game), 1)
     messages = recorder.read_dump(dump)

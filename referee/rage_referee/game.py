@@ -61,6 +61,8 @@ class GameSpec:
     """Bot names by seat."""
     seed: int
     time: TimeControl = TimeControl()
+    deal_commitment: str | None = None
+    """The hash of the secret deal key the seed comes from, stored in the record; ``None`` for public deals."""
 
 
 @dataclass
@@ -276,6 +278,8 @@ class _Game:
         outcome = state.outcome()
         record = record_json(state, list(self.spec.seats))
         record["faults"] = [fault.to_json() for fault in self.faults]
+        if self.spec.deal_commitment is not None:
+            record.setdefault("meta", {})["deal_commitment"] = self.spec.deal_commitment
         for seat in range(len(self.bots)):
             notes = tuple(FaultNote(f.kind.value, f.round, f.trick, f.detail) for f in self.faults if f.seat == seat)
             handle = self.bots[seat]

@@ -12,6 +12,7 @@ from pathlib import Path
 from rage_sdk.rules import Ruleset
 
 from .bots import BotHandle, BotSpec, start_all
+from .deals import Deals
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
 
 DEFAULT_TIME = TimeControl()
@@ -56,18 +57,26 @@ class MatchResult:
     stats: dict[str, BotStats]
     games: list[GameResult] = field(default_factory=list)
     forfeited: set[str] = field(default_factory=set)
+    deals: Deals = field(default_factory=lambda: Deals.public(0))
 
     @property
     def decisions(self) -> int:
         return sum(game.decisions for game in self.games)
 
 
-def match_specs(names: Sequence[str], ruleset: Ruleset, games: int, seed: int, time: TimeControl) -> list[GameSpec]:
-    """Game ``g`` seats the bots rotated by ``g`` and deals from seed ``seed + g``."""
+def match_specs(names: Sequence[str], ruleset: Ruleset, games: int, deals: Deals, time: TimeControl) -> list[GameSpec]:
+    """Game ``g`` seats the bots rotated by ``g`` and deals as set ``g`` of ``deals``."""
     n = len(names)
-    return [
-        GameSpec(g, ruleset, tuple(names[(seat + g) % n] for seat in range(n)), seed + g, time) for g in range(games)
-    ]
+    seats = [tuple(names[(seat + g) % n] for seat in range(n)) for g in range(games)]
+    return [GameSpec(g, ruleset, seats[g], deals.seed_for(g), time, deals.commitment) for g in range(games)]
+
+
+def write_deal_key(directory: Path, deals: Deals) -> Path:
+    """Reveal a finished match's deal key beside its records, as ``deal-key.json``."""
+    assert deals.key is not None
+    path = directory / "deal-key.json"
+    path.write_text(json.dumps({"key": deals.key.hex(), "commitment": deals.commitment}, indent=1) + "\n")
+    return path
 
 
 def write_record(directory: Path, result: GameResult) -> Path:
@@ -104,17 +113,22 @@ async def run_match(
     specs: Sequence[BotSpec],
     ruleset: Ruleset,
     games: int,
-    seed: int = 0,
+    deals: Deals | None = None,
     time: TimeControl = DEFAULT_TIME,
     concurrency: int = 1,
     records: Path | None = None,
     log_dir: Path = Path("logs"),
     on_game: Callable[[GameResult], None] | None = None,
 ) -> MatchResult:
-    """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots."""
+    """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots.
+
+    Deals are secret (a fresh key) unless ``deals`` says otherwise; with ``records``, a secret key
+    is revealed as ``deal-key.json`` beside them once every game has ended and the bots are stopped.
+    """
     ruleset.check_players(len(specs))
     handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
-    result = MatchResult({spec.name: BotStats(spec.name) for spec in specs})
+    deals = deals or Deals.secret()
+    result = MatchResult({spec.name: BotStats(spec.name) for spec in specs}, deals=deals)
     ledger = FaultLedger(time.max_faults)
 
     def finished(game: GameResult) -> None:
@@ -127,9 +141,11 @@ async def run_match(
 
     try:
         await start_all(handles.values())
-        schedule = match_specs([spec.name for spec in specs], ruleset, games, seed, time)
+        schedule = match_specs([spec.name for spec in specs], ruleset, games, deals, time)
         result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
     result.forfeited = set(ledger.forfeited)
+    if records is not None and deals.key is not None:
+        write_deal_key(records, deals)
     return result

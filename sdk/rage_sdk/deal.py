@@ -14,15 +14,55 @@ The shuffle for game round ``r`` (1-based) of seed ``s`` is defined as:
 
 Every order has equal chance up to the modulo bias of 64-bit keys (below 10^-17), and
 the recipe needs nothing but SHAKE-256, which every mainstream language ships.
+
+Secret deals. A contest deals from a secret 256-bit *deal key* (32 bytes, written as 64
+lowercase hex digits) instead of a small public seed, so no seat can search for the seed
+from its own hand. The seed of the games of duplicate set ``i`` (a game of its own when
+deals are not duplicated; game ``g`` of a ``rage match``) is
+
+    ``seed = int.from_bytes(HMAC-SHA256(key, "rage-deal-seed/1:<i>")[:8], "big") >> 1``
+
+(the message ASCII, ``i`` in decimal): 63 bits, so it fits a signed 64-bit integer. Before
+the first game the contest publishes its *commitment*,
+``SHA-256("rage-deal-commitment/1:" || key)`` in hex, and reveals the key after the last;
+anyone can then check the commitment and recompute every deal. Test vector: the key of
+32 zero bytes has commitment
+``a5344087cba9287b8a5718b5a11272ffc311643f048278cd9bfff83712cdd496``, set 0 seed
+7475893096318120968 and set 1 seed 1982567860715312904.
+
+Public deals. A league or match given an explicit ``seed = N`` (for reproducible
+experiments) deals set ``i`` from seed ``(N << 32) + i``: anyone who knows ``N`` knows
+every deal, so such a contest publishes no commitment.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import struct
 from typing import NamedTuple
 
 from .rules import Ruleset
+
+KEY_BYTES = 32
+"""A deal key's length: 256 bits."""
+SEED_BITS = 63
+"""A keyed seed's width: it fits a signed 64-bit database column."""
+
+
+def keyed_seed(key: bytes, set_index: int) -> int:
+    """The deal seed of duplicate set ``set_index`` under the secret deal ``key``."""
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"a deal key is {KEY_BYTES} bytes, not {len(key)}")
+    if set_index < 0:
+        raise ValueError(f"set index must be a non-negative integer, not {set_index}")
+    digest = hmac.new(key, f"rage-deal-seed/1:{set_index}".encode("ascii"), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
+def key_commitment(key: bytes) -> str:
+    """The published commitment to a deal key: SHA-256 of the tagged key, in hex."""
+    return hashlib.sha256(b"rage-deal-commitment/1:" + key).hexdigest()
 
 
 class Deal(NamedTuple):

@@ -52,6 +52,7 @@ def run_command(
     records = None if config.records is None else file.parent / config.records
     log_dir = logs or file.parent / "logs"
     total, already = len(plan.games), len(plan.done)
+    out.print(plan.deals.describe())
     if already:
         out.print(f"{config.name}: {already} of {total} games stored already; playing the other {total - already}")
     with Progress(

@@ -11,6 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..deals import MAX_PUBLIC_SEED, Deals
 from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
@@ -44,7 +45,15 @@ def match_command(
     ],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
     games: Annotated[int, typer.Option(min=1, help="Games to play; seats rotate each game.")] = 10,
-    seed: Annotated[int, typer.Option(min=0, help="Game g deals from seed + g.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=MAX_PUBLIC_SEED,
+            help="Public deals for a reproducible experiment (game g from (seed << 32) + g); "
+            "without it, a secret deal key revealed when the match ends.",
+        ),
+    ] = None,
     records: Annotated[Path | None, typer.Option(help="Write every game's rage-record/1 into this folder.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time for each decision.")] = 1000,
@@ -70,6 +79,8 @@ def match_command(
     if not rules.min_players <= len(specs) <= rules.max_players:
         fail(f"--bot: {len(specs)} bots, but {rules.preset} seats {rules.min_players}-{rules.max_players}")
     time = TimeControl(decision_ms, bank_ms, max_faults)
+    deals = Deals.secret() if seed is None else Deals.public(seed)
+    err.print(deals.describe())
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
     ) as progress:
@@ -85,7 +96,7 @@ def match_command(
 
         try:
             result = asyncio.run(
-                run_match(specs, rules, games, seed, time, concurrency, records, logs, on_game=advance)
+                run_match(specs, rules, games, deals, time, concurrency, records, logs, on_game=advance)
             )
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot start the match: {error}", 1)
@@ -101,8 +112,12 @@ def match_command(
             }
             for name, s in result.stats.items()
         }
-        print(json.dumps({"ruleset": rules.to_json(), "games": games, "bots": figures}))
+        revealed = {"deal_key": deals.key.hex(), "deal_commitment": deals.commitment} if deals.key else {"seed": seed}
+        print(json.dumps({"ruleset": rules.to_json(), "games": games, **revealed, "bots": figures}))
         return
-    out.print(match_table(result, f"{games} games, {rules.describe()}, seed {seed}"))
+    source = "secret deals" if deals.key else f"public deals, seed {seed}"
+    out.print(match_table(result, f"{games} games, {rules.describe()}, {source}"))
+    if deals.key is not None:
+        out.print(f"deal key (revealed now the match is over): {deals.key.hex()}")
     if records is not None:
-        out.print(f"records in {records}/")
+        out.print(f"records in {records}/" + (" with deal-key.json" if deals.key else ""))

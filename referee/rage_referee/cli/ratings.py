@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rage_sdk.deal import key_commitment
 from rich import box
 from rich.table import Table
 
-from .common import fail, out
+from .common import err, fail, out
 
 if TYPE_CHECKING:
     from ..league.ratings import RatingRow
+    from ..league.store import DealKey
 
 
 class Format(StrEnum):
@@ -102,7 +104,18 @@ def ratings_command(
             if name is None and len(names) != 1:
                 fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
             league_name = name or names[0]
-        games = store.games(store.league(league_name, key, create=False))
+        league_id = store.league(league_name, key, create=False)
+        games = store.games(league_id)
+        deal_key = store.deal_key(league_id)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     render(rating_table(games), format, f"{league_name}: {len(games)} games")
+    (out if format is Format.TABLE else err).print(deals_line(deal_key))
+
+
+def deals_line(deal_key: DealKey | None) -> str:
+    """What the table's games were dealt from: the commitment to a secret key, or public seeds."""
+    if deal_key is None:
+        return "deals: public (the league gives its seed)"
+    revealed = f", key revealed: {deal_key.key.hex()}" if deal_key.revealed else ""
+    return f"deals: secret, commitment {key_commitment(deal_key.key)}{revealed}"

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..deals import Deals
 from ..league.config import LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import MAX_TABLES, ScheduledGame
@@ -126,4 +127,4 @@ def _bounded_schedule(config: LeagueConfig) -> list[ScheduledGame]:
     if estimate > MAX_GAMES:
         key = "games" if config.games is not None else "games_per_table"
         raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_GAMES} games in a league, not about {estimate}")
-    return league_schedule(config)
+    return league_schedule(config, Deals.public(config.seed or 0))  # for its seats and size: seeds come at creation

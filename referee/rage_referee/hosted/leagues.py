@@ -24,7 +24,7 @@ from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
 from ..game import FaultLedger, GameResult, GameSpec, play_game
 from ..league.config import LeagueConfig
-from ..league.runner import league_schedule, stored
+from ..league.runner import league_deals, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame
 from . import messages
@@ -81,7 +81,8 @@ class LeagueRun:
 
     async def play(self) -> bool:
         """Play every game not stored yet (until :attr:`stopping`); whether the league is complete."""
-        schedule = league_schedule(self.config)
+        deals = league_deals(self.config, self.store, self.league_id, create=False)
+        schedule = league_schedule(self.config, deals)
         self.total = len(schedule)
         self.results = self.registry.results(self.league_id)
         done = {game.index for game in self.results}
@@ -98,7 +99,8 @@ class LeagueRun:
             async def worker() -> None:
                 while todo and not self.stopping:
                     game = todo.popleft()
-                    spec = GameSpec(game.index, self.config.ruleset, game.seats, game.seed, time_control)
+                    rules, commitment = self.config.ruleset, deals.commitment
+                    spec = GameSpec(game.index, rules, game.seats, game.seed, time_control, commitment)
                     self._finished(game, await play_game(spec, self.handles, ledger))
 
             await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(todo)))))
@@ -156,6 +158,7 @@ class LeagueManager:
             raise AlreadyExists(f"name: a league named {definition.name!r} exists already")
         league_id = self.store.league(definition.name, schedule_key(definition.config))
         config = definition.config
+        league_deals(config, self.store, league_id)  # a secret key is drawn now, before anyone can watch
         ruleset = json.dumps(config.ruleset.to_json(), sort_keys=True)
         return self.registry.add_league(
             config.name, league_id, text, definition.bots, ruleset, config.players, len(definition.schedule)

@@ -5,7 +5,7 @@
     name = "demo"
     players = 3               # per table
     games_per_table = 12      # or: games = 48 (in all)
-    seed = 1
+    # seed = 1              # only for reproducible experiments: it makes every deal public
     duplicate = true          # replay each deal with the bots rotated through the seats
     concurrency = 8
     database = "demo/league.sqlite"   # a path, or an SQLAlchemy URL
@@ -34,6 +34,7 @@ from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 
 from ..bots import BotSpec
+from ..deals import MAX_PUBLIC_SEED
 from ..game import TimeControl
 
 
@@ -63,7 +64,7 @@ class LeagueConfig(BaseModel):
     players: int = Field(ge=2, le=10, description="players at each table")
     games: int | None = Field(None, ge=1, description="games in all")
     games_per_table: int | None = Field(None, ge=1, description="games for each table of bots")
-    seed: int = Field(0, ge=0)
+    seed: int | None = Field(None, ge=0, le=MAX_PUBLIC_SEED, description="public deals; none: a secret deal key")
     duplicate: bool = True
     concurrency: int = Field(4, ge=1, le=256)
     database: str = "league.sqlite"

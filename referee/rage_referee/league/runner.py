@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots import BotHandle, start_all
+from ..deals import Deals
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games, write_record
 from .config import LeagueConfig
 from .schedule import ScheduledGame, schedule
-from .store import Store, StoredGame
+from .store import Store, StoredGame, StoreError
 
 
 @dataclass(frozen=True)
@@ -20,27 +21,45 @@ class LeaguePlan:
     league_id: int
     games: list[ScheduledGame]
     done: set[int]
+    deals: Deals
 
     @property
     def todo(self) -> list[ScheduledGame]:
         return [game for game in self.games if game.index not in self.done]
 
 
-def league_schedule(config: LeagueConfig) -> list[ScheduledGame]:
+def league_schedule(config: LeagueConfig, deals: Deals | None = None) -> list[ScheduledGame]:
+    """The league's games, dealt from ``deals``; without, from the league's explicit seed."""
+    if deals is None:
+        if config.seed is None:
+            raise ValueError(f"league {config.name!r} deals from a secret key: give its deals")
+        deals = Deals.public(config.seed)
     return schedule(
         list(config.bots),
         config.players,
         games=config.games,
         games_per_table=config.games_per_table,
-        seed=config.seed,
+        seed=config.seed or 0,
         duplicate=config.duplicate,
+        deal_key=deals.key,
     )
+
+
+def league_deals(config: LeagueConfig, store: Store, league_id: int, create: bool = True) -> Deals:
+    """Public deals for an explicit seed; otherwise the league's secret key, drawn when it has none."""
+    if config.seed is not None:
+        return Deals.public(config.seed)
+    stored_key = store.deal_key(league_id, create=create)
+    if stored_key is None:
+        raise StoreError(f"league {config.name!r} has no deal key in {store.url}")
+    return Deals(stored_key.key)
 
 
 def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
     """The league's schedule and which of its games are stored already."""
     league_id = store.league(config.name, config.schedule_key())
-    return LeaguePlan(league_id, league_schedule(config), store.finished(league_id))
+    deals = league_deals(config, store, league_id)
+    return LeaguePlan(league_id, league_schedule(config, deals), store.finished(league_id), deals)
 
 
 def stored(game: ScheduledGame, result: GameResult) -> StoredGame:
@@ -74,7 +93,8 @@ async def run_league(
     by_index = {game.index: game for game in todo}
     handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
     time = config.time.control()
-    specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time) for game in todo]
+    commitment = plan.deals.commitment
+    specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time, commitment) for game in todo]
 
     def finished(result: GameResult) -> None:
         if records is not None:  # the file first: a game in the database always has its file too

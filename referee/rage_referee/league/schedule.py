@@ -14,6 +14,8 @@ from itertools import combinations
 
 from rage_sdk.deal import shuffled
 
+from ..deals import deal_seed
+
 MAX_TABLES = 120
 """Past this many combinations, tables come from a balanced design instead."""
 
@@ -52,10 +54,6 @@ def tables_for(bots: list[str], players: int, seed: int) -> list[tuple[str, ...]
     return [tuple(line[i : i + players]) for i in range(0, len(line), players)]
 
 
-def _deal_seed(seed: int, number: int) -> int:
-    return (seed << 32) + number
-
-
 def schedule(
     bots: list[str],
     players: int,
@@ -64,10 +62,12 @@ def schedule(
     games_per_table: int | None = None,
     seed: int = 0,
     duplicate: bool = True,
+    deal_key: bytes | None = None,
 ) -> list[ScheduledGame]:
     """The league's games in playing order. Give ``games`` (in all) or ``games_per_table``.
 
-    With duplicate deals the count is rounded up to whole sets of ``players`` games.
+    With duplicate deals the count is rounded up to whole sets of ``players`` games. Deals come
+    from the secret ``deal_key``, or without one from ``seed`` (:func:`rage_referee.deals.deal_seed`).
     """
     tables = tables_for(bots, players, seed)
     unit = players if duplicate else 1
@@ -90,10 +90,10 @@ def schedule(
                 order = [table[i] for i in shuffled(tuple(range(players)), seed, 2_000_000 + set_id)]
                 for rotation in range(players):
                     seats = tuple(order[(seat + rotation) % players] for seat in range(players))
-                    out.append(ScheduledGame(len(out), seats, _deal_seed(seed, set_id), set_id))
+                    out.append(ScheduledGame(len(out), seats, deal_seed(set_id, key=deal_key, seed=seed), set_id))
             else:
                 rotation = played[t] % players
                 seats = tuple(table[(seat + rotation) % players] for seat in range(players))
-                out.append(ScheduledGame(len(out), seats, _deal_seed(seed, len(out)), len(out)))
+                out.append(ScheduledGame(len(out), seats, deal_seed(len(out), key=deal_key, seed=seed), len(out)))
             played[t] += 1
     return out

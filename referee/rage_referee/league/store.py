@@ -17,6 +17,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from ..deals import new_key
+
 
 class StoreError(RuntimeError):
     """The database cannot be used: the message says which and why."""
@@ -54,6 +56,23 @@ class GameRow(Base):
     decisions: Mapped[int] = mapped_column(Integer)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DealKeyRow(Base):
+    __tablename__ = "deal_keys"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64))
+    """The secret deal key in hex: never sent to a bot, never in a record or log until revealed."""
+    revealed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+@dataclass(frozen=True)
+class DealKey:
+    """A league's secret deal key, and whether the organizer has revealed it."""
+
+    key: bytes
+    revealed: bool
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,29 @@ class Store:
                     "give the league a new name or use another database to start afresh"
                 )
             return row.id
+
+    def deal_key(self, league_id: int, create: bool = False) -> DealKey | None:
+        """The league's deal key; drawn and stored first when it has none and ``create``."""
+        with Session(self.engine) as session:
+            row = session.get(DealKeyRow, league_id)
+            if row is None:
+                if not create:
+                    return None
+                row = DealKeyRow(league_id=league_id, key=new_key().hex(), revealed_at=None)
+                session.add(row)
+                session.commit()
+            return DealKey(bytes.fromhex(row.key), row.revealed_at is not None)
+
+    def reveal(self, league_id: int) -> bytes:
+        """Mark the league's deal key revealed and return it; :class:`StoreError` when it has none."""
+        with Session(self.engine) as session:
+            row = session.get(DealKeyRow, league_id)
+            if row is None:
+                raise StoreError("the league has no secret deal key: its deals are public (seed)")
+            if row.revealed_at is None:
+                row.revealed_at = datetime.now(UTC)
+                session.commit()
+            return bytes.fromhex(row.key)
 
     def league_names(self) -> list[str]:
         with Session(self.engine) as session:
