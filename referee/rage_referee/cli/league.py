@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import csv
-import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -26,7 +23,12 @@ from .ratings import Format, render
 if TYPE_CHECKING:
     from ..game import GameResult
 
-app = typer.Typer(help="Round-robin leagues: run one from its file, export its results.", no_args_is_help=True)
+app = typer.Typer(
+    help="Round-robin leagues: run one from its file, reveal its deal key, export and verify its results.",
+    no_args_is_help=True,
+)
+MAX_PROBLEMS = 20
+"""Problems a bundle check prints, one per line, before it counts the rest."""
 LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show_default=False)]
 
 
@@ -89,62 +91,81 @@ def run_command(
     render(rating_table(games), Format.TABLE, f"{config.name}: {len(games)} games, {config.ruleset.describe()}")
 
 
-@app.command("export")
-def export_command(
-    file: LeagueFile,
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),
-) -> None:
-    """Write games and standings as JSON and CSV, and every game's record as its own file."""
+@app.command("reveal")
+def reveal_command(file: LeagueFile) -> None:
+    """Reveal the deal key of a finished league, so anyone can check its deals (the key then goes into exports)."""
     from ..league.config import LeagueConfigError, load_league
-    from ..league.ratings import rating_table
+    from ..league.runner import league_deals, league_schedule
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
-        games = store.games(store.league(config.name, config.schedule_key(), create=False))
+        league_id = store.league(config.name, config.schedule_key(), create=False)
+        deals = league_deals(config, store, league_id, create=False)
+        todo = len(league_schedule(config, deals)) - len(store.finished(league_id))
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
-    (out_dir / "records").mkdir(parents=True, exist_ok=True)
-    rows = []
-    for game in games:
-        (out_dir / "records" / f"game-{game.index:05d}.json").write_text(json.dumps(game.record, indent=1))
-        rows.append(
-            {
-                "index": game.index,
-                "set": game.set_id,
-                "seed": game.seed,
-                "seats": list(game.seats),
-                "totals": list(game.totals),
-                "places": list(game.places),
-                "hits": list(game.hits),
-                "rounds": game.rounds,
-                "faults": len(game.faults),
-            }
-        )
-    (out_dir / "games.json").write_text(json.dumps(rows, indent=1))
-    with (out_dir / "games.csv").open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["index", "set", "seed", "seat", "bot", "total", "place", "rounds_bid_exactly", "faults"])
-        for game in games:
-            for seat, name in enumerate(game.seats):
-                writer.writerow(
-                    [
-                        game.index,
-                        game.set_id,
-                        game.seed,
-                        seat,
-                        name,
-                        game.totals[seat],
-                        game.places[seat],
-                        game.hits[seat],
-                        game.faults_of(seat),
-                    ]
-                )
-    standings = [asdict(row) for row in rating_table(games)]
-    (out_dir / "standings.json").write_text(json.dumps(standings, indent=1))
-    with (out_dir / "standings.csv").open("w", newline="") as handle:
-        table = csv.DictWriter(handle, fieldnames=list(standings[0]) if standings else [])
-        table.writeheader()
-        table.writerows(standings)
-    out.print(f"{len(games)} games of {config.name} written to {out_dir}/ (games, standings, records/)")
+    if deals.key is None:
+        fail(f"{config.name}: deals from seed {config.seed} are public already: there is no key to reveal")
+    if todo:
+        fail(f"{config.name}: {todo} games are not played yet; reveal the key after the last")
+    store.reveal(league_id)
+    out.print(f"{config.name}: deal key {deals.key.hex()} (commitment {deals.commitment})")
+    out.print(f"write the contest bundle with: rage league export {file} --out DIR")
+
+
+@app.command("export")
+def export_command(
+    file: LeagueFile,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),
+) -> None:
+    """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
+    from ..league.bundle import write_bundle
+    from ..league.config import LeagueConfigError, load_league
+    from ..league.runner import league_deals
+    from ..league.store import Store, StoreError
+
+    try:
+        config = load_league(file)
+        store = Store(config.database_url(file.parent), create=False)
+        league_id = store.league(config.name, config.schedule_key(), create=False)
+        games = store.games(league_id)
+        deals = league_deals(config, store, league_id, create=False)
+        stored_key = store.deal_key(league_id)
+    except (LeagueConfigError, StoreError) as error:
+        fail(str(error))
+    revealed = stored_key is not None and stored_key.revealed
+    try:
+        write_bundle(out_dir, config, deals, revealed, games)
+    except OSError as error:
+        fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
+    out.print(f"{len(games)} games of {config.name} written to {out_dir}/ (games, standings, records/, manifest)")
+    if deals.key is not None and not revealed:
+        out.print(f"the deal key is not revealed yet: run rage league reveal {file}, then export again to verify")
+    else:
+        out.print(f"check it with: rage league verify-bundle {out_dir}")
+
+
+@app.command("verify-bundle")
+def verify_bundle_command(
+    directory: Annotated[
+        Path, typer.Argument(help="A contest bundle's folder (rage league export).", show_default=False)
+    ],
+) -> None:
+    """Check a contest bundle offline: key and commitment, every deal, every record's replay, the standings."""
+    from ..league.bundle import MalformedBundleError, verify_bundle
+
+    try:
+        problems = verify_bundle(directory)
+    except MalformedBundleError as error:
+        fail(f"{directory}: not a contest bundle: {error}")
+    for line in problems[:MAX_PROBLEMS]:
+        err.print(line)
+    if len(problems) > MAX_PROBLEMS:
+        err.print(f"... and {len(problems) - MAX_PROBLEMS} more problems")
+    if problems:
+        raise typer.Exit(1)
+    out.print(
+        f"{directory}: verified: every game of the schedule, dealt from the committed key, replays to the standings"
+    )

@@ -1,0 +1,337 @@
+"""A contest bundle: everything needed to re-verify a finished league offline, and its verifier.
+
+A bundle is a folder:
+
+- ``league.json``: the league's definition (what its schedule depends on; bots by name) and the
+  commitment to its deal key published before the first game;
+- ``deal-key.json``: the revealed key (absent until the organizer reveals it);
+- ``records/game-NNNNN.json``: every game's ``rage-record/1``;
+- ``games.json``, ``games.csv``, ``standings.json``, ``standings.csv``: the results as published;
+- ``manifest.json``: the SHA-256 of every other file, written last.
+
+:func:`verify_bundle` checks the manifest, that the key matches the commitment, that every game of
+the schedule has exactly one record, dealt as the key (or the public seed) gives, seated as
+scheduled, replaying legally to its stated result, and that the results and standings recompute
+from the records. Each problem is one line that names the file or game.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from rage_sdk.cards import token
+from rage_sdk.deal import key_commitment, seeded_deal
+from rage_sdk.record import ruleset_of
+from rage_sdk.replay import verify
+from rage_sdk.rules import Ruleset
+
+from ..deals import Deals, key_from_hex
+from . import ratings
+from .config import LeagueConfig
+from .schedule import ScheduledGame, schedule
+from .store import StoredGame
+
+FORMAT = "rage-contest-bundle/1"
+MANIFEST = "manifest.json"
+LEAGUE = "league.json"
+KEY = "deal-key.json"
+GAMES = "games.json"
+STANDINGS = "standings.json"
+RECORDS = "records"
+
+
+class MalformedBundleError(ValueError):
+    """A folder that is not a contest bundle at all: the message names the file."""
+
+
+def record_name(index: int) -> str:
+    return f"{RECORDS}/game-{index:05d}.json"
+
+
+# --------------------------------------------------------------------------- writing
+def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
+    """``league.json``: the schedule's settings, bots by name, and the published commitment."""
+    return {
+        "format": FORMAT,
+        "name": config.name,
+        **config.model_dump(mode="json", include={"players", "games", "games_per_table", "seed", "duplicate"}),
+        "ruleset": config.ruleset.to_json(),
+        "bots": list(config.bots),
+        "deal_commitment": deals.commitment,
+    }
+
+
+def write_bundle(
+    directory: Path, config: LeagueConfig, deals: Deals, revealed: bool, games: Sequence[StoredGame]
+) -> None:
+    """Write the league's bundle into ``directory`` (its key only when ``revealed``), the manifest last."""
+    (directory / RECORDS).mkdir(parents=True, exist_ok=True)
+    files: dict[str, bytes] = {LEAGUE: _json(league_definition(config, deals))}
+    if revealed and deals.key is not None:
+        files[KEY] = _json({"key": deals.key.hex(), "commitment": deals.commitment})
+    for game in games:
+        files[record_name(game.index)] = _json(game.record)
+    files[GAMES] = _json([game_row(game) for game in games])
+    files["games.csv"] = _games_csv(games)
+    standings = [asdict(row) for row in ratings.rating_table(games)]
+    files[STANDINGS] = _json(standings)
+    files["standings.csv"] = _csv(list(standings[0]) if standings else [], [list(row.values()) for row in standings])
+    for name, data in files.items():
+        (directory / name).write_bytes(data)
+    manifest = {"format": FORMAT, "files": {name: _sha256(data) for name, data in sorted(files.items())}}
+    (directory / MANIFEST).write_bytes(_json(manifest))
+
+
+def game_row(game: StoredGame) -> dict[str, Any]:
+    return {
+        "index": game.index,
+        "set": game.set_id,
+        "seed": game.seed,
+        "seats": list(game.seats),
+        "totals": list(game.totals),
+        "places": list(game.places),
+        "hits": list(game.hits),
+        "rounds": game.rounds,
+        "faults": len(game.faults),
+    }
+
+
+def _games_csv(games: Iterable[StoredGame]) -> bytes:
+    header = ["index", "set", "seed", "seat", "bot", "total", "place", "rounds_bid_exactly", "faults"]
+    rows = [
+        [g.index, g.set_id, g.seed, seat, name, g.totals[seat], g.places[seat], g.hits[seat], g.faults_of(seat)]
+        for g in games
+        for seat, name in enumerate(g.seats)
+    ]
+    return _csv(header, rows)
+
+
+def _csv(header: list[str], rows: Iterable[list[Any]]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue().encode()
+
+
+def _json(value: Any) -> bytes:
+    return (json.dumps(value, indent=1) + "\n").encode()
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------- verifying
+def verify_bundle(directory: Path) -> list[str]:
+    """Every problem of the bundle in ``directory``, one line each (none: it verifies).
+
+    :raises MalformedBundleError: ``directory`` is not a contest bundle (no manifest, bad JSON...).
+    """
+    problems: list[str] = []
+    manifest = _manifest(directory)
+    _check_files(directory, manifest, problems)
+    definition = _read_json(directory, LEAGUE, dict)
+    ruleset, planned, commitment = _plan(definition, directory, problems)
+    replayed = _check_records(directory, ruleset, planned, commitment, problems)
+    _check_results(directory, replayed, problems)
+    return problems
+
+
+def _manifest(directory: Path) -> dict[str, str]:
+    if not directory.is_dir():
+        raise MalformedBundleError(f"{directory}: not a folder")
+    manifest = _read_json(directory, MANIFEST, dict)
+    files = manifest.get("files")
+    if manifest.get("format") != FORMAT or not isinstance(files, dict):
+        raise MalformedBundleError(f"{MANIFEST}: not a {FORMAT} manifest")
+    for name, digest in files.items():
+        if not isinstance(digest, str) or len(digest) != 64 or Path(name).is_absolute() or ".." in Path(name).parts:
+            raise MalformedBundleError(f"{MANIFEST}: entry {name[:80]!r} is not a relative path and a SHA-256")
+    return files
+
+
+def _check_files(directory: Path, manifest: dict[str, str], problems: list[str]) -> None:
+    present = {path.relative_to(directory).as_posix() for path in directory.rglob("*") if path.is_file()}
+    for name, digest in sorted(manifest.items()):
+        path = directory / name
+        if name not in present:
+            problems.append(f"{name}: listed in the manifest but missing")
+        elif _sha256(path.read_bytes()) != digest:
+            problems.append(f"{name}: changed since the bundle was written (its SHA-256 is not the manifest's)")
+    for name in sorted(present - set(manifest) - {MANIFEST}):
+        problems.append(f"{name}: not in the manifest")
+
+
+def _plan(
+    definition: dict[str, Any], directory: Path, problems: list[str]
+) -> tuple[Ruleset, list[ScheduledGame], str | None]:
+    """The league's ruleset, its schedule dealt from the revealed key (or the seed), and its commitment."""
+    try:
+        ruleset = ruleset_of(definition["ruleset"])
+        bots, players = definition["bots"], definition["players"]
+        seed, commitment = definition.get("seed"), definition.get("deal_commitment")
+        if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots) or not isinstance(players, int):
+            raise ValueError("bots must be names and players a number")
+    except (KeyError, TypeError, ValueError) as error:
+        raise MalformedBundleError(f"{LEAGUE}: not a league definition ({error})") from None
+    deals = Deals.public(seed) if seed is not None else Deals(_revealed_key(directory, commitment, problems))
+    try:
+        games = schedule(
+            bots,
+            players,
+            games=definition.get("games"),
+            games_per_table=definition.get("games_per_table"),
+            seed=seed or 0,
+            duplicate=bool(definition.get("duplicate", True)),
+            deal_key=deals.key,
+        )
+    except (TypeError, ValueError) as error:
+        raise MalformedBundleError(f"{LEAGUE}: its schedule cannot be built ({error})") from None
+    return ruleset, games, commitment
+
+
+def _revealed_key(directory: Path, commitment: Any, problems: list[str]) -> bytes:
+    if not isinstance(commitment, str):
+        raise MalformedBundleError(f"{LEAGUE}: deal_commitment: missing for a league without a seed")
+    if not (directory / KEY).is_file():
+        raise MalformedBundleError(f"{KEY}: missing: the organizer has not revealed the deal key (rage league reveal)")
+    revealed = _read_json(directory, KEY, dict)
+    try:
+        key = key_from_hex(str(revealed.get("key")))
+    except ValueError as error:
+        raise MalformedBundleError(f"{KEY}: key: {error}") from None
+    if key_commitment(key) != commitment:
+        problems.append(f"{KEY}: the key does not match the commitment published in {LEAGUE} ({commitment})")
+    return key
+
+
+def _check_records(
+    directory: Path, ruleset: Ruleset, planned: list[ScheduledGame], commitment: str | None, problems: list[str]
+) -> list[StoredGame]:
+    """Each scheduled game's record: present once, seated and dealt as planned, legal; replayed."""
+    wanted = {record_name(game.index) for game in planned}
+    for path in sorted((directory / RECORDS).glob("*")):
+        name = path.relative_to(directory).as_posix()
+        if name not in wanted:
+            problems.append(f"{name}: not a game of the league's schedule")
+    replayed: list[StoredGame] = []
+    for game in planned:
+        name = record_name(game.index)
+        path = directory / name
+        if not path.is_file():
+            problems.append(f"game {game.index}: missing from the bundle (no {name})")
+            continue
+        result = _check_record(name, path.read_bytes(), ruleset, game, commitment, problems)
+        if result is not None:
+            replayed.append(result)
+    return replayed
+
+
+def _check_record(
+    name: str, text: bytes, ruleset: Ruleset, game: ScheduledGame, commitment: str | None, problems: list[str]
+) -> StoredGame | None:
+    verdict = verify(text)
+    if verdict.record is None:
+        problems.append(f"{name}: not a well-formed record: {verdict.message}")
+        return None
+    if not verdict.ok:
+        problems.append(f"{name}: does not replay legally: {verdict.message}")
+        return None
+    record = verdict.record
+    data = json.loads(text)
+    if record.players != list(game.seats):
+        problems.append(f"{name}: seats {record.players}, but the schedule seats {list(game.seats)}")
+    if record.ruleset != ruleset:
+        problems.append(f"{name}: ruleset {record.ruleset.describe()}, but the league plays {ruleset.describe()}")
+    meta = data.get("meta")
+    stated = meta.get("deal_commitment") if isinstance(meta, dict) else None
+    if stated != commitment:
+        problems.append(f"{name}: meta.deal_commitment is {stated}, but the league committed to {commitment}")
+    if record.first_round != 1 or len(record.rounds) != len(ruleset.rounds):
+        problems.append(
+            f"{name}: holds {len(record.rounds)} rounds from round {record.first_round}, not the whole game"
+        )
+    for number, round_ in enumerate(record.rounds, start=record.first_round):
+        deal = seeded_deal(ruleset, len(game.seats), game.seed, number)
+        hands = [[token(card) for card in hand] for hand in deal.hands]
+        if round_.hands != hands or round_.pile != [token(card) for card in deal.pile]:
+            problems.append(f"{name}: round {number} is not the deal the key gives for set {game.set_id}")
+            break
+    faults = data.get("faults", [])
+    hits = [sum(r.bids[seat] == r.tricks_won[seat] for r in verdict.rounds) for seat in range(len(game.seats))]
+    return StoredGame(
+        game.index,
+        game.set_id,
+        game.seed,
+        tuple(record.players),
+        tuple(verdict.totals),
+        tuple(verdict.places),
+        tuple(hits),
+        len(verdict.rounds),
+        tuple(faults) if isinstance(faults, list) else (),
+        0,
+        {},
+    )
+
+
+def _check_results(directory: Path, replayed: list[StoredGame], problems: list[str]) -> None:
+    """``games.json`` and ``standings.json`` as the replayed records give them."""
+    listed = _read_json(directory, GAMES, list)
+    expected = {game.index: game_row(game) for game in replayed}
+    seen: set[int] = set()
+    for row in listed:
+        index = row.get("index") if isinstance(row, dict) else None
+        if not isinstance(index, int):
+            problems.append(f"{GAMES}: an entry without a game index: {str(row)[:80]}")
+            continue
+        if index in seen:
+            problems.append(f"{GAMES}: game {index} is listed twice")
+        seen.add(index)
+        if index in expected and row != expected[index]:
+            key = next(k for k in expected[index] if row.get(k) != expected[index][k])
+            problems.append(
+                f"{GAMES}: game {index} {key} is {row.get(key)}, but its record gives {expected[index][key]}"
+            )
+    for index in sorted(set(expected) - seen):
+        problems.append(f"{GAMES}: game {index} is not listed")
+    published = _read_json(directory, STANDINGS, list)
+    recomputed = [asdict(row) for row in ratings.rating_table(replayed)]
+    if len(published) != len(recomputed):
+        problems.append(f"{STANDINGS}: {len(published)} rows, but the records give {len(recomputed)}")
+        return
+    for place, (row, again) in enumerate(zip(published, recomputed), start=1):
+        differs = [key for key in again if not isinstance(row, dict) or not _same(row.get(key), again[key])]
+        if differs:
+            key = differs[0]
+            shown = row.get(key) if isinstance(row, dict) else row
+            problems.append(f"{STANDINGS}: row {place} {key} is {shown}, but the records give {again[key]}")
+
+
+def _same(published: Any, recomputed: Any) -> bool:
+    if isinstance(recomputed, float) and isinstance(published, int | float) and not isinstance(published, bool):
+        if math.isnan(recomputed):
+            return math.isnan(published)
+        return math.isclose(published, recomputed, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(published == recomputed)
+
+
+def _read_json(directory: Path, name: str, kind: type) -> Any:
+    path = directory / name
+    try:
+        value = json.loads(path.read_bytes())
+    except OSError as error:
+        raise MalformedBundleError(f"{name}: cannot read: {error.strerror or error}") from None
+    except (ValueError, RecursionError) as error:
+        raise MalformedBundleError(f"{name}: not valid JSON: {str(error)[:200]}") from None
+    if not isinstance(value, kind):
+        raise MalformedBundleError(f"{name}: not a JSON {'object' if kind is dict else 'array'}")
+    return value
