@@ -157,7 +157,7 @@ def verify_bundle_command(
     from ..league.bundle import MalformedBundleError, verify_bundle
 
     try:
-        problems = verify_bundle(directory)
+        problems, games = verify_bundle(directory)
     except MalformedBundleError as error:
         fail(f"{directory}: not a contest bundle: {error}")
     for line in problems[:MAX_PROBLEMS]:
@@ -166,6 +166,4 @@ def verify_bundle_command(
         err.print(f"... and {len(problems) - MAX_PROBLEMS} more problems")
     if problems:
         raise typer.Exit(1)
-    out.print(
-        f"{directory}: verified: every game of the schedule, dealt from the committed key, replays to the standings"
-    )
+    out.print(f"{directory}: verified: {games} games of the schedule, dealt as committed, replay to the standings")

@@ -131,8 +131,8 @@ def _sha256(data: bytes) -> str:
 
 
 # --------------------------------------------------------------------------- verifying
-def verify_bundle(directory: Path) -> list[str]:
-    """Every problem of the bundle in ``directory``, one line each (none: it verifies).
+def verify_bundle(directory: Path) -> tuple[list[str], int]:
+    """Every problem of the bundle in ``directory``, one line each (none: it verifies), and its game count.
 
     :raises MalformedBundleError: ``directory`` is not a contest bundle (no manifest, bad JSON...).
     """
@@ -143,7 +143,7 @@ def verify_bundle(directory: Path) -> list[str]:
     ruleset, planned, commitment = _plan(definition, directory, problems)
     replayed = _check_records(directory, ruleset, planned, commitment, problems)
     _check_results(directory, replayed, problems)
-    return problems
+    return problems, len(planned)
 
 
 def _manifest(directory: Path) -> dict[str, str]:

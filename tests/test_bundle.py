@@ -1,0 +1,250 @@
+"""Contest bundles: a revealed league exports one that verifies offline, and each kind of tampering
+fails with one line naming the file or game (exit 1), a folder that is no bundle with exit 2."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rage_referee.cli import app
+from rage_referee.league import ratings
+from rage_referee.league.bundle import record_name
+from rage_referee.league.store import StoredGame
+from rage_sdk.record import record_json
+from rage_sdk.rules import Ruleset
+from rage_sdk.state import CHANCE, GameState
+from typer.testing import CliRunner
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BOTS = {
+    "heuristic": f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
+    "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
+    "random": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
+}
+runner = CliRunner()
+
+
+def rage(*args: str | Path) -> Any:
+    return runner.invoke(app, [str(arg) for arg in args])
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def league(directory: Path, seed: int | None = None) -> Path:
+    directory.mkdir(parents=True)
+    lines = ['name = "cup"', "players = 3", "games = 6", "concurrency = 3"] + ([f"seed = {seed}"] if seed else [])
+    lines += ["[ruleset]", 'preset = "amigo"', "[bots]"] + [f'"{name}" = {json.dumps(t)}' for name, t in BOTS.items()]
+    file = directory / "league.toml"
+    file.write_text("\n".join(lines) + "\n")
+    run = rage("league", "run", file)
+    assert run.exit_code == 0, run.output
+    return file
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished league of six games (two duplicate sets), its key revealed, exported."""
+    file = league(tmp_path_factory.mktemp("cup") / "league")
+    assert rage("league", "reveal", file).exit_code == 0
+    out = file.parent / "bundle"
+    export = rage("league", "export", file, "--out", out)
+    assert export.exit_code == 0 and "verify-bundle" in flat(export.output), export.output
+    return out
+
+
+@pytest.fixture
+def bundle(exported: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the exported bundle, to tamper with."""
+    return Path(shutil.copytree(exported, tmp_path / "bundle"))
+
+
+def read(bundle: Path, name: str) -> Any:
+    return json.loads((bundle / name).read_text())
+
+
+def write(bundle: Path, name: str, value: Any) -> None:
+    (bundle / name).write_text(json.dumps(value, indent=1))
+
+
+def rehash(bundle: Path) -> None:
+    """Rewrite the manifest over the files as they are now: a forger covering their tracks."""
+    files = {
+        path.relative_to(bundle).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(bundle.rglob("*"))
+        if path.is_file() and path.name != "manifest.json"
+    }
+    write(bundle, "manifest.json", {"format": "rage-contest-bundle/1", "files": files})
+
+
+def restandings(bundle: Path) -> None:
+    """Recompute standings.json from the bundle's games.json rows, as a careful forger would."""
+    games = []
+    for r in read(bundle, "games.json"):
+        results = tuple(r["totals"]), tuple(r["places"]), tuple(r["hits"])
+        games.append(StoredGame(r["index"], r["set"], r["seed"], tuple(r["seats"]), *results, r["rounds"], (), 0, {}))
+    write(bundle, "standings.json", [asdict(row) for row in ratings.rating_table(games)])
+
+
+def verify_bundle(bundle: Path) -> tuple[int, list[str]]:
+    result = rage("league", "verify-bundle", bundle)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, [" ".join(line.split()) for line in result.output.splitlines() if line.strip()]
+
+
+def assert_fails(bundle: Path, *fragments: str) -> None:
+    """The check exits 1 and one line holds every fragment (the file or game it names, and what is wrong)."""
+    code, lines = verify_bundle(bundle)
+    assert code == 1, lines
+    assert any(all(fragment in line for fragment in fragments) for line in lines), lines
+
+
+def test_an_untouched_bundle_verifies(bundle: Path) -> None:
+    assert sorted(path.name for path in bundle.iterdir()) == [
+        "deal-key.json",
+        "games.csv",
+        "games.json",
+        "league.json",
+        "manifest.json",
+        "records",
+        "standings.csv",
+        "standings.json",
+    ]
+    assert len(list((bundle / "records").iterdir())) == 6
+    code, lines = verify_bundle(bundle)
+    assert code == 0 and "verified: 6 games" in " ".join(lines), lines
+
+
+def test_a_file_changed_after_export_is_named(bundle: Path) -> None:
+    record = read(bundle, record_name(2))
+    record["result"]["totals"][0] += 10
+    write(bundle, record_name(2), record)
+    assert_fails(bundle, "records/game-00002.json", "SHA-256")
+
+
+def test_a_file_not_in_the_manifest_is_named(bundle: Path) -> None:
+    (bundle / "notes.txt").write_text("the real winner was greedy\n")
+    assert_fails(bundle, "notes.txt", "not in the manifest")
+
+
+def test_a_forged_result_is_caught_by_the_replay_even_with_a_new_manifest(bundle: Path) -> None:
+    record = read(bundle, record_name(2))
+    record["result"]["totals"][0] += 10
+    write(bundle, record_name(2), record)
+    rehash(bundle)
+    assert_fails(bundle, "records/game-00002.json", "does not replay legally", "totals")
+
+
+def test_a_swapped_deal_is_named(bundle: Path) -> None:
+    """Game 4 replaced by a legal game on another deal (same seats, same commitment): only the key can tell."""
+    original = read(bundle, record_name(4))
+    state = GameState(Ruleset.of("amigo"), 3)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.deal_seeded(12345)
+        else:
+            state.apply(state.legal_actions()[0])
+    forged = record_json(state, original["players"]) | {"faults": [], "meta": original["meta"]}
+    write(bundle, record_name(4), forged)
+    rehash(bundle)
+    assert_fails(bundle, "records/game-00004.json", "round 1 is not the deal the key gives", "set 1")
+
+
+def test_a_dropped_game_is_named_even_when_results_and_standings_are_redone(bundle: Path) -> None:
+    (bundle / record_name(4)).unlink()
+    write(bundle, "games.json", [row for row in read(bundle, "games.json") if row["index"] != 4])
+    restandings(bundle)
+    rehash(bundle)
+    code, lines = verify_bundle(bundle)
+    assert code == 1 and lines == ["game 4: missing from the bundle (no records/game-00004.json)"], lines
+
+
+def test_a_game_listed_twice_is_named(bundle: Path) -> None:
+    rows = read(bundle, "games.json")
+    write(bundle, "games.json", [*rows, rows[1]])
+    rehash(bundle)
+    assert_fails(bundle, "games.json", "game 1 is listed twice")
+
+
+def test_a_record_copied_over_another_game_is_named(bundle: Path) -> None:
+    """Games 0 and 1 share a duplicate deal, so only the seating tells the copy apart."""
+    shutil.copy(bundle / record_name(0), bundle / record_name(1))
+    rehash(bundle)
+    assert_fails(bundle, "records/game-00001.json", "seats", "the schedule seats")
+
+
+def test_a_record_outside_the_schedule_is_named(bundle: Path) -> None:
+    shutil.copy(bundle / record_name(0), bundle / record_name(6))
+    rehash(bundle)
+    assert_fails(bundle, "records/game-00006.json", "not a game of the league's schedule")
+
+
+def test_a_key_that_does_not_match_the_commitment_is_named(bundle: Path) -> None:
+    write(bundle, "deal-key.json", read(bundle, "deal-key.json") | {"key": "ab" * 32})
+    rehash(bundle)
+    assert_fails(bundle, "deal-key.json", "does not match the commitment")
+
+
+def test_a_changed_commitment_is_named(bundle: Path) -> None:
+    definition = read(bundle, "league.json")
+    write(bundle, "league.json", definition | {"deal_commitment": "00" * 32})
+    rehash(bundle)
+    assert_fails(bundle, "deal-key.json", "does not match the commitment")
+    assert_fails(bundle, "records/game-00000.json", "meta.deal_commitment")
+
+
+def test_edited_results_are_named(bundle: Path) -> None:
+    rows = read(bundle, "games.json")
+    rows[3]["places"] = rows[3]["places"][::-1]
+    write(bundle, "games.json", rows)
+    rehash(bundle)
+    assert_fails(bundle, "games.json", "game 3 places")
+
+
+def test_edited_standings_are_named(bundle: Path) -> None:
+    rows = read(bundle, "standings.json")
+    rows[0]["elo"], rows[1]["elo"] = rows[1]["elo"], rows[0]["elo"]
+    write(bundle, "standings.json", rows)
+    rehash(bundle)
+    assert_fails(bundle, "standings.json", "row 1 elo")
+
+
+@pytest.mark.parametrize(
+    ("damage", "fragment"),
+    [
+        (lambda bundle: (bundle / "manifest.json").unlink(), "manifest.json: cannot read"),
+        (lambda bundle: (bundle / "league.json").write_text("{"), "league.json: not valid JSON"),
+        (lambda bundle: (bundle / "deal-key.json").unlink(), "deal-key.json: missing"),
+        (lambda bundle: write(bundle, "manifest.json", {"files": []}), "not a rage-contest-bundle/1 manifest"),
+    ],
+    ids=["no manifest", "bad league.json", "no key", "bad manifest"],
+)
+def test_a_folder_that_is_no_bundle_exits_2(bundle: Path, damage: Callable[[Path], None], fragment: str) -> None:
+    damage(bundle)
+    code, lines = verify_bundle(bundle)
+    assert code == 2 and len(lines) == 1 and fragment in lines[0], lines
+
+
+def test_an_unrevealed_league_exports_no_key_and_its_bundle_does_not_verify(tmp_path: Path) -> None:
+    file = league(tmp_path / "league")
+    export = rage("league", "export", file, "--out", tmp_path / "bundle")
+    assert export.exit_code == 0 and "not revealed yet" in flat(export.output)
+    assert not (tmp_path / "bundle" / "deal-key.json").exists()
+    code, lines = verify_bundle(tmp_path / "bundle")
+    assert code == 2 and "rage league reveal" in lines[0]
+
+
+def test_a_public_seed_league_bundle_verifies_without_a_key(tmp_path: Path) -> None:
+    file = league(tmp_path / "league", seed=9)
+    assert rage("league", "export", file, "--out", tmp_path / "bundle").exit_code == 0
+    assert read(tmp_path / "bundle", "league.json")["deal_commitment"] is None
+    code, lines = verify_bundle(tmp_path / "bundle")
+    assert code == 0, lines
