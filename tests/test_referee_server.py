@@ -29,9 +29,12 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
 from rage_referee.league.store import Store
+from rage_sdk.cards import token
+from rage_sdk.deal import key_commitment, keyed_seed, seeded_deal
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.replay import verify
+from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -603,6 +606,52 @@ def test_pause_resume_and_cancel(contest: Referee) -> None:
     assert settled(contest, "void") < 2000
     code, _ = code_of(lambda: contest.call("ResumeLeague", pb.LeagueRequest(league="void"), contest.admin))
     assert code is grpc.StatusCode.FAILED_PRECONDITION
+
+
+SEALED_LEAGUE = """
+players = 2
+games = 4
+bots = ["random-b", "heuristic"]
+
+[ruleset]
+preset = "amigo"
+rounds = [3, 2]
+"""
+
+
+def test_a_secret_league_commits_before_its_first_game_and_reveals_its_key_after_its_last(contest: Referee) -> None:
+    sealed = pb.LeagueRequest(league="sealed")
+    created = contest.call(
+        "CreateLeague", pb.CreateLeagueRequest(definition=SEALED_LEAGUE, name="sealed"), contest.admin
+    )
+    commitment = created.deal_commitment
+    assert len(commitment) == 64
+    code, details = code_of(lambda: contest.call("RevealDealKey", sealed, contest.admin))
+    assert code is grpc.StatusCode.FAILED_PRECONDITION and "finished or cancelled" in details
+    follower = Follower(contest, "sealed")
+    contest.call("StartLeague", sealed, contest.admin)
+    follower.join(LEAGUE_TIMEOUT)
+    assert not follower.is_alive() and follower.error is None, follower.error
+    assert contest.call("GetStandings", sealed, contest.entry).deal_commitment == commitment
+    assert f"commitment {commitment}" in " ".join(cli(contest, contest.entry, "standings", "sealed").stdout.split())
+    leagues = contest.call("ListLeagues", pb.ListLeaguesRequest(), contest.entry).leagues
+    assert {league.name: league.deal_commitment for league in leagues}["cup"] == ""  # seed = 5: public deals
+    records = [
+        json.loads(contest.call("GetRecord", pb.GetRecordRequest(league="sealed", game=g), contest.entry).record)
+        for g in range(4)
+    ]
+    assert all(record["meta"]["deal_commitment"] == commitment for record in records)
+    code, _ = code_of(lambda: contest.call("RevealDealKey", sealed, contest.entry))
+    assert code is grpc.StatusCode.PERMISSION_DENIED
+    revealed = cli(contest, contest.admin, "reveal", "sealed")
+    assert revealed.exit_code == 0, revealed.output
+    key = bytes.fromhex(contest.call("RevealDealKey", sealed, contest.admin).key)
+    assert key.hex() in " ".join(revealed.stdout.split()) and key_commitment(key) == commitment
+    for g, record in enumerate(records):  # two duplicate sets of two games
+        deal = seeded_deal(Ruleset.of("amigo", rounds=[3, 2]), 2, keyed_seed(key, g // 2), 1)
+        assert record["rounds"][0]["hands"] == [[token(card) for card in hand] for hand in deal.hands]
+    code, details = code_of(lambda: contest.call("RevealDealKey", pb.LeagueRequest(league="cup"), contest.admin))
+    assert code is grpc.StatusCode.FAILED_PRECONDITION and "public" in details
 
 
 # ------------------------------------------------------------------ SIGKILL mid-league

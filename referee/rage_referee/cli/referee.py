@@ -315,9 +315,10 @@ def create_command(
 
 def _league_line(league: pb.LeagueInfo) -> str:
     status = status_name(league.status)
+    deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
     return (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
-        f"{league.players} per table, ruleset {league.ruleset}, bots {', '.join(league.bots)}"
+        f"{league.players} per table, ruleset {league.ruleset}, bots {', '.join(league.bots)}, {deals}"
     )
 
 
@@ -355,6 +356,20 @@ app.command("resume")(_league_command("ResumeLeague", "Resume a paused league"))
 app.command("cancel")(_league_command("CancelLeague", "Cancel a league for good: games in progress are dropped"))
 
 
+@app.command("reveal")
+def reveal_command(
+    league: LeagueArgument,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Reveal a finished or cancelled league's deal key (admin token), so anyone can check its deals."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("RevealDealKey", pb.LeagueRequest(league=league))
+    out.print(f"{reply.league}: deal key {reply.key} (commitment {reply.commitment})")
+
+
 # ---------------------------------------------------------------------- anyone with a token
 
 
@@ -373,6 +388,8 @@ def standings_command(
 
     reply = remote(referee, token, tls_ca).call("GetStandings", pb.LeagueRequest(league=league))
     render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games")
+    deals = f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
+    (out if format is Format.TABLE else err).print(deals)
 
 
 @app.command("record")

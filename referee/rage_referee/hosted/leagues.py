@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from rage_sdk.deal import key_commitment
+
 from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
 from ..game import FaultLedger, GameResult, GameSpec, play_game
@@ -249,6 +251,23 @@ class LeagueManager:
             entry = self.registry.set_status(run.name, LeagueStatus.FINISHED)
             self._announce(entry)
             log.info("league %s: finished, %d games", run.name, run.total)
+
+    def deal_commitment(self, entry: LeagueEntry) -> str:
+        """The commitment to the league's deal key; empty for public deals (an explicit seed)."""
+        stored_key = self.store.deal_key(entry.league_id)
+        return "" if stored_key is None else key_commitment(stored_key.key)
+
+    def reveal(self, name: str) -> bytes:
+        """The deal key of a finished or cancelled league, marked revealed."""
+        entry = self.registry.league(name)
+        if not entry.status.over:
+            raise FailedPrecondition(
+                f"league {name!r} is {entry.status.value}; its deal key is revealed once it is finished or cancelled"
+            )
+        if self.store.deal_key(entry.league_id) is None:
+            raise FailedPrecondition(f"league {name!r} deals from an explicit seed: its deals are public, with no key")
+        log.info("league %s: deal key revealed", name)
+        return self.store.reveal(entry.league_id)
 
     def readdress(self, bot: str, address: str) -> None:
         """A bot's new address, for the runs that play it."""

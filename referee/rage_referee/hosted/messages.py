@@ -29,7 +29,7 @@ def bot_info(bot: BotEntry, show_address: bool) -> pb.BotInfo:
     )
 
 
-def league_info(league: LeagueEntry, games_done: int) -> pb.LeagueInfo:
+def league_info(league: LeagueEntry, games_done: int, deal_commitment: str = "") -> pb.LeagueInfo:
     return pb.LeagueInfo(
         name=league.name,
         status=STATUS[league.status],
@@ -38,6 +38,7 @@ def league_info(league: LeagueEntry, games_done: int) -> pb.LeagueInfo:
         games_done=games_done,
         ruleset=league.ruleset,
         players=league.players,
+        deal_commitment=deal_commitment,
     )
 
 
@@ -60,9 +61,10 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
     return message
 
 
-def standings(league: str, table: Table) -> pb.Standings:
+def standings(league: str, table: Table, deal_commitment: str = "") -> pb.Standings:
     return pb.Standings(
         league=league,
+        deal_commitment=deal_commitment,
         games=table.games,
         intervals=table.intervals,
         rows=[standings_row(row, table.intervals) for row in table.rows],

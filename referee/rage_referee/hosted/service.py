@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+from rage_sdk.deal import key_commitment
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
@@ -69,7 +70,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         return self.contest.registry.league(check_name(name, "league", MAX_LEAGUE_NAME))
 
     def _info(self, entry: LeagueEntry) -> pb.LeagueInfo:
-        return messages.league_info(entry, self.contest.registry.games_done(entry.league_id))
+        done = self.contest.registry.games_done(entry.league_id)
+        return messages.league_info(entry, done, self.contest.leagues.deal_commitment(entry))
 
     # ------------------------------------------------------------------ entrants
     @refusals
@@ -131,6 +133,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def CancelLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
         return await self._change_league(request, context, "cancel")
 
+    @refusals
+    async def RevealDealKey(self, request: pb.LeagueRequest, context: Any) -> pb.DealKey:
+        self._caller(context).require_admin("reveal a deal key")
+        name = self._league(request.league).name
+        key = self.contest.leagues.reveal(name)
+        return pb.DealKey(league=name, key=key.hex(), commitment=key_commitment(key))
+
     # ------------------------------------------------------------------ anyone with a token
     @refusals
     async def ListLeagues(self, request: pb.ListLeaguesRequest, context: Any) -> pb.ListLeaguesReply:
@@ -141,7 +150,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def GetStandings(self, request: pb.LeagueRequest, context: Any) -> pb.Standings:
         self._caller(context)
         entry = self._league(request.league)
-        return messages.standings(entry.name, await self.contest.standings.table(entry.league_id))
+        table = await self.contest.standings.table(entry.league_id)
+        return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry))
 
     @refusals
     async def GetRecord(self, request: pb.GetRecordRequest, context: Any) -> pb.GameRecord:

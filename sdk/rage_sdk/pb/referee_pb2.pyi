@@ -85,7 +85,7 @@ class LeagueRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ...) -> None: ...
 
 class LeagueInfo(_message.Message):
-    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players")
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment")
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +93,7 @@ class LeagueInfo(_message.Message):
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: LeagueStatus
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -100,7 +101,8 @@ class LeagueInfo(_message.Message):
     games_done: int
     ruleset: str
     players: int
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ...) -> None: ...
+    deal_commitment: str
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
 
 class ListLeaguesRequest(_message.Message):
     __slots__ = ()
@@ -113,16 +115,28 @@ class ListLeaguesReply(_message.Message):
     def __init__(self, leagues: _Optional[_Iterable[_Union[LeagueInfo, _Mapping]]] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("league", "games", "intervals", "rows")
+    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     INTERVALS_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
+    DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     league: str
     games: int
     intervals: bool
     rows: _containers.RepeatedCompositeFieldContainer[StandingsRow]
-    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ...) -> None: ...
+    deal_commitment: str
+    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
+
+class DealKey(_message.Message):
+    __slots__ = ("league", "key", "commitment")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    key: str
+    commitment: str
+    def __init__(self, league: _Optional[str] = ..., key: _Optional[str] = ..., commitment: _Optional[str] = ...) -> None: ...
 
 class StandingsRow(_message.Message):
     __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill")

@@ -74,6 +74,11 @@ class RefereeStub:
                 request_serializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.LeagueInfo.FromString,
                 _registered_method=True)
+        self.RevealDealKey = channel.unary_unary(
+                '/rage.v1.Referee/RevealDealKey',
+                request_serializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.DealKey.FromString,
+                _registered_method=True)
         self.ListLeagues = channel.unary_unary(
                 '/rage.v1.Referee/ListLeagues',
                 request_serializer=rage_dot_v1_dot_referee__pb2.ListLeaguesRequest.SerializeToString,
@@ -155,6 +160,15 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RevealDealKey(self, request, context):
+        """The league's secret deal key, once it is finished or cancelled (FAILED_PRECONDITION before;
+        a league with an explicit seed has public deals and no key). Anyone can then recompute every
+        deal and check the key against the commitment published in LeagueInfo and Standings.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListLeagues(self, request, context):
         """Any token.
         """
@@ -225,6 +239,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.CancelLeague,
                     request_deserializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.LeagueInfo.SerializeToString,
+            ),
+            'RevealDealKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevealDealKey,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.DealKey.SerializeToString,
             ),
             'ListLeagues': grpc.unary_unary_rpc_method_handler(
                     servicer.ListLeagues,
@@ -463,6 +482,33 @@ class Referee:
             '/rage.v1.Referee/CancelLeague',
             rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
             rage_dot_v1_dot_referee__pb2.LeagueInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevealDealKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/RevealDealKey',
+            rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.DealKey.FromString,
             options,
             channel_credentials,
             insecure,
