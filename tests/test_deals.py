@@ -16,9 +16,13 @@ from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals, deal_seed
 from rage_referee.game import GameResult
+from rage_referee.hosted.addresses import AllowList
+from rage_referee.hosted.events import EventHub
+from rage_referee.hosted.leagues import LeagueManager
+from rage_referee.hosted.registry import LeagueStatus, Registry
 from rage_referee.league.config import load_league
 from rage_referee.league.runner import plan_league, run_league
-from rage_referee.league.store import Store
+from rage_referee.league.store import Store, StoredGame
 from rage_referee.match import run_match
 from rage_sdk.cards import token
 from rage_sdk.deal import key_commitment, keyed_seed, seeded_deal
@@ -237,3 +241,27 @@ def test_match_reveals_its_key_only_after_the_last_game(tmp_path: Path) -> None:
         assert record["meta"]["deal_commitment"] == revealed["commitment"]
         deal = seeded_deal(AMIGO, PLAYERS, Deals(result.deals.key).seed_for(g), 1)
         assert record["rounds"][0]["hands"] == [[token(card) for card in hand] for hand in deal.hands]
+
+
+def test_hosted_records_wait_until_every_game_dealt_the_same_hands_is_played(tmp_path: Path) -> None:
+    """A finished game's record shows its deal: while the league runs, it is withheld until the other
+    games of its duplicate set (the same hands, other seats) are played, or a bot could read them first."""
+    store = Store(f"sqlite:///{tmp_path / 'contest.sqlite'}")
+    registry = Registry(store.engine)
+    manager = LeagueManager(registry, store, EventHub(), AllowList.parse([]))
+    league_id = store.league("cup", {"any": "key"})
+    entry = registry.add_league("cup", league_id, "players = 2\n", ["a", "b"], '"amigo"', 2, 4)
+    registry.set_status("cup", LeagueStatus.RUNNING)
+    entry = registry.league("cup")
+
+    def finish(index: int) -> None:
+        record = {"format": "rage-record/1"}
+        store.add(league_id, StoredGame(index, index // 2, 0, ("a", "b"), (0, 0), (1, 1), (0, 0), 1, (), 0, record))
+
+    finish(0)
+    assert "shares its deal with 1 games still to be played" in (manager.withheld(entry, 0) or "")
+    finish(1)
+    finish(2)
+    assert manager.withheld(entry, 1) is None and manager.withheld(entry, 2) is not None
+    assert manager.withheld(registry.set_status("cup", LeagueStatus.CANCELLED), 2) is None
+    store.close()

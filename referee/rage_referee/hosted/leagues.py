@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import time
+import tomllib
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
@@ -268,6 +269,19 @@ class LeagueManager:
             raise FailedPrecondition(f"league {name!r} deals from an explicit seed: its deals are public, with no key")
         log.info("league %s: deal key revealed", name)
         return self.store.reveal(entry.league_id)
+
+    def withheld(self, entry: LeagueEntry, index: int) -> str | None:
+        """Why finished game ``index``'s record is not shown yet: other games of its duplicate set, dealt
+        the same hands, are still to be played (until the league is over)."""
+        if entry.status.over or not tomllib.loads(entry.definition).get("duplicate", True):
+            return None
+        waiting = entry.players - self.registry.set_games(entry.league_id, index)
+        if waiting <= 0:
+            return None
+        return (
+            f"game: game {index} of league {entry.name!r} shares its deal with {waiting} games still to be "
+            "played; its record is shown once they are"
+        )
 
     def readdress(self, bot: str, address: str) -> None:
         """A bot's new address, for the runs that play it."""

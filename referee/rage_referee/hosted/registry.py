@@ -240,6 +240,14 @@ class Registry:
                 for index, set_id, seed, seats, totals, places, hits, rounds, faults, decisions in rows
             ]
 
+    def set_games(self, league_id: int, index: int) -> int:
+        """How many finished games share game ``index``'s duplicate set (its deal), itself included."""
+        with Session(self.engine) as session:
+            of_league = GameRow.league_id == league_id
+            set_id = select(GameRow.set_id).where(of_league, GameRow.index == index).scalar_subquery()
+            count = session.scalar(select(func.count()).select_from(GameRow).where(of_league, GameRow.set_id == set_id))
+            return int(count or 0)
+
     def record(self, league_id: int, index: int) -> dict[str, Any] | None:
         """One finished game's rage-record/1, or ``None`` when it has not finished."""
         with Session(self.engine) as session:

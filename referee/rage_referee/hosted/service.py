@@ -23,7 +23,7 @@ from .auth import Caller, new_token, token_hash
 from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, check_name, check_text
 from .contest import Contest
 from .definition import read_definition
-from .errors import ContestError, InvalidArgument, NotFound
+from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import Watcher
 from .registry import LeagueEntry
 from .standings import point_table
@@ -162,6 +162,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         record = self.contest.registry.record(entry.league_id, request.game)
         if record is None:
             raise NotFound(f"game: game {request.game} of league {entry.name!r} has not finished")
+        withheld = self.contest.leagues.withheld(entry, request.game)
+        if withheld is not None:
+            raise FailedPrecondition(withheld)
         return pb.GameRecord(league=entry.name, game=request.game, record=json.dumps(record))
 
     async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.LeagueEvent]:
