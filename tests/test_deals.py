@@ -237,6 +237,7 @@ def test_match_reveals_its_key_only_after_the_last_game(tmp_path: Path) -> None:
     revealed = json.loads((records / "deal-key.json").read_text())
     assert result.deals.key is not None and revealed["key"] == result.deals.key.hex()
     assert revealed["commitment"] == key_commitment(result.deals.key)
+    assert files_holding(records, result.deals.key, skip=frozenset({records / "deal-key.json"})) == []
     for g, record in enumerate(records_in(records)):
         assert record["meta"]["deal_commitment"] == revealed["commitment"]
         deal = seeded_deal(AMIGO, PLAYERS, Deals(result.deals.key).seed_for(g), 1)

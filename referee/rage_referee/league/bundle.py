@@ -46,6 +46,8 @@ KEY = "deal-key.json"
 GAMES = "games.json"
 STANDINGS = "standings.json"
 RECORDS = "records"
+MAX_GAMES = 1_000_000
+"""The most games a bundle's schedule may ask the verifier to build."""
 
 
 class MalformedBundleError(ValueError):
@@ -181,6 +183,9 @@ def _plan(
         seed, commitment = definition.get("seed"), definition.get("deal_commitment")
         if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots) or not isinstance(players, int):
             raise ValueError("bots must be names and players a number")
+        counts = [definition.get(key) for key in ("games", "games_per_table")]
+        if any(not isinstance(count, int | None) or (count or 0) > MAX_GAMES for count in counts):
+            raise ValueError(f"games and games_per_table must be numbers up to {MAX_GAMES}")
     except (KeyError, TypeError, ValueError) as error:
         raise MalformedBundleError(f"{LEAGUE}: not a league definition ({error})") from None
     deals = Deals.public(seed) if seed is not None else Deals(_revealed_key(directory, commitment, problems))
@@ -267,6 +272,9 @@ def _check_record(
             problems.append(f"{name}: round {number} is not the deal the key gives for set {game.set_id}")
             break
     faults = data.get("faults", [])
+    if not isinstance(faults, list) or not all(isinstance(fault, dict) for fault in faults):
+        problems.append(f"{name}: faults: not a list of objects")
+        faults = []
     hits = [sum(r.bids[seat] == r.tricks_won[seat] for r in verdict.rounds) for seat in range(len(game.seats))]
     return StoredGame(
         game.index,
@@ -277,7 +285,7 @@ def _check_record(
         tuple(verdict.places),
         tuple(hits),
         len(verdict.rounds),
-        tuple(faults) if isinstance(faults, list) else (),
+        tuple(faults),
         0,
         {},
     )
