@@ -266,3 +266,31 @@ def test_hosted_records_wait_until_every_game_dealt_the_same_hands_is_played(tmp
     assert manager.withheld(entry, 1) is None and manager.withheld(entry, 2) is not None
     assert manager.withheld(registry.set_status("cup", LeagueStatus.CANCELLED), 2) is None
     store.close()
+
+
+def test_league_record_files_wait_until_every_game_dealt_the_same_hands_is_played(tmp_path: Path) -> None:
+    """A record on disk shows its deal to any bot process that looks: the files of a duplicate set appear
+    together, once its last game is stored, and a run that starts writes those a stopped run left."""
+    file = league_file(tmp_path, games=6)
+    config = load_league(file)
+    store = Store(config.database_url(tmp_path))
+    plan = plan_league(config, store)
+    records = tmp_path / "records"
+    sets = {game.set_id: {g.index for g in plan.games if g.set_id == game.set_id} for game in plan.games}
+    played: set[int] = set()
+    early: list[str] = []
+
+    def finished(game: GameResult) -> None:
+        played.add(game.spec.game_id)
+        for path in records.glob("game-*.json"):
+            if not sets[plan.games[int(path.stem[5:])].set_id] <= played:
+                early.append(f"{path.name} after game {game.spec.game_id}")
+
+    first_set = sorted(sets[0])
+    partial = replace(plan, done={game.index for game in plan.games} - set(first_set[:2]))  # stopped inside set 0
+    asyncio.run(run_league(config, store, partial, tmp_path / "logs", records, on_game=finished))
+    assert played == set(first_set[:2]) and not records.exists()
+    asyncio.run(run_league(config, store, plan_league(config, store), tmp_path / "logs", records, on_game=finished))
+    store.close()
+    assert early == []
+    assert sorted(path.name for path in records.glob("game-*.json")) == [f"game-{k:05d}.json" for k in range(6)]

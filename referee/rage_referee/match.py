@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +13,7 @@ from rage_sdk.rules import Ruleset
 from .bots import BotHandle, BotSpec, start_all
 from .deals import Deals
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
+from .league.record_files import write_record_file
 
 DEFAULT_TIME = TimeControl()
 
@@ -81,12 +81,7 @@ def write_deal_key(directory: Path, deals: Deals) -> Path:
 
 def write_record(directory: Path, result: GameResult) -> Path:
     """Write a game's record as ``game-NNNNN.json``, atomically."""
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"game-{result.spec.game_id:05d}.json"
-    scratch = path.with_suffix(".json.tmp")
-    scratch.write_text(json.dumps(result.record, indent=1))
-    os.replace(scratch, path)
-    return path
+    return write_record_file(directory, result.spec.game_id, result.record)
 
 
 async def play_games(

@@ -10,8 +10,9 @@ from pathlib import Path
 from ..bots import BotHandle, start_all
 from ..deals import Deals
 from ..game import FaultLedger, GameResult, GameSpec
-from ..match import play_games, write_record
+from ..match import play_games
 from .config import LeagueConfig
+from .record_files import RecordFiles
 from .schedule import ScheduledGame, schedule
 from .store import Store, StoredGame, StoreError
 
@@ -86,7 +87,13 @@ async def run_league(
     records: Path | None = None,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> int:
-    """Play every game of ``plan`` not stored yet; return how many were played now."""
+    """Play every game of ``plan`` not stored yet; return how many were played now.
+
+    With ``records``, each duplicate set's record files are written once the set is complete.
+    """
+    files = None if records is None else RecordFiles(records, store, plan.league_id, plan.games)
+    if files is not None:
+        files.catch_up()
     todo = plan.todo
     if not todo:
         return 0
@@ -97,9 +104,9 @@ async def run_league(
     specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time, commitment) for game in todo]
 
     def finished(result: GameResult) -> None:
-        if records is not None:  # the file first: a game in the database always has its file too
-            write_record(records, result)
         store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
+        if files is not None:
+            files.stored_game(result.spec.game_id)
         if on_game is not None:
             on_game(result)
 

@@ -187,6 +187,14 @@ class Store:
             )
             session.commit()
 
+    def records(self, league_id: int, indices: list[int]) -> dict[int, dict[str, Any]]:
+        """The records of the league's stored games among ``indices``, by index."""
+        with Session(self.engine) as session:
+            query = select(GameRow.index, GameRow.record).where(
+                GameRow.league_id == league_id, GameRow.index.in_(indices)
+            )
+            return {index: record for index, record in session.execute(query)}
+
     def games(self, league_id: int) -> list[StoredGame]:
         with Session(self.engine) as session:
             rows = session.scalars(select(GameRow).where(GameRow.league_id == league_id).order_by(GameRow.index))

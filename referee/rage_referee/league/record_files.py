@@ -1,0 +1,62 @@
+"""A league's record files, written once their duplicate set is complete.
+
+A finished game's record shows its deal, and the other games of its duplicate set are dealt the
+same hands: a bot that could read the record before they are played would know every hand of
+them. So the files of a set are written together, after its last game is stored (the database
+holds every game the moment it ends); a run that starts writes those a stopped run left unwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from .schedule import ScheduledGame
+from .store import Store
+
+
+def write_record_file(directory: Path, index: int, record: dict[str, Any]) -> Path:
+    """Write a game's record as ``game-NNNNN.json``, atomically."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"game-{index:05d}.json"
+    scratch = path.with_suffix(".json.tmp")
+    scratch.write_text(json.dumps(record, indent=1))
+    os.replace(scratch, path)
+    return path
+
+
+class RecordFiles:
+    """Holds back the record files of a league's duplicate sets until each set is complete."""
+
+    def __init__(self, directory: Path, store: Store, league_id: int, games: list[ScheduledGame]) -> None:
+        self.directory = directory
+        self.store = store
+        self.league_id = league_id
+        self.set_of = {game.index: game.set_id for game in games}
+        self.members: dict[int, list[int]] = defaultdict(list)
+        for game in games:
+            self.members[game.set_id].append(game.index)
+        self.stored = Counter(self.set_of[index] for index in store.finished(league_id))
+
+    def catch_up(self) -> None:
+        """Write the files of every complete set that has one missing (a run stopped in between)."""
+        for set_id, count in self.stored.items():
+            if count == len(self.members[set_id]) and not self._all_written(set_id):
+                self._write(set_id)
+
+    def stored_game(self, index: int) -> None:
+        """Game ``index`` is stored: write its set's files when it was the set's last."""
+        set_id = self.set_of[index]
+        self.stored[set_id] += 1
+        if self.stored[set_id] == len(self.members[set_id]):
+            self._write(set_id)
+
+    def _all_written(self, set_id: int) -> bool:
+        return all((self.directory / f"game-{index:05d}.json").is_file() for index in self.members[set_id])
+
+    def _write(self, set_id: int) -> None:
+        for index, record in sorted(self.store.records(self.league_id, self.members[set_id]).items()):
+            write_record_file(self.directory, index, record)
