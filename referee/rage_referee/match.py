@@ -13,6 +13,7 @@ from rage_sdk.rules import Ruleset
 
 from .bots import BotHandle, BotSpec, start_all
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
+from .meta import Occasion
 
 DEFAULT_TIME = TimeControl()
 
@@ -62,11 +63,15 @@ class MatchResult:
         return sum(game.decisions for game in self.games)
 
 
-def match_specs(names: Sequence[str], ruleset: Ruleset, games: int, seed: int, time: TimeControl) -> list[GameSpec]:
-    """Game ``g`` seats the bots rotated by ``g`` and deals from seed ``seed + g``."""
+def match_specs(
+    names: Sequence[str], ruleset: Ruleset, games: int, seed: int, time: TimeControl, name: str = ""
+) -> list[GameSpec]:
+    """Game ``g`` seats the bots rotated by ``g`` and deals from seed ``seed + g``; ``name`` is the match's."""
     n = len(names)
+    occasion = Occasion("match", name or " vs ".join(names))
     return [
-        GameSpec(g, ruleset, tuple(names[(seat + g) % n] for seat in range(n)), seed + g, time) for g in range(games)
+        GameSpec(g, ruleset, tuple(names[(seat + g) % n] for seat in range(n)), seed + g, time, occasion)
+        for g in range(games)
     ]
 
 
@@ -110,8 +115,12 @@ async def run_match(
     records: Path | None = None,
     log_dir: Path = Path("logs"),
     on_game: Callable[[GameResult], None] | None = None,
+    name: str = "",
 ) -> MatchResult:
-    """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots."""
+    """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots.
+
+    ``name`` names the match in each record's ``meta`` (default: the bots' names).
+    """
     ruleset.check_players(len(specs))
     handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
     result = MatchResult({spec.name: BotStats(spec.name) for spec in specs})
@@ -127,7 +136,7 @@ async def run_match(
 
     try:
         await start_all(handles.values())
-        schedule = match_specs([spec.name for spec in specs], ruleset, games, seed, time)
+        schedule = match_specs([spec.name for spec in specs], ruleset, games, seed, time, name)
         result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)

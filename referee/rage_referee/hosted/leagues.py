@@ -22,9 +22,9 @@ from pathlib import Path
 
 from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
-from ..game import FaultLedger, GameResult, GameSpec, play_game
+from ..game import FaultLedger, GameResult, play_game
 from ..league.config import LeagueConfig
-from ..league.runner import league_schedule, stored
+from ..league.runner import league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame
 from . import messages
@@ -98,8 +98,7 @@ class LeagueRun:
             async def worker() -> None:
                 while todo and not self.stopping:
                     game = todo.popleft()
-                    spec = GameSpec(game.index, self.config.ruleset, game.seats, game.seed, time_control)
-                    self._finished(game, await play_game(spec, self.handles, ledger))
+                    self._finished(game, await play_game(league_game(self.config, game), self.handles, ledger))
 
             await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(todo)))))
         finally:

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..bots import BotHandle, start_all
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games, write_record
+from ..meta import Occasion
 from .config import LeagueConfig
 from .schedule import ScheduledGame, schedule
 from .store import Store, StoredGame
@@ -35,6 +36,12 @@ def league_schedule(config: LeagueConfig) -> list[ScheduledGame]:
         seed=config.seed,
         duplicate=config.duplicate,
     )
+
+
+def league_game(config: LeagueConfig, game: ScheduledGame) -> GameSpec:
+    """What the referee needs to play one scheduled game of the league."""
+    occasion = Occasion("league", config.name, game.set_id)
+    return GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time.control(), occasion)
 
 
 def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
@@ -74,7 +81,7 @@ async def run_league(
     by_index = {game.index: game for game in todo}
     handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
     time = config.time.control()
-    specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time) for game in todo]
+    specs = [league_game(config, game) for game in todo]
 
     def finished(result: GameResult) -> None:
         if records is not None:  # the file first: a game in the database always has its file too
