@@ -16,6 +16,7 @@ from typing import Any
 from rage_sdk.actions import Action, Bid, Play
 from rage_sdk.cards import CARDS, CHANGE, COLOUR_NAMES, WILD, Card
 from rage_sdk.decisions import Decision, decisions
+from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord
 from rage_sdk.replay import replay
 from rage_sdk.state import NO_TRUMP, GameState
@@ -195,8 +196,10 @@ def game_story(record: GameRecord, faults: list[Fault]) -> Iterator[RenderableTy
 
     try:
         state = replay(record, on_round=finished)
-    finally:
-        yield from tables
+    except IllegalActionError:
+        yield from tables  # the rounds before the rule broken
+        raise
+    yield from tables
     totals = ", ".join(f"{bot_text(name)} {total}" for name, total in zip(record.players, state.totals))
     yield Text(f"totals: {totals}")
 
