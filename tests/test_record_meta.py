@@ -14,6 +14,7 @@ from rage_referee.cli import app
 from rage_referee.game import TimeControl
 from rage_referee.match import run_match
 from rage_referee.meta import bot_text, game_part
+from rage_sdk.decisions import decisions
 from rage_sdk.record import load_record
 from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
@@ -128,3 +129,19 @@ def test_meta_and_ms_are_never_checked(meta: Any, ms: Any) -> None:
 def test_game_part_leaves_out_what_differs_between_runs() -> None:
     record = {"format": "f", "meta": {"date": "now"}, "faults": [], "rounds": [{"plays": [{"seat": 0, "ms": 3}]}]}
     assert game_part(record) == {"format": "f", "rounds": [{"plays": [{"seat": 0}]}]}
+
+
+def test_the_record_walk_reads_each_decisions_time(tmp_path: Path) -> None:
+    specs = [BotSpec.of(name, target) for name, target in BOTS.items()]
+    result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[3, 2]), 1, log_dir=tmp_path))
+    data = result.games[0].record
+    walked = list(decisions(load_record(json.dumps(data))))
+    bids = [d.ms for d in walked if d.is_bid]
+    plays = [d.ms for d in walked if not d.is_bid]
+    assert plays == [play["ms"] for round_ in data["rounds"] for play in round_["plays"]]
+    # Bids are walked in bidding order (from the dealer's left); meta keeps them by seat.
+    by_seat = [{d.seat: d.ms for d in walked if d.is_bid and d.round_number == r} for r in (1, 2)]
+    assert [[times[seat] for seat in range(3)] for times in by_seat] == data["meta"]["bid_ms"]
+    assert len(bids) == 6 and all(type(ms) is int for ms in bids)
+    data["meta"]["bid_ms"] = [[1, "x"], None]
+    assert all(d.ms is None for d in decisions(load_record(json.dumps(data))) if d.is_bid)
