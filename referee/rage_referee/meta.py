@@ -70,7 +70,16 @@ def utc_now() -> str:
 
 
 def game_meta(spec: GameSpec, identities: list[BotIdentity | None], times: DecisionTimes, date: str) -> dict[str, Any]:
-    """The ``meta`` of a game's record: occasion, game index, duplicate set, bots, time control, date, bid times."""
+    """The ``meta`` of a game's record, for example::
+
+        {"league": "demo", "game": 12, "set": 3,
+         "bots": [{"name": "greedy", "version": "1"}, ...],          # as each seat's bot announced itself
+         "time": {"decision_ms": 1000, "bank_ms": 10000, "max_faults": 20},
+         "date": "2026-12-01T09:30:00Z",                               # when the game started, UTC
+         "bid_ms": [[12, 3, 40], ...]}                                # per round, by seat
+
+    ``league`` is ``match`` for a match; ``set`` is left out when the game belongs to no duplicate set.
+    """
     occasion, time = spec.occasion, spec.time
     meta: dict[str, Any] = {}
     if occasion.name:

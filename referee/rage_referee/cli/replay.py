@@ -139,6 +139,8 @@ def ask_command(
         fail(str(error))
     except HandshakeError as error:
         fail(f"cannot start {bot}: {error}", 1)
+    except KeyboardInterrupt:
+        fail("stopped", 130)
     shown = [answer for answer in answers if answer.differs] if every else answers
     if shown:
         out.print(answers_table(record, identity.name, shown, faults_of(data)))
