@@ -205,3 +205,20 @@ def test_an_in_process_bot_that_cannot_be_made_is_charged_not_a_traceback(one_ga
         seat = game.spec.seats.index("unmade")
         assert game.faults and all(fault.seat == seat for fault in game.faults)
         assert game.faults[0].kind.value == "crashed"
+
+
+def test_views_a_served_bot_got_are_rebuilt_for_an_in_process_one(tmp_path: Path) -> None:
+    served = shlex.join([sys.executable, str(BOTS / "view_recorder.py")])
+    specs = [BotSpec.of("rec", served), BotSpec.of("g", GREEDY), BotSpec.of("r", RANDOM)]
+    rules = Ruleset.of("amigo1985", first_action_of_kind_only=True, action_cards_anytime=True, rounds=[6, 4])
+    dump = tmp_path / "game.views"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(DUMP_ENV, str(dump))
+        asyncio.run(run_match(specs, rules, 1, seed=5, records=tmp_path, log_dir=tmp_path))
+    in_game = read_views(dump)
+    asked_dump = tmp_path / "asked.views"
+    record_file = tmp_path / "game-00000.json"
+    result = rage("replay", "ask", record_file, RECORDER, "--seat", "0", "--all", env={DUMP_ENV: str(asked_dump)})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().splitlines()[-1] == f"{len(in_game)} decisions, 0 differ"
+    assert read_views(asked_dump) == in_game
