@@ -140,3 +140,22 @@ def test_show_seat_out_of_range(blundered: Path) -> None:
     result = rage("replay", "show", blundered, "--seat", "3")
     assert result.exit_code == 2
     assert "--seat: no seat 3 among 3 players" in " ".join(result.stderr.split())
+
+
+def test_odd_meta_and_faults_are_read_as_far_as_they_make_sense(tmp_path: Path) -> None:
+    data = json.loads((ROOT.parent / "shared" / "conformance" / "cases" / "fundex_example.json").read_text())
+    data["meta"] = {"bots": [5, {"name": 3}, {"name": "c\x07", "version": None}], "time": "x", "league": ["a"]}
+    data["meta"]["bid_ms"] = 3
+    good = {"seat": 0, "kind": "timeout", "round": 7, "trick": 1, "detail": "late", "fallback": "b15"}
+    data["faults"] = [1, {"kind": "nope"}, {**good, "seat": "0"}, good]
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(data))
+    assert faults_of(data) == faults_of({"faults": [good]})
+    whole = rage("replay", "show", path)
+    assert whole.exit_code == 0, whole.output
+    assert "! round 7, trick 1: A timeout: late; the referee played b15" in whole.stdout
+    assert "2 C (c\\x07)" in whole.stdout and "league ['a']" in whole.stdout
+    alone = rage("replay", "show", path, "--seat", "0")
+    assert alone.exit_code == 0 and "timeout: late" in alone.stdout
+    asked = rage("replay", "ask", path, f"{EXAMPLES}/greedy_bot.py:GreedyBot", "--seat", "0", "--all")
+    assert asked.exit_code == 0, asked.output
