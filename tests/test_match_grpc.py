@@ -31,6 +31,7 @@ from rage_referee.bots import MAX_RESTARTS, BotHandle, BotProcess, BotSpec
 from rage_referee.deals import Deals
 from rage_referee.game import MAX_SEATS, FaultLedger, GameResult, GameSpec, TimeControl, fallback_for, play_game
 from rage_referee.match import BotStats, MatchResult, run_match
+from rage_referee.meta import game_part
 from rage_sdk.actions import Bid
 from rage_sdk.cards import card_id
 from rage_sdk.pb import bot_pb2 as pb
@@ -155,8 +156,8 @@ def in_process(names: Sequence[str], ruleset: Ruleset, games: int, logs: Path, b
 
 
 def outcome(game: GameResult) -> tuple[dict[str, Any], tuple[int, ...], tuple[int, ...]]:
-    """What must not depend on the transport or on a bot's misbehaviour: the record, totals and places."""
-    return {key: value for key, value in game.record.items() if key != "faults"}, game.totals, game.places
+    """What must not depend on the transport or on a bot's misbehaviour: the game's record, totals and places."""
+    return game_part(game.record), game.totals, game.places
 
 
 def assert_sound(result: MatchResult, games: int) -> None:

@@ -349,6 +349,7 @@ def test_records_verify_and_match_the_events(contest: Referee, tmp_path: Path) -
         assert verdict.ok, verdict.message
         record = json.loads(reply.record)
         assert record["players"] == list(game.seats)
+        assert (record["meta"]["league"], record["meta"]["game"]) == ("cup", game.game)
         assert list(verdict.totals) == list(game.totals)
         assert list(verdict.places) == list(game.places)
     path = tmp_path / "game.json"

@@ -102,11 +102,18 @@ class LocalConnection(Connection):
         self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
         return self.identity
 
+    def _handle(self, message: bytes) -> list[pb.Decision]:
+        try:
+            return self.runner.handle([pb.GameMessage.FromString(message)])
+        except Exception as error:  # the bot's own code failed where the runner does not catch it (making the bot)
+            raise ConnectionLost(f"the bot failed: {type(error).__name__}: {error}") from None
+
     def send(self, message: bytes) -> None:
-        self.runner.handle([pb.GameMessage.FromString(message)])
+        with contextlib.suppress(ConnectionLost):
+            self._handle(message)
 
     async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
-        return self.runner.handle([pb.GameMessage.FromString(message)])[0]
+        return self._handle(message)[0]
 
     async def close(self) -> None:
         self.runner = BotRunner(self.factory)

@@ -37,6 +37,7 @@ from rage_sdk.state import CHANCE, GameState, Phase
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
 from .faults import Fault, FaultKind
+from .meta import UNNAMED, DecisionTimes, Occasion, add_times, game_meta, utc_now
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
 
@@ -61,8 +62,7 @@ class GameSpec:
     """Bot names by seat."""
     seed: int
     time: TimeControl = TimeControl()
-    deal_commitment: str | None = None
-    """The hash of the secret deal key the seed comes from, stored in the record; ``None`` for public deals."""
+    occasion: Occasion = UNNAMED
 
 
 @dataclass
@@ -83,7 +83,7 @@ class FaultLedger:
 class GameResult:
     spec: GameSpec
     record: dict[str, Any]
-    """The game's ``rage-record/1``, with its faults under ``"faults"``."""
+    """The game's ``rage-record/1``, with its ``meta``, each play's ``ms`` and its faults under ``"faults"``."""
     totals: tuple[int, ...]
     places: tuple[int, ...]
     hits: tuple[int, ...]
@@ -116,6 +116,8 @@ class _Game:
         self.latencies_ms: list[float] = []
         self.seq = 0
         players = len(spec.seats)
+        self.times = DecisionTimes(players)
+        self.date = utc_now()
         self.told: list[list[bytes]] = [[] for _ in range(players)]
         """Every event each seat is entitled to, in order, encoded (shared by the seats that see it)."""
         self.sent = [0] * players  # how many of them have gone out
@@ -161,19 +163,29 @@ class _Game:
 
     # ------------------------------------------------------------------ the game
     async def run(self) -> GameResult:
-        state = self.state
+        state, clock = self.state, asyncio.get_running_loop().time
         while not state.is_terminal():
             if state.current_player() == CHANCE:
                 state.deal_seeded(self.spec.seed)
                 self._round_started()
                 continue
             seat = state.to_move
+            started = clock()
             action = await self.ask(seat)
+            self._timed(seat, (clock() - started) * 1000)
             self._apply(seat, action)
         return self._finish()
 
+    def _timed(self, seat: int, ms: float) -> None:
+        """Note how long the decision about to be applied took."""
+        if self.state.phase is Phase.BID:
+            self.times.bid(seat, ms)
+        else:
+            self.times.play(ms)
+
     def _round_started(self) -> None:
         state = self.state
+        self.times.new_round()
         turned, trump = tuple(CARDS[card] for card in state.turned), wire.colour_of(state.trump)
         for seat in range(len(self.bots)):
             hand = tuple(CARDS[card] for card in state.hands[seat])
@@ -278,8 +290,8 @@ class _Game:
         outcome = state.outcome()
         record = record_json(state, list(self.spec.seats))
         record["faults"] = [fault.to_json() for fault in self.faults]
-        if self.spec.deal_commitment is not None:
-            record.setdefault("meta", {})["deal_commitment"] = self.spec.deal_commitment
+        add_times(record, self.times)
+        record["meta"] = game_meta(self.spec, [bot.identity for bot in self.bots], self.times, self.date)
         for seat in range(len(self.bots)):
             notes = tuple(FaultNote(f.kind.value, f.round, f.trick, f.detail) for f in self.faults if f.seat == seat)
             handle = self.bots[seat]

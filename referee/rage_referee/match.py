@@ -14,6 +14,7 @@ from .bots import BotHandle, BotSpec, start_all
 from .deals import Deals
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
 from .league.record_files import write_record_file
+from .meta import Occasion
 
 DEFAULT_TIME = TimeControl()
 
@@ -64,11 +65,14 @@ class MatchResult:
         return sum(game.decisions for game in self.games)
 
 
-def match_specs(names: Sequence[str], ruleset: Ruleset, games: int, deals: Deals, time: TimeControl) -> list[GameSpec]:
-    """Game ``g`` seats the bots rotated by ``g`` and deals as set ``g`` of ``deals``."""
+def match_specs(
+    names: Sequence[str], ruleset: Ruleset, games: int, deals: Deals, time: TimeControl, name: str = ""
+) -> list[GameSpec]:
+    """Game ``g`` seats the bots rotated by ``g`` and deals as set ``g`` of ``deals``; ``name`` is the match's."""
     n = len(names)
+    occasion = Occasion("match", name or " vs ".join(names), deal_commitment=deals.commitment)
     seats = [tuple(names[(seat + g) % n] for seat in range(n)) for g in range(games)]
-    return [GameSpec(g, ruleset, seats[g], deals.seed_for(g), time, deals.commitment) for g in range(games)]
+    return [GameSpec(g, ruleset, seats[g], deals.seed_for(g), time, occasion) for g in range(games)]
 
 
 def write_deal_key(directory: Path, deals: Deals) -> Path:
@@ -114,11 +118,13 @@ async def run_match(
     records: Path | None = None,
     log_dir: Path = Path("logs"),
     on_game: Callable[[GameResult], None] | None = None,
+    name: str = "",
 ) -> MatchResult:
     """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots.
 
     Deals are secret (a fresh key) unless ``deals`` says otherwise; with ``records``, a secret key
     is revealed as ``deal-key.json`` beside them once every game has ended and the bots are stopped.
+    ``name`` names the match in each record's ``meta`` (default: the bots' names).
     """
     ruleset.check_players(len(specs))
     handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
@@ -136,7 +142,7 @@ async def run_match(
 
     try:
         await start_all(handles.values())
-        schedule = match_specs([spec.name for spec in specs], ruleset, games, deals, time)
+        schedule = match_specs([spec.name for spec in specs], ruleset, games, deals, time, name)
         result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)

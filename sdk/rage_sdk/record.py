@@ -48,12 +48,24 @@ def _colour_letter(value: Any) -> str | None:
     return value
 
 
+def _milliseconds(value: Any) -> int | None:
+    return value if type(value) is int and value >= 0 else None
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
 CardToken = Annotated[str, BeforeValidator(_card_token)]
 ColourLetter = Annotated[str | None, BeforeValidator(_colour_letter)]
+Milliseconds = Annotated[int | None, BeforeValidator(_milliseconds)]
+"""A play's ``ms``: never checked, so anything but a whole number of milliseconds reads as none."""
+Meta = Annotated[dict[str, Any] | None, BeforeValidator(_object)]
+"""A record's ``meta``: never checked, so anything but an object reads as none."""
 
 
 class RecordPlay(BaseModel):
-    """One card played: ``{"seat": 1, "card": "wild", "color": "y"}``. Other keys are ignored."""
+    """One card played: ``{"seat": 1, "card": "wild", "color": "y", "ms": 12}``. Other keys are ignored."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -62,6 +74,8 @@ class RecordPlay(BaseModel):
     color: ColourLetter = None
     value: StrictInt | None = None
     trump: ColourLetter = None
+    ms: Milliseconds = None
+    """How long the seat took to choose it, when the referee noted it."""
 
 
 class RecordRound(BaseModel):
@@ -107,6 +121,8 @@ class GameRecord(BaseModel):
     first_round: StrictInt = 1
     rounds: list[RecordRound] = Field(min_length=1)
     result: dict[str, Any] | None = None
+    meta: Meta = None
+    """Who, when and how the game was played (``meta.bid_ms``: the bids' times, per round, by seat)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON object, the ruleset as its preset name or overrides."""

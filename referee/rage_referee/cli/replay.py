@@ -1,26 +1,22 @@
-"""``rage replay``: check a game record, or show it trick by trick."""
+"""``rage replay``: check a game record, show it (whole, or as one seat saw it), ask a bot about its decisions."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rage_sdk.actions import Play
-from rage_sdk.cards import COLOUR_NAMES, TOKENS
+from rage_sdk.decisions import decisions
 from rage_sdk.errors import IllegalActionError
-from rage_sdk.record import MalformedRecordError, load_record
-from rage_sdk.replay import ILLEGAL, MALFORMED, replay, verify
-from rage_sdk.state import NO_TRUMP, GameState
-from rich.table import Table
-from rich.text import Text
+from rage_sdk.record import GameRecord, MalformedRecordError, load_record
+from rage_sdk.replay import ILLEGAL, MALFORMED, verify, verify_record
 
-from .common import err, out
+from ..record_show import faults_of, game_story, seat_story
+from .common import err, fail, out
 
-app = typer.Typer(help="Check and read game records (rage-record/1).", no_args_is_help=True)
-
-COLOUR_STYLES = {"r": "red", "o": "dark_orange", "y": "yellow", "g": "green", "b": "blue", "p": "magenta"}
+app = typer.Typer(help="Check, read and question game records (rage-record/1).", no_args_is_help=True)
 RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
 
 
@@ -58,64 +54,95 @@ def verify_command(
     raise typer.Exit(verdict.exit_code)
 
 
-def card_text(play: Play) -> Text:
-    """A play as coloured text: ``g12``, ``wild=b``, ``change->r``."""
-    card = play.card
-    text = Text(card.token, style=COLOUR_STYLES[card.token[0]] if card.is_coloured else "bold")
-    if play.color is not None:
-        declared = play.color.letter + ("" if play.value is None else str(play.value))
-        text.append(f"={declared}", style=COLOUR_STYLES[play.color.letter])
-    if play.trump is not None:
-        text.append(f"->{play.trump.letter}", style=COLOUR_STYLES[play.trump.letter])
-    return text
-
-
-def colour_text(colour: int) -> Text:
-    if colour == NO_TRUMP:
-        return Text("none", style="dim")
-    return Text(COLOUR_NAMES[colour], style=COLOUR_STYLES["roygbp"[colour]])
-
-
-def round_table(players: list[str], state: GameState) -> Table:
-    """The round ``state`` has just finished: bids, each trick's cards and winner, the scores."""
-    result = state.results[-1]
-    turned = " ".join(TOKENS[card] for card in state.turned)
-    title = Text.assemble(
-        f"Round {result.round_number}: {result.cards} card{'s' * (result.cards != 1)}, "
-        f"dealer {players[result.dealer]}, trump ",
-        colour_text(result.trump),
-        f" (turned up: {turned or 'nothing'})",
-    )
-    table = Table(title=title, title_justify="left")
-    table.add_column("trick", justify="right")
-    for name in players:
-        table.add_column(name, justify="right")
-    table.add_column("trump")
-    table.add_column("winner")
-    table.add_row("bid", *map(str, result.bids), "", "", style="bold")
-    for number, trick in enumerate(state.tricks, start=1):
-        cells = [Text("") for _ in players]
-        for order, (seat, play) in enumerate(trick.plays):
-            cells[seat] = card_text(play) + Text(" *" if order == 0 else "", style="dim")
-        table.add_row(str(number), *cells, colour_text(trick.trump), players[trick.winner])
-    table.add_row("tricks", *map(str, result.tricks_won), "", "", style="bold")
-    table.add_row("points", *map(str, result.points), "", "", style="bold")
-    return table
-
-
-@app.command("show")
-def show_command(file: RecordFile) -> None:
-    """Show a record trick by trick: trump, cards (* leads), winners, bids and round scores."""
+def _load(path: Path) -> tuple[GameRecord, dict[str, Any]]:
+    """A well-formed record and its raw JSON (for what the record model leaves out: the faults), or exit 2."""
+    text = _read(path)
     try:
-        record = load_record(_read(file))
+        record = load_record(text)
     except MalformedRecordError as error:
         err.print(f"malformed record: {error}")
         raise typer.Exit(MALFORMED) from None
-    out.print(f"{record.ruleset.describe()}: {', '.join(f'{seat} {name}' for seat, name in enumerate(record.players))}")
+    return record, json.loads(text)
+
+
+def _seat(record: GameRecord, seat: int) -> int:
+    if not 0 <= seat < len(record.players):
+        fail(f"--seat: no seat {seat} among {len(record.players)} players (seats are 0-{len(record.players) - 1})")
+    return seat
+
+
+@app.command("show")
+def show_command(
+    file: RecordFile,
+    seat: Annotated[
+        int | None, typer.Option(help="Show the game as this seat saw it: decision by decision, nothing else.")
+    ] = None,
+) -> None:
+    """Show a record: dealt hands, bids, each trick (* leads), faults (!), scores; or one seat's decisions."""
+    record, data = _load(file)
+    faults = faults_of(data)
+    story = game_story(record, faults) if seat is None else seat_story(record, _seat(record, seat), faults)
     try:
-        state = replay(record, on_round=lambda state: out.print(round_table(record.players, state)))
+        for part in story:
+            out.print(part)
     except IllegalActionError as error:
         err.print(f"illegal: {error}")
         raise typer.Exit(ILLEGAL) from None
-    totals = ", ".join(f"{name} {total}" for name, total in zip(record.players, state.totals))
-    out.print(f"totals: {totals}")
+
+
+@app.command("ask")
+def ask_command(
+    file: RecordFile,
+    bot: Annotated[
+        str,
+        typer.Argument(
+            help="The bot to ask, as rage match takes it: a COMMAND, HOST:PORT or FILE.py:CLASS.", show_default=False
+        ),
+    ],
+    seat: Annotated[int, typer.Option(help="Whose decisions to ask about.", show_default=False)],
+    round_number: Annotated[
+        int | None, typer.Option("--round", help="The decision's round (the game's number).")
+    ] = None,
+    trick: Annotated[int | None, typer.Option(help="The decision's trick in the round; 0 is the bid.")] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Ask every decision of the seat; list those that differ.")
+    ] = False,
+    logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log.")] = Path("logs"),
+) -> None:
+    """Ask BOT what it plays at a recorded decision, with the exact view the seat had, beside what was played."""
+    from ..bots import BotSpecError
+    from ..connection import HandshakeError
+    from ..record_ask import ask_bot, asked_spec
+    from ..record_show import answers_table
+
+    record, data = _load(file)
+    _seat(record, seat)
+    if every == (round_number is not None or trick is not None):
+        fail("give either --round R --trick T (0 for the bid) or --all")
+    if not every and (round_number is None or trick is None):
+        fail("--round and --trick go together: --round R --trick T (0 for the bid)")
+    verdict = verify_record(record)
+    if not verdict.ok:
+        err.print(f"illegal: {verdict.message}")
+        raise typer.Exit(ILLEGAL)
+    which = {(d.round_number, d.trick) for d in decisions(record) if d.seat == seat}
+    if not every and (round_number, trick) not in which:
+        rounds = f"{record.first_round}-{record.first_round + len(record.rounds) - 1}"
+        where = f"--round {round_number} --trick {trick}"
+        fail(f"{where}: no decision of seat {seat} there (rounds {rounds}; trick 0 is the bid)")
+    try:
+        spec = asked_spec(bot)
+        identity, answers = asyncio.run(
+            ask_bot(record, spec, seat, lambda d: every or (d.round_number, d.trick) == (round_number, trick), logs)
+        )
+    except BotSpecError as error:
+        fail(str(error))
+    except HandshakeError as error:
+        fail(f"cannot start {bot}: {error}", 1)
+    except KeyboardInterrupt:
+        fail("stopped", 130)
+    shown = [answer for answer in answers if answer.differs] if every else answers
+    if shown:
+        out.print(answers_table(record, identity.name, shown, faults_of(data)))
+    if every:
+        out.print(f"{len(answers)} decisions, {sum(answer.differs for answer in answers)} differ")

@@ -25,9 +25,9 @@ from rage_sdk.deal import key_commitment
 
 from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
-from ..game import FaultLedger, GameResult, GameSpec, play_game
+from ..game import FaultLedger, GameResult, play_game
 from ..league.config import LeagueConfig
-from ..league.runner import league_deals, league_schedule, stored
+from ..league.runner import league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame
 from . import messages
@@ -102,9 +102,7 @@ class LeagueRun:
             async def worker() -> None:
                 while todo and not self.stopping:
                     game = todo.popleft()
-                    rules, commitment = self.config.ruleset, deals.commitment
-                    spec = GameSpec(game.index, rules, game.seats, game.seed, time_control, commitment)
-                    self._finished(game, await play_game(spec, self.handles, ledger))
+                    self._finished(game, await play_game(league_game(self.config, game, deals), self.handles, ledger))
 
             await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(todo)))))
         finally:

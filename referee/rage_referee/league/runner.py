@@ -11,6 +11,7 @@ from ..bots import BotHandle, start_all
 from ..deals import Deals
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games
+from ..meta import Occasion
 from .config import LeagueConfig
 from .record_files import RecordFiles
 from .schedule import ScheduledGame, schedule
@@ -54,6 +55,12 @@ def league_deals(config: LeagueConfig, store: Store, league_id: int, create: boo
     if stored_key is None:
         raise StoreError(f"league {config.name!r} has no deal key in {store.url}")
     return Deals(stored_key.key)
+
+
+def league_game(config: LeagueConfig, game: ScheduledGame, deals: Deals) -> GameSpec:
+    """What the referee needs to play one scheduled game of the league."""
+    occasion = Occasion("league", config.name, game.set_id, deals.commitment)
+    return GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time.control(), occasion)
 
 
 def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
@@ -100,8 +107,7 @@ async def run_league(
     by_index = {game.index: game for game in todo}
     handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
     time = config.time.control()
-    commitment = plan.deals.commitment
-    specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time, commitment) for game in todo]
+    specs = [league_game(config, game, plan.deals) for game in todo]
 
     def finished(result: GameResult) -> None:
         store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
