@@ -171,7 +171,7 @@ def test_explicit_seed_says_its_deals_are_public_and_commits_to_nothing(tmp_path
     file = league_file(tmp_path / "league", seed=4)
     run = rage("league", "run", file)
     assert run.exit_code == 0 and "deals: public (seed 4)" in flat(run.output)
-    assert all("meta" not in record for record in records_in(file.parent / "records"))
+    assert all("deal_commitment" not in record["meta"] for record in records_in(file.parent / "records"))
     reveal = rage("league", "reveal", file)
     assert reveal.exit_code == 2 and "public already" in flat(reveal.output)
     bots = [f"--bot={name}={target}" for name, target in BOTS.items()]
