@@ -320,11 +320,11 @@ def test_reordering_the_bots_does_not_resume_under_another_schedule(tmp_path: Pa
 
 def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path) -> None:
     small = {name: target for name, target in BOTS.items() if name != "random-2"}
-    one = write_league(tmp_path, "one.toml", name="one", games=3, bots=small)
-    two = write_league(tmp_path, "two.toml", name="two", games=6, seed=5, bots=small)
+    one = write_league(tmp_path, "one.toml", name="one", games=6, bots=small)
+    two = write_league(tmp_path, "two.toml", name="two", games=12, seed=5, bots=small)
     assert rage("league", "run", one).exit_code == 0
     assert rage("league", "run", two).exit_code == 0
-    assert len(stored_games(one)) == 3 and len(stored_games(two)) == 6
+    assert len(stored_games(one)) == 6 and len(stored_games(two)) == 12
     assert_matches_schedule(one, stored_games(one))
     assert_matches_schedule(two, stored_games(two))
     # a database with two leagues needs --name
@@ -334,7 +334,7 @@ def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path) -> No
     assert "2 leagues" in flat(result.output) and "one, two" in flat(result.output)
     result = rage("ratings", "--db", url, "--name", "two", "--format", "json")
     assert result.exit_code == 0, result.output
-    assert sum(row["games"] for row in json.loads(result.stdout)) == 6 * 3
+    assert sum(row["games"] for row in json.loads(result.stdout)) == 12 * 3
     result = rage("ratings", "--db", url, "--name", "three")
     clean_failure(result)
     assert "no league 'three'" in flat(result.output)
