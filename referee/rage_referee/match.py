@@ -1,9 +1,10 @@
-"""A match: N games among the same bots, seats rotating, games run concurrently, every record kept."""
+"""A match: N games among the same bots, seats rotating (or duplicate sets), games run concurrently, records kept."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ from rage_sdk.rules import Ruleset
 
 from .bots import BotHandle, BotSpec, start_all
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
+from .league.schedule import duplicate_set
+from .league.seatings import seatings
 
 DEFAULT_TIME = TimeControl()
 
@@ -70,6 +73,19 @@ def match_specs(names: Sequence[str], ruleset: Ruleset, games: int, seed: int, t
     ]
 
 
+def duplicate_specs(names: Sequence[str], ruleset: Ruleset, games: int, seed: int, time: TimeControl) -> list[GameSpec]:
+    """Whole duplicate sets, at least ``games`` games: set ``k`` plays one deal in every seating of the bots.
+
+    Game ``g`` belongs to set ``g // len(seatings(len(names)))``.
+    """
+    size = len(seatings(len(names)))
+    return [
+        GameSpec(game.index, ruleset, game.seats, game.seed, time)
+        for set_id in range(math.ceil(games / size))
+        for game in duplicate_set(tuple(names), seed, set_id, set_id * size)
+    ]
+
+
 def write_record(directory: Path, result: GameResult) -> Path:
     """Write a game's record as ``game-NNNNN.json``, atomically."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -110,8 +126,12 @@ async def run_match(
     records: Path | None = None,
     log_dir: Path = Path("logs"),
     on_game: Callable[[GameResult], None] | None = None,
+    duplicate: bool = False,
 ) -> MatchResult:
-    """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots."""
+    """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots.
+
+    With ``duplicate`` the games are :func:`duplicate_specs`' whole sets.
+    """
     ruleset.check_players(len(specs))
     handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
     result = MatchResult({spec.name: BotStats(spec.name) for spec in specs})
@@ -127,7 +147,8 @@ async def run_match(
 
     try:
         await start_all(handles.values())
-        schedule = match_specs([spec.name for spec in specs], ruleset, games, seed, time)
+        plan = duplicate_specs if duplicate else match_specs
+        schedule = plan([spec.name for spec in specs], ruleset, games, seed, time)
         result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)

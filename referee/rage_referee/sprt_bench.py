@@ -70,8 +70,9 @@ def one_run(
     new: str, base: str, field: str, seed: int, cap: int, elo1: float = DEFAULT_ELO1, with_baseline: bool = True
 ) -> RunResult:
     """Sets between ``new`` and ``base`` (``FILE.py:CLASS``) with ``field`` at 3 players until both tests decide."""
+    field_spec = (BotSpec.of("field", field),)
     config = TrialConfig(
-        BotSpec.of("new", new), BotSpec.of("base", base), (BotSpec.of("field", field),), 3, Ruleset.of("amigo"), seed
+        BotSpec.of("new", new), BotSpec.of("base", base), field_spec, 3, Ruleset.of("amigo"), seed, elo1
     )
     classes = {spec.name: load_bot_class(spec.target) for spec in (config.new, config.base, *config.field)}
     baseline_test = Sprt(0.5, score_of_elo(elo1), config.alpha, config.beta)
@@ -98,6 +99,7 @@ def one_run(
 class SprtBench:
     runs: int
     cap: int
+    elo1: float
     better: list[RunResult]
     """NEW the heuristic bot, BASE the same bot with 10% random moves."""
     equal: list[RunResult]
@@ -115,6 +117,7 @@ class SprtBench:
         return {
             "runs": self.runs,
             "cap": self.cap,
+            "elo1": self.elo1,
             "paired_h1_share": share(self.better, True),
             "paired_mean_games": self._mean([r.paired_games for r in self.better]),
             "baseline_h1_share": share(self.better, False),
@@ -124,8 +127,8 @@ class SprtBench:
         }
 
 
-def measure(runs: int, equal_runs: int, cap: int) -> SprtBench:
+def measure(runs: int, equal_runs: int, cap: int, elo1: float = DEFAULT_ELO1) -> SprtBench:
     """``runs`` runs heuristic against sloppy heuristic, ``equal_runs`` sloppy against itself."""
-    better = [one_run(HEURISTIC, SLOPPY, GREEDY, seed, cap) for seed in range(runs)]
-    equal = [one_run(SLOPPY, SLOPPY, GREEDY, 10_000 + seed, cap, with_baseline=False) for seed in range(equal_runs)]
-    return SprtBench(runs, cap, better, equal)
+    better = [one_run(HEURISTIC, SLOPPY, GREEDY, seed, cap, elo1) for seed in range(runs)]
+    equal = [one_run(SLOPPY, SLOPPY, GREEDY, 10_000 + seed, cap, elo1, False) for seed in range(equal_runs)]
+    return SprtBench(runs, cap, elo1, better, equal)

@@ -32,7 +32,7 @@ from .league.store import Store, StoredGame
 from .match import play_games
 from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
 
-DEFAULT_ELO1 = 20.0
+DEFAULT_ELO1 = 25.0
 DEFAULT_TIME = TimeControl()
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -15,6 +17,7 @@ from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
     from ..game import GameResult
+    from ..league.pairs import PairRow
     from ..match import MatchResult
 
 
@@ -37,6 +40,40 @@ def match_table(result: MatchResult, title: str) -> Table:
     return table
 
 
+def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
+    """Every pair's duplicate score difference over the match's sets (``names`` best first)."""
+    from ..league.pairs import pair_table
+    from ..league.seatings import seatings
+    from ..league.store import StoredGame
+
+    size = len(seatings(len(names)))
+    games = [
+        StoredGame(
+            g.spec.game_id,
+            g.spec.game_id // size,
+            g.spec.seed,
+            g.spec.seats,
+            g.totals,
+            g.places,
+            g.hits,
+            g.rounds,
+            (),
+            0,
+            {},
+        )
+        for g in result.games
+    ]
+    return pair_table(games, names)
+
+
+def pair_line(row: PairRow) -> str:
+    spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
+    return (
+        f"{row.a} over {row.b}: {row.difference:+.2f}{spread} points a game on the same deals "
+        f"(95% interval, {row.sets} sets), LOS {row.los:.1%}"
+    )
+
+
 def match_command(
     bot: Annotated[
         list[str],
@@ -44,6 +81,12 @@ def match_command(
     ],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
     games: Annotated[int, typer.Option(min=1, help="Games to play; seats rotate each game.")] = 10,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate", help="Whole duplicate sets: each deal in every seating (2 bots: 2, 3: 6, 4: 12 games)."
+        ),
+    ] = False,
     seed: Annotated[int, typer.Option(min=0, help="Game g deals from seed + g.")] = 0,
     records: Annotated[Path | None, typer.Option(help="Write every game's rage-record/1 into this folder.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
@@ -57,7 +100,7 @@ def match_command(
     from ..bots import BotSpec, BotSpecError
     from ..connection import HandshakeError
     from ..game import TimeControl
-    from ..match import run_match
+    from ..match import duplicate_specs, run_match
 
     try:
         specs = [BotSpec.parse(text) for text in bot]
@@ -73,7 +116,8 @@ def match_command(
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
     ) as progress:
-        task = progress.add_task("games", total=games)
+        total = len(duplicate_specs(names, rules, games, seed, TimeControl())) if duplicate else games
+        task = progress.add_task("games", total=total)
 
         def advance(game: GameResult) -> None:
             progress.update(task, advance=1)
@@ -85,10 +129,12 @@ def match_command(
 
         try:
             result = asyncio.run(
-                run_match(specs, rules, games, seed, time, concurrency, records, logs, on_game=advance)
+                run_match(specs, rules, games, seed, time, concurrency, records, logs, advance, duplicate)
             )
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot start the match: {error}", 1)
+    ranked = [stats.name for stats in sorted(result.stats.values(), key=lambda st: (st.mean_place, -st.mean_score))]
+    pairs = match_pairs(result, ranked) if duplicate else []
     if as_json:
         figures = {
             name: {
@@ -101,8 +147,15 @@ def match_command(
             }
             for name, s in result.stats.items()
         }
-        print(json.dumps({"ruleset": rules.to_json(), "games": games, "bots": figures}))
+        document: dict[str, object] = {"ruleset": rules.to_json(), "games": len(result.games), "bots": figures}
+        if duplicate:
+            document["pairs"] = [row.to_json() for row in pairs]
+        print(json.dumps(document))
         return
-    out.print(match_table(result, f"{games} games, {rules.describe()}, seed {seed}"))
+    out.print(match_table(result, f"{len(result.games)} games, {rules.describe()}, seed {seed}"))
+    for row in pairs:
+        out.print(escape(pair_line(row)))
+    if not duplicate and len(specs) == 2:
+        out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:
         out.print(f"records in {records}/")

@@ -98,13 +98,13 @@ def _flipped(row: PairRow) -> PairRow:
 def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str) -> None:
     """Print the pairwise matrix (rows and columns in ``names`` order); JSON and CSV list the pairs."""
     if fmt is Format.JSON:
-        print(json.dumps([asdict(row) for row in rows], indent=1))
+        print(json.dumps([row.to_json() for row in rows], indent=1))
         return
     if fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        writer.writerow(list(asdict(rows[0])) if rows else [])
-        writer.writerows(list(asdict(row).values()) for row in rows)
+        writer.writerow(list(rows[0].to_json()) if rows else [])
+        writer.writerows(["" if value is None else value for value in row.to_json().values()] for row in rows)
         print(buffer.getvalue(), end="")
         return
     cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): _flipped(row) for row in rows}

@@ -72,7 +72,7 @@ def test_command(
     ],
     players: Annotated[int, typer.Option(min=2, max=10, help="Players at the table.")] = 3,
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
-    elo1: Annotated[float | None, typer.Option(help="H1: NEW is stronger by this many Elo [default: 20].")] = None,
+    elo1: Annotated[float | None, typer.Option(help="H1: NEW is stronger by this many Elo [default: 25].")] = None,
     points: Annotated[float | None, typer.Option(help="H1: NEW scores this many more points a game.")] = None,
     alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no better.")] = 0.05,
     beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,

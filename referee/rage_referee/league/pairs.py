@@ -62,6 +62,12 @@ class PairRow:
     los: float
     """Likelihood that ``a`` is the stronger."""
 
+    def to_json(self) -> dict[str, object]:
+        """The fields, an interval too wide to know (under two sets) as nulls."""
+        return {
+            key: None if isinstance(value, float) and math.isinf(value) else value for key, value in vars(self).items()
+        }
+
 
 def set_differences(games: Sequence[StoredGame], a: str, b: str) -> list[float]:
     """One figure per duplicate set in which ``a`` and ``b`` held the same hands equally often."""
