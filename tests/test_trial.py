@@ -120,7 +120,7 @@ def test_bad_bots_are_one_clear_line(tmp_path: Path) -> None:
     code, _, err = rage_test(tmp_path, f"same={HEURISTIC}", f"same={RANDOM}")
     assert code == 2 and "names must differ" in err
     code, _, err = rage_test(tmp_path, HEURISTIC, f"random={RANDOM}")
-    assert code == 2 and "expected NAME=COMMAND" in err
+    assert code == 2 and err.startswith("NEW: ") and "expected NAME=COMMAND" in err
 
 
 def test_other_settings_under_the_same_name_are_refused(tmp_path: Path) -> None:
@@ -128,3 +128,8 @@ def test_other_settings_under_the_same_name_are_refused(tmp_path: Path) -> None:
     assert rage_test(tmp_path, *args, "--max-games", "6")[0] == 2
     code, _, err = rage_test(tmp_path, *args, "--max-games", "6", "--seed", "3")
     assert code == 2 and "other settings" in err and "--name" in err
+
+
+def test_a_bot_that_cannot_start_ends_the_test_cleanly(tmp_path: Path) -> None:
+    code, out, err = rage_test(tmp_path, f"ghost={tmp_path / 'nowhere.py'}:Ghost", f"random={RANDOM}")
+    assert code == 3 and "cannot run the test" in err and "nowhere.py" in err and "Traceback" not in out + err

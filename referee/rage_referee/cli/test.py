@@ -97,10 +97,12 @@ def test_command(
     from ..league.store import Store, StoreError, sqlite_url
     from ..trial import DEFAULT_ELO1, TrialConfig, first_status, max_sets_for, run_trial, set_figures
 
-    try:
-        specs = [BotSpec.parse(text) for text in (new, base, *field)]
-    except BotSpecError as error:
-        fail(str(error).replace("--bot ", "", 1))
+    specs = []
+    for role, text in [("NEW", new), ("BASE", base), *(("--field", text) for text in field)]:
+        try:
+            specs.append(BotSpec.parse(text))
+        except BotSpecError as error:
+            fail(f"{role}: {str(error).removeprefix('--bot ')}")
     if elo1 is not None and points is not None:
         fail("--elo1, --points: give the margin of H1 one way, not both")
     rules = parse_ruleset(ruleset)
