@@ -6,11 +6,17 @@ trump and the number of players. Playing: while short of its bid it wins as chea
 -5 cards on tricks it will lose and keeps +5 cards for tricks it wins.
 
     python examples/heuristic_bot.py --port 50051
+
+``SloppyHeuristicBot`` is the same bot playing a random legal move 10% of the time: a slightly
+weaker twin for trying ``rage test`` (and the pair ``rage bench test`` measures).
 """
 
 from __future__ import annotations
 
+import random
+
 from rage_sdk import Bot, Card, Colour, Play, SeatView
+from rage_sdk.events import GameInfo
 from rage_sdk.rules import WildTie
 from rage_sdk.server import main
 from rage_sdk.state import NO_TRUMP, trick_winner
@@ -82,6 +88,21 @@ class HeuristicBot(Bot):
         later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
         lead_code = NO_TRUMP if lead is None else int(lead)
         return trick_winner(trick, trump, lead_code, later_wins, rules.wild_declares_value) == view.seat
+
+
+class SloppyHeuristicBot(HeuristicBot):
+    name = "sloppy-heuristic"
+    slip = 0.1
+    """The share of decisions taken at random."""
+
+    def on_game_start(self, game: GameInfo) -> None:
+        self.rng = random.Random(f"{game.game}:{game.seat}:{','.join(game.players)}")
+
+    def bid(self, view: SeatView) -> int:
+        return self.rng.choice(view.legal_bids) if self.rng.random() < self.slip else super().bid(view)
+
+    def play(self, view: SeatView) -> Play:
+        return self.rng.choice(view.legal_plays) if self.rng.random() < self.slip else super().play(view)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from functools import partial
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -320,11 +321,11 @@ def test_reordering_the_bots_does_not_resume_under_another_schedule(tmp_path: Pa
 
 def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path) -> None:
     small = {name: target for name, target in BOTS.items() if name != "random-2"}
-    one = write_league(tmp_path, "one.toml", name="one", games=3, bots=small)
-    two = write_league(tmp_path, "two.toml", name="two", games=6, seed=5, bots=small)
+    one = write_league(tmp_path, "one.toml", name="one", games=6, bots=small)
+    two = write_league(tmp_path, "two.toml", name="two", games=12, seed=5, bots=small)
     assert rage("league", "run", one).exit_code == 0
     assert rage("league", "run", two).exit_code == 0
-    assert len(stored_games(one)) == 3 and len(stored_games(two)) == 6
+    assert len(stored_games(one)) == 6 and len(stored_games(two)) == 12
     assert_matches_schedule(one, stored_games(one))
     assert_matches_schedule(two, stored_games(two))
     # a database with two leagues needs --name
@@ -334,7 +335,7 @@ def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path) -> No
     assert "2 leagues" in flat(result.output) and "one, two" in flat(result.output)
     result = rage("ratings", "--db", url, "--name", "two", "--format", "json")
     assert result.exit_code == 0, result.output
-    assert sum(row["games"] for row in json.loads(result.stdout)) == 6 * 3
+    assert sum(row["games"] for row in json.loads(result.stdout)) == 12 * 3
     result = rage("ratings", "--db", url, "--name", "three")
     clean_failure(result)
     assert "no league 'three'" in flat(result.output)
@@ -489,6 +490,34 @@ def test_ratings_table_is_the_default(played: tuple[Path, Any]) -> None:
     assert "test: 24 games" in text and "Bradley-Terry" in text
     for name in BOTS:
         assert name in text
+
+
+def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    url = sqlite_url(file.parent / "league.sqlite")
+
+    def pairs(fmt: str) -> str:
+        result = rage("ratings", "--db", url, "--pairs", "--format", fmt)
+        assert result.exit_code == 0, result.output
+        return str(result.stdout)
+
+    order = [row["name"] for row in json.loads(ratings(file, "json"))]
+    rows = json.loads(pairs("json"))
+    assert [(row["a"], row["b"]) for row in rows] == list(combinations(order, 2))
+    for row in rows:
+        assert list(row) == ["a", "b", "sets", "difference", "low", "high", "los"]
+        assert row["sets"] == 2  # each pair meets at two of the four tables, one duplicate set each
+        assert row["low"] <= row["difference"] <= row["high"] and 0 <= row["los"] <= 1
+    table = list(csv.reader(io.StringIO(pairs("csv"))))
+    assert table[0] == ["a", "b", "sets", "difference", "low", "high", "los"] and len(table) == 1 + len(rows)
+    lines = pairs("markdown").splitlines()
+    assert lines[0] == "| " + " | ".join(["bot", *order]) + " |"
+    assert len(lines) == 2 + len(order)
+    first_row = [cell.strip() for cell in lines[2].strip("|").split("|")]
+    assert first_row[0] == order[0] and first_row[1] == "" and first_row[2].startswith(("+", "-"))
+    text = flat(pairs("table"))
+    assert "duplicate score difference" in text and all(name in text for name in BOTS)
 
 
 def test_ratings_needs_exactly_one_source(played: tuple[Path, Any]) -> None:

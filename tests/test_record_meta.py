@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rage_referee.bots import BotSpec
 from rage_referee.cli import app
+from rage_referee.deals import Deals
 from rage_referee.game import TimeControl
 from rage_referee.match import run_match
 from rage_referee.meta import bot_text, game_part
@@ -45,7 +46,7 @@ def test_a_match_records_meta_and_times(tmp_path: Path) -> None:
     specs = [BotSpec.of(name, target) for name, target in BOTS.items()]
     time = TimeControl(decision_ms=700, bank_ms=3000, max_faults=9)
     rules = Ruleset.of("amigo", rounds=[3, 2])
-    result = asyncio.run(run_match(specs, rules, 3, seed=4, time=time, records=tmp_path, log_dir=tmp_path))
+    result = asyncio.run(run_match(specs, rules, 3, Deals.public(4), time=time, records=tmp_path, log_dir=tmp_path))
     for game in result.games:
         record = json.loads((tmp_path / f"game-{game.spec.game_id:05d}.json").read_text())
         assert record == game.record

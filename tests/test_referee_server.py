@@ -56,7 +56,7 @@ BOTS = {
 SMALL_LEAGUE = """
 name = "cup"
 players = 3
-games_per_table = 3          # 4 tables of 3 out of 4 bots: 12 games
+games = 12                   # 2 duplicate sets of 6, at 2 of the 4 tables of 3 out of 4 bots
 seed = 5
 concurrency = 4
 database = "ignored.sqlite"  # the referee keeps every league in its own database
@@ -79,7 +79,7 @@ heuristic = ""
 LONG_LEAGUE = """
 name = "marathon"
 players = 3
-games_per_table = 45
+games_per_table = 42
 seed = 9
 concurrency = 2
 bots = ["random-a", "greedy", "heuristic"]
@@ -515,7 +515,7 @@ def test_oversize_and_undecodable_requests_are_refused(contest: Referee) -> None
 HAUNTED_LEAGUE = """
 name = "haunted"
 players = 3
-games = 3
+games = 6                    # one duplicate set
 concurrency = 1              # one game at a time: the bot is forfeited after exactly max_faults faults
 bots = ["random-a", "greedy", "ghost"]
 
@@ -551,7 +551,7 @@ def test_an_unreachable_bot_is_faulted_and_the_league_goes_on(contest: Referee) 
     assert len(faults) == 2, "max_faults = 2: then the fallback plays for it without asking"
     assert {(fault.bot, fault.kind) for fault in faults} == {("ghost", "crashed")}
     finished = follower.of("game_finished")
-    assert len(finished) == 3 and sum(game.faults for game in finished) == 2
+    assert len(finished) == 6 and sum(game.faults for game in finished) == 2
     assert statuses(follower)[-1] == pb.LEAGUE_STATUS_FINISHED
 
 
@@ -669,7 +669,7 @@ def test_a_killed_server_loses_no_game_and_the_league_completes(tmp_path: Path, 
         register(referee, bots, ["random-a", "greedy", "heuristic"])
         info = referee.call("CreateLeague", pb.CreateLeagueRequest(definition=LONG_LEAGUE), referee.admin)
         total = info.games_total
-        assert total == 45
+        assert total == 42
         follower = Follower(referee, "marathon")
         referee.call("StartLeague", pb.LeagueRequest(league="marathon"), referee.admin)
         follower.wait_for_games(4)

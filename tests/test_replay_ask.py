@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from rage_referee.bots import BotSpec
 from rage_referee.cli import app
+from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.record_ask import asked_spec
 from rage_sdk.decisions import decisions
@@ -61,7 +62,7 @@ def play(folder: Path, rules: Ruleset) -> tuple[Path, list[Any]]:
     specs.append(BotSpec.of("f", FIRST_LEGAL))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(DUMP_ENV, str(dump))
-        asyncio.run(run_match(specs, rules, 1, seed=3, records=folder, log_dir=folder))
+        asyncio.run(run_match(specs, rules, 1, Deals.public(3), records=folder, log_dir=folder))
     return folder / "game-00000.json", read_views(dump)
 
 
@@ -214,7 +215,7 @@ def test_views_a_served_bot_got_are_rebuilt_for_an_in_process_one(tmp_path: Path
     dump = tmp_path / "game.views"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(DUMP_ENV, str(dump))
-        asyncio.run(run_match(specs, rules, 1, seed=5, records=tmp_path, log_dir=tmp_path))
+        asyncio.run(run_match(specs, rules, 1, Deals.public(5), records=tmp_path, log_dir=tmp_path))
     in_game = read_views(dump)
     asked_dump = tmp_path / "asked.views"
     record_file = tmp_path / "game-00000.json"

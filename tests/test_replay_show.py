@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rage_referee.bots import BotSpec
 from rage_referee.cli import app
+from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.record_show import decision_row, faults_of
 from rage_sdk.cards import Card
@@ -46,7 +47,7 @@ def blundered(tmp_path_factory: pytest.TempPathFactory) -> Path:
         BotSpec.of("random", f"{EXAMPLES}/random_bot.py:RandomBot"),
     ]
     rules = Ruleset.of("amigo", rounds=[5, 4, 3])
-    asyncio.run(run_match(specs, rules, 1, seed=8, records=folder, log_dir=folder))
+    asyncio.run(run_match(specs, rules, 1, Deals.public(8), records=folder, log_dir=folder))
     return folder / "game-00000.json"
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from itertools import combinations, pairwise
+from itertools import combinations
 
 import pytest
 from rage_referee.league.schedule import MAX_TABLES, ScheduledGame, schedule, tables_for
+from rage_referee.league.seatings import seatings
 
 
 def bot_names(n: int) -> list[str]:
@@ -35,12 +36,12 @@ def by_set(games: list[ScheduledGame]) -> dict[int, list[ScheduledGame]]:
 @pytest.mark.parametrize(("n", "players"), [(3, 2), (4, 3), (5, 3), (6, 4), (7, 3), (5, 5)])
 def test_every_combination_of_bots_meets(n: int, players: int) -> None:
     bots = bot_names(n)
-    games = schedule(bots, players, games_per_table=players, seed=2)
+    games = schedule(bots, players, games_per_table=1, seed=2)
     tables = Counter(frozenset(game.seats) for game in games)
     assert len(tables) == math.comb(n, players)
     assert set(tables) == {frozenset(table) for table in combinations(bots, players)}
-    # games_per_table = players: one duplicate set, i.e. exactly `players` games, at each table
-    assert set(tables.values()) == {players}
+    # games_per_table = 1: one duplicate set, i.e. one game per seating, at each table
+    assert set(tables.values()) == {len(seatings(players))}
 
 
 def test_tables_are_the_combinations_up_to_max_tables() -> None:
@@ -101,46 +102,47 @@ def test_without_duplicates_every_game_has_its_own_deal_and_set() -> None:
 # --------------------------------------------------------------------------- duplicate sets
 
 
-@pytest.mark.parametrize(("n", "players"), [(4, 3), (5, 2), (6, 4), (4, 4)])
-def test_duplicate_sets_share_a_deal_and_rotate_the_bots(n: int, players: int) -> None:
-    games = schedule(bot_names(n), players, games_per_table=2 * players, seed=9)
+@pytest.mark.parametrize(("n", "players"), [(4, 3), (5, 2), (6, 4), (4, 4), (6, 5)])
+def test_duplicate_sets_share_a_deal_and_seat_the_bots_in_every_seating(n: int, players: int) -> None:
+    size = len(seatings(players))
+    games = schedule(bot_names(n), players, games_per_table=2 * size, seed=9)
     sets = by_set(games)
-    assert len(sets) * players == len(games)
+    assert len(sets) * size == len(games)
     seeds = set()
     for set_id, members in sets.items():
-        assert len(members) == players, set_id
+        assert len(members) == size, set_id
         # the games of a set are consecutive in the league, and share one deal
         indices = [game.index for game in members]
-        assert indices == list(range(indices[0], indices[0] + players))
+        assert indices == list(range(indices[0], indices[0] + size))
         assert len({game.seed for game in members}) == 1
         seeds.add(members[0].seed)
         # the same bots, and each bot plays every seat of the deal exactly once
         assert len({frozenset(game.seats) for game in members}) == 1
         for name in members[0].seats:
-            assert sorted(game.seats.index(name) for game in members) == list(range(players))
-        # each game is the previous one with the bots rotated by one seat
-        for before, after in pairwise(members):
-            assert after.seats == before.seats[1:] + before.seats[:1]
+            assert Counter(game.seats.index(name) for game in members) == dict.fromkeys(range(players), size // players)
+        # the seatings of the design, each once
+        order = members[0].seats
+        assert {tuple(order.index(name) for name in game.seats) for game in members} == set(seatings(players))
     assert len(seeds) == len(sets), "every set has its own deal"
 
 
 def test_set_ids_and_indices_number_the_league() -> None:
     games = schedule(bot_names(5), 3, games=30, seed=1)
     assert [game.index for game in games] == list(range(len(games)))
-    assert [game.set_id for game in games] == [index // 3 for index in range(len(games))]
+    assert [game.set_id for game in games] == [index // 6 for index in range(len(games))]
 
 
 @pytest.mark.parametrize(
     ("players", "asked", "played"),
-    [(3, 1, 3), (3, 3, 3), (3, 4, 6), (3, 10, 12), (4, 13, 16), (2, 7, 8), (3, 12, 12)],
+    [(3, 1, 6), (3, 6, 6), (3, 7, 12), (3, 10, 12), (4, 13, 24), (2, 7, 8), (3, 12, 12), (5, 1, 20)],
 )
 def test_games_total_rounds_up_to_whole_sets(players: int, asked: int, played: int) -> None:
     games = schedule(bot_names(5), players, games=asked, seed=0)
     assert len(games) == played
-    assert len(by_set(games)) == played // players
+    assert len(by_set(games)) == played // len(seatings(players))
 
 
-@pytest.mark.parametrize(("players", "per_table", "played"), [(3, 1, 3), (3, 3, 3), (3, 4, 6), (4, 9, 12)])
+@pytest.mark.parametrize(("players", "per_table", "played"), [(3, 1, 6), (3, 6, 6), (3, 7, 12), (4, 9, 12)])
 def test_games_per_table_rounds_up_to_whole_sets(players: int, per_table: int, played: int) -> None:
     bots = bot_names(5)
     games = schedule(bots, players, games_per_table=per_table, seed=0)
@@ -155,16 +157,16 @@ def test_without_duplicates_the_count_is_exact() -> None:
 
 def test_games_total_is_spread_evenly_over_tables() -> None:
     # 16 sets over 10 tables: every table plays one or two sets
-    games = schedule(bot_names(5), 3, games=48, seed=2)
+    games = schedule(bot_names(5), 3, games=96, seed=2)
     per_table = Counter(frozenset(game.seats) for game in games)
     assert len(per_table) == 10
-    assert set(per_table.values()) == {3, 6}
+    assert set(per_table.values()) == {6, 12}
 
 
 def test_a_league_cut_short_has_met_every_table() -> None:
     bots = bot_names(5)
     games = schedule(bots, 3, games_per_table=9, seed=2)
-    first_round = games[: math.comb(5, 3) * 3]
+    first_round = games[: math.comb(5, 3) * 6]
     assert len({frozenset(game.seats) for game in first_round}) == math.comb(5, 3)
 
 
@@ -187,8 +189,8 @@ def test_balanced_design_when_combinations_exceed_max_tables(n: int, players: in
     per_bot = Counter(name for table in tables for name in table)
     assert max(per_bot.values()) == min(per_bot.values())
     # the whole league follows the design, seats balanced as ever
-    games = schedule(bots, players, games_per_table=players, seed=3)
-    assert len(games) == len(tables) * players
+    games = schedule(bots, players, games_per_table=1, seed=3)
+    assert len(games) == len(tables) * len(seatings(players))
     for name, seats in seat_counts(games).items():
         assert len(set(seats.values())) == 1 and len(seats) == players, name
 
@@ -224,23 +226,64 @@ def test_schedule_is_deterministic(duplicate: bool) -> None:
 
 def test_schedule_pinned_duplicate() -> None:
     deal_0, deal_1 = 7 << 32, (7 << 32) + 1
-    assert schedule(["a", "b", "c", "d"], 3, games=6, seed=7) == [
+    assert schedule(["a", "b", "c", "d"], 3, games=12, seed=7) == [
         ScheduledGame(0, ("c", "b", "a"), deal_0, 0),
-        ScheduledGame(1, ("b", "a", "c"), deal_0, 0),
-        ScheduledGame(2, ("a", "c", "b"), deal_0, 0),
-        ScheduledGame(3, ("b", "a", "d"), deal_1, 1),
-        ScheduledGame(4, ("a", "d", "b"), deal_1, 1),
-        ScheduledGame(5, ("d", "b", "a"), deal_1, 1),
+        ScheduledGame(1, ("c", "a", "b"), deal_0, 0),
+        ScheduledGame(2, ("b", "c", "a"), deal_0, 0),
+        ScheduledGame(3, ("b", "a", "c"), deal_0, 0),
+        ScheduledGame(4, ("a", "c", "b"), deal_0, 0),
+        ScheduledGame(5, ("a", "b", "c"), deal_0, 0),
+        ScheduledGame(6, ("b", "a", "d"), deal_1, 1),
+        ScheduledGame(7, ("b", "d", "a"), deal_1, 1),
+        ScheduledGame(8, ("a", "b", "d"), deal_1, 1),
+        ScheduledGame(9, ("a", "d", "b"), deal_1, 1),
+        ScheduledGame(10, ("d", "b", "a"), deal_1, 1),
+        ScheduledGame(11, ("d", "a", "b"), deal_1, 1),
     ]
 
 
 def test_schedule_pinned_without_duplicates() -> None:
     base = 3 << 32
     assert schedule(["x", "y", "z"], 2, games_per_table=2, seed=3, duplicate=False) == [
-        ScheduledGame(0, ("x", "y"), base, 0),
+        ScheduledGame(0, ("y", "x"), base, 0),
         ScheduledGame(1, ("x", "z"), base + 1, 1),
-        ScheduledGame(2, ("y", "z"), base + 2, 2),
-        ScheduledGame(3, ("y", "x"), base + 3, 3),
+        ScheduledGame(2, ("z", "y"), base + 2, 2),
+        ScheduledGame(3, ("x", "y"), base + 3, 3),
         ScheduledGame(4, ("z", "x"), base + 4, 4),
-        ScheduledGame(5, ("z", "y"), base + 5, 5),
+        ScheduledGame(5, ("y", "z"), base + 5, 5),
     ]
+
+
+# --------------------------------------------------------------------------- relative positions
+
+
+def relative_positions(games: list[ScheduledGame]) -> dict[tuple[str, str], Counter[int]]:
+    """For each ordered pair of bots at a table, how often the second sat 1, 2, ... seats after the first."""
+    counts: dict[tuple[str, str], Counter[int]] = defaultdict(Counter)
+    for game in games:
+        n = len(game.seats)
+        for i, a in enumerate(game.seats):
+            for j, b in enumerate(game.seats):
+                if i != j:
+                    counts[a, b][(j - i) % n] += 1
+    return counts
+
+
+def test_a_duplicate_set_at_three_players_holds_all_six_seatings() -> None:
+    # rotations alone never swap two bots' hands while the third keeps its own
+    for members in by_set(schedule(bot_names(3), 3, games_per_table=12, seed=5)).values():
+        assert len({game.seats for game in members}) == 6
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_duplicate_sets_give_each_ordered_pair_each_relative_position_equally_often(players: int) -> None:
+    size = len(seatings(players))
+    for members in by_set(schedule(bot_names(players + 1), players, games_per_table=1, seed=4)).values():
+        for pair, offsets in relative_positions(members).items():
+            assert offsets == dict.fromkeys(range(1, players), size // (players - 1)), pair
+
+
+def test_without_duplicates_no_pair_keeps_one_relative_position() -> None:
+    games = schedule(bot_names(3), 3, games=300, seed=2, duplicate=False)
+    for pair, offsets in relative_positions(games).items():
+        assert 0.4 < offsets[1] / 300 < 0.6, (pair, offsets)

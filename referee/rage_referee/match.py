@@ -1,9 +1,10 @@
-"""A match: N games among the same bots, seats rotating, games run concurrently, every record kept."""
+"""A match: N games among the same bots, seats rotating (or duplicate sets), games run concurrently, records kept."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,8 @@ from .bots import BotHandle, BotSpec, start_all
 from .deals import Deals
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
 from .league.record_files import write_record_file
+from .league.schedule import duplicate_set
+from .league.seatings import seatings
 from .meta import Occasion
 
 DEFAULT_TIME = TimeControl()
@@ -83,6 +86,22 @@ def write_deal_key(directory: Path, deals: Deals) -> Path:
     return path
 
 
+def duplicate_specs(
+    names: Sequence[str], ruleset: Ruleset, games: int, deals: Deals, time: TimeControl, name: str = ""
+) -> list[GameSpec]:
+    """Whole duplicate sets, at least ``games`` games: set ``k`` plays one deal in every seating of the bots.
+
+    Game ``g`` belongs to set ``g // len(seatings(len(names)))``.
+    """
+    size = len(seatings(len(names)))
+    match = name or " vs ".join(names)
+    return [
+        GameSpec(game.index, ruleset, game.seats, game.seed, time, Occasion("match", match, set_id, deals.commitment))
+        for set_id in range(math.ceil(games / size))
+        for game in duplicate_set(tuple(names), deals.seed_for(set_id), set_id, set_id * size)
+    ]
+
+
 def write_record(directory: Path, result: GameResult) -> Path:
     """Write a game's record as ``game-NNNNN.json``, atomically."""
     return write_record_file(directory, result.spec.game_id, result.record)
@@ -119,12 +138,14 @@ async def run_match(
     log_dir: Path = Path("logs"),
     on_game: Callable[[GameResult], None] | None = None,
     name: str = "",
+    duplicate: bool = False,
 ) -> MatchResult:
     """Start every bot once, play ``games`` games (``concurrency`` at a time), stop the bots.
 
     Deals are secret (a fresh key) unless ``deals`` says otherwise; with ``records``, a secret key
     is revealed as ``deal-key.json`` beside them once every game has ended and the bots are stopped.
-    ``name`` names the match in each record's ``meta`` (default: the bots' names).
+    ``name`` names the match in each record's ``meta`` (default: the bots' names). With
+    ``duplicate`` the games are :func:`duplicate_specs`' whole sets.
     """
     ruleset.check_players(len(specs))
     handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
@@ -142,7 +163,8 @@ async def run_match(
 
     try:
         await start_all(handles.values())
-        schedule = match_specs([spec.name for spec in specs], ruleset, games, deals, time, name)
+        plan = duplicate_specs if duplicate else match_specs
+        schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
         result.games = await play_games(schedule, handles, ledger, concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)

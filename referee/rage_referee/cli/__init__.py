@@ -8,6 +8,7 @@ from rage_sdk.gc_tuning import tune_gc
 from . import bench, bot, league, referee, replay
 from .match import match_command
 from .ratings import ratings_command
+from .test import test_command
 
 app = typer.Typer(
     help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
@@ -18,6 +19,7 @@ app.add_typer(replay.app, name="replay")
 app.command("match")(match_command)
 app.add_typer(league.app, name="league")
 app.command("ratings")(ratings_command)
+app.command("test")(test_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 app.add_typer(referee.app, name="referee")

@@ -139,3 +139,45 @@ def league_command(
         f"duplicate deals {with_dup.mean_width:.0f} Elo, random deals {without.mean_width:.0f} Elo "
         f"({1 - with_dup.mean_width / without.mean_width:.0%} narrower)"
     )
+
+
+@app.command("test")
+def test_command(
+    runs: Annotated[int, typer.Option(min=1, help="Runs of heuristic against the same bot with 10% random moves.")] = 4,
+    equal_runs: Annotated[int, typer.Option(min=0, help="Runs of that sloppy bot against itself.")] = 4,
+    cap: Annotated[int, typer.Option(min=6, help="Games at most in one run.")] = 3000,
+    elo1: Annotated[float | None, typer.Option(help="H1's margin in Elo [default: rage test's].")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Games rage test needs at 3 players (greedy the field), beside a head-to-head win/draw/loss SPRT on the same
+    games; and how often it accepts H1 when NEW and BASE are the same bot."""
+    from .. import sprt_bench
+    from ..trial import DEFAULT_ELO1
+
+    margin = DEFAULT_ELO1 if elo1 is None else elo1
+    figures = sprt_bench.measure(runs, equal_runs, cap, margin).figures()
+    if as_json:
+        print(json.dumps(figures))
+        return
+    table = Table(
+        title=f"rage bench test: heuristic against itself with 10% random moves, 3 players, amigo, H1 {margin:+g} Elo"
+    )
+    for column in ("", "rage test (paired duplicate sets)", "baseline: head-to-head W/D/L SPRT"):
+        table.add_column(column, justify="right" if column else "left")
+    table.add_row(
+        f"H1 accepted, of {runs} runs",
+        f"{figures['paired_h1_share']:.0%}",
+        f"{figures['baseline_h1_share']:.0%}",
+    )
+    table.add_row(
+        "mean games to the verdict",
+        f"{figures['paired_mean_games']:.0f}",
+        f"{figures['baseline_mean_games']:.0f}",
+    )
+    if equal_runs:
+        table.add_row(
+            f"H1 accepted with NEW = BASE, of {equal_runs} runs",
+            f"{figures['paired_false_h1_share']:.0%} ({figures['paired_equal_mean_games']:.0f} games)",
+            "",
+        )
+    Console().print(table)

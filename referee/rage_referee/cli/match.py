@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -16,6 +18,7 @@ from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
     from ..game import GameResult
+    from ..league.pairs import PairRow
     from ..match import MatchResult
 
 
@@ -38,6 +41,40 @@ def match_table(result: MatchResult, title: str) -> Table:
     return table
 
 
+def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
+    """Every pair's duplicate score difference over the match's sets (``names`` best first)."""
+    from ..league.pairs import pair_table
+    from ..league.seatings import seatings
+    from ..league.store import StoredGame
+
+    size = len(seatings(len(names)))
+    games = [
+        StoredGame(
+            g.spec.game_id,
+            g.spec.game_id // size,
+            g.spec.seed,
+            g.spec.seats,
+            g.totals,
+            g.places,
+            g.hits,
+            g.rounds,
+            (),
+            0,
+            {},
+        )
+        for g in result.games
+    ]
+    return pair_table(games, names)
+
+
+def pair_line(row: PairRow) -> str:
+    spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
+    return (
+        f"{row.a} over {row.b}: {row.difference:+.2f}{spread} points a game on the same deals "
+        f"(95% interval, {row.sets} sets), LOS {row.los:.1%}"
+    )
+
+
 def match_command(
     bot: Annotated[
         list[str],
@@ -45,6 +82,12 @@ def match_command(
     ],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
     games: Annotated[int, typer.Option(min=1, help="Games to play; seats rotate each game.")] = 10,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate", help="Whole duplicate sets: each deal in every seating (2 bots: 2, 3: 6, 4: 12 games)."
+        ),
+    ] = False,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -66,7 +109,7 @@ def match_command(
     from ..bots import BotSpec, BotSpecError
     from ..connection import HandshakeError
     from ..game import TimeControl
-    from ..match import run_match
+    from ..match import duplicate_specs, run_match
 
     try:
         specs = [BotSpec.parse(text) for text in bot]
@@ -84,7 +127,8 @@ def match_command(
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
     ) as progress:
-        task = progress.add_task("games", total=games)
+        total = len(duplicate_specs(names, rules, games, deals, TimeControl())) if duplicate else games
+        task = progress.add_task("games", total=total)
 
         def advance(game: GameResult) -> None:
             progress.update(task, advance=1)
@@ -96,10 +140,12 @@ def match_command(
 
         try:
             result = asyncio.run(
-                run_match(specs, rules, games, deals, time, concurrency, records, logs, on_game=advance)
+                run_match(specs, rules, games, deals, time, concurrency, records, logs, advance, duplicate=duplicate)
             )
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot start the match: {error}", 1)
+    ranked = [stats.name for stats in sorted(result.stats.values(), key=lambda st: (st.mean_place, -st.mean_score))]
+    pairs = match_pairs(result, ranked) if duplicate else []
     if as_json:
         figures = {
             name: {
@@ -112,12 +158,19 @@ def match_command(
             }
             for name, s in result.stats.items()
         }
-        revealed = {"deal_key": deals.key.hex(), "deal_commitment": deals.commitment} if deals.key else {"seed": seed}
-        print(json.dumps({"ruleset": rules.to_json(), "games": games, **revealed, "bots": figures}))
+        document: dict[str, object] = {"ruleset": rules.to_json(), "games": len(result.games), "bots": figures}
+        document |= {"deal_key": deals.key.hex(), "deal_commitment": deals.commitment} if deals.key else {"seed": seed}
+        if duplicate:
+            document["pairs"] = [row.to_json() for row in pairs]
+        print(json.dumps(document))
         return
     source = "secret deals" if deals.key else f"public deals, seed {seed}"
-    out.print(match_table(result, f"{games} games, {rules.describe()}, {source}"))
+    out.print(match_table(result, f"{len(result.games)} games, {rules.describe()}, {source}"))
     if deals.key is not None:
         out.print(f"deal key (revealed now the match is over): {deals.key.hex()}")
+    for row in pairs:
+        out.print(escape(pair_line(row)))
+    if not duplicate and len(specs) == 2:
+        out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:
         out.print(f"records in {records}/" + (" with deal-key.json" if deals.key else ""))

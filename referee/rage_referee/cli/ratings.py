@@ -1,11 +1,12 @@
-"""``rage ratings``: the rating table of a league, in the format asked for."""
+"""``rage ratings``: the rating table of a league, or its pairwise matrix, in the format asked for."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from dataclasses import asdict
+import math
+from dataclasses import asdict, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -13,11 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rage_sdk.deal import key_commitment
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from .common import err, fail, out
 
 if TYPE_CHECKING:
+    from ..league.pairs import PairRow
     from ..league.ratings import RatingRow
     from ..league.store import DealKey
 
@@ -31,9 +34,15 @@ class Format(StrEnum):
 
 COLUMNS = ("bot", "elo", "95%", "LOS", "games", "score", "place", "bids", "faults", "skill")
 LEGEND = (
-    "elo: Bradley-Terry maximum likelihood over all games, 95% interval by bootstrap; LOS: likelihood of "
-    "superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
-    "skill: OpenSkill Plackett-Luce mu - 3 sigma"
+    "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap; "
+    "LOS: likelihood of superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
+    "skill: OpenSkill Plackett-Luce mu - 3 sigma. The overall ranking: the evidence that two bots differ "
+    "is their duplicate score difference (rage ratings --pairs)"
+)
+PAIRS_LEGEND = (
+    "row bot's duplicate score difference over the column bot: its mean total minus the other's on the same "
+    "deals and seats, points per game, mean over duplicate sets ± the 95% t interval, and the likelihood "
+    "that the row bot is the stronger (LOS)"
 )
 
 
@@ -77,14 +86,59 @@ def render(rows: list[RatingRow], fmt: Format, title: str) -> None:
         out.print(LEGEND, style="dim")
 
 
+def _pair_cell(row: PairRow) -> str:
+    if not row.sets:
+        return "-"
+    spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.1f}"
+    return f"{row.difference:+.1f}{spread} {row.los:.0%}"
+
+
+def _flipped(row: PairRow) -> PairRow:
+    return replace(row, a=row.b, b=row.a, difference=-row.difference, low=-row.high, high=-row.low, los=1 - row.los)
+
+
+def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str) -> None:
+    """Print the pairwise matrix (rows and columns in ``names`` order); JSON and CSV list the pairs."""
+    if fmt is Format.JSON:
+        print(json.dumps([row.to_json() for row in rows], indent=1))
+        return
+    if fmt is Format.CSV:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(list(rows[0].to_json()) if rows else [])
+        writer.writerows(["" if value is None else value for value in row.to_json().values()] for row in rows)
+        print(buffer.getvalue(), end="")
+        return
+    cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): _flipped(row) for row in rows}
+    lines = [[name, *("" if name == other else _pair_cell(cell[name, other]) for other in names)] for name in names]
+    if fmt is Format.MARKDOWN:
+        print("| " + " | ".join(["bot", *names]) + " |")
+        print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(names) + 1)) + "|")
+        for line in lines:
+            print("| " + " | ".join(line) + " |")
+        return
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for k, column in enumerate(["bot", *names]):
+        table.add_column(escape(column), justify="left" if k == 0 else "right", no_wrap=True)
+    for line in lines:
+        table.add_row(*map(escape, line))
+    out.print(table)
+    out.print(PAIRS_LEGEND, style="dim")
+
+
 def ratings_command(
     league: Annotated[Path | None, typer.Option(help="A league file: its database and name.")] = None,
     db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
     name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
     format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
+    pairs: Annotated[
+        bool, typer.Option("--pairs", help="The pairwise matrix of duplicate score differences instead.")
+    ] = False,
 ) -> None:
-    """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside."""
+    """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside; or, with --pairs,
+    every pair's duplicate score difference with its 95% interval and LOS."""
     from ..league.config import LeagueConfigError, load_league
+    from ..league.pairs import pair_table
     from ..league.ratings import rating_table
     from ..league.store import Store, StoreError
 
@@ -109,7 +163,11 @@ def ratings_command(
         deal_key = store.deal_key(league_id)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
-    render(rating_table(games), format, f"{league_name}: {len(games)} games")
+    if pairs:  # rows and columns in the order of the rating table
+        names = [row.name for row in rating_table(games, samples=0, with_skill=False)]
+        render_pairs(pair_table(games, names), names, format, f"{league_name}: {len(games)} games, pairs")
+    else:
+        render(rating_table(games), format, f"{league_name}: {len(games)} games")
     (out if format is Format.TABLE else err).print(deals_line(deal_key))
 
 

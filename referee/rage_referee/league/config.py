@@ -6,7 +6,7 @@
     players = 3               # per table
     games_per_table = 12      # or: games = 48 (in all)
     # seed = 1              # only for reproducible experiments: it makes every deal public
-    duplicate = true          # replay each deal with the bots rotated through the seats
+    duplicate = true          # replay each deal in every seating of a balanced set (6 at 3 players)
     concurrency = 8
     database = "demo/league.sqlite"   # a path, or an SQLAlchemy URL
 

@@ -2,8 +2,12 @@
 
 Tables are every combination of ``players`` bots (or, when there are too many, a balanced design
 in which every bot sits at the same number of tables). With duplicate deals, a table plays each
-deal ``players`` times, the bots rotated through the seats, so every bot plays every hand of it:
-luck of the deal cancels out within the set. Every bot sits in every seat equally often.
+deal once in each seating of :func:`~.seatings.seatings` (2 at 2 players, all 6 at 3, 12 at 4,
+``n * (n - 1)`` at a prime power ``n``): every bot plays every hand of the deal equally often, and
+each ordered pair of bots sits at each relative position equally often, so luck of the deal and
+of the neighbours cancels out within the set. Without duplicate deals a table's games rotate a
+seat order drawn afresh every ``players`` games: every bot sits in every seat equally often and
+no pair of bots keeps one relative position.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from itertools import combinations
 from rage_sdk.deal import shuffled
 
 from ..deals import deal_seed
+from .seatings import Seating, seatings
 
 MAX_TABLES = 120
 """Past this many combinations, tables come from a balanced design instead."""
@@ -66,11 +71,12 @@ def schedule(
 ) -> list[ScheduledGame]:
     """The league's games in playing order. Give ``games`` (in all) or ``games_per_table``.
 
-    With duplicate deals the count is rounded up to whole sets of ``players`` games. Deals come
-    from the secret ``deal_key``, or without one from ``seed`` (:func:`rage_referee.deals.deal_seed`).
+    With duplicate deals the count is rounded up to whole sets (``len(seatings(players))`` games).
+    Deals come from the secret ``deal_key``, or without one from ``seed``
+    (:func:`rage_referee.deals.deal_seed`).
     """
     tables = tables_for(bots, players, seed)
-    unit = players if duplicate else 1
+    unit = len(seatings(players)) if duplicate else 1
     if games_per_table is not None:
         units = [math.ceil(games_per_table / unit)] * len(tables)
     elif games is not None:
@@ -80,6 +86,7 @@ def schedule(
         raise ValueError("give games or games_per_table")
     out: list[ScheduledGame] = []
     played = [0] * len(tables)
+    orders = list(tables)
     # Interleave the tables so that a league cut short has played every table about as often.
     for round_ in range(max(units, default=0)):
         for t, table in enumerate(tables):
@@ -87,13 +94,24 @@ def schedule(
                 continue
             set_id = len(out) // unit if duplicate else len(out)
             if duplicate:
-                order = [table[i] for i in shuffled(tuple(range(players)), seed, 2_000_000 + set_id)]
-                for rotation in range(players):
-                    seats = tuple(order[(seat + rotation) % players] for seat in range(players))
-                    out.append(ScheduledGame(len(out), seats, deal_seed(set_id, key=deal_key, seed=seed), set_id))
+                order = tuple(table[i] for i in shuffled(tuple(range(players)), seed, 2_000_000 + set_id))
+                out += duplicate_set(order, deal_seed(set_id, key=deal_key, seed=seed), set_id, len(out))
             else:
                 rotation = played[t] % players
-                seats = tuple(table[(seat + rotation) % players] for seat in range(players))
-                out.append(ScheduledGame(len(out), seats, deal_seed(len(out), key=deal_key, seed=seed), len(out)))
+                if rotation == 0:
+                    orders[t] = tuple(table[i] for i in shuffled(tuple(range(players)), seed, 3_000_000 + len(out)))
+                seats = tuple(orders[t][(seat + rotation) % players] for seat in range(players))
+                out.append(ScheduledGame(len(out), seats, deal_seed(set_id, key=deal_key, seed=seed), set_id))
             played[t] += 1
     return out
+
+
+def duplicate_set(
+    table: tuple[str, ...], deal: int, set_id: int, first: int, plan: tuple[Seating, ...] | None = None
+) -> list[ScheduledGame]:
+    """Set ``set_id``'s games, numbered from ``first``: deal seed ``deal``, the bots in each seating of ``plan``.
+
+    ``plan`` is :func:`~.seatings.seatings` of the table's size unless given.
+    """
+    plan = seatings(len(table)) if plan is None else plan
+    return [ScheduledGame(first + k, tuple(table[p] for p in seating), deal, set_id) for k, seating in enumerate(plan)]

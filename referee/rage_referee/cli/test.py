@@ -1,0 +1,164 @@
+"""``rage test NEW BASE``: duplicate sets against a field until a sequential test says whether NEW is stronger."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.live import Live
+from rich.markup import escape
+from rich.text import Text
+
+from .common import RULESET_HELP, err, fail, out, parse_ruleset
+
+if TYPE_CHECKING:
+    from ..trial import TrialConfig, TrialStatus
+
+EXIT_CODES = {"H1": 0, "H0": 1, "undecided": 2}
+
+
+def _signed(value: float, digits: int) -> str:
+    return f"{value:+.{digits}f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+
+def figures_text(status: TrialStatus) -> str:
+    """The difference with its interval, the Elo it implies, LOS."""
+    difference = status.difference
+    spread = "" if math.isinf(difference.high) else f" ±{(difference.high - difference.low) / 2:.2f}"
+    low, high = status.elo_interval
+    return (
+        f"{difference.mean:+.2f}{spread} points a game, {_signed(status.elo, 1)} Elo "
+        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {difference.los:.1%}"
+    )
+
+
+def live_text(config: TrialConfig, status: TrialStatus, rate: float) -> Text:
+    return Text(
+        f"{status.games} games ({status.sets} sets of {config.set_size}), {config.new.name} - {config.base.name}: "
+        f"{figures_text(status)}, LLR {status.llr:.2f} in [{status.lower:.2f}, {status.upper:.2f}], "
+        f"{rate:.1f} games/s"
+    )
+
+
+def margin_text(config: TrialConfig, status: TrialStatus) -> str:
+    if config.points is not None:
+        return f"{config.points:g} points a game"
+    return f"{config.elo1:g} Elo ({status.margin:.2f} points a game)"
+
+
+def closing_line(config: TrialConfig, status: TrialStatus, max_games: int) -> str:
+    new, base = config.new.name, config.base.name
+    tail = f"{figures_text(status)}, after {status.games} games"
+    if status.verdict.value == "H1":
+        return f"H1 accepted: {new} is stronger than {base} by {margin_text(config, status)} or more: {tail}"
+    if status.verdict.value == "H0":
+        return f"H0 accepted: {new} is not stronger than {base} by {margin_text(config, status)}: {tail}"
+    return (
+        f"undecided after {status.games} games (--max-games {max_games}): {tail}; "
+        f"LLR {status.llr:.2f} in [{status.lower:.2f}, {status.upper:.2f}]"
+    )
+
+
+def test_command(
+    new: Annotated[str, typer.Argument(help="NAME=BOT: the bot under test (a command, HOST:PORT or FILE.py:CLASS).")],
+    base: Annotated[str, typer.Argument(help="NAME=BOT: the bot to beat.")],
+    field: Annotated[
+        list[str], typer.Option("--field", help="NAME=BOT at the table with both (repeat: combinations in turn).")
+    ],
+    players: Annotated[int, typer.Option(min=2, max=10, help="Players at the table.")] = 3,
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
+    elo1: Annotated[float | None, typer.Option(help="H1: NEW is stronger by this many Elo [default: 25].")] = None,
+    points: Annotated[float | None, typer.Option(help="H1: NEW scores this many more points a game.")] = None,
+    alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no better.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,
+    max_games: Annotated[int, typer.Option(min=1, help="Stop undecided after this many games.")] = 6000,
+    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 8,
+    seed: Annotated[int, typer.Option(min=0, help="The deals' seed.")] = 0,
+    db: Annotated[Path, typer.Option(help="SQLite file the games are stored in (resumes from it).")] = Path(
+        "rage-test/tests.sqlite"
+    ),
+    name: Annotated[str | None, typer.Option(help="The test's name in --db [default: NEW-vs-BASE].")] = None,
+    decision_ms: Annotated[int, typer.Option(min=1, help="Time for each decision.")] = 1000,
+    bank_ms: Annotated[int, typer.Option(min=0, help="Extra time per game for decisions that run over.")] = 10_000,
+    max_faults: Annotated[int, typer.Option(min=1, help="Faults before a bot is forfeited for the test.")] = 20,
+    logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs [default: beside --db].")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict and figures as JSON.")] = False,
+) -> None:
+    """Is NEW stronger than BASE? Duplicate sets (both on the same hands, against the same field in the same
+    seats) until a sequential probability ratio test accepts H1 or H0. Exit 0: H1, 1: H0, 2: undecided."""
+    from ..bots import BotSpec, BotSpecError
+    from ..connection import HandshakeError
+    from ..game import TimeControl
+    from ..league.store import Store, StoreError, sqlite_url
+    from ..trial import DEFAULT_ELO1, TrialConfig, first_status, max_sets_for, run_trial, set_figures
+
+    specs = []
+    for role, text in [("NEW", new), ("BASE", base), *(("--field", text) for text in field)]:
+        try:
+            specs.append(BotSpec.parse(text))
+        except BotSpecError as error:
+            fail(f"{role}: {str(error).removeprefix('--bot ')}")
+    if elo1 is not None and points is not None:
+        fail("--elo1, --points: give the margin of H1 one way, not both")
+    rules = parse_ruleset(ruleset)
+    try:
+        config = TrialConfig(
+            specs[0],
+            specs[1],
+            tuple(specs[2:]),
+            players,
+            rules,
+            seed,
+            elo1=None if points is not None else (DEFAULT_ELO1 if elo1 is None else elo1),
+            points=points,
+            alpha=alpha,
+            beta=beta,
+            time=TimeControl(decision_ms, bank_ms, max_faults),
+        )
+    except ValueError as error:
+        fail(str(error))
+    try:
+        store = Store(sqlite_url(db))
+        trial_id = store.league(name or f"{config.new.name}-vs-{config.base.name}", config.key())
+    except StoreError as error:
+        fail(str(error).replace("give the league a new name", "give the test a new --name"))
+    already = first_status(config, set_figures(config, store.games(trial_id)), max_sets_for(config, max_games))
+    if already.games:
+        err.print(f"{already.games} games stored already in {escape(str(db))}; going on from there")
+    started, played = time.perf_counter(), 0
+    with Live(live_text(config, already, 0.0), console=err, transient=True, refresh_per_second=4) as live:
+
+        def counted(_: object) -> None:
+            nonlocal played
+            played += 1
+
+        def show(status: TrialStatus) -> None:
+            live.update(live_text(config, status, played / max(time.perf_counter() - started, 1e-9)))
+
+        try:
+            status = asyncio.run(
+                run_trial(
+                    config,
+                    store,
+                    trial_id,
+                    max_games,
+                    concurrency,
+                    logs or db.parent / "logs",
+                    on_status=show,
+                    on_game=counted,
+                )
+            )
+        except (BotSpecError, HandshakeError) as error:
+            fail(f"cannot run the test: {error}", 3)
+        except KeyboardInterrupt:
+            fail(f"stopped; every finished game is stored in {db}: run again to resume", 130)
+    if as_json:
+        print(json.dumps({"new": config.new.name, "base": config.base.name, **status.to_json()}))
+    else:
+        out.print(escape(closing_line(config, status, max_games)))
+    raise typer.Exit(EXIT_CODES[status.verdict.value])

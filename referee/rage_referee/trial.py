@@ -1,0 +1,284 @@
+"""``rage test``: is NEW stronger than BASE? Duplicate sets and a sequential test over them.
+
+A set is one deal played at a table of NEW, BASE and field bots in every seating of the table's
+balanced design (:mod:`.league.seatings`) and in each of them with NEW and BASE swapped, the field
+in place: NEW and BASE hold every hand equally often, against the same field in the same seats.
+At 3 players that is the six seatings of the deal. A set's figure is NEW's total minus BASE's over
+its games, per game; the sequential test (:mod:`.sprt`) runs on these figures after each complete
+set, in set order, so a resumed test reaches the same verdict on the same games. The games are
+stored as a league's are, each the moment it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from rage_sdk.rules import Ruleset
+
+from .bots import BotHandle, BotSpec, start_all
+from .deals import deal_seed
+from .game import FaultLedger, GameResult, GameSpec, TimeControl
+from .league.pairs import Summary
+from .league.runner import stored
+from .league.schedule import ScheduledGame, duplicate_set
+from .league.seatings import Seating, seatings
+from .league.store import Store, StoredGame
+from .match import play_games
+from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
+
+DEFAULT_ELO1 = 25.0
+DEFAULT_TIME = TimeControl()
+
+
+def swapped_plan(players: int) -> tuple[Seating, ...]:
+    """The seatings of :func:`seatings` and each with table positions 0 and 1 (NEW and BASE) swapped."""
+    swap = {0: 1, 1: 0}
+    plan = list(seatings(players))
+    for seating in seatings(players):
+        twin = tuple(swap.get(p, p) for p in seating)
+        if twin not in plan:
+            plan.append(twin)
+    return tuple(plan)
+
+
+@dataclass(frozen=True)
+class TrialConfig:
+    """Everything that decides a test's games and its verdict."""
+
+    new: BotSpec
+    base: BotSpec
+    field: tuple[BotSpec, ...]
+    players: int
+    ruleset: Ruleset
+    seed: int = 0
+    elo1: float | None = DEFAULT_ELO1
+    """The margin of H1 in Elo, or None when it is given in ``points``."""
+    points: float | None = None
+    alpha: float = 0.05
+    beta: float = 0.05
+    time: TimeControl = DEFAULT_TIME
+
+    def __post_init__(self) -> None:
+        names = [spec.name for spec in (self.new, self.base, *self.field)]
+        if len(set(names)) != len(names):
+            raise ValueError(f"bot names must differ (got {', '.join(names)})")
+        if len(self.field) < self.players - 2:
+            need, given = self.players - 2, len(self.field)
+            raise ValueError(f"--field: {self.players} players need {need} field bots, not {given}")
+        if (self.elo1 is None) == (self.points is None):
+            raise ValueError("give the margin in Elo or in points, not both")
+        margin = self.elo1 if self.elo1 is not None else self.points
+        if margin is None or margin <= 0:
+            raise ValueError(f"the margin of H1 must be above 0, not {margin}")
+        self.ruleset.check_players(self.players)
+        Sprt(0.0, 1.0, self.alpha, self.beta)  # refuses error rates out of range
+
+    @property
+    def plan(self) -> tuple[Seating, ...]:
+        return swapped_plan(self.players)
+
+    @property
+    def set_size(self) -> int:
+        return len(self.plan)
+
+    def table(self, set_id: int) -> tuple[str, ...]:
+        """NEW, BASE and the field bots of set ``set_id`` (the field's combinations in turn)."""
+        fields = list(combinations([spec.name for spec in self.field], self.players - 2))
+        return (self.new.name, self.base.name, *fields[set_id % len(fields)])
+
+    def games_of(self, set_id: int) -> list[ScheduledGame]:
+        deal = deal_seed(set_id, key=None, seed=self.seed)
+        return duplicate_set(self.table(set_id), deal, set_id, set_id * self.set_size, self.plan)
+
+    def key(self) -> dict[str, Any]:
+        """What the games and the verdict depend on: a stored test resumes only under the same."""
+        return {
+            "test": 1,
+            "bots": [[spec.name, spec.target] for spec in (self.new, self.base, *self.field)],
+            "players": self.players,
+            "ruleset": self.ruleset.to_json(),
+            "seed": self.seed,
+            "elo1": self.elo1,
+            "points": self.points,
+            "alpha": self.alpha,
+            "beta": self.beta,
+        }
+
+
+@dataclass(frozen=True)
+class TrialStatus:
+    """Where a test stands after its first ``sets`` complete sets."""
+
+    sets: int
+    games: int
+    difference: Summary
+    """NEW's total minus BASE's, points per game, over sets."""
+    sigma: float
+    """The standard deviation of one game's difference (NEW and BASE on different hands)."""
+    margin: float
+    """H1's difference in points per game."""
+    llr: float
+    lower: float
+    upper: float
+    verdict: Verdict
+
+    @property
+    def elo(self) -> float:
+        return elo_of_points(self.difference.mean, self.sigma)
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        return elo_of_points(self.difference.low, self.sigma), elo_of_points(self.difference.high, self.sigma)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.elo_interval
+        return {
+            "verdict": self.verdict.value,
+            "sets": self.sets,
+            "games": self.games,
+            "difference": self.difference.mean,
+            "low": finite(self.difference.low),
+            "high": finite(self.difference.high),
+            "los": self.difference.los,
+            "elo": finite(self.elo),
+            "elo_low": finite(low),
+            "elo_high": finite(high),
+            "margin_points": self.margin,
+            "llr": finite(self.llr),
+            "lower": self.lower,
+            "upper": self.upper,
+        }
+
+
+def finite(value: float) -> float | None:
+    """``value``, or None (JSON null) for an infinite one."""
+    return value if math.isfinite(value) else None
+
+
+@dataclass
+class SetFigures:
+    """The figures of a test's complete sets, in set order."""
+
+    differences: list[float]
+    """Per set: NEW's total minus BASE's, per game."""
+    game_differences: list[float]
+    """Per game: NEW's total minus BASE's."""
+    games: int = 0
+
+
+def set_figures(config: TrialConfig, games: Sequence[StoredGame]) -> SetFigures:
+    """The complete sets from set 0 on, up to the first one not complete."""
+    by_set: dict[int, list[StoredGame]] = defaultdict(list)
+    for game in games:
+        by_set[game.set_id].append(game)
+    figures = SetFigures([], [])
+    new, base = config.new.name, config.base.name
+    set_id = 0
+    while len(members := by_set.get(set_id, [])) == config.set_size:
+        gaps = [game.totals[game.seats.index(new)] - game.totals[game.seats.index(base)] for game in members]
+        figures.differences.append(sum(gaps) / len(gaps))
+        figures.game_differences += gaps
+        figures.games += len(gaps)
+        set_id += 1
+    return figures
+
+
+def _deviation(values: Sequence[float]) -> float:
+    if len(values) < 2:
+        return 0.0
+    mean = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (len(values) - 1))
+
+
+def status_after(config: TrialConfig, figures: SetFigures, sets: int) -> TrialStatus:
+    """The test after the first ``sets`` sets of ``figures``."""
+    differences = figures.differences[:sets]
+    sigma = _deviation(figures.game_differences[: sets * config.set_size])
+    margin = config.points if config.points is not None else points_for_elo(config.elo1 or 0.0, sigma)
+    test = Sprt(0.0, margin, config.alpha, config.beta)
+    verdict = test.verdict(differences) if margin > 0 else Verdict.UNDECIDED
+    return TrialStatus(
+        sets,
+        sets * config.set_size,
+        Summary.of(differences),
+        sigma,
+        margin,
+        test.llr(differences),
+        test.lower,
+        test.upper,
+        verdict,
+    )
+
+
+def first_status(config: TrialConfig, figures: SetFigures, max_sets: int | None = None) -> TrialStatus:
+    """The status at the first set that reached a verdict, or after all sets (at most ``max_sets``)."""
+    last = len(figures.differences) if max_sets is None else min(max_sets, len(figures.differences))
+    for sets in range(1, last + 1):
+        status = status_after(config, figures, sets)
+        if status.verdict is not Verdict.UNDECIDED:
+            return status
+    return status_after(config, figures, last)
+
+
+def max_sets_for(config: TrialConfig, max_games: int) -> int:
+    return max(1, max_games // config.set_size)
+
+
+async def run_trial(
+    config: TrialConfig,
+    store: Store,
+    trial_id: int,
+    max_games: int,
+    concurrency: int = 8,
+    log_dir: Path = Path("logs"),
+    on_status: Callable[[TrialStatus], None] | None = None,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> TrialStatus:
+    """Play sets until the test decides or ``max_games`` are played; resume from what ``store`` holds."""
+    max_sets = max_sets_for(config, max_games)
+    games = store.games(trial_id)
+    status = first_status(config, set_figures(config, games), max_sets)
+    if status.verdict is not Verdict.UNDECIDED or status.sets >= max_sets:
+        return status
+    specs = (config.new, config.base, *config.field)
+    handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
+    ledger = FaultLedger(config.time.max_faults)
+    size = config.set_size
+    batch = max(1, math.ceil(concurrency / size))
+
+    def finished(result: GameResult) -> None:
+        spec = result.spec
+        game = stored(ScheduledGame(spec.game_id, spec.seats, spec.seed, spec.game_id // size), result)
+        store.add(trial_id, game)
+        games.append(game)
+        if on_game is not None:
+            on_game(result)
+
+    try:
+        await start_all(handles.values())
+        while status.verdict is Verdict.UNDECIDED and status.sets < max_sets:
+            done = {game.index for game in games}
+            todo = [
+                GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time)
+                for set_id in range(status.sets, min(status.sets + batch, max_sets))
+                for game in config.games_of(set_id)
+                if game.index not in done
+            ]
+            await play_games(todo, handles, ledger, concurrency, finished)
+            figures = set_figures(config, games)
+            for sets in range(status.sets + 1, min(len(figures.differences), max_sets) + 1):
+                status = status_after(config, figures, sets)
+                if on_status is not None:
+                    on_status(status)
+                if status.verdict is not Verdict.UNDECIDED:
+                    break
+    finally:
+        await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
+    return status

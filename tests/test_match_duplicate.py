@@ -1,0 +1,51 @@
+"""``rage match --duplicate``: whole duplicate sets, and the pair's score difference with its interval."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from rage_referee.cli import app
+from rage_referee.game import TimeControl
+from rage_referee.league.seatings import seatings
+from rage_referee.match import duplicate_specs
+from rage_sdk.rules import Ruleset
+from typer.testing import CliRunner
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BOTS = [
+    f"heuristic={EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
+    f"random={EXAMPLES / 'random_bot.py'}:RandomBot",
+]
+SHORT = '{"preset": "amigo", "rounds": [4, 3, 2]}'
+
+
+def test_duplicate_specs_are_whole_sets_of_every_seating() -> None:
+    specs = duplicate_specs(["a", "b", "c"], Ruleset.of("amigo"), 7, 4, TimeControl())
+    assert [spec.game_id for spec in specs] == list(range(12))
+    sets: dict[int, list[tuple[str, ...]]] = defaultdict(list)
+    seeds: dict[int, set[int]] = defaultdict(set)
+    for spec in specs:
+        sets[spec.game_id // 6].append(spec.seats)
+        seeds[spec.game_id // 6].add(spec.seed)
+    assert len(sets) == 2 and all(len(seed) == 1 for seed in seeds.values()) and seeds[0] != seeds[1]
+    order = ("a", "b", "c")
+    for seatings_of_set in sets.values():
+        assert {tuple(order.index(name) for name in seats) for seats in seatings_of_set} == set(seatings(3))
+
+
+def test_match_duplicate_prints_the_pairs_interval() -> None:
+    args = ["match", *(arg for bot in BOTS for arg in ("--bot", bot)), "--ruleset", SHORT, "--games", "5"]
+    result = CliRunner().invoke(app, [*args, "--duplicate"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "6 games" in text  # 5 rounded up to 3 sets of 2
+    assert "points a game on the same deals (95% interval, 3 sets), LOS" in text
+    assert "heuristic over random: " in text or "random over heuristic: " in text
+    figures = json.loads(CliRunner().invoke(app, [*args, "--duplicate", "--json"]).stdout)
+    assert figures["games"] == 6 and len(figures["pairs"]) == 1
+    pair = figures["pairs"][0]
+    assert pair["sets"] == 3 and pair["low"] <= pair["difference"] <= pair["high"]
+    plain = CliRunner().invoke(app, args)
+    assert plain.exit_code == 0 and "--duplicate for the paired score difference" in " ".join(plain.stdout.split())

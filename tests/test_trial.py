@@ -1,0 +1,135 @@
+"""``rage test``: its duplicate sets, its verdicts and exit codes, resuming, and bad input."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from rage_referee.bots import BotSpec
+from rage_referee.cli import app
+from rage_referee.league.store import Store, sqlite_url
+from rage_referee.trial import TrialConfig, swapped_plan
+from rage_sdk.rules import Ruleset
+from typer.testing import CliRunner
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+HEURISTIC = f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot"
+RANDOM = f"{EXAMPLES / 'random_bot.py'}:RandomBot"
+GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
+SHORT = '{"preset": "amigo", "rounds": [4, 3, 2]}'
+
+
+def rage_test(tmp_path: Path, new: str, base: str, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(
+        app,
+        [
+            "test",
+            new,
+            base,
+            "--field",
+            f"greedy={GREEDY}",
+            "--ruleset",
+            SHORT,
+            "--db",
+            str(tmp_path / "t.sqlite"),
+            *args,
+        ],
+    )
+    return result.exit_code, result.stdout, result.stderr
+
+
+def config(players: int, field: int) -> TrialConfig:
+    specs = tuple(BotSpec.of(f"field{k}", GREEDY) for k in range(field))
+    return TrialConfig(BotSpec.of("new", HEURISTIC), BotSpec.of("base", RANDOM), specs, players, Ruleset.of("amigo"))
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 2), (3, 6), (4, 24), (5, 40)])
+def test_a_set_seats_new_and_base_on_the_same_hands_against_the_same_field(players: int, size: int) -> None:
+    trial = config(players, players - 2)
+    games = trial.games_of(3)
+    assert len(games) == trial.set_size == size == len(swapped_plan(players))
+    assert {game.set_id for game in games} == {3} and len({game.seed for game in games}) == 1
+    assert [game.index for game in games] == list(range(3 * size, 4 * size))
+    seatings = {game.seats for game in games}
+    for seats in seatings:
+        # the twin: NEW and BASE swapped, every field bot in its seat
+        assert tuple({"new": "base", "base": "new"}.get(name, name) for name in seats) in seatings
+    assert Counter(game.seats.index("new") for game in games) == Counter(game.seats.index("base") for game in games)
+
+
+def test_the_field_takes_its_combinations_in_turn() -> None:
+    trial = config(3, 2)
+    assert [trial.table(k) for k in range(3)] == [
+        ("new", "base", "field0"),
+        ("new", "base", "field1"),
+        ("new", "base", "field0"),
+    ]
+
+
+def test_a_stronger_bot_is_found_stronger(tmp_path: Path) -> None:
+    code, out, _ = rage_test(tmp_path, f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
+    assert code == 0, out
+    assert out.startswith("H1 accepted: heuristic is stronger than random by 3 points a game or more: ")
+    assert "Elo" in out and "LOS" in out
+
+
+def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> None:
+    code, out, _ = rage_test(tmp_path, f"random={RANDOM}", f"heuristic={HEURISTIC}", "--json")
+    assert code == 1, out
+    figures = json.loads(out)
+    assert figures["verdict"] == "H0" and figures["new"] == "random" and figures["games"] % 6 == 0
+    assert figures["difference"] < 0 and figures["llr"] <= figures["lower"]
+
+
+def test_undecided_at_max_games_then_resumed_to_a_verdict(tmp_path: Path) -> None:
+    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
+    code, out, _ = rage_test(tmp_path, *args, "--max-games", "12")
+    assert code == 2 and out.startswith("undecided after 12 games (--max-games 12): "), out
+    store = Store(sqlite_url(tmp_path / "t.sqlite"), create=False)
+    first = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
+    assert sorted(first) == list(range(12))
+    code, out, err = rage_test(tmp_path, *args)
+    assert code == 0 and "12 games stored already" in err, err
+    games = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
+    assert all(games[index] == record for index, record in first.items())
+    # decided: running again plays nothing and says the same
+    code, again, _ = rage_test(tmp_path, *args)
+    assert code == 0 and again == out
+    assert len(store.games(store.league("heuristic-vs-random"))) == len(games)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--players", "4"], "--field: 4 players need 2 field bots, not 1"),
+        (["--elo1", "5", "--points", "2"], "--elo1, --points"),
+        (["--points", "-1"], "above 0"),
+        (["--alpha", "0.7"], "alpha"),
+        (["--ruleset", "chess"], "--ruleset"),
+    ],
+)
+def test_bad_input_is_one_clear_line(tmp_path: Path, args: list[str], fragment: str) -> None:
+    code, out, err = rage_test(tmp_path, f"heuristic={HEURISTIC}", f"random={RANDOM}", *args)
+    assert code == 2 and fragment in err and "Traceback" not in err + out, err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_bad_bots_are_one_clear_line(tmp_path: Path) -> None:
+    code, _, err = rage_test(tmp_path, f"same={HEURISTIC}", f"same={RANDOM}")
+    assert code == 2 and "names must differ" in err
+    code, _, err = rage_test(tmp_path, HEURISTIC, f"random={RANDOM}")
+    assert code == 2 and err.startswith("NEW: ") and "expected NAME=COMMAND" in err
+
+
+def test_other_settings_under_the_same_name_are_refused(tmp_path: Path) -> None:
+    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}")
+    assert rage_test(tmp_path, *args, "--max-games", "6")[0] == 2
+    code, _, err = rage_test(tmp_path, *args, "--max-games", "6", "--seed", "3")
+    assert code == 2 and "other settings" in err and "--name" in err
+
+
+def test_a_bot_that_cannot_start_ends_the_test_cleanly(tmp_path: Path) -> None:
+    code, out, err = rage_test(tmp_path, f"ghost={tmp_path / 'nowhere.py'}:Ghost", f"random={RANDOM}")
+    assert code == 3 and "cannot run the test" in err and "nowhere.py" in err and "Traceback" not in out + err
