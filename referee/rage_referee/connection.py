@@ -19,12 +19,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from rage_sdk import wire
 from rage_sdk.bot import BotFactory, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import bot_pb2_grpc
 from rage_sdk.pb import frames_pb2 as frames
+
+from .faults import FaultKind
+from .text import bot_text
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 HELLO_TIMEOUT = 5.0
@@ -36,7 +40,11 @@ UNSOLICITED_LIMIT = 1000
 
 
 class ConnectionLost(Exception):
-    """The bot's stream ended or failed; the message says how."""
+    """The bot's stream ended or failed; the message says how, ``kind`` what fault that is for the seat."""
+
+    def __init__(self, why: str, kind: FaultKind = FaultKind.CRASHED) -> None:
+        super().__init__(why)
+        self.kind = kind
 
 
 class SeatTimeout(Exception):
@@ -271,6 +279,7 @@ class RemoteConnection(Connection):
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
+        self._failure_kind = FaultKind.CRASHED
         self.unsolicited = 0
 
     @property
@@ -297,20 +306,19 @@ class RemoteConnection(Connection):
             reply = await stub.Hello(request, timeout=HELLO_TIMEOUT)
         except grpc.aio.AioRpcError as error:
             await self.close()
-            detail = f"{error.code().name} {error.details() or ''}".strip()
-            raise HandshakeError(f"{self.address}: Hello failed: {detail}") from None
+            raise HandshakeError(f"{self.address}: Hello failed: {_status(error)}") from None
         if reply.protocol_version != wire.PROTOCOL_VERSION:
             await self.close()
             raise HandshakeError(
-                f"{self.address}: bot {reply.name!r} speaks protocol version {reply.protocol_version}, "
+                f"{self.address}: bot {bot_text(reply.name, 60)!r} speaks protocol version {reply.protocol_version}, "
                 f"this referee speaks {wire.PROTOCOL_VERSION}"
             )
-        self.identity = BotIdentity(reply.name or self.address, reply.version)
+        self.identity = BotIdentity(bot_text(reply.name, 60) or self.address, bot_text(reply.version, 60))
         self.unsolicited = 0
         self._outbox = asyncio.Queue()
-        play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=pb.BotBatch.FromString)
+        play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=None)
         self._call = play()
-        self._failure = None
+        self._failure, self._failure_kind = None, FaultKind.CRASHED
         self._reader = asyncio.create_task(self._read())
         self._writer = asyncio.create_task(self._write(self._call, self._outbox))
         return self.identity
@@ -347,11 +355,23 @@ class RemoteConnection(Connection):
                     flight.land()
         except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
             pass  # the stream has ended: the reader says how
+        except Exception as error:  # never a dead writer: the seat's decisions fail, and it is reconnected
+            self._fail(f"writing to the bot failed: {type(error).__name__}: {error}", FaultKind.MALFORMED)
+            call.cancel()
 
     async def _read(self) -> None:
+        """Hand each answer to the decision waiting for it; any failure ends the stream as a fault."""
         assert self._call is not None
         try:
-            async for batch in self._call:
+            async for message in self._call:
+                try:
+                    batch = pb.BotBatch.FromString(message)
+                except DecodeError as error:
+                    self._fail(
+                        f"a stream message that is no BotBatch ({len(message)} bytes): {error}", FaultKind.MALFORMED
+                    )
+                    self._call.cancel()
+                    return
                 # The batch lands before any game wakes: the next batch goes out while the referee
                 # works on these answers, so a bot works while the referee does.
                 answered = []
@@ -377,17 +397,20 @@ class RemoteConnection(Connection):
                     return
             self._fail("the bot closed its stream")
         except grpc.aio.AioRpcError as error:
-            self._fail(f"stream failed: {error.code().name} {error.details() or ''}".strip())
+            self._fail(f"stream failed: {_status(error)}")
         except asyncio.CancelledError:
             self._fail("stream closed by the referee")
             raise
+        except Exception as error:  # never a dead reader: the seat's decisions fail, and it is reconnected
+            self._fail(f"reading from the bot failed: {type(error).__name__}: {error}", FaultKind.MALFORMED)
+            self._call.cancel()
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str, kind: FaultKind = FaultKind.CRASHED) -> None:
         if self._failure is None:
-            self._failure = why
+            self._failure, self._failure_kind = why, kind
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(ConnectionLost(why))
+                future.set_exception(ConnectionLost(self._failure, self._failure_kind))
         self._pending.clear()
         if self._flight is not None:
             self._flight.land()
@@ -398,7 +421,7 @@ class RemoteConnection(Connection):
 
     async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
         if self._failure is not None:
-            raise ConnectionLost(self._failure)
+            raise ConnectionLost(self._failure, self._failure_kind)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[pb.Decision] = loop.create_future()
         self._pending[key] = future
@@ -432,6 +455,11 @@ class RemoteConnection(Connection):
         if self._channel is not None:
             await self._channel.close()
         self._channel = self._call = None
+
+
+def _status(error: grpc.aio.AioRpcError) -> str:
+    """A failed call's code and details (the details are the bot's own text)."""
+    return f"{error.code().name} {bot_text(error.details() or '')}".strip()
 
 
 async def wait_healthy(address: str, timeout: float) -> bool:

@@ -37,6 +37,7 @@ from rage_sdk.state import CHANCE, GameState, Phase
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
 from .faults import Fault, FaultKind
+from .text import bot_text
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
 
@@ -244,7 +245,9 @@ class _Game:
         except SeatTimeout:
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
-        except (ConnectionLost, HandshakeError) as error:
+        except ConnectionLost as error:
+            return self._fault(seat, error.kind, str(error), fallback)
+        except HandshakeError as error:
             return self._fault(seat, FaultKind.CRASHED, str(error), fallback)
         used = (loop.time() - started) * 1000
         self.latencies_ms.append(used)
@@ -267,7 +270,7 @@ class _Game:
         state = self.state
         trick = state.trick_number if state.phase is Phase.PLAY else 0
         shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
-        self.faults.append(Fault(seat, kind, state.round_number, trick, detail, shown))
+        self.faults.append(Fault(seat, kind, state.round_number, trick, bot_text(detail), shown))
         self.ledger.charge(self.spec.seats[seat])
         return fallback
 

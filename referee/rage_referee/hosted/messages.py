@@ -8,6 +8,7 @@ from rage_sdk.pb import referee_pb2 as pb
 
 from ..league.ratings import RatingRow
 from ..league.store import StoredGame
+from ..text import bot_text
 from .registry import BotEntry, LeagueEntry, LeagueStatus
 from .standings import Table
 
@@ -116,7 +117,7 @@ def game_events(league: str, game: StoredGame, done: int, total: int) -> list[pb
             kind=str(fault.get("kind", "")),
             round=int(fault.get("round", 0)),
             trick=int(fault.get("trick", 0)),
-            detail=str(fault.get("detail", ""))[:500],
+            detail=bot_text(str(fault.get("detail", ""))),
         )
         events.append(pb.LeagueEvent(league=league, bot_faulted=faulted))
     return events
