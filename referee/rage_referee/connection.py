@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import math
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -36,7 +37,9 @@ MAX_BATCH = 64
 """Messages per stream message at most (a restarted bot's messages repeat whole games)."""
 PLAY = "/rage.v1.Bot/Play"
 UNSOLICITED_LIMIT = 1000
-"""Decisions nobody asked for (not late answers) before a connection counts as flooding and is cut."""
+"""Decisions nobody asked for (not late answers) within :data:`UNSOLICITED_WINDOW` that count as flooding."""
+UNSOLICITED_WINDOW = 10.0
+"""Seconds over which unsolicited decisions are counted: a long match's occasional double answer never adds up."""
 
 
 class ConnectionLost(Exception):
@@ -264,6 +267,22 @@ class _Flight:
             dispatcher().landed()
 
 
+class FloodGauge:
+    """Counts decisions nobody asked for in windows of ``window`` seconds: more than ``limit`` in one is a flood."""
+
+    def __init__(self, limit: int = UNSOLICITED_LIMIT, window: float = UNSOLICITED_WINDOW) -> None:
+        self.limit, self.window = limit, window
+        self.count = 0
+        self._since = -math.inf
+
+    def flooded(self, now: float) -> bool:
+        """Count one at time ``now``; whether its window holds more than ``limit`` now."""
+        if now - self._since >= self.window:
+            self._since, self.count = now, 0
+        self.count += 1
+        return self.count > self.limit
+
+
 class RemoteConnection(Connection):
     """A bot served over gRPC at ``address``: one ``Play`` stream, batched both ways."""
 
@@ -280,7 +299,7 @@ class RemoteConnection(Connection):
         self._writer: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
         self._failure_kind = FaultKind.CRASHED
-        self.unsolicited = 0
+        self.flood = FloodGauge()
 
     @property
     def alive(self) -> bool:
@@ -314,7 +333,7 @@ class RemoteConnection(Connection):
                 f"this referee speaks {wire.PROTOCOL_VERSION}"
             )
         self.identity = BotIdentity(bot_text(reply.name, 60) or self.address, bot_text(reply.version, 60))
-        self.unsolicited = 0
+        self.flood = FloodGauge()
         self._outbox = asyncio.Queue()
         play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=None)
         self._call = play()
@@ -362,6 +381,7 @@ class RemoteConnection(Connection):
     async def _read(self) -> None:
         """Hand each answer to the decision waiting for it; any failure ends the stream as a fault."""
         assert self._call is not None
+        loop = asyncio.get_running_loop()
         try:
             async for message in self._call:
                 try:
@@ -374,7 +394,7 @@ class RemoteConnection(Connection):
                     return
                 # The batch lands before any game wakes: the next batch goes out while the referee
                 # works on these answers, so a bot works while the referee does.
-                answered = []
+                answered, flooded = [], False
                 for decision in batch.decisions:
                     key = (decision.game, decision.seq)
                     future = self._pending.pop(key, None)
@@ -384,15 +404,16 @@ class RemoteConnection(Connection):
                             self._flight.answered(key)
                     elif key in self._expired:
                         self._expired.discard(key)  # a late answer: its timeout was charged already
-                    else:
-                        self.unsolicited += 1
-                        if self.unsolicited > UNSOLICITED_LIMIT:
-                            break
+                    elif self.flood.flooded(loop.time()):
+                        flooded = True
+                        break
                 for future, decision in answered:
                     if not future.done():
                         future.set_result(decision)
-                if self.unsolicited > UNSOLICITED_LIMIT:
-                    self._fail(f"{self.unsolicited} decisions nobody asked for (flooding)")
+                if flooded:
+                    self._fail(
+                        f"{self.flood.count} decisions nobody asked for within {self.flood.window:g} s (flooding)"
+                    )
                     self._call.cancel()
                     return
             self._fail("the bot closed its stream")
