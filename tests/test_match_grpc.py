@@ -445,10 +445,19 @@ def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
     result = match(with_bad(served, "always_cheater"), AMIGO, 2, time, tmp_path)
     assert_sound(result, 2)
     assert result.forfeited == {BAD}
-    assert result.stats[BAD].faults == 3
-    # Charged for its first three decisions; from then on the fallback plays for it without asking.
-    first = turns_of(result.games[0].record, 0)[:3]
-    assert bad_faults(result) == [[("illegal", t.round, t.trick) for t in first], []]
+    assert result.stats[BAD].faults == 3 and result.stats[BAD].forfeited_games == 2
+    # Charged for its first three decisions; from then on the fallback plays for it without asking,
+    # and each of those decisions is marked in the record as the referee's.
+    first = turns_of(result.games[0].record, 0)
+    second = turns_of(result.games[1].record, result.games[1].spec.seats.index(BAD))
+    assert bad_faults(result) == [
+        [("illegal", t.round, t.trick) for t in first[:3]] + [("forfeited", t.round, t.trick) for t in first[3:]],
+        [("forfeited", t.round, t.trick) for t in second],
+    ]
+    assert {fault.detail for game in result.games for fault in game.faults if not fault.charged} == {
+        "forfeited after 3 faults"
+    }
+    assert_fallbacks(result)
     assert_same_games(result, in_process([BAD, *TABLE], AMIGO, 2, tmp_path))
 
 

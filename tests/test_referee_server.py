@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 import subprocess
 import sys
@@ -543,11 +544,16 @@ def test_an_unreachable_bot_is_faulted_and_the_league_goes_on(contest: Referee) 
     contest.call("StartLeague", pb.LeagueRequest(league="haunted"), contest.admin)
     follower.join(LEAGUE_TIMEOUT)
     assert not follower.is_alive() and follower.error is None, follower.error
-    faults = follower.of("bot_faulted")
+    faults = [fault for fault in follower.of("bot_faulted") if fault.kind != "forfeited"]
     assert len(faults) == 2, "max_faults = 2: then the fallback plays for it without asking"
     assert {(fault.bot, fault.kind) for fault in faults} == {("ghost", "crashed")}
     finished = follower.of("game_finished")
     assert len(finished) == 3 and sum(game.faults for game in finished) == 2
+    # Every decision the referee took for it after that is shown: once per game, with how many.
+    assert [list(game.forfeited) for game in finished] == [["ghost"]] * 3
+    forfeits = [fault for fault in follower.of("bot_faulted") if fault.kind == "forfeited"]
+    assert [(fault.bot, fault.game) for fault in forfeits] == [("ghost", game.game) for game in finished]
+    assert all(re.search(r"forfeited after 2 faults: the referee played its \d+ decisions", f.detail) for f in forfeits)
     assert statuses(follower)[-1] == pb.LEAGUE_STATUS_FINISHED
 
 

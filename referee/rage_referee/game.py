@@ -2,7 +2,8 @@
 
 Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
-lowest legal bid, or the first legal play) in its place, so a game always finishes. What a bot is
+lowest legal bid, or the first legal play) in its place, so a game always finishes. A forfeited
+bot is not asked: each of its decisions is the fallback, recorded as a ``forfeited`` entry. What a bot is
 sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
 :func:`rage_sdk.view.view_for`) and the public events of :mod:`rage_sdk.events`.
 """
@@ -10,7 +11,7 @@ sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,7 @@ from rage_sdk.state import CHANCE, GameState, Phase
 
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
-from .faults import Fault, FaultKind
+from .faults import Fault, FaultKind, is_charged
 from .text import bot_text
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
@@ -66,16 +67,27 @@ class GameSpec:
 
 @dataclass
 class FaultLedger:
-    """Faults per bot over a match, and who is forfeited."""
+    """Faults charged per bot over a match or league, and who is forfeited (with why)."""
 
     max_faults: int
     counts: dict[str, int] = field(default_factory=dict)
-    forfeited: set[str] = field(default_factory=set)
+    forfeited: dict[str, str] = field(default_factory=dict)
 
     def charge(self, name: str) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
         if self.counts[name] >= self.max_faults:
-            self.forfeited.add(name)
+            self.forfeit(name, f"forfeited after {self.counts[name]} faults")
+
+    def forfeit(self, name: str, why: str) -> None:
+        """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
+        self.forfeited.setdefault(name, why)
+
+    def add_stored(self, seats: Sequence[str], faults: Iterable[dict[str, Any]]) -> None:
+        """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
+        for fault in faults:
+            seat = fault.get("seat")
+            if is_charged(fault) and isinstance(seat, int) and 0 <= seat < len(seats):
+                self.charge(seats[seat])
 
 
 @dataclass
@@ -216,7 +228,7 @@ class _Game:
         fallback = fallback_for(legal)
         name = self.spec.seats[seat]
         if name in self.ledger.forfeited:
-            return fallback
+            return self._fault(seat, FaultKind.FORFEITED, self.ledger.forfeited[name], fallback)
         kind = wire.BID if state.phase is Phase.BID else wire.PLAY
         codes = list(map(wire.action_code, legal))
         time = self.spec.time
@@ -270,8 +282,10 @@ class _Game:
         state = self.state
         trick = state.trick_number if state.phase is Phase.PLAY else 0
         shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
-        self.faults.append(Fault(seat, kind, state.round_number, trick, bot_text(detail), shown))
-        self.ledger.charge(self.spec.seats[seat])
+        fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown)
+        self.faults.append(fault)
+        if fault.charged:
+            self.ledger.charge(self.spec.seats[seat])
         return fallback
 
     def _finish(self) -> GameResult:

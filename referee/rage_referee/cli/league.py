@@ -38,6 +38,7 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from ..bots import BotSpecError
     from ..connection import HandshakeError
+    from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league
@@ -71,12 +72,8 @@ def run_command(
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for fault in game.faults:
-                progress.console.print(
-                    f"game {game.spec.game_id}: {game.spec.seats[fault.seat]} {fault.kind.value} "
-                    f"(round {fault.round}, trick {fault.trick}): {fault.detail}",
-                    style="yellow",
-                )
+            for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):
+                progress.console.print(line, style="yellow", markup=False)
 
         try:
             asyncio.run(run_league(config, store, plan, log_dir, records, on_game=advance))

@@ -91,7 +91,7 @@ class LeagueRun:
         for name, address in self.addresses.items():
             self.handles[name] = BotHandle(BotSpec(name, address or "", "address"), UNUSED_LOG_DIR)
             if address is None:
-                ledger.forfeited.add(name)
+                ledger.forfeit(name, "its address is not one the organizer allows")
         try:
             await asyncio.gather(*(self._connect(handle) for handle in self.handles.values()))
 

@@ -17,6 +17,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from ..faults import forfeited_seats, is_charged
+
 
 class StoreError(RuntimeError):
     """The database cannot be used: the message says which and why."""
@@ -73,7 +75,13 @@ class StoredGame:
     record: dict[str, Any]
 
     def faults_of(self, seat: int) -> int:
-        return sum(fault.get("seat") == seat for fault in self.faults)
+        """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""
+        return sum(fault.get("seat") == seat and is_charged(fault) for fault in self.faults)
+
+    @property
+    def forfeited(self) -> set[int]:
+        """The seats the referee played for, at least in part, after their bot was forfeited."""
+        return forfeited_seats(self.faults)
 
 
 def sqlite_url(path: Path) -> str:

@@ -201,7 +201,7 @@ class StatusChanged(_message.Message):
     def __init__(self, status: _Optional[_Union[LeagueStatus, str]] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
 
 class GameFinished(_message.Message):
-    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total")
+    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total", "forfeited")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
@@ -209,6 +209,7 @@ class GameFinished(_message.Message):
     FAULTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
     game: int
     seats: _containers.RepeatedScalarFieldContainer[str]
     totals: _containers.RepeatedScalarFieldContainer[int]
@@ -216,7 +217,8 @@ class GameFinished(_message.Message):
     faults: int
     games_done: int
     games_total: int
-    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+    forfeited: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., forfeited: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BotFaulted(_message.Message):
     __slots__ = ("game", "bot", "seat", "kind", "round", "trick", "detail")
