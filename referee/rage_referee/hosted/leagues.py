@@ -88,6 +88,8 @@ class LeagueRun:
         todo = deque(game for game in schedule if game.index not in done)
         time_control = self.config.time.control()
         ledger = FaultLedger(time_control.max_faults)
+        for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
+            ledger.add_stored(game.seats, game.faults)
         for name, address in self.addresses.items():
             self.handles[name] = BotHandle(BotSpec(name, address or "", "address"), UNUSED_LOG_DIR)
             if address is None:

@@ -83,9 +83,12 @@ async def run_league(
         if on_game is not None:
             on_game(result)
 
+    ledger = FaultLedger(time.max_faults)
+    for seats, faults in store.faults(plan.league_id):  # fault counts go on from the games stored
+        ledger.add_stored(seats, faults)
     try:
         await start_all(handles.values())
-        await play_games(specs, handles, FaultLedger(time.max_faults), config.concurrency, finished)
+        await play_games(specs, handles, ledger, config.concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
     return len(todo)

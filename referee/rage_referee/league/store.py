@@ -153,6 +153,14 @@ class Store:
             )
             session.commit()
 
+    def faults(self, league_id: int) -> list[tuple[tuple[str, ...], list[dict[str, Any]]]]:
+        """Each stored game's seats and faults (what a resumed league's fault counts start from), by index."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(GameRow.seats, GameRow.faults).where(GameRow.league_id == league_id).order_by(GameRow.index)
+            )
+            return [(tuple(seats), list(faults)) for seats, faults in rows]
+
     def games(self, league_id: int) -> list[StoredGame]:
         with Session(self.engine) as session:
             rows = session.scalars(select(GameRow).where(GameRow.league_id == league_id).order_by(GameRow.index))

@@ -1,0 +1,92 @@
+"""Forfeits in leagues: fault counts that survive a resume, ratings that do not credit the referee's
+moves to a bot, entrants excluded by the organizer, and bots that cannot start."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from rage_referee.cli import app
+from rage_referee.league.config import load_league
+from rage_referee.league.runner import LeaguePlan, plan_league, run_league
+from rage_referee.league.store import Store, StoredGame
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+BOTS = {
+    "heuristic": f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
+    "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
+    "random": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
+    "cheater": f"{ROOT / 'tests' / 'bots' / 'cheater.py'}:CheaterBot",
+}
+MAX_FAULTS = 3
+
+
+def rage(*args: str | Path) -> Any:
+    return CliRunner().invoke(app, [str(arg) for arg in args])
+
+
+def league_file(directory: Path, *, bots: dict[str, str] = BOTS, extra: str = "", games: int = 12) -> Path:
+    lines = [
+        'name = "forfeits"',
+        "players = 3",
+        f"games = {games}",
+        "concurrency = 1",
+        'database = "league.sqlite"',
+        extra,
+        "[ruleset]",
+        'preset = "amigo"',
+        "rounds = [3, 2]",
+        "[time]",
+        f"max_faults = {MAX_FAULTS}",
+        "[bots]",
+        *(f'{name} = "{target}"' for name, target in bots.items()),
+    ]
+    path = directory / "league.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def stored(file: Path) -> list[StoredGame]:
+    config = load_league(file)
+    store = Store(config.database_url(file.parent))
+    try:
+        return store.games(store.league(config.name))
+    finally:
+        store.close()
+
+
+def play(file: Path, only: set[int] | None = None) -> None:
+    """Run the league's unplayed games (of ``only``, when given), as ``rage league run`` does."""
+    config = load_league(file)
+    store = Store(config.database_url(file.parent))
+    try:
+        plan = plan_league(config, store)
+        if only is not None:
+            plan = LeaguePlan(plan.league_id, plan.games, plan.done | {g.index for g in plan.games} - only)
+        asyncio.run(run_league(config, store, plan, file.parent / "logs"))
+    finally:
+        store.close()
+
+
+def charged(games: list[StoredGame], bot: str) -> int:
+    return sum(game.faults_of(game.seats.index(bot)) for game in games if bot in game.seats)
+
+
+def test_fault_counts_survive_a_resume(tmp_path: Path) -> None:
+    """A bot forfeited after max_faults stays forfeited when the league resumes: never charged twice the limit."""
+    file = league_file(tmp_path)
+    play(file, only=set(range(6)))
+    first = stored(file)
+    assert charged(first, "cheater") == MAX_FAULTS
+    play(file)
+    games = stored(file)
+    assert len(games) == 12
+    assert charged(games, "cheater") == MAX_FAULTS
+    later = [game for game in games if game.index >= 6 and "cheater" in game.seats]
+    assert later and all(game.forfeited == {game.seats.index("cheater")} for game in later)
+    result = rage("ratings", "--league", file, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert '"faults": 3' in result.output
