@@ -4,6 +4,7 @@ moves to a bot, entrants excluded by the organizer, and bots that cannot start."
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,11 @@ BOTS = {
     "cheater": f"{ROOT / 'tests' / 'bots' / 'cheater.py'}:CheaterBot",
 }
 MAX_FAULTS = 3
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace made one space (the console wraps long lines)."""
+    return " ".join(text.split())
 
 
 def rage(*args: str | Path) -> Any:
@@ -90,3 +96,46 @@ def test_fault_counts_survive_a_resume(tmp_path: Path) -> None:
     result = rage("ratings", "--league", file, "--format", "json")
     assert result.exit_code == 0, result.output
     assert '"faults": 3' in result.output
+
+
+DYING = {
+    "heuristic": BOTS["heuristic"],
+    "greedy": BOTS["greedy"],
+    "random-1": BOTS["random"],
+    "random-2": BOTS["random"],
+    "dying": f"{ROOT / 'tests' / 'bots' / 'raiser.py'}:DyingBot",
+}
+
+
+def ratings_json(file: Path, *options: str) -> list[dict[str, Any]]:
+    result = rage("ratings", "--league", file, "--format", "json", *options)
+    assert result.exit_code == 0, result.output
+    rows: list[dict[str, Any]] = json.loads(result.stdout)
+    return rows
+
+
+def test_a_forfeited_bot_is_not_rated_on_the_referees_moves(tmp_path: Path) -> None:
+    """A bot that died in its first game is rated on no game and listed last, marked, whatever the fallback scored."""
+    file = league_file(tmp_path, bots=DYING, games=30)
+    run = rage("league", "run", file)
+    assert run.exit_code == 0, run.output
+    games = stored(file)
+    seated = sum("dying" in game.seats for game in games)
+    assert seated == 18 and all("dying" not in game.seats or game.forfeited for game in games)
+    rows = ratings_json(file)
+    assert rows[-1]["name"] == "dying"
+    assert (rows[-1]["elo"], rows[-1]["games"], rows[-1]["forfeited"], rows[-1]["faults"]) == (None, 0, 18, MAX_FAULTS)
+    assert all(row["forfeited"] == 0 and row["elo"] is not None for row in rows[:-1])
+    assert "| dying (forfeited 18) | - |" in rage("ratings", "--league", file, "--format", "markdown").output
+    assert "not rated on them" in flat(rage("ratings", "--league", file).output)
+    assert "dying forfeited (forfeited after 3 faults): the referee played its" in flat(run.output)
+
+
+def test_forfeits_can_count_as_losses(tmp_path: Path) -> None:
+    file = league_file(tmp_path, bots=DYING, games=30, extra='forfeits = "loss"')
+    assert rage("league", "run", file).exit_code == 0
+    rows = ratings_json(file)
+    assert rows[-1]["name"] == "dying" and rows[-1]["games"] == 18 and rows[-1]["mean_place"] == 3.0
+    assert rows[-1]["elo"] < min(row["elo"] for row in rows[:-1])
+    assert "counts as a loss" in flat(rage("ratings", "--league", file).output)
+    assert ratings_json(file, "--forfeits", "unrated")[-1]["games"] == 0  # the option overrides the file

@@ -45,6 +45,7 @@ FIELDS = [
     "bid_accuracy",
     "faults",
     "skill",
+    "forfeited",
 ]
 runner = CliRunner()
 

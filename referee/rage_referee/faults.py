@@ -31,6 +31,15 @@ class FaultKind(StrEnum):
     """Not a charge: the bot is forfeited, and the referee decided without asking it."""
 
 
+class Forfeits(StrEnum):
+    """How the ratings count a game for a seat the referee played for after its bot was forfeited."""
+
+    UNRATED = "unrated"
+    """Not at all: a bot is rated on the games it played itself (the default)."""
+    LOSS = "loss"
+    """As a loss to every seat that played itself."""
+
+
 @dataclass(frozen=True)
 class Fault:
     """One fault of one seat: the referee played the fallback action in its place."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,7 +20,7 @@ from rich.progress import (
 )
 
 from .common import err, fail, out
-from .ratings import Format, render
+from .ratings import Format, render, row_json
 
 if TYPE_CHECKING:
     from ..game import GameResult
@@ -82,7 +81,8 @@ def run_command(
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)
-    render(rating_table(games), Format.TABLE, f"{config.name}: {len(games)} games, {config.ruleset.describe()}")
+    title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
+    render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
 
 
 @app.command("export")
@@ -137,7 +137,7 @@ def export_command(
                         game.faults_of(seat),
                     ]
                 )
-    standings = [asdict(row) for row in rating_table(games)]
+    standings = [row_json(row) for row in rating_table(games, forfeits=config.forfeits)]
     (out_dir / "standings.json").write_text(json.dumps(standings, indent=1))
     with (out_dir / "standings.csv").open("w", newline="") as handle:
         table = csv.DictWriter(handle, fieldnames=list(standings[0]) if standings else [])

@@ -5,15 +5,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
+from ..faults import Forfeits
 from .common import fail, out
 
 if TYPE_CHECKING:
@@ -33,32 +36,59 @@ LEGEND = (
     "superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
     "skill: OpenSkill Plackett-Luce mu - 3 sigma"
 )
+FORFEITS_LEGEND = {
+    Forfeits.UNRATED: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
+    "it is not rated on them (games counts those it played itself; --forfeits loss counts them as losses)",
+    Forfeits.LOSS: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
+    "each counts as a loss to every bot that played itself",
+}
+ForfeitsOption = Annotated[
+    Forfeits | None,
+    typer.Option(
+        "--forfeits",
+        help="How a game the referee played for a forfeited bot counts for it: unrated, or a loss "
+        "(default: the league file's forfeits, else unrated).",
+        show_default=False,
+    ),
+]
+
+
+def _number(value: float, fmt: str) -> str:
+    return "-" if math.isnan(value) else format(value, fmt)
+
+
+def row_json(row: RatingRow) -> dict[str, Any]:
+    """A row as JSON values: NaN (no rating, or no skill) becomes null."""
+    return {
+        key: None if isinstance(value, float) and math.isnan(value) else value for key, value in asdict(row).items()
+    }
 
 
 def _cells(row: RatingRow) -> list[str]:
+    rated = not math.isnan(row.elo)
     return [
-        row.name,
-        f"{row.elo:.0f}",
-        f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}",
+        row.name + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
+        _number(row.elo, ".0f"),
+        f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}" if rated else "",
         "" if row.los_next is None else f"{row.los_next:.0%}",
         str(row.games),
         f"{row.mean_score:.1f}",
         f"{row.mean_place:.2f}",
         f"{row.bid_accuracy:.1%}",
         str(row.faults),
-        f"{row.skill:.1f}",
+        _number(row.skill, ".1f"),
     ]
 
 
-def render(rows: list[RatingRow], fmt: Format, title: str) -> None:
-    """Print the table: a Rich table, Markdown, CSV or JSON."""
+def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED) -> None:
+    """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits)."""
     if fmt is Format.JSON:
-        print(json.dumps([asdict(row) for row in rows], indent=1))
+        print(json.dumps([row_json(row) for row in rows], indent=1))
     elif fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(list(asdict(rows[0])) if rows else [])
-        writer.writerows(list(asdict(row).values()) for row in rows)
+        writer.writerows(list(row_json(row).values()) for row in rows)
         print(buffer.getvalue(), end="")
     elif fmt is Format.MARKDOWN:
         print("| " + " | ".join(COLUMNS) + " |")
@@ -70,9 +100,11 @@ def render(rows: list[RatingRow], fmt: Format, title: str) -> None:
         for k, column in enumerate(COLUMNS):
             table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
         for row in rows:
-            table.add_row(*_cells(row))
+            table.add_row(*map(escape, _cells(row)))
         out.print(table)
         out.print(LEGEND, style="dim")
+        if any(row.forfeited for row in rows):
+            out.print(FORFEITS_LEGEND[forfeits], style="dim")
 
 
 def ratings_command(
@@ -80,6 +112,7 @@ def ratings_command(
     db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
     name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
     format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
+    forfeits: ForfeitsOption = None,
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside."""
     from ..league.config import LeagueConfigError, load_league
@@ -94,6 +127,7 @@ def ratings_command(
             store = Store(config.database_url(league.parent), create=False)
             league_name = config.name
             key = config.schedule_key()
+            forfeits = forfeits or config.forfeits
         else:
             assert db is not None
             store = Store(db if "://" in db else f"sqlite:///{Path(db)}", create=False)
@@ -105,4 +139,5 @@ def ratings_command(
         games = store.games(store.league(league_name, key, create=False))
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
-    render(rating_table(games), format, f"{league_name}: {len(games)} games")
+    policy = forfeits or Forfeits.UNRATED
+    render(rating_table(games, forfeits=policy), format, f"{league_name}: {len(games)} games", policy)

@@ -53,6 +53,7 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
         mean_place=row.mean_place,
         bid_accuracy=row.bid_accuracy,
         faults=row.faults,
+        forfeited=row.forfeited,
     )
     if intervals:
         message.low, message.high = row.low, row.high
@@ -86,6 +87,7 @@ def rating_row(row: pb.StandingsRow) -> RatingRow:
         row.bid_accuracy,
         row.faults,
         row.skill if row.HasField("skill") else math.nan,
+        row.forfeited,
     )
 
 

@@ -125,7 +125,7 @@ class Standings(_message.Message):
     def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ...) -> None: ...
 
 class StandingsRow(_message.Message):
-    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill")
+    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited")
     BOT_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
@@ -137,6 +137,7 @@ class StandingsRow(_message.Message):
     BID_ACCURACY_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
     SKILL_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
     bot: str
     elo: float
     low: float
@@ -148,7 +149,8 @@ class StandingsRow(_message.Message):
     bid_accuracy: float
     faults: int
     skill: float
-    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ...) -> None: ...
+    forfeited: int
+    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("league", "game")
