@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +140,54 @@ def test_forfeits_can_count_as_losses(tmp_path: Path) -> None:
     assert rows[-1]["elo"] < min(row["elo"] for row in rows[:-1])
     assert "counts as a loss" in flat(rage("ratings", "--league", file).output)
     assert ratings_json(file, "--forfeits", "unrated")[-1]["games"] == 0  # the option overrides the file
+
+
+def test_an_excluded_entrant_s_remaining_games_are_forfeits(tmp_path: Path) -> None:
+    """Excluded half-way: its games so far stand; the referee plays the rest for it, each decision marked."""
+    file = league_file(
+        tmp_path, bots={name: BOTS[name] for name in ("heuristic", "greedy", "random")} | {"random-2": BOTS["random"]}
+    )
+    play(file, only=set(range(6)))
+    file.write_text(file.read_text().replace("[ruleset]", 'exclude = ["greedy"]\n[ruleset]'))
+    play(file)
+    games = stored(file)
+    assert len(games) == 12
+    for game in games:
+        if "greedy" not in game.seats:
+            continue
+        seat = game.seats.index("greedy")
+        mine = [fault for fault in game.faults if fault["seat"] == seat]
+        if game.index < 6:
+            assert mine == []
+        else:
+            assert mine and {(fault["kind"], fault["detail"]) for fault in mine} == {
+                ("forfeited", "excluded by the organizer")
+            }
+            assert len(mine) == 7, "every decision of the seat (2 bids, 5 plays) was the referee's"
+    greedy = next(row for row in ratings_json(file) if row["name"] == "greedy")
+    before = sum("greedy" in game.seats for game in games if game.index < 6)
+    assert (greedy["games"], greedy["forfeited"]) == (before, sum("greedy" in g.seats for g in games) - before)
+
+
+def test_exclude_names_a_bot_of_the_league(tmp_path: Path) -> None:
+    file = league_file(tmp_path, extra='exclude = ["nobody"]')
+    result = rage("league", "run", file)
+    assert result.exit_code == 2 and "exclude: no bot named 'nobody'" in result.output
+
+
+def test_a_bot_that_cannot_start_stops_the_league_unless_asked_to_keep_going(tmp_path: Path) -> None:
+    broken = {"broken": f"{sys.executable} -c 'raise SystemExit(3)'"}
+    file = league_file(tmp_path, bots={name: BOTS[name] for name in ("heuristic", "greedy", "random")} | broken)
+    stopped = rage("league", "run", file)
+    assert stopped.exit_code == 1 and "exited with code 3" in stopped.output and "--keep-going" in stopped.output
+    assert "Traceback" not in stopped.output
+    kept = rage("league", "run", file, "--keep-going")
+    assert kept.exit_code == 0, kept.output
+    games = stored(file)
+    assert len(games) == 12
+    for game in games:
+        if "broken" in game.seats:
+            seat = game.seats.index("broken")
+            details = {fault["detail"] for fault in game.faults if fault["seat"] == seat}
+            assert len(details) == 1 and details.pop().startswith("could not start: ")
+    assert "broken forfeited (could not start" in flat(kept.output)

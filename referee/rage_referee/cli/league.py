@@ -33,6 +33,12 @@ LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show
 def run_command(
     file: LeagueFile,
     logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs (default: beside the database).")] = None,
+    keep_going: Annotated[
+        bool,
+        typer.Option(
+            "--keep-going", help="Forfeit a bot that cannot start instead of stopping (as keep_going = true does)."
+        ),
+    ] = False,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from ..bots import BotSpecError
@@ -45,6 +51,8 @@ def run_command(
 
     try:
         config = load_league(file)
+        if keep_going:
+            config = config.model_copy(update={"keep_going": True})
         store = Store(config.database_url(file.parent))
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
@@ -77,7 +85,7 @@ def run_command(
         try:
             asyncio.run(run_league(config, store, plan, log_dir, records, on_game=advance))
         except (BotSpecError, HandshakeError) as error:
-            fail(f"cannot run the league: {error}", 1)
+            fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)

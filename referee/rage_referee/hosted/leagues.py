@@ -24,7 +24,7 @@ from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
 from ..game import FaultLedger, GameResult, GameSpec, play_game
 from ..league.config import LeagueConfig
-from ..league.runner import league_schedule, stored
+from ..league.runner import EXCLUDED, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame
 from . import messages
@@ -90,12 +90,15 @@ class LeagueRun:
         ledger = FaultLedger(time_control.max_faults)
         for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
             ledger.add_stored(game.seats, game.faults)
+        for name in self.config.exclude:
+            ledger.forfeit(name, EXCLUDED)
         for name, address in self.addresses.items():
             self.handles[name] = BotHandle(BotSpec(name, address or "", "address"), UNUSED_LOG_DIR)
             if address is None:
                 ledger.forfeit(name, "its address is not one the organizer allows")
         try:
-            await asyncio.gather(*(self._connect(handle) for handle in self.handles.values()))
+            playing = [handle for name, handle in self.handles.items() if name not in ledger.forfeited]
+            await asyncio.gather(*(self._connect(handle) for handle in playing))
 
             async def worker() -> None:
                 while todo and not self.stopping:

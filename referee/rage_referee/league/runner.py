@@ -1,4 +1,9 @@
-"""Running a league: the games not stored yet, concurrently, each stored the moment it ends."""
+"""Running a league: the games not stored yet, concurrently, each stored the moment it ends.
+
+A bot forfeited (by its faults so far, or excluded in the league file) is not started: the
+referee plays its remaining games, each of its decisions a ``forfeited`` entry of the record. With
+``keep_going`` a bot that cannot start is forfeited the same way instead of stopping the league.
+"""
 
 from __future__ import annotations
 
@@ -43,6 +48,20 @@ def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
     return LeaguePlan(league_id, league_schedule(config), store.finished(league_id))
 
 
+EXCLUDED = "excluded by the organizer"
+
+
+def league_ledger(config: LeagueConfig, store: Store, league_id: int) -> FaultLedger:
+    """Who is forfeited before the next game: the faults of the games stored go on counting, and the
+    entrants the league file excludes play no more (the referee plays their remaining games)."""
+    ledger = FaultLedger(config.time.max_faults)
+    for seats, faults in store.faults(league_id):
+        ledger.add_stored(seats, faults)
+    for name in config.exclude:
+        ledger.forfeit(name, EXCLUDED)
+    return ledger
+
+
 def stored(game: ScheduledGame, result: GameResult) -> StoredGame:
     return StoredGame(
         game.index,
@@ -83,11 +102,11 @@ async def run_league(
         if on_game is not None:
             on_game(result)
 
-    ledger = FaultLedger(time.max_faults)
-    for seats, faults in store.faults(plan.league_id):  # fault counts go on from the games stored
-        ledger.add_stored(seats, faults)
+    ledger = league_ledger(config, store, plan.league_id)
     try:
-        await start_all(handles.values())
+        playing = [handle for name, handle in handles.items() if name not in ledger.forfeited]
+        for name, why in (await start_all(playing, config.keep_going)).items():
+            ledger.forfeit(name, f"could not start: {why}")
         await play_games(specs, handles, ledger, config.concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
