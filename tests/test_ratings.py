@@ -369,6 +369,12 @@ def test_a_forfeited_seat_is_left_out_of_its_game_by_default() -> None:
     assert rows["dead"].faults == 1, "forfeited entries are not charges"
 
 
+def test_a_two_seat_game_with_a_forfeited_seat_rates_nobody() -> None:
+    games = [game(0, ["dead", "a"], [1, 2], faults=FORFEITED_SEAT_0), game(1, ["a", "b"], [1, 2])]
+    assert counted(games) == games[1:]
+    assert [(row.name, row.games) for row in rating_table(games, samples=10)] == [("a", 1), ("b", 1), ("dead", 0)]
+
+
 def test_a_forfeited_seat_can_count_as_a_loss_to_every_seat_that_played() -> None:
     faults = (*FORFEITED_SEAT_0, {"seat": 3, "kind": "forfeited"})
     played = game(0, ["dead", "a", "b", "gone"], [1, 3, 2, 4], faults=faults)

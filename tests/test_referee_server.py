@@ -611,6 +611,30 @@ def test_pause_resume_and_cancel(contest: Referee) -> None:
     assert code is grpc.StatusCode.FAILED_PRECONDITION
 
 
+def test_fault_counts_survive_a_pause_and_resume(contest: Referee) -> None:
+    """A bot forfeited before a pause is still forfeited after it: charged max_faults faults in all, not twice."""
+    nowhere = f"127.0.0.1:{free_port()}"
+    contest.call("RegisterBot", pb.RegisterBotRequest(name="phantom", address=nowhere), contest.entry)
+    definition = RELAY_LEAGUE.replace('"heuristic"]', '"heuristic", "phantom"]').replace("concurrency = 2", "")
+    definition += "[time]\nmax_faults = 2\n"
+    league = pb.LeagueRequest(league="haunted-relay")
+    contest.call("CreateLeague", pb.CreateLeagueRequest(definition=definition, name="haunted-relay"), contest.admin)
+    follower = Follower(contest, "haunted-relay")
+    contest.call("StartLeague", league, contest.admin)
+    follower.wait_for_games(3)
+    contest.call("PauseLeague", league, contest.admin)
+    assert settled(contest, "haunted-relay") < 60, "the league finished before it could be paused"
+    contest.call("ResumeLeague", league, contest.admin)
+    follower.join(LEAGUE_TIMEOUT)
+    assert not follower.is_alive() and follower.error is None, follower.error
+    charged = [fault for fault in follower.of("bot_faulted") if fault.kind != "forfeited"]
+    assert [(fault.bot, fault.kind) for fault in charged] == [("phantom", "crashed")] * 2
+    standings = contest.call("GetStandings", league, contest.entry)
+    phantom = next(row for row in standings.rows if row.bot == "phantom")
+    assert phantom.faults == 2 and phantom.forfeited > 0 and phantom.games == 0
+    assert standings.rows[-1].bot == "phantom"
+
+
 # ------------------------------------------------------------------ SIGKILL mid-league
 def stored_games(db: Path, league: str) -> dict[int, dict[str, Any]]:
     store = Store(f"sqlite:///{db}")

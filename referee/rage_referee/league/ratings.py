@@ -9,8 +9,9 @@ Plackett-Luce model, shown as mu - 3 sigma.
 
 A seat the referee played for after its bot was forfeited (a ``forfeited`` entry in the game's
 faults) is by default not rated on that game: the other seats' results among themselves still
-count. With :attr:`Forfeits.LOSS` it counts instead as a loss to every seat that played itself
-(and a draw with any other forfeited seat). A bot rated on no game at all is listed last, unrated.
+count, unless only one is left. With :attr:`Forfeits.LOSS` the game counts instead as a loss to
+every seat that played itself (and a draw with any other forfeited seat). A bot rated on no game
+at all is listed last, unrated.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def counted(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRATED) 
                 for seat in range(len(game.seats))
             )
             out.append(replace(game, places=places))
-        elif kept:
+        elif len(kept) >= 2:  # a seat alone has no one to be rated against
             out.append(
                 replace(
                     game,
