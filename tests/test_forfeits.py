@@ -191,3 +191,16 @@ def test_a_bot_that_cannot_start_stops_the_league_unless_asked_to_keep_going(tmp
             details = {fault["detail"] for fault in game.faults if fault["seat"] == seat}
             assert len(details) == 1 and details.pop().startswith("could not start: ")
     assert "broken forfeited (could not start" in flat(kept.output)
+
+
+def test_hosted_standings_count_forfeits_as_the_definition_says() -> None:
+    from rage_referee.faults import Forfeits
+    from rage_referee.hosted.definition import forfeits_of
+    from rage_referee.hosted.standings import point_table
+
+    assert forfeits_of('players = 2\ngames = 4\n[ruleset]\npreset = "amigo"\n') is Forfeits.UNRATED
+    assert forfeits_of('forfeits = "loss"\nplayers = 2\n[ruleset]\npreset = "amigo"\n') is Forfeits.LOSS
+    faults = ({"seat": 0, "kind": "forfeited"},)
+    game = StoredGame(0, 0, 0, ("dead", "a", "b"), (9, 1, 2), (1, 3, 2), (0, 0, 0), 2, faults, 0, {})
+    assert [row.games for row in point_table([game]).rows] == [1, 1, 0]
+    assert [(row.name, row.games) for row in point_table([game], Forfeits.LOSS).rows][-1] == ("dead", 1)

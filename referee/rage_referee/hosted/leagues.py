@@ -135,7 +135,7 @@ class LeagueRun:
     def _publish_standings(self) -> None:
         self._unpublished = False
         self._published_at = time.monotonic()
-        self.hub.publish(messages.standings_event(self.name, point_table(self.results)))
+        self.hub.publish(messages.standings_event(self.name, point_table(self.results, self.config.forfeits)))
 
     def readdress(self, bot: str, address: str) -> None:
         """Call ``bot`` at ``address`` from its next connection on (a reconnection after a failure)."""
