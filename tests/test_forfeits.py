@@ -204,3 +204,23 @@ def test_hosted_standings_count_forfeits_as_the_definition_says() -> None:
     game = StoredGame(0, 0, 0, ("dead", "a", "b"), (9, 1, 2), (1, 3, 2), (0, 0, 0), 2, faults, 0, {})
     assert [row.games for row in point_table([game]).rows] == [1, 1, 0]
     assert [(row.name, row.games) for row in point_table([game], Forfeits.LOSS).rows][-1] == ("dead", 1)
+
+
+def test_a_bot_that_cannot_start_is_quoted_as_text(tmp_path: Path) -> None:
+    """Its stderr, quoted in the message, is escaped and never read as console markup."""
+    shout = "import sys; print('[/] [bold]loud \\x1b[31m red', file=sys.stderr); sys.exit(3)"
+    result = rage(
+        "match",
+        "--bot",
+        f"x={sys.executable} -c {json.dumps(shout)}",
+        "--bot",
+        f"g={BOTS['greedy']}",
+        "--bot",
+        f"r={BOTS['random']}",
+        "--logs",
+        tmp_path,
+    )
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "[/] [bold]loud \\x1b[31m red" in result.output and "\x1b" not in result.output
