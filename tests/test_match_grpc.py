@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from rage_referee.bots import MAX_RESTARTS, BotHandle, BotProcess, BotSpec
+from rage_referee.connection import BotIdentity, RemoteConnection
 from rage_referee.game import MAX_SEATS, FaultLedger, GameResult, GameSpec, TimeControl, fallback_for, play_game
 from rage_referee.match import BotStats, MatchResult, run_match
 from rage_sdk.actions import Bid
@@ -424,6 +425,17 @@ def test_a_bots_error_text_is_capped_and_escaped(served: dict[str, str], tmp_pat
         assert "\\x1b[31mBOOM" in fault["detail"]
     assert not any(char in result.output for char in "\x1b\x07\u202e")
     assert len(result.output) < 1000 * (len(faults) + 10)
+
+
+def test_a_bots_name_is_escaped(served: dict[str, str]) -> None:
+    async def greet() -> BotIdentity:
+        connection = RemoteConnection(served["shouter"])
+        try:
+            return await connection.open()
+        finally:
+            await connection.close()
+
+    assert asyncio.run(greet()).name == "shouter\\x1b[5m\\n"
 
 
 def test_one_undecodable_message_costs_one_malformed_fault(served: dict[str, str], tmp_path: Path) -> None:

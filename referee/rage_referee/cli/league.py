@@ -123,7 +123,7 @@ def export_command(
                 "places": list(game.places),
                 "hits": list(game.hits),
                 "rounds": game.rounds,
-                "faults": len(game.faults),
+                "faults": sum(map(game.faults_of, range(len(game.seats)))),
             }
         )
     (out_dir / "games.json").write_text(json.dumps(rows, indent=1))
