@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rage_referee.cli import app
+from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import load_league
+from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import LeaguePlan, plan_league, run_league
 from rage_referee.league.store import Store, StoredGame
 from typer.testing import CliRunner
@@ -24,6 +28,12 @@ BOTS = {
     "cheater": f"{ROOT / 'tests' / 'bots' / 'cheater.py'}:CheaterBot",
 }
 MAX_FAULTS = 3
+
+
+@pytest.fixture(autouse=True)
+def quick_bootstrap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer bootstrap samples behind the commands: the bootstrap itself is tested in test_ratings.py."""
+    monkeypatch.setattr(ratings_module, "rating_table", partial(rating_table, samples=25))
 
 
 def flat(text: str) -> str:
