@@ -3,8 +3,8 @@
 Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
 lowest legal bid, or the first legal play) in its place, so a game always finishes. A forfeited
-bot is not asked: each of its decisions is the fallback, recorded as a ``forfeited`` entry. What a bot is
-sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
+bot is not asked: each of its decisions is the fallback, recorded as a ``forfeited`` entry. What a
+bot is sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
 :func:`rage_sdk.view.view_for`) and the public events of :mod:`rage_sdk.events`.
 """
 
