@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from rage_referee.connection import Dispatcher, _Deadlines, _Flight, dispatcher
+from rage_referee.connection import Dispatcher, FloodGauge, _Deadlines, _Flight, dispatcher
 
 
 class Writer:
@@ -157,3 +157,12 @@ async def test_cleared_deadlines_never_expire() -> None:
     deadlines.clear()
     await asyncio.sleep(0.03)
     assert expired == []
+
+
+def test_unsolicited_decisions_are_counted_per_window() -> None:
+    """A long match's occasional double answer never adds up to a flood; a burst past the limit does."""
+    gauge = FloodGauge(limit=3, window=10.0)
+    assert not any(gauge.flooded(now) for now in range(0, 10_000, 4))  # one every 4 s, for hours
+    burst = FloodGauge(limit=3, window=10.0)
+    assert [burst.flooded(100.0 + k / 10) for k in range(4)] == [False, False, False, True]
+    assert not burst.flooded(110.5)  # a new window starts afresh

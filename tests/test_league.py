@@ -46,6 +46,7 @@ FIELDS = [
     "bid_accuracy",
     "faults",
     "skill",
+    "forfeited",
 ]
 runner = CliRunner()
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from rage_referee.bots import MAX_RESTARTS, BotHandle, BotProcess, BotSpec
+from rage_referee.connection import BotIdentity, RemoteConnection
 from rage_referee.deals import Deals
 from rage_referee.game import MAX_SEATS, FaultLedger, GameResult, GameSpec, TimeControl, fallback_for, play_game
 from rage_referee.match import BotStats, MatchResult, run_match
@@ -40,6 +41,7 @@ from rage_sdk.replay import play_of, verify
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState
 from rage_sdk.view import SeatView, view_for
+from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -76,8 +78,16 @@ MISBEHAVING = {
     "garbage": ["garbage.py"],
     "light_flooder": ["flooder.py", "--flood", "5"],
     "heavy_flooder": ["flooder.py", "--flood", "400"],
+    "shouter": ["shouter.py"],
+    "mangler": ["mangler.py"],
 }
 """Misbehaving bots launched once for the module beside the well-behaved ones (each used by one test)."""
+
+
+def rage_cli(*args: str) -> Any:
+    from rage_referee.cli import app
+
+    return CliRunner().invoke(app, list(args))
 
 
 def bad_command(script: str, *options: str) -> str:
@@ -390,15 +400,80 @@ def test_heavy_flood_is_cut(served: dict[str, str], tmp_path: Path) -> None:
     assert_fallbacks(result)
 
 
+def test_a_bots_error_text_is_capped_and_escaped(served: dict[str, str], tmp_path: Path) -> None:
+    """100 KB of ANSI escapes and newlines as an error: stored and printed as one short, escaped line."""
+    shouter = bot_module("shouter")
+    records = tmp_path / "records"
+    result = rage_cli(
+        "match",
+        "--bot",
+        f"{BAD}={served['shouter']}",
+        *(f"--bot={name}={IN_PROCESS[name]}" for name in TABLE),
+        "--games",
+        "1",
+        "--max-faults",
+        str(NO_FORFEIT),
+        "--records",
+        str(records),
+        "--logs",
+        str(tmp_path),
+    )
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(path.read_text()) for path in records.glob("game-*.json")]
+    faults = record["faults"]
+    assert len(faults) == len(turns_of(record, 0)) // shouter.EVERY
+    for fault in faults:
+        assert fault["kind"] == "bot_error"
+        assert len(fault["detail"]) < 400 and "more characters cut" in fault["detail"]
+        assert not any(char in fault["detail"] for char in "\x1b\n\r\x07\u202e")
+        assert "\\x1b[31mBOOM" in fault["detail"]
+    assert not any(char in result.output for char in "\x1b\x07\u202e")
+    assert len(result.output) < 1000 * (len(faults) + 10)
+
+
+def test_a_bots_name_is_escaped(served: dict[str, str]) -> None:
+    async def greet() -> BotIdentity:
+        connection = RemoteConnection(served["shouter"])
+        try:
+            return await connection.open()
+        finally:
+            await connection.close()
+
+    assert asyncio.run(greet()).name == "shouter\\x1b[5m\\n"
+
+
+def test_one_undecodable_message_costs_one_malformed_fault(served: dict[str, str], tmp_path: Path) -> None:
+    """The bot is reconnected, and its later answers count: no timeouts, no forfeit."""
+    mangler = bot_module("mangler")
+    time = TimeControl(decision_ms=300, bank_ms=300, max_faults=3)
+    result = match(with_bad(served, "mangler"), AMIGO, 1, time, tmp_path)
+    assert_sound(result, 1)
+    assert result.forfeited == set()
+    turn = turns_of(result.games[0].record, 0)[mangler.MANGLE - 1]
+    assert bad_faults(result) == [[("malformed", turn.round, turn.trick)]]
+    assert "BotBatch" in result.games[0].faults[0].detail
+    assert_fallbacks(result)
+    assert_same_games(result, in_process([BAD, *TABLE], AMIGO, 1, tmp_path))
+
+
 def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
     time = TimeControl(max_faults=3)
     result = match(with_bad(served, "always_cheater"), AMIGO, 2, time, tmp_path)
     assert_sound(result, 2)
     assert result.forfeited == {BAD}
-    assert result.stats[BAD].faults == 3
-    # Charged for its first three decisions; from then on the fallback plays for it without asking.
-    first = turns_of(result.games[0].record, 0)[:3]
-    assert bad_faults(result) == [[("illegal", t.round, t.trick) for t in first], []]
+    assert result.stats[BAD].faults == 3 and result.stats[BAD].forfeited_games == 2
+    # Charged for its first three decisions; from then on the fallback plays for it without asking,
+    # and each of those decisions is marked in the record as the referee's.
+    first = turns_of(result.games[0].record, 0)
+    second = turns_of(result.games[1].record, result.games[1].spec.seats.index(BAD))
+    assert bad_faults(result) == [
+        [("illegal", t.round, t.trick) for t in first[:3]] + [("forfeited", t.round, t.trick) for t in first[3:]],
+        [("forfeited", t.round, t.trick) for t in second],
+    ]
+    assert {fault.detail for game in result.games for fault in game.faults if not fault.charged} == {
+        "forfeited after 3 faults"
+    }
+    assert_fallbacks(result)
     assert_same_games(result, in_process([BAD, *TABLE], AMIGO, 2, tmp_path))
 
 

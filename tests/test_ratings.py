@@ -10,11 +10,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from rage_referee.faults import Forfeits
 from rage_referee.league.ratings import (
     CENTRE,
     ELO_PER_NATURAL_UNIT,
     bootstrap,
     comparisons,
+    counted,
     fit_elo,
     openskill_ratings,
     rating_table,
@@ -352,3 +354,31 @@ def test_skill_is_openskill_ordinal_in_league_order() -> None:
     assert openskill_ratings(list(reversed(games)), ["A", "B"]) == skill
     rows = {row.name: row for row in rating_table(games, samples=10)}
     assert rows["A"].skill == pytest.approx(skill["A"]) and rows["B"].skill == pytest.approx(skill["B"])
+
+
+FORFEITED_SEAT_0 = ({"seat": 0, "kind": "illegal"}, {"seat": 0, "kind": "forfeited"}, {"seat": 0, "kind": "forfeited"})
+
+
+def test_a_forfeited_seat_is_left_out_of_its_game_by_default() -> None:
+    played = game(0, ["dead", "a", "b"], [1, 3, 2], totals=[30, 1, 2], faults=FORFEITED_SEAT_0)
+    (kept,) = counted([played])
+    assert (kept.seats, kept.places, kept.totals) == (("a", "b"), (3, 2), (1, 2))
+    rows = {row.name: row for row in rating_table([played], samples=0)}
+    assert rows["b"].elo > rows["a"].elo
+    assert math.isnan(rows["dead"].elo) and (rows["dead"].games, rows["dead"].forfeited) == (0, 1)
+    assert rows["dead"].faults == 1, "forfeited entries are not charges"
+
+
+def test_a_two_seat_game_with_a_forfeited_seat_rates_nobody() -> None:
+    games = [game(0, ["dead", "a"], [1, 2], faults=FORFEITED_SEAT_0), game(1, ["a", "b"], [1, 2])]
+    assert counted(games) == games[1:]
+    assert [(row.name, row.games) for row in rating_table(games, samples=10)] == [("a", 1), ("b", 1), ("dead", 0)]
+
+
+def test_a_forfeited_seat_can_count_as_a_loss_to_every_seat_that_played() -> None:
+    faults = (*FORFEITED_SEAT_0, {"seat": 3, "kind": "forfeited"})
+    played = game(0, ["dead", "a", "b", "gone"], [1, 3, 2, 4], faults=faults)
+    (lost,) = counted([played], Forfeits.LOSS)
+    assert lost.places == (3, 2, 1, 3)
+    rows = rating_table([played] * 4, samples=0, forfeits=Forfeits.LOSS)
+    assert [row.name for row in rows][:2] == ["b", "a"] and {row.name for row in rows[2:]} == {"dead", "gone"}

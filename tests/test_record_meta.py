@@ -14,7 +14,7 @@ from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.game import TimeControl
 from rage_referee.match import run_match
-from rage_referee.meta import bot_text, game_part
+from rage_referee.meta import game_part
 from rage_sdk.decisions import decisions
 from rage_sdk.record import load_record
 from rage_sdk.replay import verify
@@ -63,12 +63,6 @@ def test_a_match_records_meta_and_times(tmp_path: Path) -> None:
         loud = announced["loud"]
         assert len(loud["name"]) <= 100 and loud["name"].startswith("loud\\x1b[31m")
         assert "\x1b" not in loud["name"] and "\n" not in loud["version"] and loud["version"] == "2\\nrm -rf"
-
-
-def test_bot_text_escapes_and_caps() -> None:
-    assert bot_text("plain 1.0") == "plain 1.0"
-    assert bot_text("a\x00b\u202ec") == "a\\x00b\\u202ec"
-    assert bot_text("x" * 500) == "x" * 97 + "..."
 
 
 def test_league_store_and_export_keep_meta(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 import subprocess
 import sys
@@ -547,11 +548,16 @@ def test_an_unreachable_bot_is_faulted_and_the_league_goes_on(contest: Referee) 
     contest.call("StartLeague", pb.LeagueRequest(league="haunted"), contest.admin)
     follower.join(LEAGUE_TIMEOUT)
     assert not follower.is_alive() and follower.error is None, follower.error
-    faults = follower.of("bot_faulted")
+    faults = [fault for fault in follower.of("bot_faulted") if fault.kind != "forfeited"]
     assert len(faults) == 2, "max_faults = 2: then the fallback plays for it without asking"
     assert {(fault.bot, fault.kind) for fault in faults} == {("ghost", "crashed")}
     finished = follower.of("game_finished")
     assert len(finished) == 6 and sum(game.faults for game in finished) == 2
+    # Every decision the referee took for it after that is shown: once per game, with how many.
+    assert [list(game.forfeited) for game in finished] == [["ghost"]] * 6
+    forfeits = [fault for fault in follower.of("bot_faulted") if fault.kind == "forfeited"]
+    assert [(fault.bot, fault.game) for fault in forfeits] == [("ghost", game.game) for game in finished]
+    assert all(re.search(r"forfeited after 2 faults: the referee played its \d+ decisions", f.detail) for f in forfeits)
     assert statuses(follower)[-1] == pb.LEAGUE_STATUS_FINISHED
 
 
@@ -653,6 +659,30 @@ def test_a_secret_league_commits_before_its_first_game_and_reveals_its_key_after
         assert record["rounds"][0]["hands"] == [[token(card) for card in hand] for hand in deal.hands]
     code, details = code_of(lambda: contest.call("RevealDealKey", pb.LeagueRequest(league="cup"), contest.admin))
     assert code is grpc.StatusCode.FAILED_PRECONDITION and "public" in details
+
+
+def test_fault_counts_survive_a_pause_and_resume(contest: Referee) -> None:
+    """A bot forfeited before a pause is still forfeited after it: charged max_faults faults in all, not twice."""
+    nowhere = f"127.0.0.1:{free_port()}"
+    contest.call("RegisterBot", pb.RegisterBotRequest(name="phantom", address=nowhere), contest.entry)
+    definition = RELAY_LEAGUE.replace('"heuristic"]', '"heuristic", "phantom"]').replace("concurrency = 2", "")
+    definition += "[time]\nmax_faults = 2\n"
+    league = pb.LeagueRequest(league="haunted-relay")
+    contest.call("CreateLeague", pb.CreateLeagueRequest(definition=definition, name="haunted-relay"), contest.admin)
+    follower = Follower(contest, "haunted-relay")
+    contest.call("StartLeague", league, contest.admin)
+    follower.wait_for_games(3)
+    contest.call("PauseLeague", league, contest.admin)
+    assert settled(contest, "haunted-relay") < 60, "the league finished before it could be paused"
+    contest.call("ResumeLeague", league, contest.admin)
+    follower.join(LEAGUE_TIMEOUT)
+    assert not follower.is_alive() and follower.error is None, follower.error
+    charged = [fault for fault in follower.of("bot_faulted") if fault.kind != "forfeited"]
+    assert [(fault.bot, fault.kind) for fault in charged] == [("phantom", "crashed")] * 2
+    standings = contest.call("GetStandings", league, contest.entry)
+    phantom = next(row for row in standings.rows if row.bot == "phantom")
+    assert phantom.faults == 2 and phantom.forfeited > 0 and phantom.games == 0
+    assert standings.rows[-1].bot == "phantom"
 
 
 # ------------------------------------------------------------------ SIGKILL mid-league

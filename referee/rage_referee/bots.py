@@ -32,6 +32,7 @@ from rage_sdk.grpc_engine import environment_for_child
 from rage_sdk.server import PARENT_ENV
 
 from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
+from .text import bot_text
 
 START_TIMEOUT = 20.0
 MAX_RESTARTS = 3
@@ -170,7 +171,7 @@ class BotProcess:
             text = self.log_path.read_text(errors="replace").strip().splitlines()
         except OSError:
             return ""
-        return " | ".join(text[-lines:])
+        return bot_text(" | ".join(text[-lines:]))
 
     @property
     def running(self) -> bool:
@@ -242,9 +243,23 @@ class BotHandle:
             self.process.stop()
 
 
-async def start_all(handles: Iterable[BotHandle]) -> None:
-    """Start every bot at once; if one cannot start, stop the others' starts too and raise its error."""
+async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> dict[str, str]:
+    """Start every bot at once; if one cannot start, stop the others' starts too and raise its error.
+
+    With ``keep_going`` the others start regardless: the bots that could not start are returned,
+    each name with why.
+    """
+    handles = list(handles)
     tasks = [asyncio.create_task(handle.start()) for handle in handles]
+    if keep_going:
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        failed = {}
+        for handle, outcome in zip(handles, outcomes, strict=True):
+            if isinstance(outcome, HandshakeError | BotSpecError):
+                failed[handle.spec.name] = str(outcome)
+            elif isinstance(outcome, BaseException):
+                raise outcome
+        return failed
     try:
         await asyncio.gather(*tasks)
     except BaseException:
@@ -252,3 +267,4 @@ async def start_all(handles: Iterable[BotHandle]) -> None:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
+    return {}

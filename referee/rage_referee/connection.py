@@ -13,12 +13,14 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import math
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from rage_sdk import wire
 from rage_sdk.bot import BotFactory, BotRunner, bot_class_of
@@ -26,17 +28,26 @@ from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import bot_pb2_grpc
 from rage_sdk.pb import frames_pb2 as frames
 
+from .faults import FaultKind
+from .text import bot_text
+
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 HELLO_TIMEOUT = 5.0
 MAX_BATCH = 64
 """Messages per stream message at most (a restarted bot's messages repeat whole games)."""
 PLAY = "/rage.v1.Bot/Play"
 UNSOLICITED_LIMIT = 1000
-"""Decisions nobody asked for (not late answers) before a connection counts as flooding and is cut."""
+"""Decisions nobody asked for (not late answers) within :data:`UNSOLICITED_WINDOW` that count as flooding."""
+UNSOLICITED_WINDOW = 10.0
+"""Seconds over which unsolicited decisions are counted: a long match's occasional double answer never adds up."""
 
 
 class ConnectionLost(Exception):
-    """The bot's stream ended or failed; the message says how."""
+    """The bot's stream ended or failed; the message says how, ``kind`` what fault that is for the seat."""
+
+    def __init__(self, why: str, kind: FaultKind = FaultKind.CRASHED) -> None:
+        super().__init__(why)
+        self.kind = kind
 
 
 class SeatTimeout(Exception):
@@ -263,6 +274,22 @@ class _Flight:
             dispatcher().landed()
 
 
+class FloodGauge:
+    """Counts decisions nobody asked for in windows of ``window`` seconds: more than ``limit`` in one is a flood."""
+
+    def __init__(self, limit: int = UNSOLICITED_LIMIT, window: float = UNSOLICITED_WINDOW) -> None:
+        self.limit, self.window = limit, window
+        self.count = 0
+        self._since = -math.inf
+
+    def flooded(self, now: float) -> bool:
+        """Count one at time ``now``; whether its window holds more than ``limit`` now."""
+        if now - self._since >= self.window:
+            self._since, self.count = now, 0
+        self.count += 1
+        return self.count > self.limit
+
+
 class RemoteConnection(Connection):
     """A bot served over gRPC at ``address``: one ``Play`` stream, batched both ways."""
 
@@ -278,7 +305,8 @@ class RemoteConnection(Connection):
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._failure: str | None = "not connected"
-        self.unsolicited = 0
+        self._failure_kind = FaultKind.CRASHED
+        self.flood = FloodGauge()
 
     @property
     def alive(self) -> bool:
@@ -304,20 +332,19 @@ class RemoteConnection(Connection):
             reply = await stub.Hello(request, timeout=HELLO_TIMEOUT)
         except grpc.aio.AioRpcError as error:
             await self.close()
-            detail = f"{error.code().name} {error.details() or ''}".strip()
-            raise HandshakeError(f"{self.address}: Hello failed: {detail}") from None
+            raise HandshakeError(f"{self.address}: Hello failed: {_status(error)}") from None
         if reply.protocol_version != wire.PROTOCOL_VERSION:
             await self.close()
             raise HandshakeError(
-                f"{self.address}: bot {reply.name!r} speaks protocol version {reply.protocol_version}, "
+                f"{self.address}: bot {bot_text(reply.name, 60)!r} speaks protocol version {reply.protocol_version}, "
                 f"this referee speaks {wire.PROTOCOL_VERSION}"
             )
-        self.identity = BotIdentity(reply.name or self.address, reply.version)
-        self.unsolicited = 0
+        self.identity = BotIdentity(bot_text(reply.name, 60) or self.address, bot_text(reply.version, 60))
+        self.flood = FloodGauge()
         self._outbox = asyncio.Queue()
-        play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=pb.BotBatch.FromString)
+        play = self._channel.stream_stream(PLAY, request_serializer=None, response_deserializer=None)
         self._call = play()
-        self._failure = None
+        self._failure, self._failure_kind = None, FaultKind.CRASHED
         self._reader = asyncio.create_task(self._read())
         self._writer = asyncio.create_task(self._write(self._call, self._outbox))
         return self.identity
@@ -354,14 +381,27 @@ class RemoteConnection(Connection):
                     flight.land()
         except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
             pass  # the stream has ended: the reader says how
+        except Exception as error:  # never a dead writer: the seat's decisions fail, and it is reconnected
+            self._fail(f"writing to the bot failed: {type(error).__name__}: {error}", FaultKind.MALFORMED)
+            call.cancel()
 
     async def _read(self) -> None:
+        """Hand each answer to the decision waiting for it; any failure ends the stream as a fault."""
         assert self._call is not None
+        loop = asyncio.get_running_loop()
         try:
-            async for batch in self._call:
+            async for message in self._call:
+                try:
+                    batch = pb.BotBatch.FromString(message)
+                except DecodeError as error:
+                    self._fail(
+                        f"a stream message that is no BotBatch ({len(message)} bytes): {error}", FaultKind.MALFORMED
+                    )
+                    self._call.cancel()
+                    return
                 # The batch lands before any game wakes: the next batch goes out while the referee
                 # works on these answers, so a bot works while the referee does.
-                answered = []
+                answered, flooded = [], False
                 for decision in batch.decisions:
                     key = (decision.game, decision.seq)
                     future = self._pending.pop(key, None)
@@ -371,30 +411,34 @@ class RemoteConnection(Connection):
                             self._flight.answered(key)
                     elif key in self._expired:
                         self._expired.discard(key)  # a late answer: its timeout was charged already
-                    else:
-                        self.unsolicited += 1
-                        if self.unsolicited > UNSOLICITED_LIMIT:
-                            break
+                    elif self.flood.flooded(loop.time()):
+                        flooded = True
+                        break
                 for future, decision in answered:
                     if not future.done():
                         future.set_result(decision)
-                if self.unsolicited > UNSOLICITED_LIMIT:
-                    self._fail(f"{self.unsolicited} decisions nobody asked for (flooding)")
+                if flooded:
+                    self._fail(
+                        f"{self.flood.count} decisions nobody asked for within {self.flood.window:g} s (flooding)"
+                    )
                     self._call.cancel()
                     return
             self._fail("the bot closed its stream")
         except grpc.aio.AioRpcError as error:
-            self._fail(f"stream failed: {error.code().name} {error.details() or ''}".strip())
+            self._fail(f"stream failed: {_status(error)}")
         except asyncio.CancelledError:
             self._fail("stream closed by the referee")
             raise
+        except Exception as error:  # never a dead reader: the seat's decisions fail, and it is reconnected
+            self._fail(f"reading from the bot failed: {type(error).__name__}: {error}", FaultKind.MALFORMED)
+            self._call.cancel()
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str, kind: FaultKind = FaultKind.CRASHED) -> None:
         if self._failure is None:
-            self._failure = why
+            self._failure, self._failure_kind = why, kind
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(ConnectionLost(why))
+                future.set_exception(ConnectionLost(self._failure, self._failure_kind))
         self._pending.clear()
         if self._flight is not None:
             self._flight.land()
@@ -405,7 +449,7 @@ class RemoteConnection(Connection):
 
     async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
         if self._failure is not None:
-            raise ConnectionLost(self._failure)
+            raise ConnectionLost(self._failure, self._failure_kind)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[pb.Decision] = loop.create_future()
         self._pending[key] = future
@@ -439,6 +483,11 @@ class RemoteConnection(Connection):
         if self._channel is not None:
             await self._channel.close()
         self._channel = self._call = None
+
+
+def _status(error: grpc.aio.AioRpcError) -> str:
+    """A failed call's code and details (the details are the bot's own text)."""
+    return f"{error.code().name} {bot_text(error.details() or '')}".strip()
 
 
 async def wait_healthy(address: str, timeout: float) -> bool:

@@ -1,7 +1,16 @@
-"""Faults: what a bot did wrong, and what the referee did about it."""
+"""Faults: what a bot did wrong, and what the referee did about it.
+
+A game's record lists them under ``"faults"``, in order, one object per decision the referee took
+for a seat: ``seat``, ``kind``, ``round``, ``trick`` (0 for a bid), ``detail`` and ``fallback`` (the
+action played). Every kind but ``forfeited`` is a fault charged to the bot. Once a bot is forfeited
+(too many faults in the match or league, excluded by the organizer, or unable to start) the
+referee no longer asks it: each of its later decisions is a ``forfeited`` entry saying why, so a
+record shows exactly which moves the bot did not make itself.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
@@ -18,6 +27,17 @@ class FaultKind(StrEnum):
     """A well-formed action the rules do not allow at that moment."""
     BOT_ERROR = "bot_error"
     """The bot said its own code failed."""
+    FORFEITED = "forfeited"
+    """Not a charge: the bot is forfeited, and the referee decided without asking it."""
+
+
+class Forfeits(StrEnum):
+    """How the ratings count a game for a seat the referee played for after its bot was forfeited."""
+
+    UNRATED = "unrated"
+    """Not at all: a bot is rated on the games it played itself (the default)."""
+    LOSS = "loss"
+    """As a loss to every seat that played itself."""
 
 
 @dataclass(frozen=True)
@@ -33,5 +53,39 @@ class Fault:
     fallback: str
     """The action the referee played instead."""
 
+    @property
+    def charged(self) -> bool:
+        """Whether the bot is charged with it (every kind but ``forfeited``)."""
+        return self.kind is not FaultKind.FORFEITED
+
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "kind": self.kind.value}
+
+
+def is_charged(fault: dict[str, Any]) -> bool:
+    """Whether a stored fault (a record's ``faults`` entry) is one the bot is charged with."""
+    return fault.get("kind") != FaultKind.FORFEITED.value
+
+
+def forfeited_seats(faults: Iterable[dict[str, Any]]) -> set[int]:
+    """The seats of a game the referee played for, at least in part, after their bot was forfeited."""
+    return {int(fault.get("seat", -1)) for fault in faults if not is_charged(fault)}
+
+
+def fault_lines(game: int, seats: Sequence[str], faults: Iterable[Fault]) -> list[str]:
+    """What to print of a game's faults: each charged one, and one line per forfeited seat."""
+    lines: list[str] = []
+    forfeited: dict[int, list[Fault]] = {}
+    for fault in faults:
+        if fault.charged:
+            where = f"round {fault.round}, " + (f"trick {fault.trick}" if fault.trick else "bidding")
+            lines.append(f"game {game}: {seats[fault.seat]} {fault.kind.value} ({where}): {fault.detail}")
+        else:
+            forfeited.setdefault(fault.seat, []).append(fault)
+    for seat, entries in forfeited.items():
+        first = entries[0]
+        lines.append(
+            f"game {game}: {seats[seat]} forfeited ({first.detail}): the referee played its {len(entries)} "
+            f"decisions from round {first.round} on"
+        )
+    return lines

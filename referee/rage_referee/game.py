@@ -2,15 +2,16 @@
 
 Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
-lowest legal bid, or the first legal play) in its place, so a game always finishes. What a bot is
-sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
+lowest legal bid, or the first legal play) in its place, so a game always finishes. A forfeited
+bot is not asked: each of its decisions is the fallback, recorded as a ``forfeited`` entry. What a
+bot is sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
 :func:`rage_sdk.view.view_for`) and the public events of :mod:`rage_sdk.events`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,8 +37,9 @@ from rage_sdk.state import CHANCE, GameState, Phase
 
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
-from .faults import Fault, FaultKind
+from .faults import Fault, FaultKind, is_charged
 from .meta import UNNAMED, DecisionTimes, Occasion, add_times, game_meta, utc_now
+from .text import bot_text
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
 
@@ -67,16 +69,27 @@ class GameSpec:
 
 @dataclass
 class FaultLedger:
-    """Faults per bot over a match, and who is forfeited."""
+    """Faults charged per bot over a match or league, and who is forfeited (with why)."""
 
     max_faults: int
     counts: dict[str, int] = field(default_factory=dict)
-    forfeited: set[str] = field(default_factory=set)
+    forfeited: dict[str, str] = field(default_factory=dict)
 
     def charge(self, name: str) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
         if self.counts[name] >= self.max_faults:
-            self.forfeited.add(name)
+            self.forfeit(name, f"forfeited after {self.counts[name]} faults")
+
+    def forfeit(self, name: str, why: str) -> None:
+        """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
+        self.forfeited.setdefault(name, why)
+
+    def add_stored(self, seats: Sequence[str], faults: Iterable[dict[str, Any]]) -> None:
+        """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
+        for fault in faults:
+            seat = fault.get("seat")
+            if is_charged(fault) and isinstance(seat, int) and 0 <= seat < len(seats):
+                self.charge(seats[seat])
 
 
 @dataclass
@@ -229,7 +242,7 @@ class _Game:
         fallback = fallback_for(legal)
         name = self.spec.seats[seat]
         if name in self.ledger.forfeited:
-            return fallback
+            return self._fault(seat, FaultKind.FORFEITED, self.ledger.forfeited[name], fallback)
         kind = wire.BID if state.phase is Phase.BID else wire.PLAY
         codes = list(map(wire.action_code, legal))
         time = self.spec.time
@@ -258,7 +271,9 @@ class _Game:
         except SeatTimeout:
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
-        except (ConnectionLost, HandshakeError) as error:
+        except ConnectionLost as error:
+            return self._fault(seat, error.kind, str(error), fallback)
+        except HandshakeError as error:
             return self._fault(seat, FaultKind.CRASHED, str(error), fallback)
         used = (loop.time() - started) * 1000
         self.latencies_ms.append(used)
@@ -281,8 +296,10 @@ class _Game:
         state = self.state
         trick = state.trick_number if state.phase is Phase.PLAY else 0
         shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
-        self.faults.append(Fault(seat, kind, state.round_number, trick, detail, shown))
-        self.ledger.charge(self.spec.seats[seat])
+        fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown)
+        self.faults.append(fault)
+        if fault.charged:
+            self.ledger.charge(self.spec.seats[seat])
         return fallback
 
     def _finish(self) -> GameResult:

@@ -33,6 +33,8 @@ class BotStats:
     rounds: int = 0
     hits: int = 0
     faults: int = 0
+    forfeited_games: int = 0
+    """Games in which the referee played for the bot, at least in part, after it was forfeited."""
 
     def add(self, result: GameResult, seat: int) -> None:
         self.games += 1
@@ -40,7 +42,8 @@ class BotStats:
         self.place += result.places[seat]
         self.rounds += result.rounds
         self.hits += result.hits[seat]
-        self.faults += sum(fault.seat == seat for fault in result.faults)
+        self.faults += sum(fault.seat == seat and fault.charged for fault in result.faults)
+        self.forfeited_games += any(fault.seat == seat and not fault.charged for fault in result.faults)
 
     @property
     def mean_score(self) -> float:

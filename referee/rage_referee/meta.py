@@ -6,10 +6,11 @@ a record without it (an older one) is as good a record.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+from .text import bot_text
 
 if TYPE_CHECKING:
     from .connection import BotIdentity
@@ -57,15 +58,6 @@ class DecisionTimes:
         self.plays[-1].append(round(ms))
 
 
-def bot_text(text: str, limit: int = MAX_BOT_TEXT) -> str:
-    """Text a bot sent, safe to store and print: control characters escaped, at most ``limit`` characters."""
-    safe = "".join(
-        char if unicodedata.category(char)[0] != "C" else char.encode("unicode_escape").decode("ascii")
-        for char in text[: limit * 4]
-    )
-    return safe if len(safe) <= limit else safe[: limit - 3] + "..."
-
-
 def utc_now() -> str:
     """The time now in ISO 8601, UTC, to the second: ``2026-12-01T09:30:00Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -95,7 +87,7 @@ def game_meta(spec: GameSpec, identities: list[BotIdentity | None], times: Decis
     meta["bots"] = [
         {"name": None, "version": None}
         if identity is None
-        else {"name": bot_text(identity.name), "version": bot_text(identity.version)}
+        else {"name": bot_text(identity.name, MAX_BOT_TEXT), "version": bot_text(identity.version, MAX_BOT_TEXT)}
         for identity in identities
     ]
     meta["time"] = {"decision_ms": time.decision_ms, "bank_ms": time.bank_ms, "max_faults": time.max_faults}

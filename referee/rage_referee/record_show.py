@@ -25,9 +25,9 @@ from rich.table import Table
 from rich.text import Text
 
 from .faults import Fault, FaultKind
-from .meta import bot_text
 from .record_ask import Answer
 from .record_text import action_text, card_text, cards_text, colour_text, legal_text, trick_text
+from .text import bot_text
 
 FAULT_STYLE = "bold red"
 MAX_DETAIL = 160

@@ -9,7 +9,7 @@ from rage_sdk.cards import CHANGE, COLOUR_NAMES, WILD, Card
 from rage_sdk.state import NO_TRUMP
 from rich.text import Text
 
-from .meta import bot_text
+from .text import bot_text
 
 COLOUR_STYLES = {"r": "red", "o": "dark_orange", "y": "yellow", "g": "green", "b": "blue", "p": "magenta"}
 

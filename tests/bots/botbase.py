@@ -64,14 +64,19 @@ class TamperingServicer(bot_pb2_grpc.BotServicer):
         return [decision]
 
 
-def serve_servicer(servicer: bot_pb2_grpc.BotServicer, argv: list[str] | None = None) -> None:
-    """Serve ``servicer`` on ``--port`` until SIGTERM, like :func:`rage_sdk.server.serve`."""
+def serve_servicer(
+    servicer: bot_pb2_grpc.BotServicer, argv: list[str] | None = None, handler: grpc.GenericRpcHandler | None = None
+) -> None:
+    """Serve ``servicer`` (or ``handler`` instead) on ``--port`` until SIGTERM, as ``rage_sdk.server.serve`` does."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--host", default="[::]")
     args = parser.parse_args(argv)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    bot_pb2_grpc.add_BotServicer_to_server(servicer, server)
+    if handler is None:
+        bot_pb2_grpc.add_BotServicer_to_server(servicer, server)
+    else:
+        server.add_generic_rpc_handlers((handler,))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     bound = server.add_insecure_port(f"{args.host}:{args.port}")

@@ -33,5 +33,29 @@ class RaiserBot(Bot):
         return view.legal_plays[0]
 
 
+class DyingBot(Bot):
+    """Plays its first DIES decisions of a game, then raises on every one after: a bot that died mid-game."""
+
+    name = "dying"
+    version = "1"
+    dies = 3
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def _count(self) -> None:
+        self.decisions += 1
+        if self.decisions > self.dies:
+            raise RuntimeError(f"dead since decision {self.dies + 1}")
+
+    def bid(self, view: SeatView) -> int:
+        self._count()
+        return view.legal_bids[0]
+
+    def play(self, view: SeatView) -> Play:
+        self._count()
+        return view.legal_plays[0]
+
+
 if __name__ == "__main__":
     main(RaiserBot)

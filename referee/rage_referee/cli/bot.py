@@ -6,6 +6,7 @@ import asyncio
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from .common import err, fail, out
 
@@ -47,7 +48,7 @@ def check_command(
         fail(str(error))
     report = asyncio.run(check_bot(spec, decision_ms))
     for line in report.lines:
-        (out if line.ok else err).print(("[green]ok[/]    " if line.ok else "[red]FAIL[/]  ") + line.text)
+        (out if line.ok else err).print(("[green]ok[/]    " if line.ok else "[red]FAIL[/]  ") + escape(line.text))
     if not report.ok:
         raise typer.Exit(1)
     out.print("[green]the bot passed every check[/]")

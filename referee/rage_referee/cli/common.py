@@ -19,7 +19,7 @@ RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON objec
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr and exit with ``code``: never a traceback."""
-    err.print(message)
+    err.print(message, markup=False)  # it may quote a bot: its brackets are text, not markup
     raise typer.Exit(code)
 
 

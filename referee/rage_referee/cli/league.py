@@ -36,10 +36,17 @@ LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show
 def run_command(
     file: LeagueFile,
     logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs (default: beside the database).")] = None,
+    keep_going: Annotated[
+        bool,
+        typer.Option(
+            "--keep-going", help="Forfeit a bot that cannot start instead of stopping (as keep_going = true does)."
+        ),
+    ] = False,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from ..bots import BotSpecError
     from ..connection import HandshakeError
+    from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league
@@ -47,6 +54,8 @@ def run_command(
 
     try:
         config = load_league(file)
+        if keep_going:
+            config = config.model_copy(update={"keep_going": True})
         store = Store(config.database_url(file.parent))
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
@@ -74,21 +83,18 @@ def run_command(
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for fault in game.faults:
-                progress.console.print(
-                    f"game {game.spec.game_id}: {game.spec.seats[fault.seat]} {fault.kind.value} "
-                    f"(round {fault.round}, trick {fault.trick}): {fault.detail}",
-                    style="yellow",
-                )
+            for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):
+                progress.console.print(line, style="yellow", markup=False)
 
         try:
             asyncio.run(run_league(config, store, plan, log_dir, records, on_game=advance))
         except (BotSpecError, HandshakeError) as error:
-            fail(f"cannot run the league: {error}", 1)
+            fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)
-    render(rating_table(games), Format.TABLE, f"{config.name}: {len(games)} games, {config.ruleset.describe()}")
+    title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
+    render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
 
 
 @app.command("reveal")

@@ -22,22 +22,30 @@ if TYPE_CHECKING:
     from ..match import MatchResult
 
 
+FORFEIT_NOTE = (
+    "faults: charged to the bot; forfeited: games in which the referee played for a forfeited bot "
+    "(every such decision is a forfeited entry in the record's faults)"
+)
+
+
 def match_table(result: MatchResult, title: str) -> Table:
     table = Table(title=title)
     table.add_column("bot")
-    for column in ("games", "mean score", "mean place", "bid accuracy", "faults"):
+    for column in ("games", "mean score", "mean place", "bid accuracy", "faults", "forfeited"):
         table.add_column(column, justify="right")
     ranked = sorted(result.stats.values(), key=lambda stats: (stats.mean_place, -stats.mean_score))
     for stats in ranked:
         name = stats.name + (" (forfeited)" if stats.name in result.forfeited else "")
         table.add_row(
-            name,
+            escape(name),
             str(stats.games),
             f"{stats.mean_score:.1f}",
             f"{stats.mean_place:.2f}",
             f"{stats.bid_accuracy:.1%}",
             str(stats.faults),
+            f"{stats.forfeited_games} games" if stats.forfeited_games else "",
         )
+    table.caption = FORFEIT_NOTE if result.forfeited else None
     return table
 
 
@@ -108,6 +116,7 @@ def match_command(
     """Play GAMES games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
     from ..bots import BotSpec, BotSpecError
     from ..connection import HandshakeError
+    from ..faults import fault_lines
     from ..game import TimeControl
     from ..match import duplicate_specs, run_match
 
@@ -132,11 +141,8 @@ def match_command(
 
         def advance(game: GameResult) -> None:
             progress.update(task, advance=1)
-            for fault in game.faults:
-                progress.console.print(
-                    f"game {game.spec.game_id}: {game.spec.seats[fault.seat]} {fault.kind.value} "
-                    f"(round {fault.round}, trick {fault.trick}): {fault.detail}"
-                )
+            for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):
+                progress.console.print(line, markup=False)
 
         try:
             result = asyncio.run(
@@ -155,6 +161,7 @@ def match_command(
                 "bid_accuracy": s.bid_accuracy,
                 "faults": s.faults,
                 "forfeited": name in result.forfeited,
+                "forfeited_games": s.forfeited_games,
             }
             for name, s in result.stats.items()
         }

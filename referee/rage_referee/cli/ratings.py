@@ -9,7 +9,7 @@ import math
 from dataclasses import asdict, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rage_sdk.deal import key_commitment
@@ -17,6 +17,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
+from ..faults import Forfeits
 from .common import err, fail, out
 
 if TYPE_CHECKING:
@@ -44,32 +45,59 @@ PAIRS_LEGEND = (
     "deals and seats, points per game, mean over duplicate sets ± the 95% t interval, and the likelihood "
     "that the row bot is the stronger (LOS)"
 )
+FORFEITS_LEGEND = {
+    Forfeits.UNRATED: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
+    "it is not rated on them (games counts those it played itself; --forfeits loss counts them as losses)",
+    Forfeits.LOSS: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
+    "each counts as a loss to every bot that played itself",
+}
+ForfeitsOption = Annotated[
+    Forfeits | None,
+    typer.Option(
+        "--forfeits",
+        help="How a game the referee played for a forfeited bot counts for it: unrated, or a loss "
+        "(default: the league file's forfeits, else unrated).",
+        show_default=False,
+    ),
+]
+
+
+def _number(value: float, fmt: str) -> str:
+    return "-" if math.isnan(value) else format(value, fmt)
+
+
+def row_json(row: RatingRow) -> dict[str, Any]:
+    """A row as JSON values: NaN (no rating, or no skill) becomes null."""
+    return {
+        key: None if isinstance(value, float) and math.isnan(value) else value for key, value in asdict(row).items()
+    }
 
 
 def _cells(row: RatingRow) -> list[str]:
+    rated = not math.isnan(row.elo)
     return [
-        row.name,
-        f"{row.elo:.0f}",
-        f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}",
+        row.name + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
+        _number(row.elo, ".0f"),
+        f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}" if rated else "",
         "" if row.los_next is None else f"{row.los_next:.0%}",
         str(row.games),
         f"{row.mean_score:.1f}",
         f"{row.mean_place:.2f}",
         f"{row.bid_accuracy:.1%}",
         str(row.faults),
-        f"{row.skill:.1f}",
+        _number(row.skill, ".1f"),
     ]
 
 
-def render(rows: list[RatingRow], fmt: Format, title: str) -> None:
-    """Print the table: a Rich table, Markdown, CSV or JSON."""
+def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED) -> None:
+    """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits)."""
     if fmt is Format.JSON:
-        print(json.dumps([asdict(row) for row in rows], indent=1))
+        print(json.dumps([row_json(row) for row in rows], indent=1))
     elif fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(list(asdict(rows[0])) if rows else [])
-        writer.writerows(list(asdict(row).values()) for row in rows)
+        writer.writerows(list(row_json(row).values()) for row in rows)
         print(buffer.getvalue(), end="")
     elif fmt is Format.MARKDOWN:
         print("| " + " | ".join(COLUMNS) + " |")
@@ -81,9 +109,11 @@ def render(rows: list[RatingRow], fmt: Format, title: str) -> None:
         for k, column in enumerate(COLUMNS):
             table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
         for row in rows:
-            table.add_row(*_cells(row))
+            table.add_row(*map(escape, _cells(row)))
         out.print(table)
         out.print(LEGEND, style="dim")
+        if any(row.forfeited for row in rows):
+            out.print(FORFEITS_LEGEND[forfeits], style="dim")
 
 
 def _pair_cell(row: PairRow) -> str:
@@ -134,6 +164,7 @@ def ratings_command(
     pairs: Annotated[
         bool, typer.Option("--pairs", help="The pairwise matrix of duplicate score differences instead.")
     ] = False,
+    forfeits: ForfeitsOption = None,
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside; or, with --pairs,
     every pair's duplicate score difference with its 95% interval and LOS."""
@@ -150,6 +181,7 @@ def ratings_command(
             store = Store(config.database_url(league.parent), create=False)
             league_name = config.name
             key = config.schedule_key()
+            forfeits = forfeits or config.forfeits
         else:
             assert db is not None
             store = Store(db if "://" in db else f"sqlite:///{Path(db)}", create=False)
@@ -163,11 +195,12 @@ def ratings_command(
         deal_key = store.deal_key(league_id)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    policy = forfeits or Forfeits.UNRATED
     if pairs:  # rows and columns in the order of the rating table
-        names = [row.name for row in rating_table(games, samples=0, with_skill=False)]
+        names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
         render_pairs(pair_table(games, names), names, format, f"{league_name}: {len(games)} games, pairs")
     else:
-        render(rating_table(games), format, f"{league_name}: {len(games)} games")
+        render(rating_table(games, forfeits=policy), format, f"{league_name}: {len(games)} games", policy)
     (out if format is Format.TABLE else err).print(deals_line(deal_key))
 
 

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from rich.markup import escape
 
+from ..text import bot_text
 from .common import err, fail, out
 from .ratings import Format, render
 
@@ -469,11 +471,18 @@ def _show(event: pb.LeagueEvent) -> None:
         seats = ", ".join(
             f"{name} {total} ({_place(place)})" for name, total, place in zip(game.seats, game.totals, game.places)
         )
-        out.print(f"game {game.game}: {seats}  [dim][{game.games_done}/{game.games_total}][/]")
+        forfeited = f"  forfeited: {', '.join(game.forfeited)}" if game.forfeited else ""
+        out.print(
+            f"game {game.game}: {escape(seats)}{escape(forfeited)}  [dim][{game.games_done}/{game.games_total}][/]"
+        )
     elif kind == "bot_faulted":
         fault = event.bot_faulted
         where = f"round {fault.round}" + (f", trick {fault.trick}" if fault.trick else ", bidding")
-        out.print(f"  fault: {fault.bot} {fault.kind} in game {fault.game} ({where}): {fault.detail}", style="yellow")
+        if fault.kind == "forfeited":
+            line = f"  forfeited: {fault.bot} in game {fault.game} from {where} on: {bot_text(fault.detail)}"
+        else:
+            line = f"  fault: {fault.bot} {fault.kind} in game {fault.game} ({where}): {bot_text(fault.detail)}"
+        out.print(line, style="yellow", markup=False)
     elif kind == "standings_changed":
         table = event.standings_changed
         rows = ", ".join(f"{row.bot} {row.elo:.0f}" for row in table.rows)

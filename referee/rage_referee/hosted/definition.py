@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..deals import Deals
+from ..faults import Forfeits
 from ..league.config import LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import MAX_TABLES, ScheduledGame
@@ -74,6 +75,11 @@ def league_config(text: str, name: str, addresses: Mapping[str, str]) -> LeagueC
     data["name"] = name
     data["bots"] = dict(addresses)
     return _validated(data)
+
+
+def forfeits_of(text: str) -> Forfeits:
+    """How a stored league's ratings count a game the referee played for a forfeited bot."""
+    return Forfeits(_parse(text).get("forfeits", Forfeits.UNRATED))
 
 
 def schedule_key(config: LeagueConfig) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
 from ..game import FaultLedger, GameResult, play_game
 from ..league.config import LeagueConfig
-from ..league.runner import league_deals, league_game, league_schedule, stored
+from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame
 from . import messages
@@ -92,12 +92,17 @@ class LeagueRun:
         todo = deque(game for game in schedule if game.index not in done)
         time_control = self.config.time.control()
         ledger = FaultLedger(time_control.max_faults)
+        for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
+            ledger.add_stored(game.seats, game.faults)
+        for name in self.config.exclude:
+            ledger.forfeit(name, EXCLUDED)
         for name, address in self.addresses.items():
             self.handles[name] = BotHandle(BotSpec(name, address or "", "address"), UNUSED_LOG_DIR)
             if address is None:
-                ledger.forfeited.add(name)
+                ledger.forfeit(name, "its address is not one the organizer allows")
         try:
-            await asyncio.gather(*(self._connect(handle) for handle in self.handles.values()))
+            playing = [handle for name, handle in self.handles.items() if name not in ledger.forfeited]
+            await asyncio.gather(*(self._connect(handle) for handle in playing))
 
             async def worker() -> None:
                 while todo and not self.stopping:
@@ -133,7 +138,7 @@ class LeagueRun:
     def _publish_standings(self) -> None:
         self._unpublished = False
         self._published_at = time.monotonic()
-        self.hub.publish(messages.standings_event(self.name, point_table(self.results)))
+        self.hub.publish(messages.standings_event(self.name, point_table(self.results, self.config.forfeits)))
 
     def readdress(self, bot: str, address: str) -> None:
         """Call ``bot`` at ``address`` from its next connection on (a reconnection after a failure)."""

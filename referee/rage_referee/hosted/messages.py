@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from rage_sdk.pb import referee_pb2 as pb
 
+from ..faults import is_charged
 from ..league.ratings import RatingRow
 from ..league.store import StoredGame
+from ..text import bot_text
 from .registry import BotEntry, LeagueEntry, LeagueStatus
 from .standings import Table
 
@@ -51,6 +54,7 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
         mean_place=row.mean_place,
         bid_accuracy=row.bid_accuracy,
         faults=row.faults,
+        forfeited=row.forfeited,
     )
     if intervals:
         message.low, message.high = row.low, row.high
@@ -85,6 +89,7 @@ def rating_row(row: pb.StandingsRow) -> RatingRow:
         row.bid_accuracy,
         row.faults,
         row.skill if row.HasField("skill") else math.nan,
+        row.forfeited,
     )
 
 
@@ -98,27 +103,39 @@ def standings_event(league: str, table: Table) -> pb.LeagueEvent:
 
 
 def game_events(league: str, game: StoredGame, done: int, total: int) -> list[pb.LeagueEvent]:
-    """A game's end, then each of its faults."""
+    """A game's end, then each charged fault, then one ``forfeited`` event per seat the referee played for."""
+    forfeited = sorted(game.forfeited)
     finished = pb.GameFinished(
         game=game.index,
         seats=list(game.seats),
         totals=list(game.totals),
         places=list(game.places),
-        faults=len(game.faults),
+        faults=sum(map(is_charged, game.faults)),
         games_done=done,
         games_total=total,
+        forfeited=[game.seats[seat] for seat in forfeited if 0 <= seat < len(game.seats)],
     )
     events = [pb.LeagueEvent(league=league, game_finished=finished)]
+    decisions: dict[int, list[dict[str, Any]]] = {}
     for fault in game.faults:
-        seat = int(fault.get("seat", 0))
-        faulted = pb.BotFaulted(
-            game=game.index,
-            bot=game.seats[seat] if seat < len(game.seats) else "",
-            seat=seat,
-            kind=str(fault.get("kind", "")),
-            round=int(fault.get("round", 0)),
-            trick=int(fault.get("trick", 0)),
-            detail=str(fault.get("detail", ""))[:500],
-        )
-        events.append(pb.LeagueEvent(league=league, bot_faulted=faulted))
+        if not is_charged(fault):
+            decisions.setdefault(int(fault.get("seat", 0)), []).append(fault)
+            continue
+        events.append(pb.LeagueEvent(league=league, bot_faulted=_faulted(game, fault, str(fault.get("detail", "")))))
+    for entries in decisions.values():
+        detail = f"{entries[0].get('detail', '')}: the referee played its {len(entries)} decisions"
+        events.append(pb.LeagueEvent(league=league, bot_faulted=_faulted(game, entries[0], detail)))
     return events
+
+
+def _faulted(game: StoredGame, fault: dict[str, Any], detail: str) -> pb.BotFaulted:
+    seat = int(fault.get("seat", 0))
+    return pb.BotFaulted(
+        game=game.index,
+        bot=game.seats[seat] if 0 <= seat < len(game.seats) else "",
+        seat=seat,
+        kind=str(fault.get("kind", "")),
+        round=int(fault.get("round", 0)),
+        trick=int(fault.get("trick", 0)),
+        detail=bot_text(detail),
+    )

@@ -22,7 +22,7 @@ from .addresses import callable_address
 from .auth import Caller, new_token, token_hash
 from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, check_name, check_text
 from .contest import Contest
-from .definition import read_definition
+from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import Watcher
 from .registry import LeagueEntry
@@ -150,7 +150,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def GetStandings(self, request: pb.LeagueRequest, context: Any) -> pb.Standings:
         self._caller(context)
         entry = self._league(request.league)
-        table = await self.contest.standings.table(entry.league_id)
+        table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
         return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry))
 
     @refusals
@@ -196,7 +196,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 for event in messages.game_events(name, game, done, entry.games_total):
                     yield event
         if games:
-            yield messages.standings_event(name, point_table(games))
+            yield messages.standings_event(name, point_table(games, forfeits_of(entry.definition)))
         if entry.status.over:
             return
         while (live := await watcher.next()) is not None:

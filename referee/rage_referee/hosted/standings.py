@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..faults import Forfeits
 from ..league.ratings import RatingRow, rating_table
 from ..league.store import StoredGame
 from .registry import Registry
@@ -21,9 +22,9 @@ class Table:
     """False for point estimates: ``low``, ``high``, ``los_next`` and ``skill`` mean nothing."""
 
 
-def point_table(games: Sequence[StoredGame]) -> Table:
+def point_table(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
     """Every bot of ``games``, best first, by the maximum-likelihood Elo alone."""
-    return Table(len(games), rating_table(games, samples=0, with_skill=False), intervals=False)
+    return Table(len(games), rating_table(games, samples=0, with_skill=False, forfeits=forfeits), intervals=False)
 
 
 class StandingsCache:
@@ -34,13 +35,13 @@ class StandingsCache:
         self._tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def table(self, league_id: int) -> Table:
+    async def table(self, league_id: int, forfeits: Forfeits = Forfeits.UNRATED) -> Table:
         async with self._locks[league_id]:
             cached = self._tables.get(league_id)
             if cached is not None and cached.games == self.registry.games_done(league_id):
                 return cached
             games = self.registry.results(league_id)
-            rows = await asyncio.to_thread(rating_table, games)
+            rows = await asyncio.to_thread(rating_table, games, forfeits=forfeits)
             table = Table(len(games), rows, intervals=True)
             self._tables[league_id] = table
             return table

@@ -34,6 +34,7 @@ from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
 
 from ..deals import Deals, key_from_hex
+from ..faults import Forfeits
 from . import ratings
 from .config import LeagueConfig
 from .schedule import ScheduledGame, schedule
@@ -68,6 +69,7 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
         "ruleset": config.ruleset.to_json(),
         "bots": list(config.bots),
         "deal_commitment": deals.commitment,
+        "forfeits": config.forfeits.value,
     }
 
 
@@ -83,7 +85,7 @@ def write_bundle(
         files[record_name(game.index)] = _json(game.record)
     files[GAMES] = _json([game_row(game) for game in games])
     files["games.csv"] = _games_csv(games)
-    standings = [asdict(row) for row in ratings.rating_table(games)]
+    standings = [asdict(row) for row in ratings.rating_table(games, forfeits=config.forfeits)]
     files[STANDINGS] = _json(standings)
     files["standings.csv"] = _csv(list(standings[0]) if standings else [], [list(row.values()) for row in standings])
     for name, data in files.items():
@@ -102,7 +104,7 @@ def game_row(game: StoredGame) -> dict[str, Any]:
         "places": list(game.places),
         "hits": list(game.hits),
         "rounds": game.rounds,
-        "faults": len(game.faults),
+        "faults": sum(map(game.faults_of, range(len(game.seats)))),
     }
 
 
@@ -144,7 +146,13 @@ def verify_bundle(directory: Path) -> tuple[list[str], int]:
     definition = _read_json(directory, LEAGUE, dict)
     ruleset, planned, commitment = _plan(definition, directory, problems)
     replayed = _check_records(directory, ruleset, planned, commitment, problems)
-    _check_results(directory, replayed, problems)
+    try:
+        forfeits = Forfeits(definition.get("forfeits", Forfeits.UNRATED.value))
+    except ValueError:
+        raise MalformedBundleError(
+            f"{LEAGUE}: forfeits: {str(definition.get('forfeits'))[:40]!r} is not a choice"
+        ) from None
+    _check_results(directory, replayed, problems, forfeits)
     return problems, len(planned)
 
 
@@ -291,7 +299,7 @@ def _check_record(
     )
 
 
-def _check_results(directory: Path, replayed: list[StoredGame], problems: list[str]) -> None:
+def _check_results(directory: Path, replayed: list[StoredGame], problems: list[str], forfeits: Forfeits) -> None:
     """``games.json`` and ``standings.json`` as the replayed records give them."""
     listed = _read_json(directory, GAMES, list)
     expected = {game.index: game_row(game) for game in replayed}
@@ -312,7 +320,7 @@ def _check_results(directory: Path, replayed: list[StoredGame], problems: list[s
     for index in sorted(set(expected) - seen):
         problems.append(f"{GAMES}: game {index} is not listed")
     published = _read_json(directory, STANDINGS, list)
-    recomputed = [asdict(row) for row in ratings.rating_table(replayed)]
+    recomputed = [asdict(row) for row in ratings.rating_table(replayed, forfeits=forfeits)]
     if len(published) != len(recomputed):
         problems.append(f"{STANDINGS}: {len(published)} rows, but the records give {len(recomputed)}")
         return

@@ -9,6 +9,9 @@
     duplicate = true          # replay each deal in every seating of a balanced set (6 at 3 players)
     concurrency = 8
     database = "demo/league.sqlite"   # a path, or an SQLAlchemy URL
+    forfeits = "unrated"      # or "loss": how ratings count a game the referee played for a forfeited bot
+    exclude = []              # entrants taken out: the referee plays their remaining games (forfeited)
+    keep_going = false        # a bot that cannot start is forfeited instead of stopping the league
 
     [ruleset]
     preset = "amigo"
@@ -35,6 +38,7 @@ from rage_sdk.rules import Ruleset
 
 from ..bots import BotSpec
 from ..deals import MAX_PUBLIC_SEED
+from ..faults import Forfeits
 from ..game import TimeControl
 
 
@@ -70,6 +74,9 @@ class LeagueConfig(BaseModel):
     database: str = "league.sqlite"
     records: str | None = None
     time: TimeSettings = TimeSettings()
+    forfeits: Forfeits = Field(Forfeits.UNRATED, description="how ratings count a forfeited seat's game")
+    exclude: list[str] = Field(default_factory=list, description="bots whose remaining games are forfeited")
+    keep_going: bool = Field(False, description="forfeit a bot that cannot start instead of stopping")
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -95,6 +102,9 @@ class LeagueConfig(BaseModel):
             )
         if len(self.bots) < self.players:
             raise ValueError(f"bots: {len(self.bots)} bots cannot fill a table of {self.players}")
+        unknown = [name for name in self.exclude if name not in self.bots]
+        if unknown:
+            raise ValueError(f"exclude: no bot named {', '.join(map(repr, unknown))} in [bots]")
         return self
 
     def bot_specs(self) -> list[BotSpec]:

@@ -6,6 +6,12 @@ order in which games were played does not matter. The 95% interval of each ratin
 bootstrap over games, or over duplicate sets when deals were replayed (the games of a set share a
 deal, so they are resampled together). Beside it: a Bayesian rating for live ladders, OpenSkill's
 Plackett-Luce model, shown as mu - 3 sigma.
+
+A seat the referee played for after its bot was forfeited (a ``forfeited`` entry in the game's
+faults) is by default not rated on that game: the other seats' results among themselves still
+count, unless only one is left. With :attr:`Forfeits.LOSS` the game counts instead as a loss to
+every seat that played itself (and a draw with any other forfeited seat). A bot rated on no game
+at all is listed last, unrated.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import choix
 import numpy as np
 from openskill.models import PlackettLuce
 
+from ..faults import Forfeits
 from .store import StoredGame
 
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)
@@ -44,6 +51,38 @@ class RatingRow:
     faults: int
     skill: float
     """OpenSkill Plackett-Luce mu - 3 sigma."""
+    forfeited: int = 0
+    """Games in which the referee played for the bot after it was forfeited."""
+
+
+def counted(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRATED) -> list[StoredGame]:
+    """The games as the ratings count them: forfeited seats left out, or placed below every other seat."""
+    out = []
+    for game in games:
+        lost = game.forfeited
+        if not lost:
+            out.append(game)
+            continue
+        kept = [seat for seat in range(len(game.seats)) if seat not in lost]
+        if forfeits is Forfeits.LOSS:
+            # Seats that played keep their order among themselves; forfeited seats share the last place.
+            places = tuple(
+                len(kept) + 1 if seat in lost else 1 + sum(game.places[o] < game.places[seat] for o in kept)
+                for seat in range(len(game.seats))
+            )
+            out.append(replace(game, places=places))
+        elif len(kept) >= 2:  # a seat alone has no one to be rated against
+            out.append(
+                replace(
+                    game,
+                    seats=tuple(game.seats[seat] for seat in kept),
+                    totals=tuple(game.totals[seat] for seat in kept),
+                    places=tuple(game.places[seat] for seat in kept),
+                    hits=tuple(game.hits[seat] for seat in kept),
+                    faults=(),
+                )
+            )
+    return out
 
 
 def comparisons(games: Sequence[StoredGame], index: dict[str, int]) -> list[tuple[int, int]]:
@@ -103,21 +142,32 @@ def openskill_ratings(games: Sequence[StoredGame], names: Sequence[str]) -> dict
 
 
 def rating_table(
-    games: Sequence[StoredGame], samples: int = BOOTSTRAP_SAMPLES, with_skill: bool = True
+    games: Sequence[StoredGame],
+    samples: int = BOOTSTRAP_SAMPLES,
+    with_skill: bool = True,
+    forfeits: Forfeits = Forfeits.UNRATED,
 ) -> list[RatingRow]:
-    """Every bot of ``games``, best first.
+    """Every bot of ``games``, best first (those rated on no game last).
 
     ``samples=0`` gives point estimates alone (the interval is the estimate, no LOS), and
     ``with_skill=False`` leaves the OpenSkill column out (NaN): the cheap table for live updates.
+    ``forfeits`` says how a game counts for a seat the referee played for after its bot was forfeited.
     """
+    every = sorted({name for game in games for name in game.seats})
+    faults, forfeited = dict.fromkeys(every, 0), dict.fromkeys(every, 0)
+    for game in games:
+        for seat, name in enumerate(game.seats):
+            faults[name] += game.faults_of(seat)
+            forfeited[name] += seat in game.forfeited
+    games = counted(games, forfeits)
     names = sorted({name for game in games for name in game.seats})
     if not names:
-        return []
+        return [_unrated(name, faults[name], forfeited[name]) for name in every]
     elo = fit_elo(games, names)
     fits = bootstrap(games, names, samples) if samples else elo[np.newaxis, :]
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
     skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
-    totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0, 0] for name in names}
+    totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0] for name in names}
     for game in games:
         for seat, name in enumerate(game.seats):
             row = totals[name]
@@ -126,13 +176,12 @@ def rating_table(
             row[2] += game.places[seat]
             row[3] += game.hits[seat]
             row[4] += game.rounds
-            row[5] += game.faults_of(seat)
     order = sorted(range(len(names)), key=lambda k: -elo[k])
     rows = []
     for rank, k in enumerate(order):
         below = order[rank + 1] if rank + 1 < len(order) else None
         los = None if below is None or not samples else float(np.mean(fits[:, k] > fits[:, below]))
-        played, score, place, hits, rounds, faults = totals[names[k]]
+        played, score, place, hits, rounds = totals[names[k]]
         rows.append(
             RatingRow(
                 names[k],
@@ -144,8 +193,15 @@ def rating_table(
                 score / played if played else 0.0,
                 place / played if played else 0.0,
                 hits / rounds if rounds else 0.0,
-                int(faults),
+                faults[names[k]],
                 skill[names[k]],
+                forfeited[names[k]],
             )
         )
-    return rows
+    return rows + [_unrated(name, faults[name], forfeited[name]) for name in every if name not in totals]
+
+
+def _unrated(name: str, faults: int, forfeited: int) -> RatingRow:
+    """A bot rated on no game (the referee played every game of it)."""
+    nan = math.nan
+    return RatingRow(name, nan, nan, nan, None, 0, 0.0, 0.0, 0.0, faults, nan, forfeited)

@@ -1,4 +1,9 @@
-"""Running a league: the games not stored yet, concurrently, each stored the moment it ends."""
+"""Running a league: the games not stored yet, concurrently, each stored the moment it ends.
+
+A bot forfeited (by its faults so far, or excluded in the league file) is not started: the
+referee plays its remaining games, each of its decisions a ``forfeited`` entry of the record. With
+``keep_going`` a bot that cannot start is forfeited the same way instead of stopping the league.
+"""
 
 from __future__ import annotations
 
@@ -70,6 +75,20 @@ def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
     return LeaguePlan(league_id, league_schedule(config, deals), store.finished(league_id), deals)
 
 
+EXCLUDED = "excluded by the organizer"
+
+
+def league_ledger(config: LeagueConfig, store: Store, league_id: int) -> FaultLedger:
+    """Who is forfeited before the next game: the faults of the games stored go on counting, and the
+    entrants the league file excludes play no more (the referee plays their remaining games)."""
+    ledger = FaultLedger(config.time.max_faults)
+    for seats, faults in store.faults(league_id):
+        ledger.add_stored(seats, faults)
+    for name in config.exclude:
+        ledger.forfeit(name, EXCLUDED)
+    return ledger
+
+
 def stored(game: ScheduledGame, result: GameResult) -> StoredGame:
     return StoredGame(
         game.index,
@@ -106,7 +125,6 @@ async def run_league(
         return 0
     by_index = {game.index: game for game in todo}
     handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
-    time = config.time.control()
     specs = [league_game(config, game, plan.deals) for game in todo]
 
     def finished(result: GameResult) -> None:
@@ -116,9 +134,12 @@ async def run_league(
         if on_game is not None:
             on_game(result)
 
+    ledger = league_ledger(config, store, plan.league_id)
     try:
-        await start_all(handles.values())
-        await play_games(specs, handles, FaultLedger(time.max_faults), config.concurrency, finished)
+        playing = [handle for name, handle in handles.items() if name not in ledger.forfeited]
+        for name, why in (await start_all(playing, config.keep_going)).items():
+            ledger.forfeit(name, f"could not start: {why}")
+        await play_games(specs, handles, ledger, config.concurrency, finished)
     finally:
         await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
     return len(todo)

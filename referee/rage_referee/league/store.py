@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
+from ..faults import forfeited_seats, is_charged
 
 
 class StoreError(RuntimeError):
@@ -92,7 +93,13 @@ class StoredGame:
     record: dict[str, Any]
 
     def faults_of(self, seat: int) -> int:
-        return sum(fault.get("seat") == seat for fault in self.faults)
+        """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""
+        return sum(fault.get("seat") == seat and is_charged(fault) for fault in self.faults)
+
+    @property
+    def forfeited(self) -> set[int]:
+        """The seats the referee played for, at least in part, after their bot was forfeited."""
+        return forfeited_seats(self.faults)
 
 
 def sqlite_url(path: Path) -> str:
@@ -194,6 +201,14 @@ class Store:
                 GameRow.league_id == league_id, GameRow.index.in_(indices)
             )
             return {index: record for index, record in session.execute(query)}
+
+    def faults(self, league_id: int) -> list[tuple[tuple[str, ...], list[dict[str, Any]]]]:
+        """Each stored game's seats and faults (what a resumed league's fault counts start from), by index."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(GameRow.seats, GameRow.faults).where(GameRow.league_id == league_id).order_by(GameRow.index)
+            )
+            return [(tuple(seats), list(faults)) for seats, faults in rows]
 
     def games(self, league_id: int) -> list[StoredGame]:
         with Session(self.engine) as session:

@@ -139,7 +139,7 @@ class DealKey(_message.Message):
     def __init__(self, league: _Optional[str] = ..., key: _Optional[str] = ..., commitment: _Optional[str] = ...) -> None: ...
 
 class StandingsRow(_message.Message):
-    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill")
+    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited")
     BOT_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
@@ -151,6 +151,7 @@ class StandingsRow(_message.Message):
     BID_ACCURACY_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
     SKILL_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
     bot: str
     elo: float
     low: float
@@ -162,7 +163,8 @@ class StandingsRow(_message.Message):
     bid_accuracy: float
     faults: int
     skill: float
-    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ...) -> None: ...
+    forfeited: int
+    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("league", "game")
@@ -215,7 +217,7 @@ class StatusChanged(_message.Message):
     def __init__(self, status: _Optional[_Union[LeagueStatus, str]] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
 
 class GameFinished(_message.Message):
-    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total")
+    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total", "forfeited")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
@@ -223,6 +225,7 @@ class GameFinished(_message.Message):
     FAULTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
     game: int
     seats: _containers.RepeatedScalarFieldContainer[str]
     totals: _containers.RepeatedScalarFieldContainer[int]
@@ -230,7 +233,8 @@ class GameFinished(_message.Message):
     faults: int
     games_done: int
     games_total: int
-    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+    forfeited: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., forfeited: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BotFaulted(_message.Message):
     __slots__ = ("game", "bot", "seat", "kind", "round", "trick", "detail")
