@@ -155,7 +155,7 @@ def test_a_swapped_deal_is_named(bundle: Path) -> None:
     forged = record_json(state, original["players"]) | {"faults": [], "meta": original["meta"]}
     write(bundle, record_name(4), forged)
     rehash(bundle)
-    assert_fails(bundle, "records/game-00004.json", "round 1 is not the deal the key gives", "set 1")
+    assert_fails(bundle, "records/game-00004.json", "round 1 is not the deal the key gives", "set 0")
 
 
 def test_a_dropped_game_is_named_even_when_results_and_standings_are_redone(bundle: Path) -> None:
