@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from rage_referee.cli import app
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import load_league
 from rage_referee.league.ratings import rating_table
-from rage_referee.league.runner import LeaguePlan, plan_league, run_league
+from rage_referee.league.runner import plan_league, run_league
 from rage_referee.league.store import Store, StoredGame
 from typer.testing import CliRunner
 
@@ -82,7 +83,7 @@ def play(file: Path, only: set[int] | None = None) -> None:
     try:
         plan = plan_league(config, store)
         if only is not None:
-            plan = LeaguePlan(plan.league_id, plan.games, plan.done | {g.index for g in plan.games} - only)
+            plan = replace(plan, done=plan.done | {g.index for g in plan.games} - only)
         asyncio.run(run_league(config, store, plan, file.parent / "logs"))
     finally:
         store.close()
@@ -94,15 +95,15 @@ def charged(games: list[StoredGame], bot: str) -> int:
 
 def test_fault_counts_survive_a_resume(tmp_path: Path) -> None:
     """A bot forfeited after max_faults stays forfeited when the league resumes: never charged twice the limit."""
-    file = league_file(tmp_path)
-    play(file, only=set(range(6)))
+    file = league_file(tmp_path, games=24)  # four tables, one duplicate set of six games each
+    play(file, only=set(range(12)))
     first = stored(file)
     assert charged(first, "cheater") == MAX_FAULTS
     play(file)
     games = stored(file)
-    assert len(games) == 12
+    assert len(games) == 24
     assert charged(games, "cheater") == MAX_FAULTS
-    later = [game for game in games if game.index >= 6 and "cheater" in game.seats]
+    later = [game for game in games if game.index >= 12 and "cheater" in game.seats]
     assert later and all(game.forfeited == {game.seats.index("cheater")} for game in later)
     result = rage("ratings", "--league", file, "--format", "json")
     assert result.exit_code == 0, result.output
@@ -132,12 +133,12 @@ def test_a_forfeited_bot_is_not_rated_on_the_referees_moves(tmp_path: Path) -> N
     assert run.exit_code == 0, run.output
     games = stored(file)
     seated = sum("dying" in game.seats for game in games)
-    assert seated == 18 and all("dying" not in game.seats or game.forfeited for game in games)
+    assert seated == 12 and all("dying" not in game.seats or game.forfeited for game in games)
     rows = ratings_json(file)
     assert rows[-1]["name"] == "dying"
-    assert (rows[-1]["elo"], rows[-1]["games"], rows[-1]["forfeited"], rows[-1]["faults"]) == (None, 0, 18, MAX_FAULTS)
+    assert (rows[-1]["elo"], rows[-1]["games"], rows[-1]["forfeited"], rows[-1]["faults"]) == (None, 0, 12, MAX_FAULTS)
     assert all(row["forfeited"] == 0 and row["elo"] is not None for row in rows[:-1])
-    assert "| dying (forfeited 18) | - |" in rage("ratings", "--league", file, "--format", "markdown").output
+    assert "| dying (forfeited 12) | - |" in rage("ratings", "--league", file, "--format", "markdown").output
     assert "not rated on them" in flat(rage("ratings", "--league", file).output)
     assert "dying forfeited (forfeited after 3 faults): the referee played its" in flat(run.output)
 
@@ -146,7 +147,7 @@ def test_forfeits_can_count_as_losses(tmp_path: Path) -> None:
     file = league_file(tmp_path, bots=DYING, games=30, extra='forfeits = "loss"')
     assert rage("league", "run", file).exit_code == 0
     rows = ratings_json(file)
-    assert rows[-1]["name"] == "dying" and rows[-1]["games"] == 18 and rows[-1]["mean_place"] == 3.0
+    assert rows[-1]["name"] == "dying" and rows[-1]["games"] == 12 and rows[-1]["mean_place"] == 3.0
     assert rows[-1]["elo"] < min(row["elo"] for row in rows[:-1])
     assert "counts as a loss" in flat(rage("ratings", "--league", file).output)
     assert ratings_json(file, "--forfeits", "unrated")[-1]["games"] == 0  # the option overrides the file

@@ -7,6 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from rage_referee.cli import app
+from rage_referee.deals import Deals
 from rage_referee.game import TimeControl
 from rage_referee.league.seatings import seatings
 from rage_referee.match import duplicate_specs
@@ -22,7 +23,7 @@ SHORT = '{"preset": "amigo", "rounds": [4, 3, 2]}'
 
 
 def test_duplicate_specs_are_whole_sets_of_every_seating() -> None:
-    specs = duplicate_specs(["a", "b", "c"], Ruleset.of("amigo"), 7, 4, TimeControl())
+    specs = duplicate_specs(["a", "b", "c"], Ruleset.of("amigo"), 7, Deals.public(4), TimeControl())
     assert [spec.game_id for spec in specs] == list(range(12))
     sets: dict[int, list[tuple[str, ...]]] = defaultdict(list)
     seeds: dict[int, set[int]] = defaultdict(set)
