@@ -7,7 +7,6 @@ A bot is given as one of:
 - any other text: a command the referee launches, with ``{port}`` replaced by a free port
   (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none).
   A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
-  A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
@@ -111,6 +111,12 @@ def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
             process.wait()
 
 
+def launch_header(argv: list[str]) -> str:
+    """The line the referee writes to a bot's log before each launch: a new section per run (and relaunch)."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"\n=== {when}: the referee (pid {os.getpid()}) launches {shlex.join(argv)}\n"
+
+
 @dataclass
 class BotProcess:
     """A bot command the referee runs: its own process group, stderr to a log file."""
@@ -138,6 +144,8 @@ class BotProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("ab")
         argv = self.argv(self.port)
+        self._log.write(launch_header(argv).encode())
+        self._log.flush()
         try:
             process = self.process = subprocess.Popen(
                 argv,

@@ -123,8 +123,10 @@ class _Game:
         return self.spec.game_id * MAX_SEATS + seat
 
     def info(self, seat: int) -> GameInfo:
-        time = self.spec.time
-        return GameInfo(self.wire_id(seat), seat, self.spec.seats, self.spec.ruleset, 1, time.decision_ms, time.bank_ms)
+        spec, time = self.spec, self.spec.time
+        return GameInfo(
+            self.wire_id(seat), seat, spec.seats, spec.ruleset, 1, time.decision_ms, time.bank_ms, index=spec.game_id
+        )
 
     def tell(self, seat: int, event: Event) -> None:
         """An event for one seat; it goes out with the seat's next message."""

@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -38,16 +39,23 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         self.version: str = bot_class.version
 
     async def Hello(self, request: pb.HelloRequest, context: grpc.aio.ServicerContext) -> pb.HelloReply:
+        print(run_header(request.referee, context.peer()), file=sys.stderr, flush=True)
         return pb.HelloReply(name=self.name, version=self.version, protocol_version=wire.PROTOCOL_VERSION)
 
     async def Play(
         self, request_iterator: AsyncIterator[pb.RefereeBatch], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.BotBatch]:
-        runner = BotRunner(self.factory)
+        runner = BotRunner(self.factory, log=sys.stderr)
         async for batch in request_iterator:
             decisions = runner.handle(list(batch.messages))
             if decisions:
                 yield pb.BotBatch(decisions=decisions)
+
+
+def run_header(referee: str, peer: str) -> str:
+    """The log line that opens a run: a referee greeted the bot (once per connection: a match, a league, a check)."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"=== {when}: {referee[:80]!r} connected from {peer[:80]}"
 
 
 async def start_server(
