@@ -32,6 +32,8 @@ class Fault:
     detail: str
     fallback: str
     """The action the referee played instead."""
+    decision: int = 0
+    """The game's decision number: the request's ``seq``, which the bot's log names too."""
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "kind": self.kind.value}

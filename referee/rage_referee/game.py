@@ -37,6 +37,7 @@ from rage_sdk.state import CHANCE, GameState, Phase
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
 from .faults import Fault, FaultKind
+from .untrusted import printable
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
 
@@ -90,7 +91,7 @@ class GameResult:
     faults: list[Fault]
     decisions: int
     latencies_ms: list[float]
-    """How long each decision took, as the referee saw it (request sent to answer read)."""
+    """How long each decision took, as the referee saw it (request sent to answer read, or to the deadline)."""
 
     @property
     def slowest_ms(self) -> float:
@@ -244,6 +245,7 @@ class _Game:
             message = self.message(seat, request=request)
             decision = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
+            self.latencies_ms.append((loop.time() - started) * 1000)
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
         except (ConnectionLost, HandshakeError) as error:
@@ -269,7 +271,7 @@ class _Game:
         state = self.state
         trick = state.trick_number if state.phase is Phase.PLAY else 0
         shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
-        self.faults.append(Fault(seat, kind, state.round_number, trick, detail, shown))
+        self.faults.append(Fault(seat, kind, state.round_number, trick, printable(detail), shown, self.seq))
         self.ledger.charge(self.spec.seats[seat])
         return fallback
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from .common import err, fail, out
 
@@ -36,6 +38,7 @@ def check_command(
         str, typer.Argument(help="HOST:PORT, a command to launch (with {port}), or FILE.py:CLASS.", show_default=False)
     ],
     decision_ms: Annotated[int, typer.Option(min=1, help="The deadline each answer must meet.")] = 1000,
+    logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
     from ..bots import BotSpec, BotSpecError
@@ -44,10 +47,11 @@ def check_command(
     try:
         spec = BotSpec.of("bot", target)
     except BotSpecError as error:
-        fail(str(error))
-    report = asyncio.run(check_bot(spec, decision_ms))
+        fail(escape(str(error)))
+    report = asyncio.run(check_bot(spec, decision_ms, logs))
     for line in report.lines:
-        (out if line.ok else err).print(("[green]ok[/]    " if line.ok else "[red]FAIL[/]  ") + line.text)
+        mark = "[green]ok[/]    " if line.ok else "[red]FAIL[/]  "
+        (out if line.ok else err).print(mark + escape(line.text), soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
     out.print("[green]the bot passed every check[/]")

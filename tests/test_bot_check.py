@@ -1,0 +1,36 @@
+"""``rage bot check`` on a bot with faults: every kind with its count, game and decision, the slowest time
+counting timeouts, and the bot's own stderr, its text made printable."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from rage_referee.check import CHECK_RULESETS, PLAYERS
+
+ROOT = Path(__file__).resolve().parents[1]
+RAGE = Path(sys.executable).with_name("rage")
+MIXED = ROOT / "tests" / "bots" / "mixed.py"
+
+
+def test_check_shows_every_fault_kind_the_slowest_time_and_the_bots_stderr(tmp_path: Path) -> None:
+    command = f"python {shlex.quote(str(MIXED))}"
+    argv = [str(RAGE), "bot", "check", command, "--decision-ms", "300", "--logs", str(tmp_path / "logs")]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 1, text
+    games = len(CHECK_RULESETS)
+    for kind in ("illegal", "timeout", "bot_error"):
+        assert re.search(rf"^FAIL\s+{kind} x\d+: game 0 \(amigo\), decision \d+, round \d+ ", text, re.M), text
+    illegal = int(re.search(r"illegal x(\d+)", text)[1])  # type: ignore[index]
+    assert illegal == games * PLAYERS  # every seat's first bid
+    assert f"and {illegal - 3} more" in text
+    slowest = re.findall(r"slowest (\d+) ms with (\d+) timed out \(deadline 300 ms\)", text)
+    assert len(slowest) == games and all(int(ms) >= 300 and int(n) >= 1 for ms, n in slowest), text
+    log = tmp_path / "logs" / "bot.log"
+    assert log.is_file() and str(log.relative_to(tmp_path)) in text
+    assert "mixed: my own words" in text  # the bot's own stderr
+    assert "[/oops] \\x1b[31mred" in text and "\x1b" not in text
