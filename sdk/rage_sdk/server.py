@@ -13,6 +13,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -27,6 +28,8 @@ SERVICE_NAME = "rage.v1.Bot"
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 PARENT_ENV = "RAGE_REFEREE_PID"
 """Set by a referee that launches the bot: the bot stops when that process is gone."""
+WATCH_SECONDS = 1.0
+"""How often a launched bot looks for its referee."""
 
 
 class BotServicer(bot_pb2_grpc.BotServicer):
@@ -102,16 +105,37 @@ async def _watch_parent(stopping: asyncio.Event) -> None:
     parent = os.environ.get(PARENT_ENV, "")
     if not parent.isdigit():
         return
+    pid = int(parent)
+    launched_directly = os.getppid() == pid
     while True:
-        await asyncio.sleep(1.0)
-        try:
-            os.kill(int(parent), 0)
-        except ProcessLookupError:
+        await asyncio.sleep(WATCH_SECONDS)
+        if referee_gone(pid, launched_directly):
             print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
             stopping.set()
             return
-        except PermissionError:
-            pass
+
+
+def referee_gone(pid: int, launched_directly: bool) -> bool:
+    """Whether the referee ``pid`` has exited, even where it is not reaped yet.
+
+    A process that exited but was not reaped (a zombie) still passes ``kill(pid, 0)``. Its children
+    are given a new parent the moment it exits, so a bot the referee started itself compares
+    ``getppid()``; one started through a wrapper (a shell, a package runner) reads the process
+    state instead.
+    """
+    if launched_directly:
+        return os.getppid() != pid
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False  # no /proc: kill(pid, 0) is all there is
+    return stat[stat.rindex(")") + 2 :].startswith("Z")
 
 
 def serve(factory: BotFactory, port: int = 50051, host: str = "[::]", grace: float = 2.0) -> None:
