@@ -4,8 +4,8 @@ A bot is given as one of:
 
 - ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
 - ``HOST:PORT``: a bot already serving there;
-- any other text: a command the referee launches, with ``{port}`` replaced by a free port
-  (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none).
+- any other text: a command the referee launches on a free port N: run with ``--port N``
+  appended, or, when it contains ``{port}``, with N there instead (proto/README.md, Launching).
   A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
 """
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from .common import err, fail, out
+from .common import COMMAND_HELP, err, fail, out
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
 
@@ -34,9 +34,7 @@ def serve_command(
 
 @app.command("check")
 def check_command(
-    target: Annotated[
-        str, typer.Argument(help="HOST:PORT, a command to launch (with {port}), or FILE.py:CLASS.", show_default=False)
-    ],
+    target: Annotated[str, typer.Argument(help=f"HOST:PORT, {COMMAND_HELP}, or FILE.py:CLASS.", show_default=False)],
     decision_ms: Annotated[int, typer.Option(min=1, help="The deadline each answer must meet.")] = 1000,
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:

@@ -14,6 +14,7 @@ from rich.console import Console
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
 
+COMMAND_HELP = "a command, run with --port N appended or with N in place of its {port}"
 RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON object {"preset": ..., OPTION: VALUE}.'
 
 
