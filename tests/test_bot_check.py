@@ -1,5 +1,5 @@
 """``rage bot check`` on a bot with faults: every kind with its count, game and decision, the slowest time
-counting timeouts, and the bot's own stderr, its text made printable."""
+counting timeouts, and the bot's own stderr, its text made printable; ``rage match`` prints a bot's text as text."""
 
 from __future__ import annotations
 
@@ -34,3 +34,11 @@ def test_check_shows_every_fault_kind_the_slowest_time_and_the_bots_stderr(tmp_p
     assert log.is_file() and str(log.relative_to(tmp_path)) in text
     assert "mixed: my own words" in text  # the bot's own stderr
     assert "[/oops] \\x1b[31mred" in text and "\x1b" not in text
+
+
+def test_match_prints_a_bots_markup_and_escapes_as_text(tmp_path: Path) -> None:
+    argv = [str(RAGE), "match", f"--bot=m={MIXED}:MixedBot", f"--bot=r={ROOT}/examples/random_bot.py:RandomBot"]
+    proc = subprocess.run([*argv, "--games", "1", "--decision-ms", "200"], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    line = r"game 0: m bot_error \(round \d+, trick \d+, decision \d+\): RuntimeError: \[/oops\] \\x1b\[31mred"
+    assert re.search(line, proc.stderr), proc.stderr[-2000:]

@@ -10,6 +10,10 @@ from pydantic import ValidationError
 from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 from rich.console import Console
+from rich.markup import escape
+
+from ..faults import Fault
+from ..untrusted import printable
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
@@ -36,3 +40,9 @@ def parse_ruleset(text: str, option: str = "--ruleset") -> Ruleset:
         return ruleset_of(value)
     except (ValueError, ValidationError) as error:
         fail(f"{option}: {error}")
+
+
+def fault_line(game: int, bot: str, fault: Fault) -> str:
+    """One fault as console text: the bot's own words in it printable and free of console markup."""
+    where = f"round {fault.round}, trick {fault.trick}, decision {fault.decision}"
+    return escape(f"game {game}: {bot} {fault.kind.value} ({where}): {printable(fault.detail)}")

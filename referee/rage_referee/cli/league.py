@@ -20,7 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .common import err, fail, out
+from .common import err, fail, fault_line, out
 from .ratings import Format, render
 
 if TYPE_CHECKING:
@@ -73,9 +73,7 @@ def run_command(
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
             for fault in game.faults:
                 progress.console.print(
-                    f"game {game.spec.game_id}: {game.spec.seats[fault.seat]} {fault.kind.value} "
-                    f"(round {fault.round}, trick {fault.trick}): {fault.detail}",
-                    style="yellow",
+                    fault_line(game.spec.game_id, game.spec.seats[fault.seat], fault), style="yellow"
                 )
 
         try:

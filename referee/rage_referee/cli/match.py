@@ -11,7 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .common import COMMAND_HELP, RULESET_HELP, err, fail, out, parse_ruleset
+from .common import COMMAND_HELP, RULESET_HELP, err, fail, fault_line, out, parse_ruleset
 
 if TYPE_CHECKING:
     from ..game import GameResult
@@ -78,10 +78,7 @@ def match_command(
         def advance(game: GameResult) -> None:
             progress.update(task, advance=1)
             for fault in game.faults:
-                progress.console.print(
-                    f"game {game.spec.game_id}: {game.spec.seats[fault.seat]} {fault.kind.value} "
-                    f"(round {fault.round}, trick {fault.trick}): {fault.detail}"
-                )
+                progress.console.print(fault_line(game.spec.game_id, game.spec.seats[fault.seat], fault))
 
         try:
             result = asyncio.run(

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from rich.markup import escape
 
+from ..untrusted import printable
 from .common import err, fail, out
 from .ratings import Format, render
 
@@ -456,7 +458,8 @@ def _show(event: pb.LeagueEvent) -> None:
     elif kind == "bot_faulted":
         fault = event.bot_faulted
         where = f"round {fault.round}" + (f", trick {fault.trick}" if fault.trick else ", bidding")
-        out.print(f"  fault: {fault.bot} {fault.kind} in game {fault.game} ({where}): {fault.detail}", style="yellow")
+        line = f"  fault: {fault.bot} {fault.kind} in game {fault.game} ({where}): {printable(fault.detail)}"
+        out.print(escape(line), style="yellow")
     elif kind == "standings_changed":
         table = event.standings_changed
         rows = ", ".join(f"{row.bot} {row.elo:.0f}" for row in table.rows)
