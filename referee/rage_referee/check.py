@@ -77,6 +77,8 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         report.add(True, f"handshake: {printable(identity.name, 80)} {printable(identity.version, 80)}, protocol 1")
         if handle.process is not None:
             report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
+        elif spec.kind == "address":
+            report.add(True, f"the bot serves at {spec.target}: its log is wherever it writes one")
         results = []
         for number, rules in enumerate(CHECK_RULESETS):
             time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=10**9)
