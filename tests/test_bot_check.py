@@ -42,3 +42,13 @@ def test_match_prints_a_bots_markup_and_escapes_as_text(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     line = r"game 0: m bot_error \(round \d+, trick \d+, decision \d+\): RuntimeError: \[/oops\] \\x1b\[31mred"
     assert re.search(line, proc.stderr), proc.stderr[-2000:]
+
+
+def test_a_bot_that_fails_to_start_is_reported_in_one_plain_line(tmp_path: Path) -> None:
+    script = tmp_path / "noisy.py"
+    script.write_text("import sys\nsys.stderr.write('[/nope] \\x1b[2J cannot start\\n')\nsys.exit(3)\n")
+    argv = [str(RAGE), "match", f"--bot=n=python {script}", f"--bot=r={ROOT}/examples/random_bot.py:RandomBot"]
+    proc = subprocess.run([*argv, "--games", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "\x1b" not in proc.stderr
+    assert "exited with code 3 before serving" in proc.stderr and "[/nope] \\x1b[2J cannot start" in proc.stderr

@@ -32,6 +32,7 @@ from rage_sdk.grpc_engine import environment_for_child
 from rage_sdk.server import PARENT_ENV
 
 from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
+from .untrusted import printable
 
 START_TIMEOUT = 20.0
 MAX_RESTARTS = 3
@@ -178,7 +179,7 @@ class BotProcess:
             text = self.log_path.read_text(errors="replace").strip().splitlines()
         except OSError:
             return ""
-        return " | ".join(text[-lines:])
+        return " | ".join(printable(line, 200) for line in text[-lines:])
 
     @property
     def running(self) -> bool:

@@ -23,8 +23,8 @@ RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON objec
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``message`` to stderr and exit with ``code``: never a traceback."""
-    err.print(message)
+    """Print ``message`` to stderr as plain text (no console markup) and exit with ``code``: never a traceback."""
+    err.print(message, markup=False)
     raise typer.Exit(code)
 
 
