@@ -3,13 +3,16 @@ counting timeouts, and the bot's own stderr, its text made printable; ``rage mat
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+from rage_referee.bots import free_port, stop_group
 from rage_referee.check import CHECK_RULESETS, PLAYERS
+from rage_referee.connection import wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RAGE = Path(sys.executable).with_name("rage")
@@ -52,3 +55,21 @@ def test_a_bot_that_fails_to_start_is_reported_in_one_plain_line(tmp_path: Path)
     assert proc.returncode == 1, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "\x1b" not in proc.stderr
     assert "exited with code 3 before serving" in proc.stderr and "[/nope] \\x1b[2J cannot start" in proc.stderr
+
+
+def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path) -> None:
+    port = free_port()
+    served = subprocess.Popen(
+        [sys.executable, "-m", "rage_sdk.examples.random_bot", "--port", str(port), "--host", "127.0.0.1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert asyncio.run(wait_healthy(f"127.0.0.1:{port}", timeout=30)), "the bot did not start serving"
+        proc = subprocess.run(
+            [str(RAGE), "bot", "check", f"127.0.0.1:{port}"], capture_output=True, text=True, cwd=tmp_path, timeout=120
+        )
+    finally:
+        stop_group(served, 2.0)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"the bot serves at 127.0.0.1:{port}: its log is wherever it writes one" in proc.stdout
+    assert not (tmp_path / "logs").exists()
