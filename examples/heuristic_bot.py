@@ -31,9 +31,9 @@ def win_chance(card: Card, trump: Colour | None, players: int) -> float:
     value = card.value or 0
     crowd = max(1.0, (players - 1) / 2)
     if trump is not None and card.colour == trump:
-        return 0.3 + 0.7 * (value / 15) ** crowd
+        return 0.3 + 0.7 * float((value / 15) ** crowd)
     high = max(0.0, (value - 8) / 7)
-    return (high**2) * (0.7 if trump is not None else 0.9) / crowd**0.5
+    return (high**2) * (0.7 if trump is not None else 0.9) / float(crowd**0.5)
 
 
 class HeuristicBot(Bot):

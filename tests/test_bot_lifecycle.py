@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,3 +66,44 @@ def test_launched_bots_stop_when_the_referee_is_killed(tmp_path: Path) -> None:
         for pid in launched_by(referee.pid):
             if running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["launched", "through-a-shell"])
+def test_launched_bots_stop_when_the_killed_referee_is_not_reaped(tmp_path: Path, wrapped: bool) -> None:
+    """A killed referee nobody reaps still passes ``kill(pid, 0)``; its bots must stop all the same."""
+    bot = f"python {ROOT / 'examples' / 'random_bot.py'}"
+    if wrapped:  # the bot's parent is the shell, which outlives the referee
+        bot = f"sh -c '{sys.executable} {ROOT / 'examples' / 'random_bot.py'} --port {{port}}; true'"
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "rage_referee", "match", "--games", "500", "--logs", str(tmp_path),
+         "--bot", f"a={bot}", "--bot", f"b={bot}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while len(bots := [pid for pid in launched_by(referee.pid) if is_python(pid)]) < 2:
+            assert time.monotonic() < deadline, "the referee did not launch its two bots"
+            time.sleep(0.1)
+        os.kill(referee.pid, signal.SIGKILL)  # and not reaped: a zombie until the finally
+        deadline = time.monotonic() + 10
+        while any(map(running, bots)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not running(referee.pid)
+        alive = [pid for pid in bots if running(pid)]
+        assert not alive, f"bots still running after the referee died: {alive}"
+    finally:
+        for pid in launched_by(referee.pid):
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+        if referee.poll() is None:
+            referee.kill()
+        referee.wait(10)
+
+
+def is_python(pid: int) -> bool:
+    """The bot's own process, not a shell around it."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return argv[0] == sys.executable.encode()

@@ -15,10 +15,9 @@ from rage_sdk.rules import Ruleset
 from rage_sdk.simulate import random_game
 from typer.testing import CliRunner
 
-CASES = Path(__file__).resolve().parents[1] / ".." / "shared" / "conformance" / "cases"
+CASES = Path(__file__).resolve().parent / "data" / "conformance" / "cases"
 RAGE = Path(sys.executable).with_name("rage")
 
-needs_cases = pytest.mark.skipif(not CASES.is_dir(), reason="the shared conformance cases are not here")
 runner = CliRunner()
 
 
@@ -31,8 +30,6 @@ def expected() -> dict[str, Any]:
 
 
 def case_names(kind: str) -> list[str]:
-    if not CASES.is_dir():
-        return []
     return sorted(name for name, case in expected().items() if case["exit"] == {"legal": 0, "illegal": 1}.get(kind, 2))
 
 
@@ -49,7 +46,6 @@ def no_traceback(result: Any) -> None:
 # --------------------------------------------------------------------------- replay verify
 
 
-@needs_cases
 @pytest.mark.parametrize("name", case_names("legal"))
 def test_verify_legal_case_json(name: str) -> None:
     want = expected()[name]
@@ -69,7 +65,6 @@ def test_verify_legal_case_json(name: str) -> None:
     assert report["totals"] == [sum(r["points"][seat] for r in report["rounds"]) for seat in range(want["players"])]
 
 
-@needs_cases
 def test_verify_legal_case_plain_text() -> None:
     result = rage("replay", "verify", str(CASES / "fundex_example.json"))
     assert result.exit_code == 0
@@ -78,7 +73,6 @@ def test_verify_legal_case_plain_text() -> None:
         assert f"{name} {total}" in result.stdout
 
 
-@needs_cases
 @pytest.mark.parametrize("name", case_names("illegal"))
 def test_verify_illegal_case(name: str) -> None:
     want = expected()[name]
@@ -100,7 +94,6 @@ def test_verify_illegal_case(name: str) -> None:
         assert "result" in message
 
 
-@needs_cases
 @pytest.mark.parametrize("name", case_names("malformed"))
 def test_verify_malformed_case(name: str) -> None:
     result = rage("replay", "verify", str(CASES / name), "--json")
@@ -164,7 +157,6 @@ def test_verify_inputs_that_once_crashed_the_checker(tmp_path: Path, kind: str) 
 # --------------------------------------------------------------------------- replay show
 
 
-@needs_cases
 def test_show_legal_record() -> None:
     result = rage("replay", "show", str(CASES / "fundex_example.json"))
     assert result.exit_code == 0, result.output
@@ -183,7 +175,6 @@ def test_show_legal_record() -> None:
     assert "totals: A 1, B 12, C 16" in out
 
 
-@needs_cases
 def test_show_every_round_of_a_game() -> None:
     name = "legal/03_waddingtons_2p_s535.json"
     result = rage("replay", "show", str(CASES / name))
@@ -194,7 +185,6 @@ def test_show_every_round_of_a_game() -> None:
     assert "totals:" in result.stdout and all(str(total) in result.stdout.split("totals:")[-1] for total in totals)
 
 
-@needs_cases
 def test_show_illegal_record() -> None:
     name = "illegal/card_not_in_hand.json"
     result = rage("replay", "show", str(CASES / name))
@@ -203,7 +193,6 @@ def test_show_illegal_record() -> None:
     assert "round 1, trick 10: seat 2 played g7" in flat(result.stderr)
 
 
-@needs_cases
 def test_show_malformed_record_and_missing_file(tmp_path: Path) -> None:
     result = rage("replay", "show", str(CASES / "malformed" / "unknown_token.json"))
     assert result.exit_code == 2
@@ -257,7 +246,6 @@ def test_bench_engine_rejects_tiny_seconds() -> None:
 # --------------------------------------------------------------------------- the installed command
 
 
-@needs_cases
 @pytest.mark.skipif(not RAGE.exists(), reason="the rage command is not installed next to this Python")
 def test_installed_command() -> None:
     legal = subprocess.run(

@@ -14,7 +14,7 @@ from rage_sdk.record import load_record
 from rage_sdk.replay import play_of, verify
 from rage_sdk.state import CHANCE, NO_TRUMP, GameState
 
-FUNDEX_EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "cases" / "fundex_example.json"
+FUNDEX_EXAMPLE = Path(__file__).resolve().parent / "data" / "conformance" / "cases" / "fundex_example.json"
 
 
 def test_amigo_scoring_example() -> None:

@@ -52,7 +52,7 @@ PLAY_FIELDS = {"trick_plays", "play"}
 OTHER_FIELDS = {
     "game", "seat", "players", "ruleset", "first_round", "decision_ms", "bank_ms", "round", "cards", "dealer",
     "trump", "bid", "bids", "winner", "tricks_won", "points", "totals", "places", "kind", "detail", "seq",
-    "time_ms", "hand_sizes", "trick", "lead", "trick_leader",
+    "time_ms", "hand_sizes", "trick", "lead", "trick_leader", "index",
 }  # fmt: skip
 # The legal actions of a request: play codes (of cards in the seat's own hand) or bids.
 LEGAL = "legal"

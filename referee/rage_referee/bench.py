@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shlex
 import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
 from rage_sdk.simulate import random_game
 
@@ -139,10 +141,10 @@ async def protocol_rates(concurrencies: list[int], players: int = 4, rounds: int
     ``rounds`` sets how many games each measurement plays: ``rounds * concurrency`` (at least 8).
     """
     ruleset = Ruleset.of("amigo")
-    random_bot = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+    random_bot = example_bot("random_bot")
     with tempfile.TemporaryDirectory() as logs:
         remote = {
-            f"random{k}": BotHandle(BotSpec.of(f"random{k}", f"python {random_bot}"), Path(logs))
+            f"random{k}": BotHandle(BotSpec.of(f"random{k}", f"python {shlex.quote(str(random_bot))}"), Path(logs))
             for k in range(players)
         }
         local = {
@@ -170,18 +172,18 @@ class LeagueRate:
 
 async def league_rates(concurrencies: list[int], games: int) -> list[LeagueRate]:
     """A 4-bot, 4-player league of the random and heuristic example bots over gRPC, at each concurrency."""
-    examples = Path(__file__).resolve().parents[2] / "examples"
     bots = {
-        "heuristic-1": "heuristic_bot.py",
-        "heuristic-2": "heuristic_bot.py",
-        "random-1": "random_bot.py",
-        "random-2": "random_bot.py",
+        "heuristic-1": example_bot("heuristic_bot"),
+        "heuristic-2": example_bot("heuristic_bot"),
+        "random-1": example_bot("random_bot"),
+        "random-2": example_bot("random_bot"),
     }
     ruleset = Ruleset.of("amigo")
     plan = schedule(list(bots), 4, games=games, seed=0, duplicate=True)
     with tempfile.TemporaryDirectory() as logs:
         handles = {
-            name: BotHandle(BotSpec.of(name, f"python {examples / file}"), Path(logs)) for name, file in bots.items()
+            name: BotHandle(BotSpec.of(name, f"python {shlex.quote(str(file))}"), Path(logs))
+            for name, file in bots.items()
         }
         try:
             await start_all(handles.values())
@@ -206,12 +208,11 @@ class IntervalWidth:
 
 async def interval_widths(games: int, leagues: int) -> list[IntervalWidth]:
     """The same number of games with and without duplicate deals (in-process example bots, several seeds)."""
-    examples = Path(__file__).resolve().parents[2] / "examples"
     bots = {
-        "heuristic": f"{examples / 'heuristic_bot.py'}:HeuristicBot",
-        "greedy": f"{examples / 'greedy_bot.py'}:GreedyBot",
-        "random-1": f"{examples / 'random_bot.py'}:RandomBot",
-        "random-2": f"{examples / 'random_bot.py'}:RandomBot",
+        "heuristic": f"{example_bot('heuristic_bot')}:HeuristicBot",
+        "greedy": f"{example_bot('greedy_bot')}:GreedyBot",
+        "random-1": f"{example_bot('random_bot')}:RandomBot",
+        "random-2": f"{example_bot('random_bot')}:RandomBot",
     }
     ruleset = Ruleset.of("amigo")
     handles = {name: BotHandle(BotSpec.of(name, target), Path(".")) for name, target in bots.items()}

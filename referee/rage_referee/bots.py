@@ -4,9 +4,8 @@ A bot is given as one of:
 
 - ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
 - ``HOST:PORT``: a bot already serving there;
-- any other text: a command the referee launches, with ``{port}`` replaced by a free port
-  (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none).
-  A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
+- any other text: a command the referee launches on a free port N: run with ``--port N``
+  appended, or, when it contains ``{port}``, with N there instead (proto/README.md, Launching).
   A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
 """
 
@@ -24,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
@@ -112,6 +112,12 @@ def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
             process.wait()
 
 
+def launch_header(argv: list[str]) -> str:
+    """The line the referee writes to a bot's log before each launch: a new section per run (and relaunch)."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"\n=== {when}: the referee (pid {os.getpid()}) launches {shlex.join(argv)}\n"
+
+
 @dataclass
 class BotProcess:
     """A bot command the referee runs: its own process group, stderr to a log file."""
@@ -139,6 +145,8 @@ class BotProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("ab")
         argv = self.argv(self.port)
+        self._log.write(launch_header(argv).encode())
+        self._log.flush()
         try:
             process = self.process = subprocess.Popen(
                 argv,
@@ -171,7 +179,7 @@ class BotProcess:
             text = self.log_path.read_text(errors="replace").strip().splitlines()
         except OSError:
             return ""
-        return bot_text(" | ".join(text[-lines:]))
+        return " | ".join(bot_text(line, 200) for line in text[-lines:])
 
     @property
     def running(self) -> bool:

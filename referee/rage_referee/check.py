@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tempfile
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,7 +10,9 @@ from rage_sdk.rules import Ruleset
 
 from .bots import BotHandle, BotSpec, BotSpecError
 from .connection import HandshakeError
-from .game import GameSpec, TimeControl, play_game
+from .faults import Fault
+from .game import GameResult, GameSpec, TimeControl, play_game
+from .text import bot_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
 CHECK_RULESETS = (
@@ -20,12 +22,15 @@ CHECK_RULESETS = (
     Ruleset.of("amigo1985", first_action_of_kind_only=True, action_cards_anytime=True, plus_minus_one=True),
 )
 PLAYERS = 4
+LOG_LINES = 12
+"""How much of the end of the bot's own log a failed check shows."""
 
 
 @dataclass(frozen=True)
 class CheckLine:
     ok: bool
     text: str
+    """Plain text (a bot's words in it made printable); no console markup."""
 
 
 @dataclass
@@ -40,40 +45,95 @@ class CheckReport:
         self.lines.append(CheckLine(ok, text))
 
 
-async def check_bot(spec: BotSpec, decision_ms: int = 1000) -> CheckReport:
-    """Greet the bot, then play a game per check ruleset with the bot in every seat."""
+@dataclass(frozen=True)
+class SeenFault:
+    """A fault and the check game it came in."""
+
+    game: int
+    ruleset: Ruleset
+    fault: Fault
+
+    def describe(self) -> str:
+        f = self.fault
+        moment = "bid" if f.trick == 0 else f"trick {f.trick}"
+        where = f"game {self.game} ({self.ruleset.describe()}), decision {f.decision}, round {f.round} {moment}"
+        return f"{where}: {f.detail}"
+
+
+async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path("logs")) -> CheckReport:
+    """Greet the bot, then play a game per check ruleset with the bot in every seat.
+
+    A bot the referee launches writes its stderr to ``log_dir``; the log is kept, and a failed
+    check shows its last lines.
+    """
     report = CheckReport()
-    with tempfile.TemporaryDirectory() as logs:
-        handle = BotHandle(spec, Path(logs))
+    handle = BotHandle(spec, log_dir)
+    try:
         try:
             identity = await handle.start()
         except (BotSpecError, HandshakeError) as error:
-            report.add(False, f"handshake: {error}")
+            report.add(False, f"handshake: {bot_text(str(error), 2000)}")
             return report
-        report.add(True, f"handshake: {identity.name} {identity.version}, protocol 1")
-        played: set[str] = set()
-        try:
-            for number, rules in enumerate(CHECK_RULESETS):
-                time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=10**9)
-                game = GameSpec(number, rules, ("bot",) * PLAYERS, seed=number, time=time)
-                result = await play_game(game, {"bot": handle})
-                for round_ in result.record["rounds"]:
-                    for play in round_["plays"]:
-                        played.add(_kind(play))
-                faults = [f"{f.kind.value} in round {f.round}, trick {f.trick}: {f.detail}" for f in result.faults]
-                summary = (
-                    f"{rules.describe()}: {result.decisions} decisions, slowest {result.slowest_ms:.0f} ms "
-                    f"(deadline {decision_ms} ms)"
-                )
-                report.add(not faults, summary + ("" if not faults else f", {len(faults)} faults"))
-                for fault in faults[:5]:
-                    report.add(False, "  " + fault)
-        finally:
-            await handle.stop()
+        report.add(True, f"handshake: {bot_text(identity.name, 80)} {bot_text(identity.version, 80)}, protocol 1")
+        if handle.process is not None:
+            report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
+        elif spec.kind == "address":
+            report.add(True, f"the bot serves at {spec.target}: its log is wherever it writes one")
+        results = []
+        for number, rules in enumerate(CHECK_RULESETS):
+            time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=10**9)
+            game = GameSpec(number, rules, ("bot",) * PLAYERS, seed=number, time=time)
+            result = await play_game(game, {"bot": handle})
+            results.append(result)
+            report.add(not result.faults, _game_line(result, decision_ms))
+        _fault_lines(report, [SeenFault(r.spec.game_id, r.spec.ruleset, f) for r in results for f in r.faults])
+        report.add(True, _kinds_line(results))
+    finally:
+        await handle.stop()
+        if not report.ok and handle.process is not None:
+            _log_lines(report, handle.process.log_path)
+    return report
+
+
+def _game_line(result: GameResult, decision_ms: int) -> str:
+    """A game's decisions and slowest answer, a decision that timed out counting as the time waited for it."""
+    timeouts = sum(fault.kind == "timeout" for fault in result.faults)
+    slowest = f"slowest {result.slowest_ms:.0f} ms" + (f" with {timeouts} timed out" if timeouts else "")
+    line = f"game {result.spec.game_id}, {result.spec.ruleset.describe()}: {result.decisions} decisions, {slowest}"
+    line += f" (deadline {decision_ms} ms)"
+    return line + (f", {len(result.faults)} faults" if result.faults else "")
+
+
+def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
+    """Every distinct kind of fault: how many, the first of them in full and the game and decision of the next."""
+    by_kind: defaultdict[str, list[SeenFault]] = defaultdict(list)
+    for seen in faults:
+        by_kind[seen.fault.kind.value].append(seen)
+    for kind, of_kind in by_kind.items():
+        report.add(False, f"  {kind} x{len(of_kind)}: {of_kind[0].describe()}")
+        for other in of_kind[1:3]:
+            report.add(False, f"    also {other.describe()}")
+        if len(of_kind) > 3:
+            report.add(False, f"    and {len(of_kind) - 3} more")
+
+
+def _log_lines(report: CheckReport, path: Path) -> None:
+    """The end of the bot's own log (its stderr), each line made printable."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()[-LOG_LINES:]
+    except OSError as error:
+        report.add(False, f"the bot's log {path} cannot be read: {error.strerror or error}")
+        return
+    report.add(False, f"the last {len(lines)} lines of the bot's stderr ({path}):")
+    for line in lines:
+        report.add(False, f"  | {bot_text(line, 200)}")
+
+
+def _kinds_line(results: list[GameResult]) -> str:
+    played = {_kind(play) for result in results for round_ in result.record["rounds"] for play in round_["plays"]}
     missing = sorted(set(_ALL_KINDS) - played)
     kinds = ", ".join(sorted(played & set(_ALL_KINDS)))
-    report.add(True, f"answered with: {kinds}" + (f" (never chose: {', '.join(missing)})" if missing else ""))
-    return report
+    return f"answered with: {kinds}" + (f" (never chose: {', '.join(missing)})" if missing else "")
 
 
 _ALL_KINDS = ("coloured", "wild", "wild with value", "notrump", "change", "change naming a colour", "plus5", "minus5")

@@ -52,6 +52,8 @@ class Fault:
     detail: str
     fallback: str
     """The action the referee played instead."""
+    decision: int = 0
+    """The game's decision number: the request's ``seq``, which the bot's log names too."""
 
     @property
     def charged(self) -> bool:
@@ -79,6 +81,7 @@ def fault_lines(game: int, seats: Sequence[str], faults: Iterable[Fault]) -> lis
     for fault in faults:
         if fault.charged:
             where = f"round {fault.round}, " + (f"trick {fault.trick}" if fault.trick else "bidding")
+            where += f", decision {fault.decision}"
             lines.append(f"game {game}: {seats[fault.seat]} {fault.kind.value} ({where}): {fault.detail}")
         else:
             forfeited.setdefault(fault.seat, []).append(fault)

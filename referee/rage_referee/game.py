@@ -105,7 +105,7 @@ class GameResult:
     faults: list[Fault]
     decisions: int
     latencies_ms: list[float]
-    """How long each decision took, as the referee saw it (request sent to answer read)."""
+    """How long each decision took, as the referee saw it (request sent to answer read, or to the deadline)."""
 
     @property
     def slowest_ms(self) -> float:
@@ -140,8 +140,10 @@ class _Game:
         return self.spec.game_id * MAX_SEATS + seat
 
     def info(self, seat: int) -> GameInfo:
-        time = self.spec.time
-        return GameInfo(self.wire_id(seat), seat, self.spec.seats, self.spec.ruleset, 1, time.decision_ms, time.bank_ms)
+        spec, time = self.spec, self.spec.time
+        return GameInfo(
+            self.wire_id(seat), seat, spec.seats, spec.ruleset, 1, time.decision_ms, time.bank_ms, index=spec.game_id
+        )
 
     def tell(self, seat: int, event: Event) -> None:
         """An event for one seat; it goes out with the seat's next message."""
@@ -269,6 +271,7 @@ class _Game:
             message = self.message(seat, request=request)
             decision = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
+            self.latencies_ms.append((loop.time() - started) * 1000)
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
         except ConnectionLost as error:
@@ -296,7 +299,7 @@ class _Game:
         state = self.state
         trick = state.trick_number if state.phase is Phase.PLAY else 0
         shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
-        fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown)
+        fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown, self.seq)
         self.faults.append(fault)
         if fault.charged:
             self.ledger.charge(self.spec.seats[seat])

@@ -20,7 +20,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, TextIO
 
 from . import wire
 from .actions import Bid, Play
@@ -80,9 +80,11 @@ class _Game:
 class BotRunner:
     """One connection's games: turns referee messages into calls on bots, and their answers into decisions."""
 
-    def __init__(self, factory: BotFactory) -> None:
+    def __init__(self, factory: BotFactory, log: TextIO | None = None) -> None:
         self.factory = factory
         self.games: dict[int, _Game] = {}
+        self.log = log
+        """Where a served bot's log goes (its stderr): a header per game starts each game's lines."""
 
     def handle(self, messages: list[pb.GameMessage]) -> list[pb.Decision]:
         """Process a batch in order; return a decision for every request in it."""
@@ -108,6 +110,8 @@ class BotRunner:
 
     def _start(self, game: int, start: pb.GameStart) -> None:
         info = wire.game_info_of(game, start)
+        if self.log is not None:
+            print(game_header(info), file=self.log, flush=True)
         bot = self.factory()
         self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
         _guard(bot.on_game_start, info)
@@ -129,9 +133,16 @@ class BotRunner:
             return pb.Decision(game=game, seq=request.seq, action=code)
         except Exception as error:  # the bot's own code failed: say so, the referee falls back
             detail = "".join(traceback.format_exception_only(error)).strip()
-            print(f"bot error in game {game}, decision {request.seq}: {detail}", file=sys.stderr)
+            index = "" if state is None else f"{state.info.index} "
+            print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
             return pb.Decision(game=game, seq=request.seq, error=detail[:500])
+
+
+def game_header(info: GameInfo) -> str:
+    """The log line that opens a game: its index (as in its record's name), the seat and the ruleset."""
+    where = f"record game-{info.index:05d}.json, id {info.game}"
+    return f"--- game {info.index} ({where}), seat {info.seat} of {len(info.players)}, {info.ruleset.describe()}"
 
 
 def _guard(hook: Callable[..., None], *args: object) -> None:

@@ -20,6 +20,8 @@ class GameInfo:
     first_round: int
     decision_ms: int
     bank_ms: int
+    index: int = 0
+    """The referee's number for this game in its match or league (its record is ``game-NNNNN.json``)."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -26,6 +28,8 @@ SERVICE_NAME = "rage.v1.Bot"
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 PARENT_ENV = "RAGE_REFEREE_PID"
 """Set by a referee that launches the bot: the bot stops when that process is gone."""
+WATCH_SECONDS = 1.0
+"""How often a launched bot looks for its referee."""
 
 
 class BotServicer(bot_pb2_grpc.BotServicer):
@@ -38,16 +42,23 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         self.version: str = bot_class.version
 
     async def Hello(self, request: pb.HelloRequest, context: grpc.aio.ServicerContext) -> pb.HelloReply:
+        print(run_header(request.referee, context.peer()), file=sys.stderr, flush=True)
         return pb.HelloReply(name=self.name, version=self.version, protocol_version=wire.PROTOCOL_VERSION)
 
     async def Play(
         self, request_iterator: AsyncIterator[pb.RefereeBatch], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.BotBatch]:
-        runner = BotRunner(self.factory)
+        runner = BotRunner(self.factory, log=sys.stderr)
         async for batch in request_iterator:
             decisions = runner.handle(list(batch.messages))
             if decisions:
                 yield pb.BotBatch(decisions=decisions)
+
+
+def run_header(referee: str, peer: str) -> str:
+    """The log line that opens a run: a referee greeted the bot (once per connection: a match, a league, a check)."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"=== {when}: {referee[:80]!r} connected from {peer[:80]}"
 
 
 async def start_server(
@@ -94,16 +105,37 @@ async def _watch_parent(stopping: asyncio.Event) -> None:
     parent = os.environ.get(PARENT_ENV, "")
     if not parent.isdigit():
         return
+    pid = int(parent)
+    launched_directly = os.getppid() == pid
     while True:
-        await asyncio.sleep(1.0)
-        try:
-            os.kill(int(parent), 0)
-        except ProcessLookupError:
+        await asyncio.sleep(WATCH_SECONDS)
+        if referee_gone(pid, launched_directly):
             print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
             stopping.set()
             return
-        except PermissionError:
-            pass
+
+
+def referee_gone(pid: int, launched_directly: bool) -> bool:
+    """Whether the referee ``pid`` has exited, even where it is not reaped yet.
+
+    A process that exited but was not reaped (a zombie) still passes ``kill(pid, 0)``. Its children
+    are given a new parent the moment it exits, so a bot the referee started itself compares
+    ``getppid()``; one started through a wrapper (a shell, a package runner) reads the process
+    state instead.
+    """
+    if launched_directly:
+        return os.getppid() != pid
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False  # no /proc: kill(pid, 0) is all there is
+    return stat[stat.rindex(")") + 2 :].startswith("Z")
 
 
 def serve(factory: BotFactory, port: int = 50051, host: str = "[::]", grace: float = 2.0) -> None:

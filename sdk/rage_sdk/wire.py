@@ -72,10 +72,11 @@ def game_start_message(info: GameInfo) -> pb.GameStart:
     return pb.GameStart(
         seat=info.seat,
         players=list(info.players),
-        ruleset=json.dumps(info.ruleset.to_json()),
+        ruleset=json.dumps(info.ruleset.model_dump(mode="json")),
         first_round=info.first_round,
         decision_ms=info.decision_ms,
         bank_ms=info.bank_ms,
+        index=info.index,
     )
 
 
@@ -170,6 +171,7 @@ def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
         first_round=start.first_round or 1,
         decision_ms=start.decision_ms,
         bank_ms=start.bank_ms,
+        index=start.index,
     )
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from .common import err, fail, out
+from .common import COMMAND_HELP, err, fail, out
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
 
@@ -33,10 +34,9 @@ def serve_command(
 
 @app.command("check")
 def check_command(
-    target: Annotated[
-        str, typer.Argument(help="HOST:PORT, a command to launch (with {port}), or FILE.py:CLASS.", show_default=False)
-    ],
+    target: Annotated[str, typer.Argument(help=f"HOST:PORT, {COMMAND_HELP}, or FILE.py:CLASS.", show_default=False)],
     decision_ms: Annotated[int, typer.Option(min=1, help="The deadline each answer must meet.")] = 1000,
+    logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
     from ..bots import BotSpec, BotSpecError
@@ -45,10 +45,11 @@ def check_command(
     try:
         spec = BotSpec.of("bot", target)
     except BotSpecError as error:
-        fail(str(error))
-    report = asyncio.run(check_bot(spec, decision_ms))
+        fail(escape(str(error)))
+    report = asyncio.run(check_bot(spec, decision_ms, logs))
     for line in report.lines:
-        (out if line.ok else err).print(("[green]ok[/]    " if line.ok else "[red]FAIL[/]  ") + escape(line.text))
+        mark = "[green]ok[/]    " if line.ok else "[red]FAIL[/]  "
+        (out if line.ok else err).print(mark + escape(line.text), soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
     out.print("[green]the bot passed every check[/]")

@@ -14,12 +14,13 @@ from rich.console import Console
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
 
+COMMAND_HELP = "a command, run with --port N appended or with N in place of its {port}"
 RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON object {"preset": ..., OPTION: VALUE}.'
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``message`` to stderr and exit with ``code``: never a traceback."""
-    err.print(message, markup=False)  # it may quote a bot: its brackets are text, not markup
+    """Print ``message`` to stderr as plain text (no console markup) and exit with ``code``: never a traceback."""
+    err.print(message, markup=False)
     raise typer.Exit(code)
 
 

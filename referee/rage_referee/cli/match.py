@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..deals import MAX_PUBLIC_SEED, Deals
-from .common import RULESET_HELP, err, fail, out, parse_ruleset
+from .common import COMMAND_HELP, RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
     from ..game import GameResult
@@ -86,7 +86,7 @@ def pair_line(row: PairRow) -> str:
 def match_command(
     bot: Annotated[
         list[str],
-        typer.Option("--bot", help="NAME=COMMAND (launched with {port}), NAME=HOST:PORT or NAME=FILE.py:CLASS."),
+        typer.Option("--bot", help=f"NAME=COMMAND ({COMMAND_HELP}), NAME=HOST:PORT or NAME=FILE.py:CLASS."),
     ],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
     games: Annotated[int, typer.Option(min=1, help="Games to play; seats rotate each game.")] = 10,

@@ -63,7 +63,9 @@ class LeagueConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
     name: str = Field(min_length=1)
-    bots: dict[str, str] = Field(description="name = command (with {port}), HOST:PORT or FILE.py:CLASS")
+    bots: dict[str, str] = Field(
+        description="name = command (run with --port N appended, or N in place of {port}), HOST:PORT or FILE.py:CLASS"
+    )
     ruleset: Ruleset
     players: int = Field(ge=2, le=10, description="players at each table")
     games: int | None = Field(None, ge=1, description="games in all")

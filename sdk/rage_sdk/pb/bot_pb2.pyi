@@ -61,20 +61,22 @@ class GameMessage(_message.Message):
     def __init__(self, game: _Optional[int] = ..., start: _Optional[_Union[GameStart, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., end: _Optional[_Union[GameEnd, _Mapping]] = ...) -> None: ...
 
 class GameStart(_message.Message):
-    __slots__ = ("seat", "players", "ruleset", "first_round", "decision_ms", "bank_ms")
+    __slots__ = ("seat", "players", "ruleset", "first_round", "decision_ms", "bank_ms", "index")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     FIRST_ROUND_FIELD_NUMBER: _ClassVar[int]
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: _containers.RepeatedScalarFieldContainer[str]
     ruleset: str
     first_round: int
     decision_ms: int
     bank_ms: int
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., ruleset: _Optional[str] = ..., first_round: _Optional[int] = ..., decision_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    index: int
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., ruleset: _Optional[str] = ..., first_round: _Optional[int] = ..., decision_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., index: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("round_started", "bid_made", "bids_shown", "card_played", "trick_won", "round_scored")

@@ -1,0 +1,75 @@
+"""``rage bot check`` on a bot with faults: every kind with its count, game and decision, the slowest time
+counting timeouts, and the bot's own stderr, its text made printable; ``rage match`` prints a bot's text as text."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from rage_referee.bots import free_port, stop_group
+from rage_referee.check import CHECK_RULESETS, PLAYERS
+from rage_referee.connection import wait_healthy
+
+ROOT = Path(__file__).resolve().parents[1]
+RAGE = Path(sys.executable).with_name("rage")
+MIXED = ROOT / "tests" / "bots" / "mixed.py"
+
+
+def test_check_shows_every_fault_kind_the_slowest_time_and_the_bots_stderr(tmp_path: Path) -> None:
+    command = f"python {shlex.quote(str(MIXED))}"
+    argv = [str(RAGE), "bot", "check", command, "--decision-ms", "300", "--logs", str(tmp_path / "logs")]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 1, text
+    games = len(CHECK_RULESETS)
+    for kind in ("illegal", "timeout", "bot_error"):
+        assert re.search(rf"^FAIL\s+{kind} x\d+: game 0 \(amigo\), decision \d+, round \d+ ", text, re.M), text
+    illegal = int(re.search(r"illegal x(\d+)", text)[1])  # type: ignore[index]
+    assert illegal == games * PLAYERS  # every seat's first bid
+    assert f"and {illegal - 3} more" in text
+    slowest = re.findall(r"slowest (\d+) ms with (\d+) timed out \(deadline 300 ms\)", text)
+    assert len(slowest) == games and all(int(ms) >= 300 and int(n) >= 1 for ms, n in slowest), text
+    log = tmp_path / "logs" / "bot.log"
+    assert log.is_file() and str(log.relative_to(tmp_path)) in text
+    assert "mixed: my own words" in text  # the bot's own stderr
+    assert "[/oops] \\x1b[31mred" in text and "\x1b" not in text
+
+
+def test_match_prints_a_bots_markup_and_escapes_as_text(tmp_path: Path) -> None:
+    argv = [str(RAGE), "match", f"--bot=m={MIXED}:MixedBot", f"--bot=r={ROOT}/examples/random_bot.py:RandomBot"]
+    proc = subprocess.run([*argv, "--games", "1", "--decision-ms", "200"], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    line = r"game 0: m bot_error \(round \d+, trick \d+, decision \d+\): RuntimeError: \[/oops\] \\x1b\[31mred"
+    assert re.search(line, proc.stderr), proc.stderr[-2000:]
+
+
+def test_a_bot_that_fails_to_start_is_reported_in_one_plain_line(tmp_path: Path) -> None:
+    script = tmp_path / "noisy.py"
+    script.write_text("import sys\nsys.stderr.write('[/nope] \\x1b[2J cannot start\\n')\nsys.exit(3)\n")
+    argv = [str(RAGE), "match", f"--bot=n=python {script}", f"--bot=r={ROOT}/examples/random_bot.py:RandomBot"]
+    proc = subprocess.run([*argv, "--games", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "\x1b" not in proc.stderr
+    assert "exited with code 3 before serving" in proc.stderr and "[/nope] \\x1b[2J cannot start" in proc.stderr
+
+
+def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path) -> None:
+    port = free_port()
+    served = subprocess.Popen(
+        [sys.executable, "-m", "rage_sdk.examples.random_bot", "--port", str(port), "--host", "127.0.0.1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert asyncio.run(wait_healthy(f"127.0.0.1:{port}", timeout=30)), "the bot did not start serving"
+        proc = subprocess.run(
+            [str(RAGE), "bot", "check", f"127.0.0.1:{port}"], capture_output=True, text=True, cwd=tmp_path, timeout=120
+        )
+    finally:
+        stop_group(served, 2.0)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"the bot serves at 127.0.0.1:{port}: its log is wherever it writes one" in proc.stdout
+    assert not (tmp_path / "logs").exists()
