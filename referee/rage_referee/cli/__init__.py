@@ -8,6 +8,7 @@ from rage_sdk.gc_tuning import tune_gc
 from . import bench, bot, league, referee, replay
 from .match import match_command
 from .ratings import ratings_command
+from .report import report_command
 
 app = typer.Typer(
     help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
@@ -17,6 +18,7 @@ app = typer.Typer(
 app.add_typer(replay.app, name="replay")
 app.command("match")(match_command)
 app.add_typer(league.app, name="league")
+league.app.command("report")(report_command)
 app.command("ratings")(ratings_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")

@@ -1,0 +1,129 @@
+// The replay viewer: one view's frames (each holding what changed), stepped through.
+"use strict";
+const RageReplay = {
+  views: {},
+  view: null,
+  states: [],
+  at: 0,
+  load(data) {
+    this.views[data.view] = data;
+    if (data.view === this.view) this.show(data.view);
+  },
+  select(view) {
+    this.view = view;
+    if (this.views[view]) return this.show(view);
+    const root = document.getElementById("replay");
+    const script = document.createElement("script");
+    script.src = root.dataset.game + "." + view + ".js";
+    script.onerror = () => { document.getElementById("status").textContent = "this view is not available"; };
+    document.body.appendChild(script);
+  },
+  show(view) {
+    const data = this.views[view];
+    let state = {};
+    this.players = data.players;
+    this.states = data.frames.map((frame) => {
+      state = Object.assign({}, state, frame);
+      return state;
+    });
+    const slider = document.getElementById("slider");
+    slider.max = Math.max(0, this.states.length - 1);
+    this.go(Math.min(this.at, this.states.length - 1));
+  },
+  go(at) {
+    if (!this.states.length) return;
+    this.at = Math.max(0, Math.min(this.states.length - 1, at));
+    document.getElementById("slider").value = this.at;
+    this.render(this.states[this.at]);
+  },
+  render(s) {
+    const text = (tag, value, cls) => {
+      const node = document.createElement(tag);
+      node.textContent = value;
+      if (cls) node.className = cls;
+      return node;
+    };
+    const card = (token) => {
+      const colour = /^([roygbp])\d+/.exec(token);
+      const wild = /as ([roygbp])/.exec(token);
+      return text("span", token, "card " + (colour ? "c-" + colour[1] : wild ? "c-" + wild[1] + " action" : "action"));
+    };
+    document.getElementById("position").textContent = (this.at + 1) + " / " + this.states.length;
+    const status = document.getElementById("status");
+    status.replaceChildren(
+      text("span", "round " + s.round + " (" + s.cards + " cards)", "round"),
+      text("span", s.trick ? "trick " + s.trick : "bidding", "trick"),
+      text("span", "trump: ", "trump-label"),
+      s.trump ? text("span", {r: "red", o: "orange", y: "yellow", g: "green", b: "blue", p: "purple"}[s.trump], "card c-" + s.trump) : text("span", "none", "trump-none"),
+      text("span", "dealer: seat " + s.dealer, "dealer"),
+    );
+    const decision = document.getElementById("decision");
+    decision.replaceChildren(text("span", "seat " + s.seat + " " + this.players[s.seat] + ": ", "who"), card(s.action));
+    decision.dataset.seat = s.seat;
+    decision.dataset.action = s.action;
+    for (const fault of s.faults || []) {
+      const mark = text("span", "⚠ " + fault.kind + (fault.fallback ? ", fallback " + fault.fallback : "") +
+        (fault.detail ? ": " + fault.detail : ""), "fault");
+      decision.appendChild(mark);
+    }
+    const body = document.querySelector("#board tbody");
+    body.replaceChildren();
+    this.players.forEach((name, seat) => {
+      const row = document.createElement("tr");
+      row.dataset.seat = seat;
+      if (seat === s.seat) row.className = "acting";
+      if (s.winner === seat) row.classList.add("winner");
+      row.appendChild(text("td", String(seat)));
+      row.appendChild(text("td", name, "name"));
+      const bid = s.bids[seat];
+      row.appendChild(text("td", bid === null || bid === undefined ? "?" : String(bid), "bid"));
+      row.appendChild(text("td", String(s.won[seat])));
+      row.appendChild(text("td", String(s.totals[seat])));
+      const played = (s.table || []).filter((entry) => entry[0] === seat).map((entry) => entry[1]);
+      const table = document.createElement("td");
+      table.className = "played";
+      played.forEach((token) => table.appendChild(card(token)));
+      if (s.winner === seat) table.appendChild(text("span", "wins the trick", "wins"));
+      row.appendChild(table);
+      const hand = document.createElement("td");
+      hand.className = "hand name";
+      const cards = (s.hands || {})[String(seat)];
+      if (cards) cards.forEach((token) => hand.appendChild(card(token)));
+      else hand.appendChild(text("span", s.sizes[seat] + " cards hidden", "hidden"));
+      row.appendChild(hand);
+      body.appendChild(row);
+    });
+    const extra = document.getElementById("extra");
+    extra.replaceChildren();
+    if (s.turned && s.turned.length) {
+      extra.appendChild(text("span", "turned up: "));
+      s.turned.forEach((token) => extra.appendChild(card(token)));
+    }
+    if (s.revealed && s.revealed.length) {
+      extra.appendChild(text("span", " revealed after the trick: "));
+      s.revealed.forEach((token) => extra.appendChild(card(token)));
+    }
+    if (s.pile) {
+      extra.appendChild(text("span", " pile (top first): "));
+      s.pile.forEach((token) => extra.appendChild(card(token)));
+    }
+  },
+};
+
+document.addEventListener("DOMContentLoaded", () => {
+  const select = document.getElementById("view");
+  select.addEventListener("change", () => RageReplay.select(select.value));
+  document.getElementById("slider").addEventListener("input", (e) => RageReplay.go(Number(e.target.value)));
+  document.getElementById("back").addEventListener("click", () => RageReplay.go(RageReplay.at - 1));
+  document.getElementById("forward").addEventListener("click", () => RageReplay.go(RageReplay.at + 1));
+  document.getElementById("first").addEventListener("click", () => RageReplay.go(0));
+  document.getElementById("last").addEventListener("click", () => RageReplay.go(RageReplay.states.length - 1));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1 };
+    if (e.key in moves) { RageReplay.go(RageReplay.at + moves[e.key]); e.preventDefault(); }
+    if (e.key === "Home") { RageReplay.go(0); e.preventDefault(); }
+    if (e.key === "End") { RageReplay.go(RageReplay.states.length - 1); e.preventDefault(); }
+  });
+  RageReplay.select(select.value);
+});
