@@ -1,0 +1,256 @@
+"""The hosted referee's pages (``rage referee serve --http PORT``): the report of every league, live.
+
+Read-only, over the contest's own store and event hub (Starlette, served by uvicorn in the
+referee's event loop). Every page needs a token, as every gRPC call does: sent as
+``Authorization: Bearer <token>`` or kept in a cookie by ``/login``. The organizer sees every view
+of every replay; a bot's token sees its own seat's view of its games and the spectator's view of
+all; the entry token sees the spectator's view. Standings, games and faults are what ``Watch``
+shows every token. Pages follow their league through server-sent events (``events``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from importlib.resources import files
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+import uvicorn
+from markupsafe import escape
+from rage_sdk.record import GameRecord
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from ..hosted.auth import Caller, Role
+from ..hosted.contest import Contest
+from ..hosted.errors import ContestError, Unauthenticated
+from ..hosted.registry import LeagueEntry
+from ..league.store import StoredGame
+from .pages import League, bot_file, render_bot, render_game, render_index, replay_script
+from .replays import SPECTATOR, replay_views, view_names
+
+COOKIE = "rage_token"
+ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
+GAME_PATH = re.compile(r"(\d{5})\.html")
+VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
+LOGIN_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rage Arena</title>
+<link rel="stylesheet" href="/static/report.css"></head><body><header><span class="home">Rage Arena</span></header>
+<main class="login"><h2>Token</h2><p>{message}</p><form method="post" action="/login">
+<input type="password" name="token" autocomplete="off" placeholder="admin, entry or bot token">
+<button type="submit">enter</button></form></main></body></html>"""
+
+
+def allowed_views(caller: Caller, game: StoredGame) -> list[str]:
+    """The replay views ``caller`` may see of ``game``, the fullest first."""
+    if caller.role is Role.ADMIN:
+        return view_names(len(game.seats))
+    own = [str(seat) for seat, name in enumerate(game.seats) if caller.bot is not None and name == caller.bot]
+    return [*own, SPECTATOR]
+
+
+class LivePages:
+    """The pages of every league of one contest; rendered standings cached until a league's next game."""
+
+    def __init__(self, contest: Contest) -> None:
+        self.contest = contest
+        self._index: dict[str, tuple[int, str]] = {}
+
+    def caller(self, request: Request) -> Caller:
+        token = request.cookies.get(COOKIE)
+        header = request.headers.get("authorization")
+        metadata = [("authorization", header)] if header else [("authorization", f"Bearer {token}")] if token else []
+        return self.contest.auth.identify(metadata)
+
+    async def league(self, request: Request) -> tuple[LeagueEntry, League]:
+        entry = self.contest.registry.league(request.path_params["league"])
+        table = await self.contest.standings.table(entry.league_id)
+        games = self.contest.registry.results(entry.league_id)
+        return entry, League(entry.name, games, table.rows, replays={game.index for game in games}, live=True)
+
+    def game(self, league: League, index: int) -> StoredGame:
+        game = next((game for game in league.games if game.index == index), None)
+        if game is None:
+            raise LookupError(f"game {index} of {league.name} has not finished")
+        return game
+
+    async def index(self, request: Request) -> str:
+        entry, league = await self.league(request)
+        cached = self._index.get(entry.name)
+        if cached is None or cached[0] != len(league.games):
+            cached = (len(league.games), await asyncio.to_thread(render_index, league))
+            self._index[entry.name] = cached
+        return cached[1]
+
+    async def bot(self, request: Request, name: str) -> str:
+        entry, league = await self.league(request)
+        bot = next((bot for bot in league.bots if bot_file(bot) == name), None)
+        if bot is None:
+            raise LookupError(f"no bot {name} in {entry.name}")
+        games = await asyncio.to_thread(self.contest.store.games, entry.league_id)  # the records: bids by round size
+        full = League(league.name, games, league.rows, league.replays, live=True)
+        return render_bot(full, bot)
+
+    async def game_page(self, request: Request, index: int) -> str:
+        _, league = await self.league(request)
+        game = self.game(league, index)
+        return render_game(league, game, allowed_views(self.caller(request), game))
+
+    async def replay(self, request: Request, index: int, view: str) -> str:
+        entry, league = await self.league(request)
+        game = self.game(league, index)
+        if view not in allowed_views(self.caller(request), game):
+            raise PermissionError(f"this token may not see view {view} of game {index}")
+        record = self.contest.registry.record(entry.league_id, index) or {}
+        data = await asyncio.to_thread(replay_views, GameRecord.model_validate(record), game.faults, [view])
+        return replay_script(data[view])
+
+    def leagues_page(self) -> str:
+        items = "".join(
+            f'<li><a href="/leagues/{quote(entry.name)}/index.html">{escape(entry.name)}</a> {entry.status.value}</li>'
+            for entry in self.contest.registry.leagues()
+        )
+        return (
+            LOGIN_PAGE.split("<main")[0]
+            + f'<main><h2>Leagues</h2><ul class="leagues">{items}</ul></main></body></html>'
+        )
+
+    async def events(self, request: Request) -> AsyncIterator[dict[str, str]]:
+        """The league's games, faults and status as they happen, after its count of games now."""
+        entry = self.contest.registry.league(request.path_params["league"])
+        watcher = self.contest.hub.subscribe(entry.name)
+        try:
+            done = self.contest.registry.games_done(entry.league_id)
+            yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
+            while (event := await watcher.next()) is not None:
+                kind = str(event.WhichOneof("kind"))
+                if kind == "game_finished":
+                    finished = event.game_finished
+                    data = {"game": finished.game, "games_done": finished.games_done}
+                else:
+                    data = {}
+                yield {"event": kind, "data": json.dumps(data)}
+        finally:
+            self.contest.hub.unsubscribe(watcher)
+
+
+def _refusal(error: Exception) -> Response:
+    if isinstance(error, Unauthenticated):
+        return HTMLResponse(LOGIN_PAGE.format(message=escape(str(error))), status_code=401)
+    if isinstance(error, PermissionError):
+        return PlainTextResponse(str(error), status_code=403)
+    if isinstance(error, LookupError):
+        return PlainTextResponse(str(error), status_code=404)
+    if isinstance(error, ContestError):
+        return PlainTextResponse(str(error), status_code=404 if error.code.name == "NOT_FOUND" else 400)
+    raise error
+
+
+@contextlib.contextmanager
+def _no_signals() -> Iterator[None]:
+    yield
+
+
+class _Server(uvicorn.Server):
+    """Uvicorn inside the referee's loop: the referee, not uvicorn, handles SIGTERM and SIGINT."""
+
+    def capture_signals(self) -> Any:
+        return _no_signals()
+
+
+def create_app(contest: Contest) -> Starlette:
+    pages = LivePages(contest)
+
+    async def guarded(request: Request, page: Callable[[], Awaitable[Response]]) -> Response:
+        try:
+            pages.caller(request)
+            return await page()
+        except Exception as error:
+            return _refusal(error)
+
+    async def home(request: Request) -> Response:
+        async def page() -> Response:
+            return HTMLResponse(pages.leagues_page())
+
+        return await guarded(request, page)
+
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return HTMLResponse(LOGIN_PAGE.format(message="Enter your token."))
+        fields = parse_qs((await request.body()).decode(errors="replace"))
+        token = (fields.get("token") or [""])[0].strip()
+        try:
+            contest.auth.identify([("authorization", f"Bearer {token}")])
+        except ContestError as error:
+            return _refusal(error)
+        response = RedirectResponse("/", status_code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def league_file(request: Request) -> Response:
+        path = request.path_params["path"]
+
+        async def page() -> Response:
+            if path in ("", "index.html"):
+                return HTMLResponse(await pages.index(request))
+            if path.startswith("static/") and path[7:] in ASSETS:
+                return static_asset(path[7:])
+            if path.startswith("bots/") and path.endswith(".html"):
+                return HTMLResponse(await pages.bot(request, path[5:-5]))
+            if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
+                return HTMLResponse(await pages.game_page(request, int(match[1])))
+            if match := VIEW_PATH.fullmatch(path.removeprefix("games/")):
+                text = await pages.replay(request, int(match[1]), match[2])
+                return Response(text, media_type="text/javascript")
+            if path == "events":
+                return EventSourceResponse(pages.events(request), ping=15)
+            raise LookupError(f"no page {path}")
+
+        return await guarded(request, page)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        return static_asset(name) if name in ASSETS else PlainTextResponse("not found", status_code=404)
+
+    return Starlette(
+        routes=[
+            Route("/", home),
+            Route("/login", login, methods=["GET", "POST"]),
+            Route("/static/{name}", static),
+            Route("/leagues/{league}/{path:path}", league_file),
+        ]
+    )
+
+
+def static_asset(name: str) -> Response:
+    data = files("rage_referee.report").joinpath("static", name).read_bytes()
+    return Response(data, media_type=ASSETS[name])
+
+
+async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, asyncio.Task[None]]:
+    """Serve the pages on ``host:port`` in this event loop; stop with ``server.should_exit = True``.
+
+    :raises OSError: the port cannot be bound.
+    """
+    config = uvicorn.Config(create_app(contest), host=host.strip("[]"), port=port, log_level="warning", lifespan="off")
+    server = _Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind
+                task.result()
+            raise OSError(f"cannot listen on {host}:{port} for --http")
+        await asyncio.sleep(0.05)
+    return server, task
+
+
+def bound_port(server: uvicorn.Server) -> int:
+    """The port a started server listens on (for ``--http 0``)."""
+    sockets = [sock for listener in server.servers for sock in listener.sockets]
+    return int(sockets[0].getsockname()[1])

@@ -1,0 +1,158 @@
+"""The hosted referee's pages in headless Chromium: token rules, and a page that follows its league live."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import httpx
+import pytest
+from rage_referee.cli import app
+from rage_referee.hosted import messages
+from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.auth import token_hash
+from rage_referee.hosted.contest import Contest
+from rage_referee.hosted.definition import read_definition
+from rage_referee.league.store import StoredGame
+from rage_referee.report.live import COOKIE, bound_port, start_http
+from report_helpers import chromium, league_file, stored
+from typer.testing import CliRunner
+
+DEFINITION = """
+name = "cup"
+players = 3
+games = 24
+seed = 3
+[ruleset]
+preset = "amigo"
+[bots]
+heuristic = ""
+greedy = ""
+random = ""
+raiser = ""
+"""
+
+
+@dataclass
+class Live:
+    base: str
+    admin: str
+    entry: str
+    bot: str
+    """The token of bot ``raiser``."""
+    contest: Contest
+    loop: asyncio.AbstractEventLoop
+    games: list[StoredGame]
+
+    def finish(self, game: StoredGame) -> None:
+        """Store a game and announce it, as a league run does, in the server's loop."""
+        league = self.contest.registry.league("cup")
+
+        def publish() -> None:
+            self.contest.store.add(league.league_id, game)
+            done = self.contest.registry.games_done(league.league_id)
+            for event in messages.game_events("cup", game, done, league.games_total):
+                self.contest.hub.publish(event)
+
+        self.loop.call_soon_threadsafe(publish)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """A contest whose league holds the first 11 games of a league run locally, its pages served."""
+    folder = tmp_path_factory.mktemp("live")
+    file = league_file(folder / "played")
+    assert CliRunner().invoke(app, ["league", "run", str(file)]).exit_code == 0
+    games = stored(file)
+    admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
+    contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))
+    for name in ("heuristic", "greedy", "random", "raiser"):
+        contest.registry.add_bot(name, "127.0.0.1:1", "", token_hash(bot if name == "raiser" else name * 8))
+    registered = {bot.name: bot.address for bot in contest.registry.bots()}
+    contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
+    league_id = contest.registry.league("cup").league_id
+    for game in games[:11]:
+        contest.store.add(league_id, game)
+    loop = asyncio.new_event_loop()
+    started: list[Any] = []
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        started.append(loop.run_until_complete(start_http(contest, 0, "127.0.0.1")))
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the pages did not start"
+        time.sleep(0.05)
+    server, task = started[0]
+    try:
+        yield Live(f"http://127.0.0.1:{bound_port(server)}", admin, entry, bot, contest, loop, games)
+    finally:
+        server.should_exit = True
+        asyncio.run_coroutine_threadsafe(asyncio.wait_for(asyncio.shield(task), 10), loop).result(15)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        contest.close()
+
+
+def get(live: Live, path: str, token: str | None) -> httpx.Response:
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    return httpx.get(f"{live.base}{path}", headers=headers, timeout=20)
+
+
+def test_every_page_needs_a_token(live: Live) -> None:
+    for path in ("/", "/leagues/cup/index.html", "/leagues/cup/games/00000.all.js", "/leagues/cup/events"):
+        reply = get(live, path, None)
+        assert reply.status_code == 401, path
+        assert "token" in reply.text.lower()
+    assert get(live, "/leagues/cup/index.html", "not-a-token-of-this-contest").status_code == 401
+
+
+def test_replay_views_follow_the_token(live: Live) -> None:
+    game = next(game for game in live.games[:11] if "raiser" in game.seats)
+    seat = str(game.seats.index("raiser"))
+    other = next(str(k) for k in range(3) if str(k) != seat)
+    path = f"/leagues/cup/games/{game.index:05d}"
+    for view in ("all", "public", "0", "1", "2"):
+        assert get(live, f"{path}.{view}.js", live.admin).status_code == 200
+    assert get(live, f"{path}.{seat}.js", live.bot).status_code == 200
+    assert get(live, f"{path}.public.js", live.bot).status_code == 200
+    for token, view in ((live.bot, "all"), (live.bot, other), (live.entry, seat), (live.entry, "all")):
+        assert get(live, f"{path}.{view}.js", token).status_code == 403, (view, token == live.bot)
+    assert "RageReplay.load" in get(live, f"{path}.public.js", live.entry).text
+    page = get(live, f"{path}.html", live.bot).text
+    assert f'<option value="{seat}">' in page and '<option value="all">' not in page
+
+
+def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
+    with chromium() as browser:
+        context = browser.new_context()
+        host = live.base.split("//")[1].split(":")[0]
+        context.add_cookies([{"name": COOKIE, "value": live.entry, "domain": host, "path": "/"}])
+        page = context.new_page()
+        page.goto(f"{live.base}/leagues/cup/index.html")
+        assert page.locator("#games-count").inner_text() == "11 games"
+        assert page.locator("table.games tbody tr").count() == 11
+        page.wait_for_function("!document.getElementById('live-status').classList.contains('stale')")
+        page.wait_for_timeout(500)  # the event stream is open
+        live.finish(replace(live.games[11]))
+        page.wait_for_function("document.getElementById('games-count').textContent === '12 games'", timeout=20000)
+        assert page.locator("table.games tbody tr[data-game='11']").count() == 1
+        context.close()
+
+
+def test_login_sets_the_cookie(live: Live) -> None:
+    with httpx.Client(base_url=live.base, timeout=20) as client:
+        reply = client.post("/login", data={"token": live.entry})
+        assert reply.status_code == 303
+        assert client.get("/").status_code == 200
+        assert "cup" in client.get("/").text
+        assert client.post("/login", data={"token": "wrong-token-wrong-token"}).status_code == 401
