@@ -80,6 +80,7 @@ def ratings_command(
     db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
     name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
     format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
+    crosstable: Annotated[bool, typer.Option("--crosstable", help="Print each pair's head-to-head instead.")] = False,
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside."""
     from ..league.config import LeagueConfigError, load_league
@@ -105,4 +106,10 @@ def ratings_command(
         games = store.games(store.league(league_name, key, create=False))
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    if crosstable:
+        from .crosstable import render_crosstable
+
+        order = [row.name for row in rating_table(games, samples=0, with_skill=False)]
+        render_crosstable(games, order, format, f"{league_name}: {len(games)} games, head to head")
+        return
     render(rating_table(games), format, f"{league_name}: {len(games)} games")
