@@ -85,7 +85,7 @@ def test_each_view_holds_only_what_its_viewer_may_see(bidding: str) -> None:
         state: dict[str, Any] = {}
         out = []
         for frame in views[name]["frames"]:
-            state = {**state, **frame}
+            state = {**state, **frame, "hands": {**state.get("hands", {}), **frame.get("hands", {})}}
             out.append(state)
         return out
 

@@ -6,6 +6,7 @@ import typer
 from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
+from .bench_report import report_bench_command
 from .match import match_command
 from .ratings import ratings_command
 from .report import report_command
@@ -22,6 +23,7 @@ league.app.command("report")(report_command)
 app.command("ratings")(ratings_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
+bench.app.command("report")(report_bench_command)
 app.add_typer(referee.app, name="referee")
 
 

@@ -4,7 +4,7 @@ Every frame is one decision (a bid or a play) and what the viewer knows right af
 frames are built from :func:`rage_sdk.view_for` alone, so no card hidden from that seat is in its
 data at all; a spectator sees what every seat sees (no hand, and only the bids all seats see); the
 organizer sees the whole state. Frames list only what changed since the frame before (the viewer
-carries the rest forward), so a replay stays close to the size of its record.
+carries the rest forward, hand by hand), so a replay stays within a few times the size of its record.
 """
 
 from __future__ import annotations
@@ -120,9 +120,7 @@ def _organizer_frame(step: Step) -> dict[str, Any]:
         "bids": list(state.bids),
         "won": list(state.tricks_won),
         "totals": list(state.totals),
-        "sizes": [len(hand) for hand in state.hands],
         "hands": {str(seat): [TOKENS[c] for c in hand] for seat, hand in enumerate(state.hands)},
-        "pile": [TOKENS[c] for c in state.pile_cards()],
         **_table(step, state.trick, state.tricks),
     }
 
@@ -159,7 +157,12 @@ def _fault_json(fault: Mapping[str, Any], detailed: bool) -> dict[str, Any]:
 
 
 def _delta(frame: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in frame.items() if previous.get(key) != value}
+    """What changed since ``previous``; of ``hands``, only the hands that changed."""
+    changed = {key: value for key, value in frame.items() if previous.get(key) != value}
+    if "hands" in changed and "hands" in previous:
+        old = previous["hands"]
+        changed["hands"] = {seat: cards for seat, cards in frame["hands"].items() if old.get(seat) != cards}
+    return changed
 
 
 def replay_views(

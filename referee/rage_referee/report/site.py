@@ -33,7 +33,10 @@ class Built:
     """Games whose record could not be replayed, each with why."""
     index_bytes: int
     total_bytes: int
+    replay_bytes: int
+    """The games folder: replay pages and their views' data."""
     seconds: float
+    replay_seconds: float
 
 
 def copy_static(out: Path) -> None:
@@ -81,6 +84,7 @@ def build_site(
     chosen = replayable(games, replay_limit)
     league = League(name, games, rows, replays={game.index for game in chosen})
     skipped = []
+    replays_started = time.perf_counter()
     for game in chosen:
         try:
             write_replay(out / "games", game, league)
@@ -89,16 +93,20 @@ def build_site(
             league.replays.discard(game.index)  # type: ignore[attr-defined]
         if on_replay is not None:
             on_replay()
+    replay_seconds = time.perf_counter() - replays_started
     for bot in league.bots:
         (out / "bots" / f"{bot_file(bot)}.html").write_text(render_bot(league, bot))
     index = out / "index.html"
     index.write_text(render_index(league))
     total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+    replay_bytes = sum(path.stat().st_size for path in (out / "games").iterdir())
     return Built(
         pages=1 + len(league.bots) + len(league.replays),
         replays=len(league.replays),
         skipped=skipped,
         index_bytes=index.stat().st_size,
         total_bytes=total,
+        replay_bytes=replay_bytes,
         seconds=time.perf_counter() - started,
+        replay_seconds=replay_seconds,
     )

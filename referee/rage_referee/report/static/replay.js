@@ -23,7 +23,8 @@ const RageReplay = {
     let state = {};
     this.players = data.players;
     this.states = data.frames.map((frame) => {
-      state = Object.assign({}, state, frame);
+      const hands = Object.assign({}, state.hands, frame.hands);
+      state = Object.assign({}, state, frame, { hands });
       return state;
     });
     const slider = document.getElementById("slider");
@@ -89,7 +90,7 @@ const RageReplay = {
       hand.className = "hand name";
       const cards = (s.hands || {})[String(seat)];
       if (cards) cards.forEach((token) => hand.appendChild(card(token)));
-      else hand.appendChild(text("span", s.sizes[seat] + " cards hidden", "hidden"));
+      else hand.appendChild(text("span", (s.sizes ? s.sizes[seat] : "?") + " cards hidden", "hidden"));
       row.appendChild(hand);
       body.appendChild(row);
     });
@@ -102,10 +103,6 @@ const RageReplay = {
     if (s.revealed && s.revealed.length) {
       extra.appendChild(text("span", " revealed after the trick: "));
       s.revealed.forEach((token) => extra.appendChild(card(token)));
-    }
-    if (s.pile) {
-      extra.appendChild(text("span", " pile (top first): "));
-      s.pile.forEach((token) => extra.appendChild(card(token)));
     }
   },
 };
