@@ -113,7 +113,6 @@ def render_bot(league: League, name: str) -> str:
             bot=bot,
             row=row,
             games=games[:MAX_GAMES_LISTED],
-            more=max(0, len(games) - MAX_GAMES_LISTED),
             forfeit=is_forfeit,
             root="../",
         )
