@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
 from rage_referee.hosted import messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
@@ -156,3 +160,33 @@ def test_login_sets_the_cookie(live: Live) -> None:
         assert client.get("/").status_code == 200
         assert "cup" in client.get("/").text
         assert client.post("/login", data={"token": "wrong-token-wrong-token"}).status_code == 401
+
+
+def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    admin = secrets.token_urlsafe(24)
+    (tmp_path / "admin.token").write_text(admin + "\n")
+    grpc_port, http_port = free_port(), free_port()
+    argv = [
+        str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(grpc_port),
+        "--host", "127.0.0.1", "--db", str(tmp_path / "referee.sqlite"), "--http", str(http_port),
+        "--admin-token-file", str(tmp_path / "admin.token"), "--entry-token-file", str(tmp_path / "entry.token"),
+    ]  # fmt: skip
+    log = tmp_path / "referee.log"
+    with log.open("wb") as handle:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=handle, stderr=handle, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            try:
+                reply = httpx.get(f"http://127.0.0.1:{http_port}/", headers={"authorization": f"Bearer {admin}"})
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        assert reply.status_code == 200 and "Leagues" in reply.text
+        assert httpx.get(f"http://127.0.0.1:{http_port}/").status_code == 401
+        assert f"http://127.0.0.1:{http_port}/" in log.read_text()
+    finally:
+        stop_group(process, 10.0)
+    assert process.returncode == 0, log.read_text()
