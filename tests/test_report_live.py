@@ -190,3 +190,12 @@ def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path
     finally:
         stop_group(process, 10.0)
     assert process.returncode == 0, log.read_text()
+
+
+def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:
+    page = get(live, "/leagues/cup/bots/raiser.html", live.entry)
+    assert page.status_code == 200
+    assert page.text.count("<tr><td>") >= 10  # a row per round size, 10 down to 1
+    assert "bot_error" in page.text
+    assert get(live, "/leagues/cup/bots/nobody.html", live.entry).status_code == 404
+    assert get(live, "/leagues/nowhere/index.html", live.entry).status_code == 404

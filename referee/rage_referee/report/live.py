@@ -61,6 +61,7 @@ class LivePages:
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
         self._index: dict[str, tuple[int, str]] = {}
+        self._full: dict[str, tuple[int, League]] = {}
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -93,8 +94,12 @@ class LivePages:
         bot = next((bot for bot in league.bots if bot_file(bot) == name), None)
         if bot is None:
             raise LookupError(f"no bot {name} in {entry.name}")
-        games = await asyncio.to_thread(self.contest.store.games, entry.league_id)  # the records: bids by round size
-        full = League(league.name, games, league.rows, league.replays, live=True)
+        cached = self._full.get(entry.name)
+        if cached is None or cached[0] != len(league.games):  # with the records, for bids by round size
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
+            cached = (len(league.games), League(league.name, games, league.rows, league.replays, live=True))
+            self._full[entry.name] = cached
+        full = cached[1]
         return render_bot(full, bot)
 
     async def game_page(self, request: Request, index: int) -> str:

@@ -18,7 +18,7 @@ from rage_sdk.actions import Action
 from rage_sdk.cards import TOKENS, Colour, card_id
 from rage_sdk.record import GameRecord
 from rage_sdk.replay import play_of
-from rage_sdk.state import NO_TRUMP, Trick
+from rage_sdk.state import NO_TRUMP, RoundResult, Trick
 from rage_sdk.view import SeatView
 
 from .text import capped
@@ -85,6 +85,13 @@ def _table(step: Step, trick: Sequence[tuple[int, Play]], tricks: Sequence[Trick
     return {"table": _plays(trick), "winner": None, "revealed": []}
 
 
+def _round_points(step: Step, results: Sequence[RoundResult]) -> list[int] | None:
+    """The points of the round this decision finished, else ``None``."""
+    if results and results[-1].round_number == step.round_number:
+        return list(results[-1].points)
+    return None
+
+
 def _seat_frame(step: Step, view: SeatView, with_hand: bool) -> dict[str, Any]:
     bid_shown = view.bids[step.seat] if isinstance(step.action, Bid) else None
     action = str(step.action) if not isinstance(step.action, Bid) or bid_shown is not None else "bids"
@@ -100,6 +107,7 @@ def _seat_frame(step: Step, view: SeatView, with_hand: bool) -> dict[str, Any]:
         "bids": list(view.bids),
         "won": list(view.tricks_won),
         "totals": list(view.totals),
+        "points": _round_points(step, view.results),
         "sizes": list(view.hand_sizes),
         "hands": {str(view.seat): [card.token for card in view.hand]} if with_hand else {},
         **_table(step, view.trick, view.tricks),
@@ -120,6 +128,7 @@ def _organizer_frame(step: Step) -> dict[str, Any]:
         "bids": list(state.bids),
         "won": list(state.tricks_won),
         "totals": list(state.totals),
+        "points": _round_points(step, state.results),
         "hands": {str(seat): [TOKENS[c] for c in hand] for seat, hand in enumerate(state.hands)},
         **_table(step, state.trick, state.tricks),
     }

@@ -79,7 +79,8 @@ const RageReplay = {
       const bid = s.bids[seat];
       row.appendChild(text("td", bid === null || bid === undefined ? "?" : String(bid), "bid"));
       row.appendChild(text("td", String(s.won[seat])));
-      row.appendChild(text("td", String(s.totals[seat])));
+      const points = s.points ? " (" + (s.points[seat] >= 0 ? "+" : "") + s.points[seat] + ")" : "";
+      row.appendChild(text("td", String(s.totals[seat]) + points, "score"));
       const played = (s.table || []).filter((entry) => entry[0] === seat).map((entry) => entry[1]);
       const table = document.createElement("td");
       table.className = "played";
