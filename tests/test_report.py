@@ -162,6 +162,7 @@ def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list
         ([], "give a league FILE or --db URL"),
         (["--db", "nowhere.sqlite"], "no database"),
         (["nowhere.toml"], "nowhere.toml"),
+        (["--db", "x.sqlite", "--replays", "some"], "--replays: 'some' is neither 'all' nor a number"),
     ],
 )
 def test_report_command_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str], fragment: str) -> None:

@@ -32,8 +32,8 @@ def report_bench_command(
         print(json.dumps([{"games": f.games, "ratings_s": f.ratings_seconds, **f.built.__dict__} for f in figures]))
         return
     table = Table(title=f"rage bench report: synthetic amigo leagues, 8 bots, 3 a table, replays for {replays}")
-    columns = ("games", "ratings alone s", "report s", "replays", "ms per replay", "KiB per replay", "index.html KiB")
-    for column in (*columns, "site MiB", "every replay: s, MiB (estimate)"):
+    columns = ("games", "ratings s", "report s", "replays", "ms/replay", "KiB/replay", "index KiB", "site MiB")
+    for column in (*columns, "all replays s, MiB (est.)"):
         table.add_column(column, justify="right")
     for f in figures:
         built = f.built
@@ -51,4 +51,8 @@ def report_bench_command(
             f"{built.total_bytes / 1024 / 1024:.1f}",
             f"{built.seconds + missing * seconds_each:.0f}, {(built.total_bytes + missing * bytes_each) / 2**20:.0f}",
         )
-    Console().print(table)
+    Console(width=max(Console().width, 120)).print(table)
+    Console().print(
+        "ratings: the rating table alone (the baseline, as rage ratings computes it); report: the site built from it; "
+        "the last column extrapolates to a replay for every game"
+    )

@@ -9,6 +9,9 @@ import typer
 
 from .common import err, fail, out
 
+AUTO_REPLAYS = 1000
+"""Without --replays, leagues of more games get replays for this many recent games (and faulted ones)."""
+
 if TYPE_CHECKING:
     from ..league.store import StoredGame
 
@@ -44,19 +47,26 @@ def report_command(
     db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
     name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
     replays: Annotated[
-        int | None,
-        typer.Option(min=0, help="Replays for the N most recent games and every game with a fault (default: all)."),
+        str | None,
+        typer.Option(
+            help=f"Replays for the N most recent games and every game with a fault, or 'all' "
+            f"(default: all up to {AUTO_REPLAYS} games, else the {AUTO_REPLAYS} most recent and those with a fault).",
+            show_default=False,
+        ),
     ] = None,
 ) -> None:
     """Write the league's report: DIR/index.html (standings, crosstable, history), a page per bot, a replay per game."""
     from ..league.ratings import rating_table
     from ..report.site import build_site
 
+    limit = replay_limit(replays)
     league_name, games = open_games(file, db, name)
     if not games:
         fail(f"league {league_name!r} has no finished game yet")
+    if replays is None and len(games) > AUTO_REPLAYS:
+        limit = AUTO_REPLAYS
     try:
-        built = build_site(league_name, games, rating_table(games), out_dir, replays)
+        built = build_site(league_name, games, rating_table(games), out_dir, limit)
     except OSError as error:
         fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
     for problem in built.skipped:
@@ -66,4 +76,15 @@ def report_command(
         f"in {built.seconds:.1f} s; index.html {built.index_bytes / 1024:.0f} KiB, "
         f"all {built.total_bytes / 1024 / 1024:.1f} MiB"
     )
+    if built.replays < len(games):
+        out.print(f"replays for {built.replays} of {len(games)} games (--replays all for every one)")
     out.print(f"open {(out_dir / 'index.html').resolve().as_uri()}")
+
+
+def replay_limit(text: str | None) -> int | None:
+    """``--replays``: ``None`` for every game ('all' or not given), else how many recent games."""
+    if text is None or text == "all":
+        return None
+    if not text.isdigit():
+        fail(f"--replays: {text!r} is neither 'all' nor a number of games")
+    return int(text)
