@@ -81,13 +81,19 @@ def test_each_view_holds_only_what_its_viewer_may_see(bidding: str) -> None:
     views = replay_views(record)
     assert set(views) == {"all", "public", "0", "1", "2"}
 
-    def states(name: str) -> list[dict[str, Any]]:
+    def carried(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
         state: dict[str, Any] = {}
         out = []
-        for frame in views[name]["frames"]:
+        for frame in frames:
             state = {**state, **frame, "hands": {**state.get("hands", {}), **frame.get("hands", {})}}
             out.append(state)
         return out
+
+    def states(name: str) -> list[dict[str, Any]]:
+        public = carried(views["public"]["frames"])
+        if name == "public":
+            return public
+        return [{**base, **overlay} for base, overlay in zip(public, carried(views[name]["frames"]))]
 
     everything = states("all")
     for seat in range(3):
@@ -105,9 +111,10 @@ def test_each_view_holds_only_what_its_viewer_may_see(bidding: str) -> None:
         assert all(frame["action"] == "bids" for frame in spectator if frame["trick"] == 0)
     first_hand = set(record.rounds[0].hands[1])
     others = (set(record.rounds[0].hands[0]) | set(record.rounds[0].hands[2]) | set(record.rounds[0].pile)) - first_hand
-    first_frame = views["1"]["frames"][0]
-    shown = json.dumps({key: value for key, value in first_frame.items() if key != "turned"})
-    assert not [card for card in others - set(first_frame["turned"]) if f'"{card}"' in shown]
+    shown = json.dumps(views["1"]["frames"][0]) + json.dumps(
+        {key: value for key, value in views["public"]["frames"][0].items() if key != "turned"}
+    )
+    assert not [card for card in others - set(states("1")[0]["turned"]) if f'"{card}"' in shown]
 
 
 def test_a_fault_is_marked_with_its_detail_only_for_its_own_seat_and_the_organizer() -> None:
@@ -115,6 +122,7 @@ def test_a_fault_is_marked_with_its_detail_only_for_its_own_seat_and_the_organiz
     faults = [{"seat": 1, "kind": "timeout", "round": 1, "trick": 2, "detail": "late <b>", "fallback": "r3"}]
     views = replay_views(record, faults)
     marked = {name: [f for f in view["frames"] if f.get("faults")] for name, view in views.items()}
+    assert all("hands" not in frame or set(frame["hands"]) <= {"0"} for frame in views["0"]["frames"])
     assert all(len(frames) == 1 for frames in marked.values())
     assert marked["1"][0]["faults"] == [{"kind": "timeout", "detail": "late <b>", "fallback": "r3"}]
     assert marked["all"][0]["faults"][0]["detail"] == "late <b>"

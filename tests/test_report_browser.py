@@ -128,8 +128,8 @@ def test_a_seat_view_never_shows_another_seat_hand(site: tuple[Path, list[Stored
     with served(directory) as base:
         page.goto(f"{base}/games/{game.index:05d}.html")
         page.select_option("#view", "1")
-        page.wait_for_function("RageReplay.view === '1' && RageReplay.states.length > 0 && RageReplay.views['1']")
-        assert page.evaluate("Object.keys(RageReplay.views).sort()") == ["1", "all"]
+        page.wait_for_function("RageReplay.view === '1' && RageReplay.views['1'] && RageReplay.views['public']")
+        assert page.evaluate("Object.keys(RageReplay.views).sort()") == ["1", "all", "public"]
         total = int(page.locator("#slider").get_attribute("max")) + 1
         for step in range(total):
             for seat in (0, 2):
@@ -149,6 +149,6 @@ def test_the_report_opens_from_disk(site: tuple[Path, list[StoredGame]], page: A
     page.locator("table.games a").first.click()
     page.wait_for_selector("#board tbody tr")
     page.select_option("#view", "public")
-    page.wait_for_function("RageReplay.view === 'public' && RageReplay.views['public'] !== undefined")
+    page.wait_for_function("RageReplay.view === 'public' && RageReplay.views['public'] && RageReplay.states.length > 0")
     assert page.locator("#board td.hand .card").count() == 0
     assert re.fullmatch(r"\d+ / \d+", page.locator("#position").inner_text())

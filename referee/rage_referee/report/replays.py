@@ -1,10 +1,11 @@
 """A game's replay as each viewer may see it: the organizer, a spectator, or one seat.
 
-Every frame is one decision (a bid or a play) and what the viewer knows right after it. A seat's
-frames are built from :func:`rage_sdk.view_for` alone, so no card hidden from that seat is in its
-data at all; a spectator sees what every seat sees (no hand, and only the bids all seats see); the
-organizer sees the whole state. Frames list only what changed since the frame before (the viewer
-carries the rest forward, hand by hand), so a replay stays within a few times the size of its record.
+Every frame is one decision (a bid or a play) and what the viewer knows right after it. The spectator's
+frames (what every seat sees: no hand, only the bids all seats see) are the base; a seat's view adds
+an overlay built from :func:`rage_sdk.view_for` for that seat alone (its hand, the bids it sees), so
+no card hidden from that seat is in its data at all; the organizer's overlay adds every hand and
+bid. Frames list only what changed since the frame before (the viewer carries the rest forward,
+hand by hand), so a game's replay, all views together, stays within a few times its record.
 """
 
 from __future__ import annotations
@@ -92,57 +93,53 @@ def _round_points(step: Step, results: Sequence[RoundResult]) -> list[int] | Non
     return None
 
 
-def _seat_frame(step: Step, view: SeatView, with_hand: bool) -> dict[str, Any]:
-    bid_shown = view.bids[step.seat] if isinstance(step.action, Bid) else None
-    action = str(step.action) if not isinstance(step.action, Bid) or bid_shown is not None else "bids"
+def _action_text(step: Step, bids: Sequence[int | None]) -> str:
+    """The decision as a viewer who sees ``bids`` sees it: a bid it may not see is just "bids"."""
+    if isinstance(step.action, Bid) and bids[step.seat] is None:
+        return "bids"
+    return str(step.action)
+
+
+def _public_frame(step: Step, views: Sequence[SeatView]) -> dict[str, Any]:
+    """What every seat sees (so a spectator too): no hand, and only the bids all seats see."""
+    view = views[0]
+    bids = [bid if all(other.bids[seat] is not None for other in views) else None for seat, bid in enumerate(view.bids)]
     return {
         "round": step.round_number,
         "cards": view.cards,
         "dealer": step.dealer,
         "trick": step.trick,
         "seat": step.seat,
-        "action": action,
+        "action": _action_text(step, bids),
         "trump": _letter(view.trump),
         "turned": [card.token for card in view.turned],
-        "bids": list(view.bids),
+        "bids": bids,
         "won": list(view.tricks_won),
         "totals": list(view.totals),
         "points": _round_points(step, view.results),
         "sizes": list(view.hand_sizes),
-        "hands": {str(view.seat): [card.token for card in view.hand]} if with_hand else {},
+        "hands": {},
         **_table(step, view.trick, view.tricks),
     }
 
 
-def _organizer_frame(step: Step) -> dict[str, Any]:
-    state = step.state
+def _seat_overlay(step: Step, view: SeatView) -> dict[str, Any]:
+    """What one seat sees beyond the public frame: its hand, and the bids its bidding mode shows it."""
+    bids = list(view.bids)
     return {
-        "round": step.round_number,
-        "cards": state.cards,
-        "dealer": step.dealer,
-        "trick": step.trick,
-        "seat": step.seat,
-        "action": str(step.action),
-        "trump": _letter(state.trump),
-        "turned": [TOKENS[c] for c in state.turned],
-        "bids": list(state.bids),
-        "won": list(state.tricks_won),
-        "totals": list(state.totals),
-        "points": _round_points(step, state.results),
-        "hands": {str(seat): [TOKENS[c] for c in hand] for seat, hand in enumerate(state.hands)},
-        **_table(step, state.trick, state.tricks),
+        "hands": {str(view.seat): [card.token for card in view.hand]},
+        "bids": bids,
+        "action": _action_text(step, bids),
     }
 
 
-def _spectator_frame(step: Step, views: Sequence[SeatView]) -> dict[str, Any]:
-    """What every seat sees: a seat's frame without its hand, with only the bids all seats see."""
-    frame = _seat_frame(step, views[0], with_hand=False)
-    frame["bids"] = [
-        bid if all(view.bids[seat] is not None for view in views) else None for seat, bid in enumerate(views[0].bids)
-    ]
-    if isinstance(step.action, Bid) and frame["bids"][step.seat] is None:
-        frame["action"] = "bids"
-    return frame
+def _organizer_overlay(step: Step) -> dict[str, Any]:
+    state = step.state
+    return {
+        "hands": {str(seat): [TOKENS[c] for c in hand] for seat, hand in enumerate(state.hands)},
+        "bids": list(state.bids),
+        "action": str(step.action),
+    }
 
 
 def _fault_marks(faults: Sequence[Mapping[str, Any]]) -> dict[tuple[int, int, int], list[Mapping[str, Any]]]:
@@ -179,8 +176,11 @@ def replay_views(
 ) -> dict[str, dict[str, Any]]:
     """Each view's replay (by :func:`view_names`, or just those in ``only``): players and frames.
 
-    Each frame holds only what changed since the one before; a frame with a fault at its decision
-    has ``faults`` (the detail only in the organizer's view and in the view of the seat at fault).
+    The spectator's frames are the base of every view: the organizer's and each seat's frames are
+    overlays on them (``"base": "public"``) holding only what that viewer sees beyond, so a seat's
+    data holds its own hand and no other. Each frame holds only what changed since the one before;
+    a frame with a fault at its decision has ``faults`` (the detail only in the organizer's overlay
+    and in the overlay of the seat at fault).
 
     :raises rage_sdk.IllegalActionError: the record breaks a rule.
     """
@@ -189,22 +189,23 @@ def replay_views(
     marks = _fault_marks(faults)
     frames: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     last: dict[str, dict[str, Any]] = {name: {} for name in names}
-    seat_views = [name for name in names if name.isdigit()]
     for step in steps(record):
-        views = [view_for(step.state, seat) for seat in range(players)] if seat_views or SPECTATOR in names else []
+        views = [view_for(step.state, seat) for seat in range(players)]
         marked = marks.get((step.seat, step.round_number, step.trick), [])
         for name in names:
-            if name == ORGANIZER:
-                frame = _organizer_frame(step)
-            elif name == SPECTATOR:
-                frame = _spectator_frame(step, views)
+            if name == SPECTATOR:
+                frame = _public_frame(step, views)
+            elif name == ORGANIZER:
+                frame = _organizer_overlay(step)
             else:
-                frame = _seat_frame(step, views[int(name)], with_hand=True)
+                frame = _seat_overlay(step, views[int(name)])
             detailed = name in (ORGANIZER, str(step.seat))
             frame["faults"] = [_fault_json(fault, detailed) for fault in marked]
             frames[name].append(_delta(frame, last[name]))
             last[name] = frame
+    players_shown = [capped(player, 60) for player in record.players]
     return {
-        name: {"view": name, "players": [capped(player, 60) for player in record.players], "frames": frames[name]}
+        name: {"view": name, "players": players_shown, "frames": frames[name]}
+        | ({} if name == SPECTATOR else {"base": SPECTATOR})
         for name in names
     }

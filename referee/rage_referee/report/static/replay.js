@@ -7,26 +7,37 @@ const RageReplay = {
   at: 0,
   load(data) {
     this.views[data.view] = data;
-    if (data.view === this.view) this.show(data.view);
+    this.show(this.view);
   },
   select(view) {
     this.view = view;
-    if (this.views[view]) return this.show(view);
-    const root = document.getElementById("replay");
+    for (const name of new Set(["public", view])) {
+      if (!this.views[name]) this.fetch(name);
+    }
+    this.show(view);
+  },
+  fetch(view) {
+    this.views[view] = null;
     const script = document.createElement("script");
-    script.src = root.dataset.game + "." + view + ".js";
+    script.src = document.getElementById("replay").dataset.game + "." + view + ".js";
     script.onerror = () => { document.getElementById("status").textContent = "this view is not available"; };
     document.body.appendChild(script);
   },
-  show(view) {
-    const data = this.views[view];
+  carried(frames) {
     let state = {};
-    this.players = data.players;
-    this.states = data.frames.map((frame) => {
+    return frames.map((frame) => {
       const hands = Object.assign({}, state.hands, frame.hands);
       state = Object.assign({}, state, frame, { hands });
       return state;
     });
+  },
+  show(view) {
+    const data = this.views[view];
+    const base = data && data.base ? this.views[data.base] : data;
+    if (!data || !base || view !== this.view) return;
+    const overlay = data === base ? null : this.carried(data.frames);
+    this.players = data.players;
+    this.states = this.carried(base.frames).map((state, k) => (overlay ? Object.assign({}, state, overlay[k]) : state));
     const slider = document.getElementById("slider");
     slider.max = Math.max(0, this.states.length - 1);
     this.go(Math.min(this.at, this.states.length - 1));
