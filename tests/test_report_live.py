@@ -22,6 +22,7 @@ from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
+from rage_referee.hosted.registry import LeagueStatus
 from rage_referee.league.store import StoredGame
 from rage_referee.report.live import COOKIE, bound_port, start_http
 from report_helpers import chromium, league_file, stored
@@ -82,6 +83,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     league_id = contest.registry.league("cup").league_id
     for game in games[:11]:
         contest.store.add(league_id, game)
+    contest.registry.set_status("cup", LeagueStatus.RUNNING)  # as the pages see it; no run plays it here
     loop = asyncio.new_event_loop()
     started: list[Any] = []
 
@@ -150,6 +152,7 @@ def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
         live.finish(replace(live.games[11]))
         page.wait_for_function("document.getElementById('games-count').textContent === '12 games'", timeout=20000)
         assert page.locator("table.games tbody tr[data-game='11']").count() == 1
+        assert "point estimates" in page.locator("#standings").inner_text()
         context.close()
 
 

@@ -14,14 +14,16 @@ import asyncio
 import contextlib
 import json
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs
 
 import uvicorn
-from markupsafe import escape
-from rage_sdk.record import GameRecord
+from rage_sdk.errors import IllegalActionError
+from rage_sdk.record import GameRecord, check_shape
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -31,20 +33,18 @@ from starlette.routing import Route
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
-from ..hosted.registry import LeagueEntry
+from ..hosted.registry import LeagueEntry, LeagueStatus
+from ..hosted.standings import point_table
 from ..league.store import StoredGame
-from .pages import League, bot_file, render_bot, render_game, render_index, replay_script
+from .pages import League, bot_file, environment, render_bot, render_game, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 
 COOKIE = "rage_token"
+REFRESH = 5.0
+"""Seconds a running league's figures are kept before its newer games are drawn in."""
 ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
 GAME_PATH = re.compile(r"(\d{5})\.html")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
-LOGIN_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rage Arena</title>
-<link rel="stylesheet" href="/static/report.css"></head><body><header><span class="home">Rage Arena</span></header>
-<main class="login"><h2>Token</h2><p>{message}</p><form method="post" action="/login">
-<input type="password" name="token" autocomplete="off" placeholder="admin, entry or bot token">
-<button type="submit">enter</button></form></main></body></html>"""
 
 
 def allowed_views(caller: Caller, game: StoredGame) -> list[str]:
@@ -55,13 +55,24 @@ def allowed_views(caller: Caller, game: StoredGame) -> list[str]:
     return [*own, SPECTATOR]
 
 
+@dataclass
+class Snapshot:
+    """One league as its pages show it, until its next game (or :data:`REFRESH` seconds while it runs)."""
+
+    count: int
+    made: float
+    league: League
+    index: str | None = None
+    full: League | None = None
+    """With the games' records (bids by round size), made when a bot's page is asked for."""
+
+
 class LivePages:
-    """The pages of every league of one contest; rendered standings cached until a league's next game."""
+    """The pages of every league of one contest, each league's figures kept in a :class:`Snapshot`."""
 
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
-        self._index: dict[str, tuple[int, str]] = {}
-        self._full: dict[str, tuple[int, League]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -69,62 +80,73 @@ class LivePages:
         metadata = [("authorization", header)] if header else [("authorization", f"Bearer {token}")] if token else []
         return self.contest.auth.identify(metadata)
 
-    async def league(self, request: Request) -> tuple[LeagueEntry, League]:
+    async def snapshot(self, request: Request, fresh: bool = False) -> tuple[LeagueEntry, Snapshot]:
+        """The league's snapshot; a running league's standings are point estimates (no bootstrap)."""
         entry = self.contest.registry.league(request.path_params["league"])
-        table = await self.contest.standings.table(entry.league_id)
-        games = self.contest.registry.results(entry.league_id)
-        return entry, League(entry.name, games, table.rows, replays={game.index for game in games}, live=True)
+        count = self.contest.registry.games_done(entry.league_id)
+        cached = self._snapshots.get(entry.name)
+        running = entry.status is LeagueStatus.RUNNING
+        if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
+            return entry, cached
+        games = await asyncio.to_thread(self.contest.registry.results, entry.league_id)
+        if running:
+            table = await asyncio.to_thread(point_table, games)
+        else:
+            table = await self.contest.standings.table(entry.league_id)
+        indices = {game.index for game in games}
+        league = League(entry.name, games, table.rows, indices, live=True, intervals=table.intervals)
+        snapshot = Snapshot(len(games), time.monotonic(), league)
+        self._snapshots[entry.name] = snapshot
+        return entry, snapshot
 
-    def game(self, league: League, index: int) -> StoredGame:
+    async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, StoredGame]:
+        entry, snapshot = await self.snapshot(request)
+        if index not in snapshot.league.replays:  # finished since the snapshot, perhaps
+            entry, snapshot = await self.snapshot(request, fresh=True)
+        league = snapshot.league
         game = next((game for game in league.games if game.index == index), None)
         if game is None:
             raise LookupError(f"game {index} of {league.name} has not finished")
-        return game
+        return entry, league, game
 
     async def index(self, request: Request) -> str:
-        entry, league = await self.league(request)
-        cached = self._index.get(entry.name)
-        if cached is None or cached[0] != len(league.games):
-            cached = (len(league.games), await asyncio.to_thread(render_index, league))
-            self._index[entry.name] = cached
-        return cached[1]
+        _, snapshot = await self.snapshot(request)
+        if snapshot.index is None:
+            snapshot.index = await asyncio.to_thread(render_index, snapshot.league)
+        return snapshot.index
 
     async def bot(self, request: Request, name: str) -> str:
-        entry, league = await self.league(request)
-        bot = next((bot for bot in league.bots if bot_file(bot) == name), None)
+        entry, snapshot = await self.snapshot(request)
+        bot = next((bot for bot in snapshot.league.bots if bot_file(bot) == name), None)
         if bot is None:
             raise LookupError(f"no bot {name} in {entry.name}")
-        cached = self._full.get(entry.name)
-        if cached is None or cached[0] != len(league.games):  # with the records, for bids by round size
+        if snapshot.full is None:
             games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
-            cached = (len(league.games), League(league.name, games, league.rows, league.replays, live=True))
-            self._full[entry.name] = cached
-        full = cached[1]
-        return render_bot(full, bot)
+            league = snapshot.league
+            snapshot.full = League(
+                league.name, games, league.rows, league.replays, live=True, intervals=league.intervals
+            )
+        return render_bot(snapshot.full, bot)
 
     async def game_page(self, request: Request, index: int) -> str:
-        _, league = await self.league(request)
-        game = self.game(league, index)
+        _, league, game = await self.game(request, index)
         return render_game(league, game, allowed_views(self.caller(request), game))
 
     async def replay(self, request: Request, index: int, view: str) -> str:
-        entry, league = await self.league(request)
-        game = self.game(league, index)
+        entry, _, game = await self.game(request, index)
         if view not in allowed_views(self.caller(request), game):
             raise PermissionError(f"this token may not see view {view} of game {index}")
         record = self.contest.registry.record(entry.league_id, index) or {}
-        data = await asyncio.to_thread(replay_views, GameRecord.model_validate(record), game.faults, [view])
-        return replay_script(data[view])
+        try:
+            data = await asyncio.to_thread(_replay_views, record, game.faults, view)
+        except (ValueError, IllegalActionError) as error:
+            raise LookupError(f"no replay of game {index}: {error}") from None
+        return replay_script(data)
 
     def leagues_page(self) -> str:
-        items = "".join(
-            f'<li><a href="/leagues/{quote(entry.name)}/index.html">{escape(entry.name)}</a> {entry.status.value}</li>'
-            for entry in self.contest.registry.leagues()
-        )
-        return (
-            LOGIN_PAGE.split("<main")[0]
-            + f'<main><h2>Leagues</h2><ul class="leagues">{items}</ul></main></body></html>'
-        )
+        registry = self.contest.registry
+        leagues = [(entry, registry.games_done(entry.league_id)) for entry in registry.leagues()]
+        return environment().get_template("plain.html").render(leagues=leagues)
 
     async def events(self, request: Request) -> AsyncIterator[dict[str, str]]:
         """The league's games, faults and status as they happen, after its count of games now."""
@@ -145,9 +167,23 @@ class LivePages:
             self.contest.hub.unsubscribe(watcher)
 
 
+def login_page(message: str) -> str:
+    return environment().get_template("plain.html").render(message=message)
+
+
+def _age(snapshot: Snapshot) -> float:
+    return time.monotonic() - snapshot.made
+
+
+def _replay_views(record: dict[str, Any], faults: Sequence[Mapping[str, Any]], view: str) -> dict[str, Any]:
+    parsed = GameRecord.model_validate(record)
+    check_shape(parsed)
+    return replay_views(parsed, faults, [view])[view]
+
+
 def _refusal(error: Exception) -> Response:
     if isinstance(error, Unauthenticated):
-        return HTMLResponse(LOGIN_PAGE.format(message=escape(str(error))), status_code=401)
+        return HTMLResponse(login_page(str(error)), status_code=401)
     if isinstance(error, PermissionError):
         return PlainTextResponse(str(error), status_code=403)
     if isinstance(error, LookupError):
@@ -187,7 +223,7 @@ def create_app(contest: Contest) -> Starlette:
 
     async def login(request: Request) -> Response:
         if request.method == "GET":
-            return HTMLResponse(LOGIN_PAGE.format(message="Enter your token."))
+            return HTMLResponse(login_page("Enter your token."))
         fields = parse_qs((await request.body()).decode(errors="replace"))
         token = (fields.get("token") or [""])[0].strip()
         try:

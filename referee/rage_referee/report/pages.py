@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -67,10 +67,12 @@ class League:
     games: Sequence[StoredGame]
     rows: Sequence[RatingRow]
     """The rating table, best first."""
-    replays: Collection[int] = field(default_factory=set)
+    replays: set[int] = field(default_factory=set)
     """Indices of the games that have a replay page."""
     live: bool = False
     """Pages that follow the league as it runs (served by the referee)."""
+    intervals: bool = True
+    """False for point estimates (a running league's): no intervals, no LOS, no skill."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)

@@ -90,7 +90,7 @@ def build_site(
             write_replay(out / "games", game, league)
         except (ValueError, IllegalActionError) as error:
             skipped.append(f"game {game.index}: {error}")
-            league.replays.discard(game.index)  # type: ignore[attr-defined]
+            league.replays.discard(game.index)
         if on_replay is not None:
             on_replay()
     replay_seconds = time.perf_counter() - replays_started

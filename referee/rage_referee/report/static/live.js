@@ -13,6 +13,10 @@
       .then((reply) => reply.text())
       .then((html) => {
         const page = new DOMParser().parseFromString(html, "text/html");
+        const count = page.getElementById("games-count");
+        if (count && Number(count.textContent.split(" ")[0]) < shown && pending === null) {
+          pending = setTimeout(refresh, 2000); // the server draws newer games in a moment
+        }
         for (const id of ["main", "games-count"]) {
           const fresh = page.getElementById(id);
           if (fresh) document.getElementById(id).replaceWith(fresh);
