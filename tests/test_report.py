@@ -157,6 +157,7 @@ def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list
     faulted = {g.index for g in games if g.faults}
     assert pages == sorted(f"{i:05d}.html" for i in {g.index for g in games[-2:]} | faulted)
     assert len(list((tmp_path / "r" / "bots").glob("*.html"))) == 4
+    assert (tmp_path / "r" / "games-001.html").read_text().count("<tr data-game=") == len(games)
     by_db = runner.invoke(
         app, ["league", "report", "--db", str(file.parent / "league.sqlite"), "--out", str(tmp_path / "d")]
     )

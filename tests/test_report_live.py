@@ -201,4 +201,6 @@ def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:
     assert page.text.count("<tr><td>") >= 10  # a row per round size, 10 down to 1
     assert "bot_error" in page.text
     assert get(live, "/leagues/cup/bots/nobody.html", live.entry).status_code == 404
+    assert get(live, "/leagues/cup/games-001.html", live.entry).text.count("<tr data-game=") >= 11
+    assert get(live, "/leagues/cup/games-002.html", live.entry).status_code == 404
     assert get(live, "/leagues/nowhere/index.html", live.entry).status_code == 404

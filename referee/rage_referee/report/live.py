@@ -36,13 +36,14 @@ from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
 from ..league.store import StoredGame
-from .pages import League, bot_file, environment, render_bot, render_game, render_index, replay_script
+from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 
 COOKIE = "rage_token"
 REFRESH = 5.0
 """Seconds a running league's figures are kept before its newer games are drawn in."""
 ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
+GAMES_LIST = re.compile(r"games-(\d{3})\.html")
 GAME_PATH = re.compile(r"(\d{5})\.html")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
 
@@ -242,6 +243,9 @@ def create_app(contest: Contest) -> Starlette:
                 return HTMLResponse(await pages.index(request))
             if path.startswith("static/") and path[7:] in ASSETS:
                 return static_asset(path[7:])
+            if match := GAMES_LIST.fullmatch(path):
+                _, snapshot = await pages.snapshot(request)
+                return HTMLResponse(render_games(snapshot.league, int(match[1])))
             if path.startswith("bots/") and path.endswith(".html"):
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):

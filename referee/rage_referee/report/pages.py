@@ -25,7 +25,11 @@ from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rat
 from .text import capped
 
 MAX_GAMES_LISTED = 500
-"""Games listed on the standings page and on a bot's page (the most recent)."""
+"""Games listed on a bot's page (the most recent)."""
+RECENT_GAMES = 50
+"""Games listed on the standings page (the most recent)."""
+GAMES_PER_PAGE = 1000
+"""Games on each page of the list of every game, ``games-001.html`` on (the most recent first)."""
 
 
 @cache
@@ -86,7 +90,7 @@ def render_index(league: League) -> str:
         for a in league.order
         for b in league.order
     }
-    recent = sorted(league.games, key=lambda game: -game.index)[:MAX_GAMES_LISTED]
+    recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
     return (
         environment()
         .get_template("index.html")
@@ -100,6 +104,28 @@ def render_index(league: League) -> str:
             recent=recent,
             root="",
         )
+    )
+
+
+def games_pages(league: League) -> int:
+    return max(1, -(-len(league.games) // GAMES_PER_PAGE))
+
+
+def games_page_file(number: int) -> str:
+    return f"games-{number:03d}.html"
+
+
+def render_games(league: League, number: int) -> str:
+    """Page ``number`` (from 1) of the list of every game, the most recent first."""
+    pages = games_pages(league)
+    if not 1 <= number <= pages:
+        raise LookupError(f"the list of games has pages 1-{pages}")
+    ordered = sorted(league.games, key=lambda game: -game.index)
+    shown = ordered[(number - 1) * GAMES_PER_PAGE : number * GAMES_PER_PAGE]
+    return (
+        environment()
+        .get_template("games_page.html")
+        .render(league=league, recent=shown, number=number, pages=pages, root="", page_file=games_page_file)
     )
 
 

@@ -19,7 +19,18 @@ from rage_sdk.record import GameRecord, check_shape
 
 from ..league.ratings import RatingRow
 from ..league.store import StoredGame
-from .pages import League, bot_file, game_file, render_bot, render_game, render_index, replay_script
+from .pages import (
+    League,
+    bot_file,
+    game_file,
+    games_page_file,
+    games_pages,
+    render_bot,
+    render_game,
+    render_games,
+    render_index,
+    replay_script,
+)
 from .replays import replay_views, view_names
 
 
@@ -96,12 +107,16 @@ def build_site(
     replay_seconds = time.perf_counter() - replays_started
     for bot in league.bots:
         (out / "bots" / f"{bot_file(bot)}.html").write_text(render_bot(league, bot))
+    for old in out.glob("games-*.html"):
+        old.unlink()
+    for number in range(1, games_pages(league) + 1):
+        (out / games_page_file(number)).write_text(render_games(league, number))
     index = out / "index.html"
     index.write_text(render_index(league))
     total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
     replay_bytes = sum(path.stat().st_size for path in (out / "games").iterdir())
     return Built(
-        pages=1 + len(league.bots) + len(league.replays),
+        pages=1 + games_pages(league) + len(league.bots) + len(league.replays),
         replays=len(league.replays),
         skipped=skipped,
         index_bytes=index.stat().st_size,
