@@ -151,6 +151,9 @@ def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tu
 
 def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list[StoredGame]]) -> None:
     file, games = played
+    assert runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r")]).exit_code == 0
+    assert len(list((tmp_path / "r" / "games").glob("*.html"))) == len(games)
+    (tmp_path / "r" / "notes.txt").write_text("kept")
     result = runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r"), "--replays", "2"])
     assert result.exit_code == 0, result.output
     pages = sorted(path.name for path in (tmp_path / "r" / "games").glob("*.html"))
@@ -158,6 +161,7 @@ def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list
     assert pages == sorted(f"{i:05d}.html" for i in {g.index for g in games[-2:]} | faulted)
     assert len(list((tmp_path / "r" / "bots").glob("*.html"))) == 4
     assert (tmp_path / "r" / "games-001.html").read_text().count("<tr data-game=") == len(games)
+    assert (tmp_path / "r" / "notes.txt").read_text() == "kept"
     by_db = runner.invoke(
         app, ["league", "report", "--db", str(file.parent / "league.sqlite"), "--out", str(tmp_path / "d")]
     )

@@ -7,7 +7,6 @@ beside it, so a viewer loads only the view it shows and a seat's file holds only
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -85,12 +84,17 @@ def build_site(
     replay_limit: int | None = None,
     on_replay: Callable[[], None] | None = None,
 ) -> Built:
-    """Write the report of one league into ``out`` (made if missing; the old report is replaced)."""
+    """Write the report of one league into ``out`` (made if missing; an old report there is replaced)."""
     started = time.perf_counter()
-    for folder in ("bots", "games", "static"):
-        shutil.rmtree(out / folder, ignore_errors=True)
     (out / "bots").mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
+    for old in [
+        *out.glob("bots/*.html"),
+        *out.glob("games/*.html"),
+        *out.glob("games/*.js"),
+        *out.glob("games-*.html"),
+    ]:
+        old.unlink()  # a report's own files: anything else in the folder stays
     copy_static(out)
     chosen = replayable(games, replay_limit)
     league = League(name, games, rows, replays={game.index for game in chosen})
@@ -107,8 +111,6 @@ def build_site(
     replay_seconds = time.perf_counter() - replays_started
     for bot in league.bots:
         (out / "bots" / f"{bot_file(bot)}.html").write_text(render_bot(league, bot))
-    for old in out.glob("games-*.html"):
-        old.unlink()
     for number in range(1, games_pages(league) + 1):
         (out / games_page_file(number)).write_text(render_games(league, number))
     index = out / "index.html"
