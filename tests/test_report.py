@@ -199,3 +199,17 @@ def test_ratings_crosstable(played: tuple[Path, list[StoredGame]]) -> None:
         assert (row["wins"], row["draws"], row["losses"]) == (pairing.wins, pairing.draws, pairing.losses)
     table = runner.invoke(app, ["ratings", "--league", str(file), "--crosstable"])
     assert table.exit_code == 0 and "head to head" in table.output
+
+
+def test_a_record_that_cannot_be_replayed_is_listed_without_a_replay(
+    tmp_path: Path, played: tuple[Path, list[StoredGame]]
+) -> None:
+    _, games = played
+    broken = dict(games[1].record)
+    broken["rounds"] = [{**broken["rounds"][0], "plays": list(reversed(broken["rounds"][0]["plays"]))}]
+    damaged = [games[0], StoredGame(**{**games[1].__dict__, "record": broken}), *games[2:]]
+    built = build_site("mini", damaged, rating_table(damaged, samples=5), tmp_path / "site")
+    assert len(built.skipped) == 1 and built.skipped[0].startswith("game 1: ")
+    assert not (tmp_path / "site" / "games" / "00001.html").exists()
+    assert (tmp_path / "site" / "games" / "00002.html").exists()
+    assert '<tr data-game="1">\n<td>1</td>' in (tmp_path / "site" / "games-001.html").read_text()
