@@ -153,6 +153,7 @@ def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
         page.wait_for_function("document.getElementById('games-count').textContent === '12 games'", timeout=20000)
         assert page.locator("table.games tbody tr[data-game='11']").count() == 1
         assert "point estimates" in page.locator("#standings").inner_text()
+        assert "game 11 finished" in page.locator("#feed").inner_text()
         context.close()
 
 

@@ -33,11 +33,13 @@ from starlette.routing import Route
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
+from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
 from ..league.store import StoredGame
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
+from .text import capped
 
 COOKIE = "rage_token"
 REFRESH = 5.0
@@ -158,14 +160,26 @@ class LivePages:
             yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
             while (event := await watcher.next()) is not None:
                 kind = str(event.WhichOneof("kind"))
-                if kind == "game_finished":
-                    finished = event.game_finished
-                    data = {"game": finished.game, "games_done": finished.games_done}
-                else:
-                    data = {}
-                yield {"event": kind, "data": json.dumps(data)}
+                yield {"event": kind, "data": json.dumps(_event_data(event, kind))}
         finally:
             self.contest.hub.unsubscribe(watcher)
+
+
+def _event_data(event: Any, kind: str) -> dict[str, Any]:
+    """What a page shows of a league event (as ``Watch`` shows it to every token)."""
+    if kind == "game_finished":
+        game = event.game_finished
+        return {"game": game.game, "games_done": game.games_done, "seats": [capped(s, 60) for s in game.seats],
+                "totals": list(game.totals), "places": list(game.places), "faults": game.faults}  # fmt: skip
+    if kind == "bot_faulted":
+        fault = event.bot_faulted
+        return {"game": fault.game, "bot": capped(fault.bot, 60), "kind": capped(fault.kind, 40),
+                "round": fault.round, "trick": fault.trick, "detail": capped(fault.detail)}  # fmt: skip
+    if kind == "status_changed":
+        changed = event.status_changed
+        status = next((name for name, value in STATUS.items() if value == changed.status), None)
+        return {"status": status.value if status else "unknown", "games_done": changed.games_done}
+    return {}
 
 
 def login_page(message: str) -> str:

@@ -32,9 +32,28 @@
       pending = setTimeout(refresh, 300);
     }
   };
+  const feed = (line, cls) => {
+    const list = document.getElementById("feed");
+    if (!list) return;
+    const item = document.createElement("li");
+    item.textContent = new Date().toLocaleTimeString() + "  " + line;
+    if (cls) item.className = cls;
+    list.prepend(item);
+    while (list.children.length > 12) list.lastChild.remove();
+  };
   const source = new EventSource(url);
   source.onopen = () => status.classList.remove("stale");
   source.onerror = () => status.classList.add("stale");
   source.addEventListener("hello", (e) => games(JSON.parse(e.data).games_done));
-  source.addEventListener("game_finished", (e) => games(JSON.parse(e.data).games_done));
+  source.addEventListener("game_finished", (e) => {
+    const game = JSON.parse(e.data);
+    const seats = game.seats.map((name, k) => name + " " + game.totals[k] + " (" + game.places[k] + ")").join(", ");
+    feed("game " + game.game + " finished: " + seats);
+    games(game.games_done);
+  });
+  source.addEventListener("bot_faulted", (e) => {
+    const f = JSON.parse(e.data);
+    feed("game " + f.game + ": " + f.bot + " " + f.kind + " (round " + f.round + ", trick " + f.trick + "): " + f.detail, "fault");
+  });
+  source.addEventListener("status_changed", (e) => feed("league " + JSON.parse(e.data).status));
 })();
