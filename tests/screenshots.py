@@ -1,4 +1,5 @@
-"""``make screenshots``: play a small league, build its report, and write a PNG of each kind of page.
+"""``make screenshots``: play a small league, build its report, and write a PNG of each kind of page
+(and of the live standings page of a hosted referee, as games finish).
 
 python tests/screenshots.py OUT_DIR      # needs Debian's chromium (apt-get install chromium)
 """
@@ -11,7 +12,8 @@ import tempfile
 from pathlib import Path
 
 from rage_referee.cli import app
-from report_helpers import CHROMIUM_ARGS, league_file, served
+from rage_referee.report.live import COOKIE
+from report_helpers import CHROMIUM_ARGS, league_file, live_contest, served, stored
 from typer.testing import CliRunner
 
 PAGES = {
@@ -49,6 +51,20 @@ def main(out: Path) -> None:
                         page.keyboard.press("ArrowRight")
                 page.screenshot(path=str(out / f"{name}.png"), full_page=True)
                 print(out / f"{name}.png")
+            with live_contest(Path(scratch), stored(file), shown=10) as live:
+                context = browser.new_context(viewport={"width": 1200, "height": 900})
+                host = live.base.split("//")[1].split(":")[0]
+                context.add_cookies([{"name": COOKIE, "value": live.admin, "domain": host, "path": "/"}])
+                page = context.new_page()
+                page.goto(f"{live.base}/leagues/cup/index.html")
+                page.wait_for_timeout(500)
+                for game in live.games[10:]:
+                    live.finish(game)
+                page.wait_for_function(
+                    f"document.getElementById('games-count').textContent === '{len(live.games)} games'"
+                )
+                page.screenshot(path=str(out / "live.png"), full_page=True)
+                print(out / "live.png")
             browser.close()
 
 

@@ -2,69 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
-from rage_referee.hosted import messages
-from rage_referee.hosted.addresses import LOOPBACK, AllowList
-from rage_referee.hosted.auth import token_hash
-from rage_referee.hosted.contest import Contest
-from rage_referee.hosted.definition import read_definition
-from rage_referee.hosted.registry import LeagueStatus
-from rage_referee.league.store import StoredGame
-from rage_referee.report.live import COOKIE, bound_port, start_http
-from report_helpers import chromium, league_file, stored
+from rage_referee.report.live import COOKIE
+from report_helpers import Live, chromium, league_file, live_contest, stored
 from typer.testing import CliRunner
-
-DEFINITION = """
-name = "cup"
-players = 3
-games = 24
-seed = 3
-[ruleset]
-preset = "amigo"
-[bots]
-heuristic = ""
-greedy = ""
-random = ""
-raiser = ""
-"""
-
-
-@dataclass
-class Live:
-    base: str
-    admin: str
-    entry: str
-    bot: str
-    """The token of bot ``raiser``."""
-    contest: Contest
-    loop: asyncio.AbstractEventLoop
-    games: list[StoredGame]
-
-    def finish(self, game: StoredGame) -> None:
-        """Store a game and announce it, as a league run does, in the server's loop."""
-        league = self.contest.registry.league("cup")
-
-        def publish() -> None:
-            self.contest.store.add(league.league_id, game)
-            done = self.contest.registry.games_done(league.league_id)
-            for event in messages.game_events("cup", game, done, league.games_total):
-                self.contest.hub.publish(event)
-
-        self.loop.call_soon_threadsafe(publish)
 
 
 @pytest.fixture(scope="module")
@@ -73,40 +25,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     folder = tmp_path_factory.mktemp("live")
     file = league_file(folder / "played")
     assert CliRunner().invoke(app, ["league", "run", str(file)]).exit_code == 0
-    games = stored(file)
-    admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
-    contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))
-    for name in ("heuristic", "greedy", "random", "raiser"):
-        contest.registry.add_bot(name, "127.0.0.1:1", "", token_hash(bot if name == "raiser" else name * 8))
-    registered = {bot.name: bot.address for bot in contest.registry.bots()}
-    contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
-    league_id = contest.registry.league("cup").league_id
-    for game in games[:11]:
-        contest.store.add(league_id, game)
-    contest.registry.set_status("cup", LeagueStatus.RUNNING)  # as the pages see it; no run plays it here
-    loop = asyncio.new_event_loop()
-    started: list[Any] = []
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        started.append(loop.run_until_complete(start_http(contest, 0, "127.0.0.1")))
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the pages did not start"
-        time.sleep(0.05)
-    server, task = started[0]
-    try:
-        yield Live(f"http://127.0.0.1:{bound_port(server)}", admin, entry, bot, contest, loop, games)
-    finally:
-        server.should_exit = True
-        asyncio.run_coroutine_threadsafe(asyncio.wait_for(asyncio.shield(task), 10), loop).result(15)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
-        contest.close()
+    with live_contest(folder, stored(file), shown=11) as served_live:
+        yield served_live
 
 
 def get(live: Live, path: str, token: str | None) -> httpx.Response:

@@ -42,6 +42,8 @@ from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
 COOKIE = "rage_token"
+GRACE = 2.0
+"""Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
 """Seconds a running league's figures are kept before its newer games are drawn in."""
 ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
@@ -297,7 +299,14 @@ async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, a
 
     :raises OSError: the port cannot be bound.
     """
-    config = uvicorn.Config(create_app(contest), host=host.strip("[]"), port=port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        create_app(contest),
+        host=host.strip("[]"),
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=GRACE,
+    )
     server = _Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
