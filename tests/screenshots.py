@@ -57,7 +57,7 @@ def main(out: Path) -> None:
                 context.add_cookies([{"name": COOKIE, "value": live.admin, "domain": host, "path": "/"}])
                 page = context.new_page()
                 page.goto(f"{live.base}/leagues/cup/index.html")
-                page.wait_for_timeout(500)
+                page.wait_for_function("document.body.dataset.following === 'yes'")
                 for game in live.games[10:]:
                     live.finish(game)
                 page.wait_for_function(

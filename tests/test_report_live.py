@@ -67,8 +67,7 @@ def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
         page.goto(f"{live.base}/leagues/cup/index.html")
         assert page.locator("#games-count").inner_text() == "11 games"
         assert page.locator("table.games tbody tr").count() == 11
-        page.wait_for_function("!document.getElementById('live-status').classList.contains('stale')")
-        page.wait_for_timeout(500)  # the event stream is open
+        page.wait_for_function("document.body.dataset.following === 'yes'")  # the event stream is subscribed
         live.finish(replace(live.games[11]))
         page.wait_for_function("document.getElementById('games-count').textContent === '12 games'", timeout=20000)
         assert page.locator("table.games tbody tr[data-game='11']").count() == 1

@@ -42,7 +42,7 @@ from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
 COOKIE = "rage_token"
-GRACE = 2.0
+GRACE = 2
 """Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
 """Seconds a running league's figures are kept before its newer games are drawn in."""

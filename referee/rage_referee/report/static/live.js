@@ -44,7 +44,10 @@
   const source = new EventSource(url);
   source.onopen = () => status.classList.remove("stale");
   source.onerror = () => status.classList.add("stale");
-  source.addEventListener("hello", (e) => games(JSON.parse(e.data).games_done));
+  source.addEventListener("hello", (e) => {
+    document.body.dataset.following = "yes"; // subscribed: nothing from here on is missed
+    games(JSON.parse(e.data).games_done);
+  });
   source.addEventListener("game_finished", (e) => {
     const game = JSON.parse(e.data);
     const seats = game.seats.map((name, k) => name + " " + game.totals[k] + " (" + game.places[k] + ")").join(", ");
