@@ -40,6 +40,12 @@ const RageReplay = {
     this.states = this.carried(base.frames).map((state, k) => (overlay ? Object.assign({}, state, overlay[k]) : state));
     const slider = document.getElementById("slider");
     slider.max = Math.max(0, this.states.length - 1);
+    if (this.wanted) {
+      const [round, trick, seat] = this.wanted.split(".").map(Number);
+      const found = this.states.findIndex((s) => s.round === round && s.trick === trick && s.seat === seat);
+      this.wanted = null;
+      if (found >= 0) this.at = found;
+    }
     this.go(Math.min(this.at, this.states.length - 1));
   },
   go(at) {
@@ -134,5 +140,9 @@ document.addEventListener("DOMContentLoaded", () => {
     if (e.key === "Home") { RageReplay.go(0); e.preventDefault(); }
     if (e.key === "End") { RageReplay.go(RageReplay.states.length - 1); e.preventDefault(); }
   });
+  // #view=1&at=2.4.1 opens seat 1's view at round 2, trick 4 (0: bidding), seat 1's decision.
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  if ([...select.options].some((option) => option.value === wanted.get("view"))) select.value = wanted.get("view");
+  RageReplay.wanted = wanted.get("at");
   RageReplay.select(select.value);
 });
