@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test bench lint proto clean
+.PHONY: install demo test bench lint proto clean screenshots
 
 $(BIN)/rage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,10 +29,14 @@ bench: install
 proto: install
 	$(BIN)/python proto/generate.py
 
+# PNGs of the report's pages (not committed) from a small league, to see a change of look; needs chromium.
+screenshots: install
+	$(BIN)/python tests/screenshots.py screenshots
+
 lint: install
 	$(BIN)/ruff check sdk referee tests examples
 	$(BIN)/ruff format --check sdk referee tests examples
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis demo
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis demo screenshots

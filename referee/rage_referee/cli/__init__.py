@@ -6,8 +6,10 @@ import typer
 from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
+from .bench_report import report_bench_command
 from .match import match_command
 from .ratings import ratings_command
+from .report import report_command
 from .test import test_command
 
 app = typer.Typer(
@@ -18,10 +20,12 @@ app = typer.Typer(
 app.add_typer(replay.app, name="replay")
 app.command("match")(match_command)
 app.add_typer(league.app, name="league")
+league.app.command("report")(report_command)
 app.command("ratings")(ratings_command)
 app.command("test")(test_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
+bench.app.command("report")(report_bench_command)
 app.add_typer(referee.app, name="referee")
 
 

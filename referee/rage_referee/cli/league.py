@@ -10,7 +10,6 @@ import typer
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -19,6 +18,7 @@ from rich.progress import (
 
 from .common import err, fail, out
 from .ratings import Format, render
+from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..game import GameResult
@@ -42,6 +42,10 @@ def run_command(
             "--keep-going", help="Forfeit a bot that cannot start instead of stopping (as keep_going = true does)."
         ),
     ] = False,
+    standings_every: Annotated[
+        int, typer.Option(min=0, help="Refresh the standings under the progress bar every N games (0: none).")
+    ] = 10,
+    standings_top: Annotated[int, typer.Option(min=1, help="Bots shown in those standings.")] = 8,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from ..bots import BotSpecError
@@ -49,7 +53,7 @@ def run_command(
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
-    from ..league.runner import plan_league, run_league
+    from ..league.runner import plan_league, run_league, stored
     from ..league.store import Store, StoreError
 
     try:
@@ -66,7 +70,8 @@ def run_command(
     out.print(plan.deals.describe())
     if already:
         out.print(f"{config.name}: {already} of {total} games stored already; playing the other {total - already}")
-    with Progress(
+    scheduled = {game.index: game for game in plan.games}
+    progress = StandingsProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -76,10 +81,17 @@ def run_command(
         TextColumn("ETA"),
         TimeRemainingColumn(),
         console=err,
-    ) as progress:
+    )
+    if standings_every:
+        progress.standings = LiveStandings(
+            store.games(plan.league_id) if already else [], standings_every, standings_top
+        )
+    with progress:
         task = progress.add_task(config.name, total=total, completed=already, rate="-")
 
         def advance(game: GameResult) -> None:
+            if progress.standings is not None:
+                progress.standings.add(stored(scheduled[game.spec.game_id], game))
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")

@@ -165,6 +165,7 @@ def ratings_command(
         bool, typer.Option("--pairs", help="The pairwise matrix of duplicate score differences instead.")
     ] = False,
     forfeits: ForfeitsOption = None,
+    crosstable: Annotated[bool, typer.Option("--crosstable", help="Print each pair's head-to-head instead.")] = False,
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside; or, with --pairs,
     every pair's duplicate score difference with its 95% interval and LOS."""
@@ -196,6 +197,12 @@ def ratings_command(
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     policy = forfeits or Forfeits.UNRATED
+    if crosstable:
+        from .crosstable import render_crosstable
+
+        order = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
+        render_crosstable(games, order, format, f"{league_name}: {len(games)} games, head to head")
+        return
     if pairs:  # rows and columns in the order of the rating table
         names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
         render_pairs(pair_table(games, names), names, format, f"{league_name}: {len(games)} games, pairs")

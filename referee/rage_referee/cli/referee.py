@@ -194,6 +194,12 @@ def serve_command(
         Path | None, typer.Option(help="The certificate's private key (PEM).", show_default=False)
     ] = None,
     grace: Annotated[float, typer.Option(min=0, help="Seconds for games in progress to finish when stopping.")] = 5.0,
+    http: Annotated[
+        int | None,
+        typer.Option(
+            min=0, max=65535, help="Also serve every league's pages, live, over HTTP on this port.", show_default=False
+        ),
+    ] = None,
 ) -> None:
     """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart."""
     import asyncio
@@ -216,12 +222,17 @@ def serve_command(
         host=host,
         tls=tls,
         grace=grace,
+        http_port=http,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
     def ready(bound: int) -> None:
         scheme = "TLS" if settings.tls else "plaintext"
         err.print(f"referee serving on port {bound} ({scheme}); bots may be reached at: {allowed.describe()}")
+        if settings.http_port is not None:
+            err.print(
+                f"league pages on http://{host.strip('[]')}:{settings.http_port}/ (read-only; sign in with a token)"
+            )
 
     try:
         asyncio.run(serve(settings, ready))

@@ -52,6 +52,8 @@ class Settings:
     host: str = "[::]"
     tls: TlsFiles | None = None
     grace: float = 5.0
+    http_port: int | None = None
+    """Serve the leagues' pages over HTTP on this port too (:mod:`rage_referee.report.live`)."""
 
 
 async def create_server(
@@ -99,6 +101,16 @@ async def serve(settings: Settings, ready: Callable[[int], None] | None = None) 
     except BaseException:
         contest.close()
         raise
+    pages = None
+    if settings.http_port is not None:
+        from ..report.live import start_http
+
+        try:
+            pages = await start_http(contest, settings.http_port, settings.host)
+        except BaseException:
+            await server.stop(0)
+            contest.close()
+            raise
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -110,7 +122,11 @@ async def serve(settings: Settings, ready: Callable[[int], None] | None = None) 
         await stopping.wait()
     finally:
         await health_servicer.enter_graceful_shutdown()
+        if pages is not None:
+            pages[0].should_exit = True
         await contest.leagues.close(settings.grace)
         contest.hub.shutdown()
         await server.stop(settings.grace)
+        if pages is not None:
+            await pages[1]
         contest.close()

@@ -1,0 +1,90 @@
+"""``rage league report``: a league's standings, crosstable, rating history, bots and replays as a static site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .common import err, fail, out
+
+AUTO_REPLAYS = 1000
+"""Without --replays, leagues of more games get replays for this many recent games (and faulted ones)."""
+
+if TYPE_CHECKING:
+    from ..league.store import StoredGame
+
+
+def open_games(league: Path | None, db: str | None, name: str | None) -> tuple[str, list[StoredGame]]:
+    """The league's name and stored games, from a league file or a database URL; a clear exit otherwise."""
+    from ..league.config import LeagueConfigError, load_league
+    from ..league.store import Store, StoreError
+
+    if (league is None) == (db is None):
+        fail("give a league FILE or --db URL")
+    try:
+        if league is not None:
+            config = load_league(league)
+            store = Store(config.database_url(league.parent), create=False)
+            league_name, key = config.name, config.schedule_key()
+        else:
+            assert db is not None
+            store = Store(db if "://" in db else f"sqlite:///{Path(db)}", create=False)
+            names = store.league_names()
+            if name is None and len(names) != 1:
+                fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
+            league_name, key = name or names[0], None
+        games = store.games(store.league(league_name, key, create=False))
+    except (LeagueConfigError, StoreError) as error:
+        fail(str(error))
+    return league_name, games
+
+
+def report_command(
+    file: Annotated[Path | None, typer.Argument(help="The league's TOML file.", show_default=False)] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")] = Path("report"),
+    db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
+    name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
+    replays: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Replays for the N most recent games and every game with a fault, or 'all' "
+            f"(default: all up to {AUTO_REPLAYS} games, else the {AUTO_REPLAYS} most recent and those with a fault).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Write the league's report: DIR/index.html (standings, crosstable, history), a page per bot, a replay per game."""
+    from ..league.ratings import rating_table
+    from ..report.site import build_site
+
+    limit = replay_limit(replays)
+    league_name, games = open_games(file, db, name)
+    if not games:
+        fail(f"league {league_name!r} has no finished game yet")
+    if replays is None and len(games) > AUTO_REPLAYS:
+        limit = AUTO_REPLAYS
+    try:
+        built = build_site(league_name, games, rating_table(games), out_dir, limit)
+    except OSError as error:
+        fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
+    for problem in built.skipped:
+        err.print(f"no replay for {problem}", style="yellow")
+    out.print(
+        f"{league_name}: {len(games)} games, {built.pages} pages ({built.replays} replays) in {out_dir}/ "
+        f"in {built.seconds:.1f} s; index.html {built.index_bytes / 1024:.0f} KiB, "
+        f"all {built.total_bytes / 1024 / 1024:.1f} MiB"
+    )
+    if built.replays < len(games):
+        out.print(f"replays for {built.replays} of {len(games)} games (--replays all for every one)")
+    out.print(f"open {(out_dir / 'index.html').resolve().as_uri()}")
+
+
+def replay_limit(text: str | None) -> int | None:
+    """``--replays``: ``None`` for every game ('all' or not given), else how many recent games."""
+    if text is None or text == "all":
+        return None
+    if not text.isdigit():
+        fail(f"--replays: {text!r} is neither 'all' nor a number of games")
+    return int(text)

@@ -1,0 +1,67 @@
+"""Standings while a league runs: the top of the table under the progress bar, refitted every N games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from rich import box
+from rich.console import RenderableType
+from rich.progress import Progress
+from rich.table import Table
+
+from ..league.ratings import rating_table
+from ..league.store import StoredGame
+
+MAX_NAME = 24
+
+
+class LiveStandings:
+    """The leading ``top`` bots by the maximum-likelihood Elo (no bootstrap), refitted every ``every`` games."""
+
+    def __init__(self, games: Iterable[StoredGame], every: int, top: int) -> None:
+        self.games = [replace(game, record={}) for game in games]
+        self.every = every
+        self.top = top
+        self.table: Table | None = None
+        self._since = 0
+        if self.games:
+            self.refit()
+
+    def add(self, game: StoredGame) -> None:
+        """Count a finished game; refit when ``every`` have finished since the last refit."""
+        self.games.append(replace(game, record={}))
+        self._since += 1
+        if self.every and self._since >= self.every:
+            self.refit()
+
+    def refit(self) -> None:
+        self._since = 0
+        rows = rating_table(self.games, samples=0, with_skill=False)
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, title_justify="left")
+        table.title = f"after {len(self.games)} games" + (f", top {self.top}" if len(rows) > self.top else "")
+        for k, column in enumerate(("#", "bot", "elo", "games", "score", "place", "faults")):
+            table.add_column(column, justify="left" if k == 1 else "right", no_wrap=True)
+        for place, row in enumerate(rows[: self.top], start=1):
+            name = row.name if len(row.name) <= MAX_NAME else row.name[: MAX_NAME - 1] + "…"
+            table.add_row(
+                str(place),
+                name,
+                f"{row.elo:.0f}",
+                str(row.games),
+                f"{row.mean_score:.1f}",
+                f"{row.mean_place:.2f}",
+                str(row.faults),
+            )
+        self.table = table
+
+
+class StandingsProgress(Progress):
+    """A progress bar with the live standings beneath it."""
+
+    standings: LiveStandings | None = None
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield self.make_tasks_table(self.tasks)
+        if self.standings is not None and self.standings.table is not None:
+            yield self.standings.table

@@ -1,0 +1,1 @@
+"""Pages: the league report (a static site), its replay viewer, and the live pages of a hosted referee."""

@@ -1,0 +1,69 @@
+"""Build figures of the league report on a synthetic league of any size (``rage bench report``).
+
+The league is made of a few distinct random games replayed under rotating bot names, so a
+10,000-game league is stored in seconds; the figures are the report's build time and page weight,
+beside the rating table alone (what ``rage ratings`` computes) on the same games.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rage_sdk import CHANCE, GameState, Ruleset, view_for
+from rage_sdk.record import record_json
+
+from ..league.ratings import rating_table
+from ..league.store import StoredGame
+from .site import Built, build_site
+
+
+def synthetic_games(count: int, bots: int = 8, players: int = 3, distinct: int = 40, seed: int = 1) -> list[StoredGame]:
+    """``count`` stored games of amigo among ``bots`` names, random legal play, one fault in 50."""
+    rng = random.Random(seed)
+    names = [f"bot-{k}" for k in range(bots)]
+    played = []
+    for _ in range(distinct):
+        state = GameState(Ruleset.of("amigo"), players)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.deal_seeded(seed=rng.randrange(1 << 30))
+            else:
+                state.apply(rng.choice(view_for(state, state.current_player()).legal_actions))
+        played.append(state)
+    games = []
+    for index in range(count):
+        state = played[index % distinct]
+        seats = tuple(rng.sample(names, players))
+        outcome = state.outcome()
+        faults: tuple[dict[str, object], ...] = ()
+        if index % 50 == 7:
+            faults = ({"seat": 1, "kind": "timeout", "round": 2, "trick": 1, "detail": "no decision", "fallback": "?"},)
+        record = record_json(state, list(seats))
+        games.append(
+            StoredGame(index, index // players, index, seats, outcome.totals, outcome.places, outcome.hits,
+                       len(state.results), faults, 0, record)
+        )  # fmt: skip
+    return games
+
+
+@dataclass(frozen=True)
+class ReportFigures:
+    games: int
+    ratings_seconds: float
+    """The baseline: the rating table alone."""
+    built: Built
+
+
+def measure(count: int, replays: int | None, out: Path | None = None) -> ReportFigures:
+    """Build the report of a synthetic ``count``-game league (in ``out``, or a scratch folder)."""
+    games = synthetic_games(count)
+    started = time.perf_counter()
+    rows = rating_table(games)
+    ratings_seconds = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as scratch:
+        built = build_site("bench", games, rows, out or Path(scratch), replays)
+    return ReportFigures(count, ratings_seconds, built)

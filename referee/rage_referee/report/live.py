@@ -1,0 +1,324 @@
+"""The hosted referee's pages (``rage referee serve --http PORT``): the report of every league, live.
+
+Read-only, over the contest's own store and event hub (Starlette, served by uvicorn in the
+referee's event loop). Every page needs a token, as every gRPC call does: sent as
+``Authorization: Bearer <token>`` or kept in a cookie by ``/login``. The organizer sees every view
+of every replay; a bot's token sees its own seat's view of its games and the spectator's view of
+all; the entry token sees the spectator's view. Standings, games and faults are what ``Watch``
+shows every token. Pages follow their league through server-sent events (``events``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+from urllib.parse import parse_qs
+
+import uvicorn
+from rage_sdk.errors import IllegalActionError
+from rage_sdk.record import GameRecord, check_shape
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from ..hosted.auth import Caller, Role
+from ..hosted.contest import Contest
+from ..hosted.errors import ContestError, Unauthenticated
+from ..hosted.messages import STATUS
+from ..hosted.registry import LeagueEntry, LeagueStatus
+from ..hosted.standings import point_table
+from ..league.store import StoredGame
+from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
+from .replays import SPECTATOR, replay_views, view_names
+from .text import capped
+
+COOKIE = "rage_token"
+GRACE = 2
+"""Seconds open pages (event streams) get to close when the referee stops."""
+REFRESH = 5.0
+"""Seconds a running league's figures are kept before its newer games are drawn in."""
+ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
+GAMES_LIST = re.compile(r"games-(\d{3})\.html")
+GAME_PATH = re.compile(r"(\d{5})\.html")
+VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
+
+
+def allowed_views(caller: Caller, game: StoredGame) -> list[str]:
+    """The replay views ``caller`` may see of ``game``, the fullest first."""
+    if caller.role is Role.ADMIN:
+        return view_names(len(game.seats))
+    own = [str(seat) for seat, name in enumerate(game.seats) if caller.bot is not None and name == caller.bot]
+    return [*own, SPECTATOR]
+
+
+@dataclass
+class Snapshot:
+    """One league as its pages show it, until its next game (or :data:`REFRESH` seconds while it runs)."""
+
+    count: int
+    made: float
+    league: League
+    index: str | None = None
+    full: League | None = None
+    """With the games' records (bids by round size), made when a bot's page is asked for."""
+
+
+class LivePages:
+    """The pages of every league of one contest, each league's figures kept in a :class:`Snapshot`."""
+
+    def __init__(self, contest: Contest) -> None:
+        self.contest = contest
+        self._snapshots: dict[str, Snapshot] = {}
+
+    def caller(self, request: Request) -> Caller:
+        token = request.cookies.get(COOKIE)
+        header = request.headers.get("authorization")
+        metadata = [("authorization", header)] if header else [("authorization", f"Bearer {token}")] if token else []
+        return self.contest.auth.identify(metadata)
+
+    async def snapshot(self, request: Request, fresh: bool = False) -> tuple[LeagueEntry, Snapshot]:
+        """The league's snapshot; a running league's standings are point estimates (no bootstrap)."""
+        entry = self.contest.registry.league(request.path_params["league"])
+        count = self.contest.registry.games_done(entry.league_id)
+        cached = self._snapshots.get(entry.name)
+        running = entry.status is LeagueStatus.RUNNING
+        if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
+            return entry, cached
+        games = await asyncio.to_thread(self.contest.registry.results, entry.league_id)
+        if running:
+            table = await asyncio.to_thread(point_table, games)
+        else:
+            table = await self.contest.standings.table(entry.league_id)
+        indices = {game.index for game in games}
+        league = League(entry.name, games, table.rows, indices, live=True, intervals=table.intervals)
+        snapshot = Snapshot(len(games), time.monotonic(), league)
+        self._snapshots[entry.name] = snapshot
+        return entry, snapshot
+
+    async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, StoredGame]:
+        entry, snapshot = await self.snapshot(request)
+        if index not in snapshot.league.replays:  # finished since the snapshot, perhaps
+            entry, snapshot = await self.snapshot(request, fresh=True)
+        league = snapshot.league
+        game = next((game for game in league.games if game.index == index), None)
+        if game is None:
+            raise LookupError(f"game {index} of {league.name} has not finished")
+        return entry, league, game
+
+    async def index(self, request: Request) -> str:
+        _, snapshot = await self.snapshot(request)
+        if snapshot.index is None:
+            snapshot.index = await asyncio.to_thread(render_index, snapshot.league)
+        return snapshot.index
+
+    async def bot(self, request: Request, name: str) -> str:
+        entry, snapshot = await self.snapshot(request)
+        bot = next((bot for bot in snapshot.league.bots if bot_file(bot) == name), None)
+        if bot is None:
+            raise LookupError(f"no bot {name} in {entry.name}")
+        if snapshot.full is None:
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
+            league = snapshot.league
+            snapshot.full = League(
+                league.name, games, league.rows, league.replays, live=True, intervals=league.intervals
+            )
+        return render_bot(snapshot.full, bot)
+
+    async def game_page(self, request: Request, index: int) -> str:
+        _, league, game = await self.game(request, index)
+        return render_game(league, game, allowed_views(self.caller(request), game))
+
+    async def replay(self, request: Request, index: int, view: str) -> str:
+        entry, _, game = await self.game(request, index)
+        if view not in allowed_views(self.caller(request), game):
+            raise PermissionError(f"this token may not see view {view} of game {index}")
+        record = self.contest.registry.record(entry.league_id, index) or {}
+        try:
+            data = await asyncio.to_thread(_replay_views, record, game.faults, view)
+        except (ValueError, IllegalActionError) as error:
+            raise LookupError(f"no replay of game {index}: {error}") from None
+        return replay_script(data)
+
+    def leagues_page(self) -> str:
+        registry = self.contest.registry
+        leagues = [(entry, registry.games_done(entry.league_id)) for entry in registry.leagues()]
+        return environment().get_template("plain.html").render(leagues=leagues)
+
+    async def events(self, request: Request) -> AsyncIterator[dict[str, str]]:
+        """The league's games, faults and status as they happen, after its count of games now."""
+        entry = self.contest.registry.league(request.path_params["league"])
+        watcher = self.contest.hub.subscribe(entry.name)
+        try:
+            done = self.contest.registry.games_done(entry.league_id)
+            yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
+            while (event := await watcher.next()) is not None:
+                kind = str(event.WhichOneof("kind"))
+                yield {"event": kind, "data": json.dumps(_event_data(event, kind))}
+        finally:
+            self.contest.hub.unsubscribe(watcher)
+
+
+def _event_data(event: Any, kind: str) -> dict[str, Any]:
+    """What a page shows of a league event (as ``Watch`` shows it to every token)."""
+    if kind == "game_finished":
+        game = event.game_finished
+        return {"game": game.game, "games_done": game.games_done, "seats": [capped(s, 60) for s in game.seats],
+                "totals": list(game.totals), "places": list(game.places), "faults": game.faults}  # fmt: skip
+    if kind == "bot_faulted":
+        fault = event.bot_faulted
+        return {"game": fault.game, "bot": capped(fault.bot, 60), "kind": capped(fault.kind, 40),
+                "round": fault.round, "trick": fault.trick, "detail": capped(fault.detail)}  # fmt: skip
+    if kind == "status_changed":
+        changed = event.status_changed
+        status = next((name for name, value in STATUS.items() if value == changed.status), None)
+        return {"status": status.value if status else "unknown", "games_done": changed.games_done}
+    return {}
+
+
+def login_page(message: str) -> str:
+    return environment().get_template("plain.html").render(message=message)
+
+
+def _age(snapshot: Snapshot) -> float:
+    return time.monotonic() - snapshot.made
+
+
+def _replay_views(record: dict[str, Any], faults: Sequence[Mapping[str, Any]], view: str) -> dict[str, Any]:
+    parsed = GameRecord.model_validate(record)
+    check_shape(parsed)
+    return replay_views(parsed, faults, [view])[view]
+
+
+def _refusal(error: Exception) -> Response:
+    if isinstance(error, Unauthenticated):
+        return HTMLResponse(login_page(str(error)), status_code=401)
+    if isinstance(error, PermissionError):
+        return PlainTextResponse(str(error), status_code=403)
+    if isinstance(error, LookupError):
+        return PlainTextResponse(str(error), status_code=404)
+    if isinstance(error, ContestError):
+        return PlainTextResponse(str(error), status_code=404 if error.code.name == "NOT_FOUND" else 400)
+    raise error
+
+
+@contextlib.contextmanager
+def _no_signals() -> Iterator[None]:
+    yield
+
+
+class _Server(uvicorn.Server):
+    """Uvicorn inside the referee's loop: the referee, not uvicorn, handles SIGTERM and SIGINT."""
+
+    def capture_signals(self) -> Any:
+        return _no_signals()
+
+
+def create_app(contest: Contest) -> Starlette:
+    pages = LivePages(contest)
+
+    async def guarded(request: Request, page: Callable[[], Awaitable[Response]]) -> Response:
+        try:
+            pages.caller(request)
+            return await page()
+        except Exception as error:
+            return _refusal(error)
+
+    async def home(request: Request) -> Response:
+        async def page() -> Response:
+            return HTMLResponse(pages.leagues_page())
+
+        return await guarded(request, page)
+
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return HTMLResponse(login_page("Enter your token."))
+        fields = parse_qs((await request.body()).decode(errors="replace"))
+        token = (fields.get("token") or [""])[0].strip()
+        try:
+            contest.auth.identify([("authorization", f"Bearer {token}")])
+        except ContestError as error:
+            return _refusal(error)
+        response = RedirectResponse("/", status_code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def league_file(request: Request) -> Response:
+        path = request.path_params["path"]
+
+        async def page() -> Response:
+            if path in ("", "index.html"):
+                return HTMLResponse(await pages.index(request))
+            if path.startswith("static/") and path[7:] in ASSETS:
+                return static_asset(path[7:])
+            if match := GAMES_LIST.fullmatch(path):
+                _, snapshot = await pages.snapshot(request)
+                return HTMLResponse(render_games(snapshot.league, int(match[1])))
+            if path.startswith("bots/") and path.endswith(".html"):
+                return HTMLResponse(await pages.bot(request, path[5:-5]))
+            if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
+                return HTMLResponse(await pages.game_page(request, int(match[1])))
+            if match := VIEW_PATH.fullmatch(path.removeprefix("games/")):
+                text = await pages.replay(request, int(match[1]), match[2])
+                return Response(text, media_type="text/javascript")
+            if path == "events":
+                return EventSourceResponse(pages.events(request), ping=15)
+            raise LookupError(f"no page {path}")
+
+        return await guarded(request, page)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        return static_asset(name) if name in ASSETS else PlainTextResponse("not found", status_code=404)
+
+    return Starlette(
+        routes=[
+            Route("/", home),
+            Route("/login", login, methods=["GET", "POST"]),
+            Route("/static/{name}", static),
+            Route("/leagues/{league}/{path:path}", league_file),
+        ]
+    )
+
+
+def static_asset(name: str) -> Response:
+    data = files("rage_referee.report").joinpath("static", name).read_bytes()
+    return Response(data, media_type=ASSETS[name])
+
+
+async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, asyncio.Task[None]]:
+    """Serve the pages on ``host:port`` in this event loop; stop with ``server.should_exit = True``.
+
+    :raises OSError: the port cannot be bound.
+    """
+    config = uvicorn.Config(
+        create_app(contest),
+        host=host.strip("[]"),
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=GRACE,
+    )
+    server = _Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind
+                task.result()
+            raise OSError(f"cannot listen on {host}:{port} for --http")
+        await asyncio.sleep(0.05)
+    return server, task
+
+
+def bound_port(server: uvicorn.Server) -> int:
+    """The port a started server listens on (for ``--http 0``)."""
+    sockets = [sock for listener in server.servers for sock in listener.sockets]
+    return int(sockets[0].getsockname()[1])

@@ -1,0 +1,165 @@
+"""The report's pages as HTML text, from Jinja2 templates shipped with the package.
+
+The static site and the live server render the same pages with the same relative links:
+``index.html``, ``bots/NAME.html``, ``games/NNNNN.html`` (its replay data beside it as
+``games/NNNNN.VIEW.js``, one file per view) and ``static/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from ..league.ratings import RatingRow
+from ..league.store import StoredGame
+from .charts import colour, history_lines, rating_bars
+from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
+from .text import capped
+
+MAX_GAMES_LISTED = 500
+"""Games listed on a bot's page (the most recent)."""
+RECENT_GAMES = 50
+"""Games listed on the standings page (the most recent)."""
+GAMES_PER_PAGE = 1000
+"""Games on each page of the list of every game, ``games-001.html`` on (the most recent first)."""
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("rage_referee.report"), autoescape=select_autoescape(default=True))
+    env.filters["capped"] = capped
+    env.filters["game_file"] = game_file
+    env.filters["bot_file"] = bot_file
+    env.globals["colour"] = colour
+    return env
+
+
+def game_file(index: int) -> str:
+    return f"{index:05d}"
+
+
+def bot_file(name: str) -> str:
+    """A file name for a bot's page: its name where that is safe, else a safe form and a hash."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:60].lstrip(".")
+    if safe == name:
+        return safe
+    return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+def _cell_colour(pairing: Pairing | None) -> str:
+    """Green for a strong head-to-head, red for a weak one, white for even (or none)."""
+    if pairing is None or not pairing.games:
+        return "#f4f4f4"
+    strength = max(-1.0, min(1.0, pairing.elo / 400))
+    shade = int(255 - 110 * abs(strength))
+    return f"rgb({shade},255,{shade})" if strength > 0 else f"rgb(255,{shade},{shade})"
+
+
+@dataclass
+class League:
+    """What every page of one league is drawn from."""
+
+    name: str
+    games: Sequence[StoredGame]
+    rows: Sequence[RatingRow]
+    """The rating table, best first."""
+    replays: set[int] = field(default_factory=set)
+    """Indices of the games that have a replay page."""
+    live: bool = False
+    """Pages that follow the league as it runs (served by the referee)."""
+    intervals: bool = True
+    """False for point estimates (a running league's): no intervals, no LOS, no skill."""
+
+    def __post_init__(self) -> None:
+        self.bots: dict[str, BotRecord] = bot_records(self.games)
+        self.order = [row.name for row in self.rows]
+
+
+def render_index(league: League) -> str:
+    cross = crosstable(league.games)
+    cells = {
+        (a, b): (cross.get(a, {}).get(b), _cell_colour(cross.get(a, {}).get(b)))
+        for a in league.order
+        for b in league.order
+    }
+    recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
+    return (
+        environment()
+        .get_template("index.html")
+        .render(
+            league=league,
+            rows=league.rows,
+            forfeits={name: bot.forfeits for name, bot in league.bots.items()},
+            cells=cells,
+            bars=rating_bars(league.rows),
+            history=history_lines(rating_history(league.games), league.order),
+            recent=recent,
+            root="",
+        )
+    )
+
+
+def games_pages(league: League) -> int:
+    return max(1, -(-len(league.games) // GAMES_PER_PAGE))
+
+
+def games_page_file(number: int) -> str:
+    return f"games-{number:03d}.html"
+
+
+def render_games(league: League, number: int) -> str:
+    """Page ``number`` (from 1) of the list of every game, the most recent first."""
+    pages = games_pages(league)
+    if not 1 <= number <= pages:
+        raise LookupError(f"the list of games has pages 1-{pages}")
+    ordered = sorted(league.games, key=lambda game: -game.index)
+    shown = ordered[(number - 1) * GAMES_PER_PAGE : number * GAMES_PER_PAGE]
+    return (
+        environment()
+        .get_template("games_page.html")
+        .render(league=league, recent=shown, number=number, pages=pages, root="", page_file=games_page_file)
+    )
+
+
+def render_bot(league: League, name: str) -> str:
+    bot = league.bots[name]
+    games = sorted(bot.games, key=lambda game: -game.index)
+    row = next((row for row in league.rows if row.name == name), None)
+    return (
+        environment()
+        .get_template("bot.html")
+        .render(
+            league=league,
+            bot=bot,
+            row=row,
+            games=games[:MAX_GAMES_LISTED],
+            forfeit=is_forfeit,
+            root="../",
+        )
+    )
+
+
+def render_game(league: League, game: StoredGame, views: Sequence[str]) -> str:
+    """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it."""
+    labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
+    choices = [(view, labels.get(view) or f"seat {view}: {capped(game.seats[int(view)], 60)}") for view in views]
+    return environment().get_template("game.html").render(league=league, game=game, choices=choices, root="../")
+
+
+def replay_script(data: dict[str, Any]) -> str:
+    """One view's replay as a script the viewer loads (works from disk, where fetch does not)."""
+    text = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+    return f"RageReplay.load({text});\n"
+
+
+def embed(data: Any) -> Markup:
+    """JSON for a ``<script>`` block of a page."""
+    return Markup(json.dumps(data, separators=(",", ":")).replace("<", "\\u003c"))

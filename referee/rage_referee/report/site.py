@@ -1,0 +1,129 @@
+"""``rage league report``: the league's pages as a static site that opens from disk.
+
+``DIR/index.html`` holds the standings, crosstable, rating history and recent games; each bot has
+``bots/NAME.html``; each game with a replay has ``games/NNNNN.html`` and one data file per view
+beside it, so a viewer loads only the view it shows and a seat's file holds only what that seat saw.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from rage_sdk.errors import IllegalActionError
+from rage_sdk.record import GameRecord, check_shape
+
+from ..league.ratings import RatingRow
+from ..league.store import StoredGame
+from .pages import (
+    League,
+    bot_file,
+    game_file,
+    games_page_file,
+    games_pages,
+    render_bot,
+    render_game,
+    render_games,
+    render_index,
+    replay_script,
+)
+from .replays import replay_views, view_names
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a build wrote: pages, replays, bytes and seconds."""
+
+    pages: int
+    replays: int
+    skipped: list[str]
+    """Games whose record could not be replayed, each with why."""
+    index_bytes: int
+    total_bytes: int
+    replay_bytes: int
+    """The games folder: replay pages and their views' data."""
+    seconds: float
+    replay_seconds: float
+
+
+def copy_static(out: Path) -> None:
+    static = out / "static"
+    static.mkdir(parents=True, exist_ok=True)
+    for asset in files("rage_referee.report").joinpath("static").iterdir():
+        if asset.is_file():
+            (static / asset.name).write_bytes(asset.read_bytes())
+
+
+def write_replay(directory: Path, game: StoredGame, league: League) -> None:
+    """A game's page and one script per view; :class:`ValueError` if its record cannot be replayed."""
+    record = GameRecord.model_validate(game.record)
+    check_shape(record)
+    views = replay_views(record, game.faults)
+    stem = game_file(game.index)
+    for name, data in views.items():
+        (directory / f"{stem}.{name}.js").write_text(replay_script(data))
+    (directory / f"{stem}.html").write_text(render_game(league, game, view_names(len(record.players))))
+
+
+def replayable(games: Sequence[StoredGame], limit: int | None) -> list[StoredGame]:
+    """The games to build replays for: all, or the ``limit`` most recent and every game with a fault."""
+    if limit is None:
+        return list(games)
+    recent = {game.index for game in sorted(games, key=lambda g: -g.index)[:limit]}
+    return [game for game in games if game.index in recent or game.faults]
+
+
+def build_site(
+    name: str,
+    games: Sequence[StoredGame],
+    rows: Sequence[RatingRow],
+    out: Path,
+    replay_limit: int | None = None,
+    on_replay: Callable[[], None] | None = None,
+) -> Built:
+    """Write the report of one league into ``out`` (made if missing; an old report there is replaced)."""
+    started = time.perf_counter()
+    (out / "bots").mkdir(parents=True, exist_ok=True)
+    (out / "games").mkdir(exist_ok=True)
+    for old in [
+        *out.glob("bots/*.html"),
+        *out.glob("games/*.html"),
+        *out.glob("games/*.js"),
+        *out.glob("games-*.html"),
+    ]:
+        old.unlink()  # a report's own files: anything else in the folder stays
+    copy_static(out)
+    chosen = replayable(games, replay_limit)
+    league = League(name, games, rows, replays={game.index for game in chosen})
+    skipped = []
+    replays_started = time.perf_counter()
+    for game in chosen:
+        try:
+            write_replay(out / "games", game, league)
+        except (ValueError, IllegalActionError) as error:
+            skipped.append(f"game {game.index}: {error}")
+            league.replays.discard(game.index)
+        if on_replay is not None:
+            on_replay()
+    replay_seconds = time.perf_counter() - replays_started
+    for bot in league.bots:
+        (out / "bots" / f"{bot_file(bot)}.html").write_text(render_bot(league, bot))
+    for number in range(1, games_pages(league) + 1):
+        (out / games_page_file(number)).write_text(render_games(league, number))
+    index = out / "index.html"
+    index.write_text(render_index(league))
+    total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+    replay_bytes = sum(path.stat().st_size for path in (out / "games").iterdir())
+    return Built(
+        pages=1 + games_pages(league) + len(league.bots) + len(league.replays),
+        replays=len(league.replays),
+        skipped=skipped,
+        index_bytes=index.stat().st_size,
+        total_bytes=total,
+        replay_bytes=replay_bytes,
+        seconds=time.perf_counter() - started,
+        replay_seconds=replay_seconds,
+    )

@@ -1,0 +1,62 @@
+// Live pages: follow the league's events and redraw the page's content when a game finishes.
+"use strict";
+(() => {
+  const url = document.body.dataset.live;
+  if (!url) return;
+  const status = document.getElementById("live-status");
+  const replaying = document.getElementById("replay") !== null;
+  let shown = Number(document.getElementById("games-count").textContent.split(" ")[0]);
+  let pending = null;
+  const refresh = () => {
+    pending = null;
+    fetch(location.href, { credentials: "same-origin" })
+      .then((reply) => reply.text())
+      .then((html) => {
+        const page = new DOMParser().parseFromString(html, "text/html");
+        const count = page.getElementById("games-count");
+        if (count && Number(count.textContent.split(" ")[0]) < shown && pending === null) {
+          pending = setTimeout(refresh, 2000); // the server draws newer games in a moment
+        }
+        for (const id of ["main", "games-count"]) {
+          const fresh = page.getElementById(id);
+          if (fresh) document.getElementById(id).replaceWith(fresh);
+        }
+      });
+  };
+  const games = (done) => {
+    if (done === shown) return;
+    shown = done;
+    if (replaying) {
+      document.getElementById("games-count").textContent = done + " games";
+    } else if (pending === null) {
+      pending = setTimeout(refresh, 300);
+    }
+  };
+  const feed = (line, cls) => {
+    const list = document.getElementById("feed");
+    if (!list) return;
+    const item = document.createElement("li");
+    item.textContent = new Date().toLocaleTimeString() + "  " + line;
+    if (cls) item.className = cls;
+    list.prepend(item);
+    while (list.children.length > 12) list.lastChild.remove();
+  };
+  const source = new EventSource(url);
+  source.onopen = () => status.classList.remove("stale");
+  source.onerror = () => status.classList.add("stale");
+  source.addEventListener("hello", (e) => {
+    document.body.dataset.following = "yes"; // subscribed: nothing from here on is missed
+    games(JSON.parse(e.data).games_done);
+  });
+  source.addEventListener("game_finished", (e) => {
+    const game = JSON.parse(e.data);
+    const seats = game.seats.map((name, k) => name + " " + game.totals[k] + " (" + game.places[k] + ")").join(", ");
+    feed("game " + game.game + " finished: " + seats);
+    games(game.games_done);
+  });
+  source.addEventListener("bot_faulted", (e) => {
+    const f = JSON.parse(e.data);
+    feed("game " + f.game + ": " + f.bot + " " + f.kind + " (round " + f.round + ", trick " + f.trick + "): " + f.detail, "fault");
+  });
+  source.addEventListener("status_changed", (e) => feed("league " + JSON.parse(e.data).status));
+})();

@@ -1,0 +1,135 @@
+"""The figures of a league report, from its stored games: crosstable, rating history, a bot's record.
+
+Pure functions over :class:`~rage_referee.league.store.StoredGame` values; the pages and the
+``rage`` commands print what these return.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..league.ratings import fit_elo
+from ..league.store import StoredGame
+
+HISTORY_STEPS = 24
+"""Refits of the rating history, at most (each a fit over the games so far)."""
+MAX_ELO_GAP = 800.0
+"""The implied Elo difference of a pair that always (or never) won, where the formula is infinite."""
+
+
+@dataclass
+class Pairing:
+    """One bot's head-to-head record against another, from each shared game's finishing order."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Wins plus half the draws, per game (0.5 with no games)."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    @property
+    def elo(self) -> float:
+        """The Elo difference this score implies, capped at :data:`MAX_ELO_GAP` either way."""
+        score = self.score
+        if score <= 0 or score >= 1:
+            return math.copysign(MAX_ELO_GAP, score - 0.5)
+        return max(-MAX_ELO_GAP, min(MAX_ELO_GAP, -400 * math.log10(1 / score - 1))) + 0.0  # never -0
+
+
+def crosstable(games: Sequence[StoredGame]) -> dict[str, dict[str, Pairing]]:
+    """``table[a][b]``: how ``a`` did against ``b`` in the games both played (a better place wins)."""
+    table: dict[str, dict[str, Pairing]] = defaultdict(lambda: defaultdict(Pairing))
+    for game in games:
+        for a, place_a in zip(game.seats, game.places):
+            for b, place_b in zip(game.seats, game.places):
+                if a == b:
+                    continue
+                pairing = table[a][b]
+                if place_a < place_b:
+                    pairing.wins += 1
+                elif place_a > place_b:
+                    pairing.losses += 1
+                else:
+                    pairing.draws += 1
+    return {a: dict(row) for a, row in table.items()}
+
+
+def rating_history(games: Sequence[StoredGame], steps: int = HISTORY_STEPS) -> list[tuple[int, dict[str, float]]]:
+    """Ratings refitted on the first k games (in league order) at up to ``steps`` evenly spaced k."""
+    ordered = sorted(games, key=lambda game: game.index)
+    names = sorted({name for game in ordered for name in game.seats})
+    if not ordered:
+        return []
+    counts = sorted({max(1, round(len(ordered) * (k + 1) / steps)) for k in range(steps)})
+    history = []
+    for count in counts:
+        elo = fit_elo(ordered[:count], names)
+        history.append((count, {name: float(elo[k]) for k, name in enumerate(names)}))
+    return history
+
+
+def is_forfeit(fault: Mapping[str, Any]) -> bool:
+    """A fault entry that marks a forfeit (``"kind": "forfeit"``/``"forfeited"`` or ``"forfeit": true``)."""
+    return str(fault.get("kind", "")).startswith("forfeit") or fault.get("forfeit") is True
+
+
+@dataclass
+class BotRecord:
+    """What one bot's page shows: its games, bid accuracy by round size, its faults."""
+
+    name: str
+    games: list[StoredGame] = field(default_factory=list)
+    bids_by_size: dict[int, list[int]] = field(default_factory=dict)
+    """Cards dealt -> [rounds bid exactly, rounds]."""
+    faults: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """(game index, fault) in game order."""
+    forfeits: int = 0
+
+    def accuracy(self) -> list[tuple[int, int, int]]:
+        """(cards dealt, rounds bid exactly, rounds), biggest rounds first."""
+        return [(size, hit, total) for size, (hit, total) in sorted(self.bids_by_size.items(), reverse=True)]
+
+
+def _round_hits(record: Mapping[str, Any], seat: int) -> list[tuple[int, bool]]:
+    """(cards dealt, bid exactly?) for each round of a stored record, read defensively."""
+    rounds = record.get("rounds") or []
+    results = (record.get("result") or {}).get("rounds") or []
+    out = []
+    for round_, result in zip(rounds, results):
+        try:
+            size = len(round_["hands"][seat])
+            out.append((size, round_["bids"][seat] == result["tricks_won"][seat]))
+        except (KeyError, IndexError, TypeError):
+            continue
+    return out
+
+
+def bot_records(games: Sequence[StoredGame]) -> dict[str, BotRecord]:
+    """Every bot's :class:`BotRecord`, by name."""
+    records: dict[str, BotRecord] = {}
+    for game in sorted(games, key=lambda g: g.index):
+        for seat, name in enumerate(game.seats):
+            bot = records.setdefault(name, BotRecord(name))
+            bot.games.append(game)
+            for size, hit in _round_hits(game.record, seat):
+                tally = bot.bids_by_size.setdefault(size, [0, 0])
+                tally[0] += hit
+                tally[1] += 1
+        for fault in game.faults:
+            at = fault.get("seat")
+            if isinstance(at, int) and 0 <= at < len(game.seats):
+                bot = records[game.seats[at]]
+                bot.faults.append((game.index, fault))
+                bot.forfeits += is_forfeit(fault)
+    return records

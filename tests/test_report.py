@@ -1,0 +1,215 @@
+"""The report's figures and data without a browser: crosstable, replay views, escaping, the commands."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rage_referee.cli import app
+from rage_referee.league.ratings import rating_table
+from rage_referee.league.store import StoredGame
+from rage_referee.report.pages import bot_file
+from rage_referee.report.replays import replay_views
+from rage_referee.report.site import build_site
+from rage_referee.report.tables import Pairing, bot_records, crosstable, rating_history
+from rage_referee.report.text import capped
+from rage_sdk import CHANCE, GameState, Ruleset, view_for
+from rage_sdk.record import record_of
+from report_helpers import league_file, stored
+from typer.testing import CliRunner
+
+runner = CliRunner()
+
+
+def game(index: int, seats: tuple[str, ...], places: tuple[int, ...], faults: tuple[Any, ...] = ()) -> StoredGame:
+    n = len(seats)
+    return StoredGame(index, index, index, seats, (0,) * n, places, (0,) * n, 10, faults, 0, {})
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredGame]]:
+    file = league_file(tmp_path_factory.mktemp("league"))
+    result = runner.invoke(app, ["league", "run", str(file), "--standings-every", "5"])
+    assert result.exit_code == 0, result.output
+    assert "after 10 games" in result.stderr or "after 12 games" in result.stderr
+    return file, stored(file)
+
+
+def test_crosstable_counts_wins_draws_and_losses_by_place() -> None:
+    games = [game(0, ("a", "b", "c"), (1, 2, 2)), game(1, ("b", "a", "c"), (1, 3, 2))]
+    table = crosstable(games)
+    assert (table["a"]["b"].wins, table["a"]["b"].draws, table["a"]["b"].losses) == (1, 0, 1)
+    assert (table["b"]["c"].wins, table["b"]["c"].draws, table["b"]["c"].losses) == (1, 1, 0)
+    assert (table["c"]["b"].wins, table["c"]["b"].draws, table["c"]["b"].losses) == (0, 1, 1)
+    assert table["b"]["c"].score == 0.75
+    assert table["b"]["c"].elo == pytest.approx(190.8, abs=0.1)
+    assert table["a"]["b"].elo == 0.0
+    assert Pairing(wins=3).elo == 800 and Pairing(losses=2).elo == -800
+
+
+def test_rating_history_ends_with_the_fit_of_all_games() -> None:
+    games = [game(k, ("a", "b"), (1, 2) if k % 3 else (2, 1)) for k in range(30)]
+    history = rating_history(games, steps=5)
+    assert [count for count, _ in history] == [6, 12, 18, 24, 30]
+    final = {row.name: row.elo for row in rating_table(games, samples=0, with_skill=False)}
+    assert history[-1][1] == pytest.approx(final)
+
+
+def test_forfeits_are_read_from_the_faults_however_they_are_marked() -> None:
+    faults = ({"seat": 0, "kind": "timeout"}, {"seat": 0, "kind": "forfeit"}, {"seat": 1, "forfeit": True})
+    records = bot_records([game(0, ("a", "b"), (1, 2), faults)])
+    assert (records["a"].forfeits, len(records["a"].faults), records["b"].forfeits) == (1, 2, 1)
+
+
+def random_record(bidding: str, seed: int = 5) -> Any:
+    state = GameState(Ruleset.of("amigo", bidding=bidding, rounds=[4, 3]), players=3)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.deal_seeded(seed=rng.randrange(1 << 30))
+        else:
+            state.apply(rng.choice(view_for(state, state.current_player()).legal_actions))
+    return record_of(state, ["a", "b", "c"])
+
+
+@pytest.mark.parametrize("bidding", ["open", "hidden", "secret"])
+def test_each_view_holds_only_what_its_viewer_may_see(bidding: str) -> None:
+    record = random_record(bidding)
+    views = replay_views(record)
+    assert set(views) == {"all", "public", "0", "1", "2"}
+
+    def carried(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        state: dict[str, Any] = {}
+        out = []
+        for frame in frames:
+            state = {**state, **frame, "hands": {**state.get("hands", {}), **frame.get("hands", {})}}
+            out.append(state)
+        return out
+
+    def states(name: str) -> list[dict[str, Any]]:
+        public = carried(views["public"]["frames"])
+        if name == "public":
+            return public
+        return [{**base, **overlay} for base, overlay in zip(public, carried(views[name]["frames"]))]
+
+    everything = states("all")
+    for seat in range(3):
+        for k, frame in enumerate(states(str(seat))):
+            assert set(frame["hands"]) == {str(seat)}
+            assert frame["hands"][str(seat)] == everything[k]["hands"][str(seat)]
+            assert "pile" not in frame
+            for other in range(3):
+                if other != seat and frame["bids"][other] is not None:
+                    assert bidding == "open" or (bidding == "hidden" and all(b is not None for b in frame["bids"]))
+    spectator = states("public")
+    assert all(frame["hands"] == {} for frame in spectator)
+    if bidding == "secret":
+        assert all(bid is None for frame in spectator for bid in frame["bids"])
+        assert all(frame["action"] == "bids" for frame in spectator if frame["trick"] == 0)
+    first_hand = set(record.rounds[0].hands[1])
+    others = (set(record.rounds[0].hands[0]) | set(record.rounds[0].hands[2]) | set(record.rounds[0].pile)) - first_hand
+    shown = json.dumps(views["1"]["frames"][0]) + json.dumps(
+        {key: value for key, value in views["public"]["frames"][0].items() if key != "turned"}
+    )
+    assert not [card for card in others - set(states("1")[0]["turned"]) if f'"{card}"' in shown]
+
+
+def test_a_fault_is_marked_with_its_detail_only_for_its_own_seat_and_the_organizer() -> None:
+    record = random_record("open")
+    faults = [{"seat": 1, "kind": "timeout", "round": 1, "trick": 2, "detail": "late <b>", "fallback": "r3"}]
+    views = replay_views(record, faults)
+    marked = {name: [f for f in view["frames"] if f.get("faults")] for name, view in views.items()}
+    assert all("hands" not in frame or set(frame["hands"]) <= {"0"} for frame in views["0"]["frames"])
+    assert all(len(frames) == 1 for frames in marked.values())
+    assert marked["1"][0]["faults"] == [{"kind": "timeout", "detail": "late <b>", "fallback": "r3"}]
+    assert marked["all"][0]["faults"][0]["detail"] == "late <b>"
+    assert marked["0"][0]["faults"] == [{"kind": "timeout"}]
+    assert marked["public"][0]["faults"] == [{"kind": "timeout"}]
+
+
+def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tuple[Path, list[StoredGame]]) -> None:
+    _, games = played
+    hostile = "<script>alert(1)</script>" + "x" * 300
+    renamed = [
+        StoredGame(**{**g.__dict__, "seats": tuple(hostile if s == "random" else s for s in g.seats)}) for g in games
+    ]
+    for g in renamed:
+        g.record["players"] = list(g.seats)
+    built = build_site("mini <i>", renamed, rating_table(renamed, samples=5), tmp_path / "site")
+    assert not built.skipped
+    for page in (tmp_path / "site").rglob("*.html"):
+        text = page.read_text()
+        assert "<script>alert" not in text and "<i>" not in text, page
+    assert bot_file(hostile) != hostile and "/" not in bot_file("../etc/passwd")
+    assert len(capped(hostile)) == 200 and capped("a\nb\x1b") == "a b "
+    for script in (tmp_path / "site" / "games").glob("*.js"):
+        assert "</script" not in script.read_text()
+
+
+def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list[StoredGame]]) -> None:
+    file, games = played
+    assert runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r")]).exit_code == 0
+    assert len(list((tmp_path / "r" / "games").glob("*.html"))) == len(games)
+    (tmp_path / "r" / "notes.txt").write_text("kept")
+    result = runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r"), "--replays", "2"])
+    assert result.exit_code == 0, result.output
+    pages = sorted(path.name for path in (tmp_path / "r" / "games").glob("*.html"))
+    faulted = {g.index for g in games if g.faults}
+    assert pages == sorted(f"{i:05d}.html" for i in {g.index for g in games[-2:]} | faulted)
+    assert len(list((tmp_path / "r" / "bots").glob("*.html"))) == 4
+    assert (tmp_path / "r" / "games-001.html").read_text().count("<tr data-game=") == len(games)
+    assert (tmp_path / "r" / "notes.txt").read_text() == "kept"
+    by_db = runner.invoke(
+        app, ["league", "report", "--db", str(file.parent / "league.sqlite"), "--out", str(tmp_path / "d")]
+    )
+    assert by_db.exit_code == 0, by_db.output
+    assert (tmp_path / "d" / "index.html").read_text().count("<tr data-bot=") == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ([], "give a league FILE or --db URL"),
+        (["--db", "nowhere.sqlite"], "no database"),
+        (["nowhere.toml"], "nowhere.toml"),
+        (["--db", "x.sqlite", "--replays", "some"], "--replays: 'some' is neither 'all' nor a number"),
+    ],
+)
+def test_report_command_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str], fragment: str) -> None:
+    result = runner.invoke(
+        app, ["league", "report", *[str(tmp_path / a) if a.startswith("nowhere") else a for a in args]]
+    )
+    assert result.exit_code == 2
+    assert fragment in result.output
+    assert "Traceback" not in result.output
+
+
+def test_ratings_crosstable(played: tuple[Path, list[StoredGame]]) -> None:
+    file, games = played
+    result = runner.invoke(app, ["ratings", "--league", str(file), "--crosstable", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    expected = crosstable(games)
+    rows = json.loads(result.stdout)
+    assert len(rows) == 12
+    for row in rows:
+        pairing = expected[row["bot"]][row["opponent"]]
+        assert (row["wins"], row["draws"], row["losses"]) == (pairing.wins, pairing.draws, pairing.losses)
+    table = runner.invoke(app, ["ratings", "--league", str(file), "--crosstable"])
+    assert table.exit_code == 0 and "head to head" in table.output
+
+
+def test_a_record_that_cannot_be_replayed_is_listed_without_a_replay(
+    tmp_path: Path, played: tuple[Path, list[StoredGame]]
+) -> None:
+    _, games = played
+    broken = dict(games[1].record)
+    broken["rounds"] = [{**broken["rounds"][0], "plays": list(reversed(broken["rounds"][0]["plays"]))}]
+    damaged = [games[0], StoredGame(**{**games[1].__dict__, "record": broken}), *games[2:]]
+    built = build_site("mini", damaged, rating_table(damaged, samples=5), tmp_path / "site")
+    assert len(built.skipped) == 1 and built.skipped[0].startswith("game 1: ")
+    assert not (tmp_path / "site" / "games" / "00001.html").exists()
+    assert (tmp_path / "site" / "games" / "00002.html").exists()
+    assert '<tr data-game="1">\n<td>1</td>' in (tmp_path / "site" / "games-001.html").read_text()

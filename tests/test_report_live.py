@@ -1,0 +1,126 @@
+"""The hosted referee's pages in headless Chromium: token rules, and a page that follows its league live."""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+from rage_referee.bots import free_port, stop_group
+from rage_referee.cli import app
+from rage_referee.report.live import COOKIE
+from report_helpers import Live, chromium, league_file, live_contest, stored
+from typer.testing import CliRunner
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """A contest whose league holds the first 11 games of a league run locally, its pages served."""
+    folder = tmp_path_factory.mktemp("live")
+    file = league_file(folder / "played")
+    assert CliRunner().invoke(app, ["league", "run", str(file)]).exit_code == 0
+    with live_contest(folder, stored(file), shown=11) as served_live:
+        yield served_live
+
+
+def get(live: Live, path: str, token: str | None) -> httpx.Response:
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    return httpx.get(f"{live.base}{path}", headers=headers, timeout=20)
+
+
+def test_every_page_needs_a_token(live: Live) -> None:
+    for path in ("/", "/leagues/cup/index.html", "/leagues/cup/games/00000.all.js", "/leagues/cup/events"):
+        reply = get(live, path, None)
+        assert reply.status_code == 401, path
+        assert "token" in reply.text.lower()
+    assert get(live, "/leagues/cup/index.html", "not-a-token-of-this-contest").status_code == 401
+
+
+def test_replay_views_follow_the_token(live: Live) -> None:
+    game = next(game for game in live.games[:11] if "raiser" in game.seats)
+    seat = str(game.seats.index("raiser"))
+    other = next(str(k) for k in range(3) if str(k) != seat)
+    path = f"/leagues/cup/games/{game.index:05d}"
+    for view in ("all", "public", "0", "1", "2"):
+        assert get(live, f"{path}.{view}.js", live.admin).status_code == 200
+    assert get(live, f"{path}.{seat}.js", live.bot).status_code == 200
+    assert get(live, f"{path}.public.js", live.bot).status_code == 200
+    for token, view in ((live.bot, "all"), (live.bot, other), (live.entry, seat), (live.entry, "all")):
+        assert get(live, f"{path}.{view}.js", token).status_code == 403, (view, token == live.bot)
+    assert "RageReplay.load" in get(live, f"{path}.public.js", live.entry).text
+    page = get(live, f"{path}.html", live.bot).text
+    assert f'<option value="{seat}">' in page and '<option value="all">' not in page
+
+
+def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
+    with chromium() as browser:
+        context = browser.new_context()
+        host = live.base.split("//")[1].split(":")[0]
+        context.add_cookies([{"name": COOKIE, "value": live.entry, "domain": host, "path": "/"}])
+        page = context.new_page()
+        page.goto(f"{live.base}/leagues/cup/index.html")
+        assert page.locator("#games-count").inner_text() == "11 games"
+        assert page.locator("table.games tbody tr").count() == 11
+        page.wait_for_function("document.body.dataset.following === 'yes'")  # the event stream is subscribed
+        live.finish(replace(live.games[11]))
+        page.wait_for_function("document.getElementById('games-count').textContent === '12 games'", timeout=20000)
+        assert page.locator("table.games tbody tr[data-game='11']").count() == 1
+        assert "point estimates" in page.locator("#standings").inner_text()
+        assert "game 11 finished" in page.locator("#feed").inner_text()
+        context.close()
+
+
+def test_login_sets_the_cookie(live: Live) -> None:
+    with httpx.Client(base_url=live.base, timeout=20) as client:
+        reply = client.post("/login", data={"token": live.entry})
+        assert reply.status_code == 303
+        assert client.get("/").status_code == 200
+        assert "cup" in client.get("/").text
+        assert client.post("/login", data={"token": "wrong-token-wrong-token"}).status_code == 401
+
+
+def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    admin = secrets.token_urlsafe(24)
+    (tmp_path / "admin.token").write_text(admin + "\n")
+    grpc_port, http_port = free_port(), free_port()
+    argv = [
+        str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(grpc_port),
+        "--host", "127.0.0.1", "--db", str(tmp_path / "referee.sqlite"), "--http", str(http_port),
+        "--admin-token-file", str(tmp_path / "admin.token"), "--entry-token-file", str(tmp_path / "entry.token"),
+    ]  # fmt: skip
+    log = tmp_path / "referee.log"
+    with log.open("wb") as handle:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=handle, stderr=handle, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            try:
+                reply = httpx.get(f"http://127.0.0.1:{http_port}/", headers={"authorization": f"Bearer {admin}"})
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        assert reply.status_code == 200 and "Leagues" in reply.text
+        assert httpx.get(f"http://127.0.0.1:{http_port}/").status_code == 401
+        assert f"http://127.0.0.1:{http_port}/" in log.read_text()
+    finally:
+        stop_group(process, 10.0)
+    assert process.returncode == 0, log.read_text()
+
+
+def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:
+    page = get(live, "/leagues/cup/bots/raiser.html", live.entry)
+    assert page.status_code == 200
+    assert page.text.count("<tr><td>") >= 10  # a row per round size, 10 down to 1
+    assert "bot_error" in page.text
+    assert get(live, "/leagues/cup/bots/nobody.html", live.entry).status_code == 404
+    assert get(live, "/leagues/cup/games-001.html", live.entry).text.count("<tr data-game=") >= 11
+    assert get(live, "/leagues/cup/games-002.html", live.entry).status_code == 404
+    assert get(live, "/leagues/nowhere/index.html", live.entry).status_code == 404
