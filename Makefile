@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test bench lint proto clean screenshots
+.PHONY: install demo test test-fast bench lint proto clean screenshots
 
 $(BIN)/rage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,10 +20,15 @@ demo: install
 test: install
 	$(BIN)/python -m pytest
 
+# The suite without the tests marked slow, for a quick loop while working.
+test-fast: install
+	$(BIN)/python -m pytest -m "not slow"
+
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5
 	$(BIN)/rage bench protocol --matches 1,8,32
 	$(BIN)/rage bench league --matches 1,4,16
+	$(BIN)/rage bench test
 
 # Regenerate sdk/rage_sdk/pb from proto/ (a test fails when they disagree).
 proto: install
