@@ -19,7 +19,7 @@ RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON objec
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr and exit with ``code``: never a traceback."""
-    err.print(message)
+    err.print(message, markup=False)  # the message may quote input: never read as markup
     raise typer.Exit(code)
 
 

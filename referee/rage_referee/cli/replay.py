@@ -10,7 +10,7 @@ import typer
 from rage_sdk.actions import Play
 from rage_sdk.cards import COLOUR_NAMES, TOKENS
 from rage_sdk.errors import IllegalActionError
-from rage_sdk.record import MalformedRecordError, load_record
+from rage_sdk.record import MalformedRecordError, brief, load_record
 from rage_sdk.replay import ILLEGAL, MALFORMED, replay, verify
 from rage_sdk.state import NO_TRUMP, GameState
 from rich.table import Table
@@ -43,18 +43,18 @@ def verify_command(
         print(json.dumps(verdict.to_json()))
     if not verdict.ok:
         kind = "malformed record" if verdict.exit_code == MALFORMED else "illegal"
-        err.print(f"{kind}: {verdict.message}")
+        err.print(f"{kind}: {verdict.message}", markup=False)
     elif not as_json:
         record = verdict.record
         assert record is not None
         first, last = record.first_round, record.first_round + len(record.rounds) - 1
         span = f"round {first}" if first == last else f"rounds {first}-{last}"
         standings = ", ".join(
-            f"{name} {total} (place {place})"
+            f"{brief(name)} {total} (place {place})"
             for name, total, place in zip(record.players, verdict.totals, verdict.places)
         )
-        out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}")
-        out.print(f"totals: {standings}")
+        out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}", markup=False)
+        out.print(f"totals: {standings}", markup=False)
     raise typer.Exit(verdict.exit_code)
 
 
@@ -89,7 +89,7 @@ def round_table(players: list[str], state: GameState) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("trick", justify="right")
     for name in players:
-        table.add_column(name, justify="right")
+        table.add_column(Text(name), justify="right")
     table.add_column("trump")
     table.add_column("winner")
     table.add_row("bid", *map(str, result.bids), "", "", style="bold")
@@ -97,7 +97,7 @@ def round_table(players: list[str], state: GameState) -> Table:
         cells = [Text("") for _ in players]
         for order, (seat, play) in enumerate(trick.plays):
             cells[seat] = card_text(play) + Text(" *" if order == 0 else "", style="dim")
-        table.add_row(str(number), *cells, colour_text(trick.trump), players[trick.winner])
+        table.add_row(str(number), *cells, colour_text(trick.trump), Text(players[trick.winner]))
     table.add_row("tricks", *map(str, result.tricks_won), "", "", style="bold")
     table.add_row("points", *map(str, result.points), "", "", style="bold")
     return table
@@ -109,13 +109,16 @@ def show_command(file: RecordFile) -> None:
     try:
         record = load_record(_read(file))
     except MalformedRecordError as error:
-        err.print(f"malformed record: {error}")
+        err.print(f"malformed record: {brief(str(error))}", markup=False)
         raise typer.Exit(MALFORMED) from None
-    out.print(f"{record.ruleset.describe()}: {', '.join(f'{seat} {name}' for seat, name in enumerate(record.players))}")
+    names = [brief(name) for name in record.players]
+    out.print(
+        f"{record.ruleset.describe()}: {', '.join(f'{seat} {name}' for seat, name in enumerate(names))}", markup=False
+    )
     try:
-        state = replay(record, on_round=lambda state: out.print(round_table(record.players, state)))
+        state = replay(record, on_round=lambda state: out.print(round_table(names, state)))
     except IllegalActionError as error:
-        err.print(f"illegal: {error}")
+        err.print(f"illegal: {brief(str(error))}", markup=False)
         raise typer.Exit(ILLEGAL) from None
-    totals = ", ".join(f"{name} {total}" for name, total in zip(record.players, state.totals))
-    out.print(f"totals: {totals}")
+    totals = ", ".join(f"{name} {total}" for name, total in zip(names, state.totals))
+    out.print(f"totals: {totals}", markup=False)
