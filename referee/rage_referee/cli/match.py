@@ -11,6 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
@@ -43,13 +44,17 @@ def match_command(
         typer.Option("--bot", help="NAME=COMMAND (launched with {port}), NAME=HOST:PORT or NAME=FILE.py:CLASS."),
     ],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
-    games: Annotated[int, typer.Option(min=1, help="Games to play; seats rotate each game.")] = 10,
-    seed: Annotated[int, typer.Option(min=0, help="Game g deals from seed + g.")] = 0,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games to play; seats rotate each game.")] = 10,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Game g deals from seed + g.")] = 0,
     records: Annotated[Path | None, typer.Option(help="Write every game's rage-record/1 into this folder.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time for each decision.")] = 1000,
-    bank_ms: Annotated[int, typer.Option(min=0, help="Extra time per game for decisions that run over.")] = 10_000,
-    max_faults: Annotated[int, typer.Option(min=1, help="Faults before a bot is forfeited for the match.")] = 20,
+    decision_ms: Annotated[int, typer.Option(min=1, max=MAX_DECISION_MS, help="Time for each decision.")] = 1000,
+    bank_ms: Annotated[
+        int, typer.Option(min=0, max=MAX_BANK_MS, help="Extra time per game for decisions that run over.")
+    ] = 10_000,
+    max_faults: Annotated[
+        int, typer.Option(min=1, max=MAX_FAULTS, help="Faults before a bot is forfeited for the match.")
+    ] = 20,
     logs: Annotated[Path, typer.Option(help="Folder for the launched bots' stderr logs.")] = Path("logs"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from rich.markup import escape
 
 from .common import err, fail, out
 from .ratings import Format, render
@@ -310,11 +311,11 @@ def create_command(
     reply = remote(referee, token, tls_ca).call(
         "CreateLeague", pb.CreateLeagueRequest(definition=text, name=name or "")
     )
-    out.print(_league_line(reply))
+    out.print(_league_line(reply), markup=False)
 
 
 def _league_line(league: pb.LeagueInfo) -> str:
-    status = status_name(league.status)
+    status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     return (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
         f"{league.players} per table, ruleset {league.ruleset}, bots {', '.join(league.bots)}"
@@ -330,7 +331,7 @@ def leagues_command(
 
     reply = remote(referee, token, tls_ca).call("ListLeagues", pb.ListLeaguesRequest())
     for league in reply.leagues:
-        out.print(_league_line(league))
+        out.print(_league_line(league), markup=False)
 
 
 def _league_command(method: str, verb: str) -> Any:
@@ -343,7 +344,7 @@ def _league_command(method: str, verb: str) -> Any:
         from rage_sdk.pb import referee_pb2 as pb
 
         reply = remote(referee, token, tls_ca).call(method, pb.LeagueRequest(league=league))
-        out.print(_league_line(reply))
+        out.print(_league_line(reply), markup=False)
 
     command.__doc__ = f"{verb} (admin token)."
     return command
@@ -445,7 +446,7 @@ def _show(event: pb.LeagueEvent) -> None:
     kind = event.WhichOneof("kind")
     if kind == "status_changed":
         changed = event.status_changed
-        status = status_name(changed.status)
+        status = status_name(changed.status) + (f" ({escape(changed.reason)})" if changed.reason else "")
         out.print(f"[bold]{event.league}: {status}[/], {changed.games_done}/{changed.games_total} games")
     elif kind == "game_finished":
         game = event.game_finished

@@ -17,6 +17,7 @@ STATUS = {
     LeagueStatus.PAUSED: pb.LEAGUE_STATUS_PAUSED,
     LeagueStatus.FINISHED: pb.LEAGUE_STATUS_FINISHED,
     LeagueStatus.CANCELLED: pb.LEAGUE_STATUS_CANCELLED,
+    LeagueStatus.FAILED: pb.LEAGUE_STATUS_FAILED,
 }
 
 
@@ -38,6 +39,7 @@ def league_info(league: LeagueEntry, games_done: int) -> pb.LeagueInfo:
         games_done=games_done,
         ruleset=league.ruleset,
         players=league.players,
+        reason=league.reason,
     )
 
 
@@ -86,8 +88,8 @@ def rating_row(row: pb.StandingsRow) -> RatingRow:
     )
 
 
-def status_event(league: str, status: LeagueStatus, done: int, total: int) -> pb.LeagueEvent:
-    changed = pb.StatusChanged(status=STATUS[status], games_done=done, games_total=total)
+def status_event(league: str, status: LeagueStatus, done: int, total: int, reason: str = "") -> pb.LeagueEvent:
+    changed = pb.StatusChanged(status=STATUS[status], games_done=done, games_total=total, reason=reason)
     return pb.LeagueEvent(league=league, status_changed=changed)
 
 
