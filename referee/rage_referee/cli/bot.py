@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..limits import MAX_DECISION_MS
 from .common import err, fail, out
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
@@ -27,7 +28,10 @@ def serve_command(
         bot_class = load_bot_class(target)
     except BotSpecError as error:
         fail(str(error))
-    serve(bot_class, port, host)
+    try:
+        serve(bot_class, port, host)
+    except OSError as error:
+        fail(f"--port: {error}")
 
 
 @app.command("check")
@@ -35,7 +39,9 @@ def check_command(
     target: Annotated[
         str, typer.Argument(help="HOST:PORT, a command to launch (with {port}), or FILE.py:CLASS.", show_default=False)
     ],
-    decision_ms: Annotated[int, typer.Option(min=1, help="The deadline each answer must meet.")] = 1000,
+    decision_ms: Annotated[
+        int, typer.Option(min=1, max=MAX_DECISION_MS, help="The deadline each answer must meet.")
+    ] = 1000,
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
     from ..bots import BotSpec, BotSpecError

@@ -20,7 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .common import err, fail, out
+from .common import err, fail, out, refusing_unwritable
 from .ratings import Format, render
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def run_command(
 
 
 @app.command("export")
+@refusing_unwritable("--out")
 def export_command(
     file: LeagueFile,
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),

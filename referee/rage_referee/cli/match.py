@@ -15,6 +15,8 @@ from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SE
 from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
+    from rage_sdk.rules import Ruleset
+
     from ..game import GameResult
     from ..match import MatchResult
 
@@ -38,6 +40,18 @@ def match_table(result: MatchResult, title: str) -> Table:
     return table
 
 
+def _check_records_folder(records: Path) -> None:
+    """``--records`` must be a new or empty folder: a match never mixes its records with another's."""
+    if records.exists() and not records.is_dir():
+        fail(f"--records: {records} is not a folder")
+    try:
+        if records.is_dir() and any(records.iterdir()):
+            fail(f"--records: {records} is not empty; give a new or empty folder, so no other match's records mix in")
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"--records: cannot write {records}: {error.strerror or error}")
+
+
 def match_command(
     bot: Annotated[
         list[str],
@@ -46,7 +60,9 @@ def match_command(
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
     games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games to play; seats rotate each game.")] = 10,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Game g deals from seed + g.")] = 0,
-    records: Annotated[Path | None, typer.Option(help="Write every game's rage-record/1 into this folder.")] = None,
+    records: Annotated[
+        Path | None, typer.Option(help="Write every game's rage-record/1 into this folder (new or empty).")
+    ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, max=MAX_DECISION_MS, help="Time for each decision.")] = 1000,
     bank_ms: Annotated[
@@ -62,7 +78,7 @@ def match_command(
     from ..bots import BotSpec, BotSpecError
     from ..connection import HandshakeError
     from ..game import TimeControl
-    from ..match import run_match
+    from ..match import MatchResult, run_match
 
     try:
         specs = [BotSpec.parse(text) for text in bot]
@@ -74,13 +90,17 @@ def match_command(
     rules = parse_ruleset(ruleset)
     if not rules.min_players <= len(specs) <= rules.max_players:
         fail(f"--bot: {len(specs)} bots, but {rules.preset} seats {rules.min_players}-{rules.max_players}")
+    if records is not None:
+        _check_records_folder(records)
     time = TimeControl(decision_ms, bank_ms, max_faults)
+    finished: list[GameResult] = []
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
     ) as progress:
         task = progress.add_task("games", total=games)
 
         def advance(game: GameResult) -> None:
+            finished.append(game)
             progress.update(task, advance=1)
             for fault in game.faults:
                 progress.console.print(
@@ -94,6 +114,17 @@ def match_command(
             )
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot start the match: {error}", 1)
+        except KeyboardInterrupt:
+            result = None
+    if result is None:  # stopped with Ctrl-C: the games finished so far, then exit 130
+        stopped = MatchResult.of(names, sorted(finished, key=lambda game: game.spec.game_id))
+        _report(stopped, rules, as_json, f"stopped after {len(finished)} of {games} games, {rules.describe()}", records)
+        raise typer.Exit(130)
+    _report(result, rules, as_json, f"{games} games, {rules.describe()}, seed {seed}", records)
+
+
+def _report(result: MatchResult, rules: Ruleset, as_json: bool, title: str, records: Path | None) -> None:
+    """The match's figures: a table titled ``title``, or one JSON object."""
     if as_json:
         figures = {
             name: {
@@ -106,8 +137,8 @@ def match_command(
             }
             for name, s in result.stats.items()
         }
-        print(json.dumps({"ruleset": rules.to_json(), "games": games, "bots": figures}))
+        print(json.dumps({"ruleset": rules.to_json(), "games": len(result.games), "bots": figures}))
         return
-    out.print(match_table(result, f"{games} games, {rules.describe()}, seed {seed}"))
+    out.print(match_table(result, title))
     if records is not None:
-        out.print(f"records in {records}/")
+        out.print(f"records in {records}/", markup=False)
