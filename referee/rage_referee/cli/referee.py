@@ -352,7 +352,7 @@ def _league_command(method: str, verb: str) -> Any:
 
 app.command("start")(_league_command("StartLeague", "Start a league"))
 app.command("pause")(_league_command("PauseLeague", "Pause a league: games in progress finish, no new game starts"))
-app.command("resume")(_league_command("ResumeLeague", "Resume a paused league"))
+app.command("resume")(_league_command("ResumeLeague", "Resume a paused league, or try a failed one again"))
 app.command("cancel")(_league_command("CancelLeague", "Cancel a league for good: games in progress are dropped"))
 
 
