@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -284,3 +285,16 @@ def test_an_idle_stream_on_a_league_that_never_starts_ends(tmp_path: Path, monke
         assert await stream.code() is grpc.StatusCode.OK
 
     run(tmp_path, scenario)
+
+
+def test_bench_create_league_prints_the_stall_beside_its_baseline() -> None:
+    from rage_referee.cli import app
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["bench", "create-league", "--games", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["games"] == 300
+    for key in ("create_league", "baseline"):
+        assert set(figures[key]) == {"seconds", "longest_stall_s"}
+        assert 0 <= figures[key]["longest_stall_s"] <= figures[key]["seconds"] + 1

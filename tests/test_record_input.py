@@ -211,3 +211,12 @@ def test_mangled_records_get_an_exit_code_and_one_line(
         data = mangle(data, how) or b" "
     code, _ = verify_file(tmp_path, data)
     assert code in (0, 1, 2)
+
+
+def test_an_endless_file_is_refused_unread_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rage_referee.cli import replay as replay_cli
+
+    monkeypatch.setattr(replay_cli, "MAX_RECORD_BYTES", 1024)
+    result = runner.invoke(app, ["replay", "verify", "/dev/zero"])
+    assert result.exit_code == 2
+    assert "larger than" in result.output and len(result.output.strip().splitlines()) == 1

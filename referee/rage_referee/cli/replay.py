@@ -24,12 +24,21 @@ COLOUR_STYLES = {"r": "red", "o": "dark_orange", "y": "yellow", "g": "green", "b
 RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
 
 
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""Far above any game's record (a 10-player game of 100 rounds is a few MB); a file past it is refused unread."""
+
+
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        err.print(f"cannot read {path}: {error.strerror or error}")
+        err.print(f"cannot read {path}: {error.strerror or error}", markup=False)
         raise typer.Exit(MALFORMED) from None
+    if len(data) > MAX_RECORD_BYTES:
+        err.print(f"malformed record: {path} is larger than {MAX_RECORD_BYTES // 2**20} MiB", markup=False)
+        raise typer.Exit(MALFORMED)
+    return data
 
 
 @app.command("verify")
