@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -298,3 +299,29 @@ def test_bench_create_league_prints_the_stall_beside_its_baseline() -> None:
     for key in ("create_league", "baseline"):
         assert set(figures[key]) == {"seconds", "longest_stall_s"}
         assert 0 <= figures[key]["longest_stall_s"] <= figures[key]["seconds"] + 1
+
+
+def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One fit over 10,000 games takes about a second: on the loop, every call would wait for it.
+    fitted_on: list[bool] = []
+    real_point_table = leagues.point_table
+
+    def recording(games: Any) -> Any:
+        fitted_on.append(threading.current_thread() is threading.main_thread())
+        return real_point_table(games)
+
+    monkeypatch.setattr(leagues, "point_table", recording)
+
+    async def scenario(referee: Hosted) -> None:
+        await referee.create(definition())
+        watch = referee.stub.Watch(pb.WatchRequest(league="cup"), metadata=referee.as_(ENTRY), timeout=DEADLINE)
+        await watch.read()
+        await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+        standings = []
+        while (event := await watch.read()) is not grpc.aio.EOF:
+            if event.WhichOneof("kind") == "standings_changed":
+                standings.append(event.standings_changed)
+        assert standings and standings[-1].games == 6  # the last game's standings always come
+
+    run(tmp_path, scenario)
+    assert fitted_on and not any(fitted_on)

@@ -187,7 +187,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 for event in messages.game_events(name, game, done, entry.games_total):
                     yield event
         if games:
-            yield messages.standings_event(name, point_table(games))
+            yield messages.standings_event(name, await asyncio.to_thread(point_table, games))
         if entry.status.over:
             return
         while True:
