@@ -407,7 +407,7 @@ def test_not_json_or_not_an_object(amigo_record: dict[str, Any]) -> None:
     assert "bad JSON" in expect_exit(text[:-1], 2)
     assert "bad JSON" in expect_exit(text.replace('"bids": [', '"bids": [,', 1), 2)
     assert "bad JSON" in expect_exit("", 2)
-    assert "bad JSON" in expect_exit(b"\xff\xfe{", 2)
+    assert "not UTF-8" in expect_exit(b"\xff\xfe{", 2)
     for value in ([amigo_record], "rage-record/1", 3, None):
         message = expect_exit(json.dumps(value), 2)
         assert "object" in message

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 from rage_sdk.deal import KEY_BYTES, key_commitment, keyed_seed
 
-MAX_PUBLIC_SEED = 2**31 - 1
-"""The largest explicit seed: ``(seed << 32) + i`` must fit a signed 64-bit database column."""
 MAX_SET_INDEX = 2**32 - 1
 
 

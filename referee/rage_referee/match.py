@@ -70,6 +70,15 @@ class MatchResult:
     def decisions(self) -> int:
         return sum(game.decisions for game in self.games)
 
+    @staticmethod
+    def of(names: Sequence[str], games: Sequence[GameResult]) -> MatchResult:
+        """The figures of ``games`` among the bots ``names`` (a match stopped part way, say)."""
+        result = MatchResult({name: BotStats(name) for name in names}, list(games))
+        for game in games:
+            for seat, name in enumerate(game.spec.seats):
+                result.stats[name].add(game, seat)
+        return result
+
 
 def match_specs(
     names: Sequence[str], ruleset: Ruleset, games: int, deals: Deals, time: TimeControl, name: str = ""

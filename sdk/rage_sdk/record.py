@@ -8,7 +8,10 @@ legal is for :mod:`rage_sdk.replay` to say.
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
+import sys
 from collections import Counter
 from typing import Annotated, Any, Final, Literal
 
@@ -27,6 +30,8 @@ from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError
 from .state import GameState
 
 FORMAT: Final = "rage-record/1"
+LONGEST_WORD: Final = 40
+"""Longest word a checker's message quotes whole (:func:`brief`)."""
 
 
 class MalformedRecordError(ValueError):
@@ -159,22 +164,108 @@ def _first_problem(error: ValidationError, prefix: str) -> str:
 
 def load_record(text: str | bytes) -> GameRecord:
     """Parse and check a record's shape and deal; :class:`MalformedRecordError` names the field."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise MalformedRecordError(f"bad JSON: {error}") from None
-    except RecursionError:
-        raise MalformedRecordError("bad JSON: nested too deeply") from None
+    data = parse_json(text)
     if not isinstance(data, dict):
         raise MalformedRecordError("a record is a JSON object")
-    if "result" in data and data["result"] is not None and not isinstance(data["result"], dict):
-        raise MalformedRecordError("result: must be an object")
+    check_result_shape(data.get("result"))
     try:
         record = GameRecord.model_validate(data)
     except ValidationError as error:
         raise MalformedRecordError(_first_problem(error, prefix="")) from None
     check_shape(record)
     return record
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON text as RFC 8259 has it: UTF-8 without a byte-order mark, no lone surrogate, numbers a checker holds.
+
+    :raises MalformedRecordError: saying what is wrong ("not UTF-8", "bad JSON", ...).
+    """
+    if isinstance(text, bytes):
+        if text.startswith(codecs.BOM_UTF8):
+            raise MalformedRecordError("not UTF-8 JSON: the file starts with a byte-order mark")
+        if b"\0" in text:
+            raise MalformedRecordError("not UTF-8 JSON: the file holds NUL bytes (UTF-16 or UTF-32?)")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise MalformedRecordError(f"not UTF-8 JSON: invalid UTF-8 at byte {error.start}") from None
+    elif text.startswith("\ufeff"):
+        raise MalformedRecordError("not UTF-8 JSON: the text starts with a byte-order mark")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MalformedRecordError(f"bad JSON: {error}") from None
+    except RecursionError:
+        raise MalformedRecordError("bad JSON: nested too deeply") from None
+    except ValueError:  # an integer literal past Python's digit limit
+        raise MalformedRecordError(
+            f"bad JSON: a number of more than {sys.get_int_max_str_digits()} digits, more than a checker holds"
+        ) from None
+    _check_strings(data)
+    return data
+
+
+def _check_strings(data: Any) -> None:
+    """Refuse a string (or key) that UTF-8 cannot encode: a lone surrogate such as ``"\\ud800"``."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise MalformedRecordError(
+                    "not UTF-8 JSON: a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)"
+                ) from None
+
+
+def check_result_shape(result: Any) -> None:
+    """``result`` is absent, ``null`` or an object; its ``rounds``, when a list, holds objects only."""
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise MalformedRecordError("result: must be an object")
+    rounds = result.get("rounds")
+    if rounds is None:
+        return
+    if not isinstance(rounds, list):
+        raise MalformedRecordError("result.rounds: must be an array of objects")
+    for index, entry in enumerate(rounds):
+        if not isinstance(entry, dict):
+            raise MalformedRecordError(f"result.rounds[{index}]: must be an object, not {short_json(entry)}")
+
+
+def short_json(value: Any, longest: int = 80) -> str:
+    """A value as a message quotes it: its JSON, cut to ``longest`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= longest else f"{text[: longest - 3]}..."
+
+
+_LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
+
+
+def brief(message: str) -> str:
+    """A message safe and short to print: control characters escaped, every word longer than
+    :data:`LONGEST_WORD` cut, saying by how much.
+
+    A record can carry a 4,000-digit bid, a 100 KB card token or a name with terminal escapes;
+    the message quoting it must not.
+    """
+    escaped = "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode() for c in message)
+    return _LONG_WORD.sub(lambda m: f"{m[0][: LONGEST_WORD - 8]}...({len(m[0])} characters)", escaped)
+
+
+def cards_text(cards: list[str], shown: int = 5) -> str:
+    """A count of cards and the first few: ``3 cards (b1, b1, g2)``, ``2000 cards (b1, ... and 1995 more)``."""
+    head = ", ".join(cards[:shown])
+    more = f", ... and {len(cards) - shown} more" if len(cards) > shown else ""
+    return f"{len(cards)} card{'s' * (len(cards) != 1)}" + (f" ({head}{more})" if cards else "")
 
 
 def check_shape(record: GameRecord) -> None:
@@ -215,8 +306,11 @@ def check_shape(record: GameRecord) -> None:
         if dealt != deck:
             extra = sorted((dealt - deck).elements())
             missing = sorted((deck - dealt).elements())
+            problems = [
+                f"{label} {cards_text(cards)}" for label, cards in (("extra", extra), ("missing", missing)) if cards
+            ]
             raise MalformedRecordError(
-                f"{where}: hands and pile are not the {rules.preset} deck (extra {extra}, missing {missing})"
+                f"{where}: hands and pile are not the {rules.preset} deck ({', '.join(problems)})"
             )
         if len(round_.bids) != players:
             raise MalformedRecordError(f"{where}.bids: {len(round_.bids)} bids for {players} players")

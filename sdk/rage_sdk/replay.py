@@ -14,7 +14,7 @@ from typing import Any
 from .actions import Bid, Play
 from .cards import CARDS, CHANGE, WILD, Colour, card_id
 from .errors import IllegalActionError
-from .record import GameRecord, MalformedRecordError, RecordPlay, load_record
+from .record import GameRecord, MalformedRecordError, RecordPlay, brief, load_record, short_json
 from .rules import ChangeMode
 from .state import NO_TRUMP, GameState, RoundResult, places_for
 
@@ -124,23 +124,26 @@ def _disagreement(
     result: dict[str, Any], rounds: list[RoundResult], totals: list[int], places: list[int]
 ) -> str | None:
     """The first key of a record's ``result`` that differs from the replay, as a message."""
-    claimed_rounds = result.get("rounds")
-    if claimed_rounds is not None:
+    if "rounds" in result:  # present with null disagrees, as every compared key does
+        claimed_rounds = result["rounds"]
         if not isinstance(claimed_rounds, list) or len(claimed_rounds) != len(rounds):
-            return f"result disagrees: rounds: record says {claimed_rounds!r}, replay has {len(rounds)} rounds"
+            claimed = (
+                f"{len(claimed_rounds)} rounds" if isinstance(claimed_rounds, list) else short_json(claimed_rounds)
+            )
+            return f"result disagrees: rounds: record says {claimed}, replay has {len(rounds)} rounds"
         for claimed, replayed in zip(claimed_rounds, rounds):
             if not isinstance(claimed, dict):
-                return f"result disagrees: round {replayed.round_number}: {claimed!r} is not an object"
+                return f"result disagrees: round {replayed.round_number}: {short_json(claimed)} is not an object"
             actual = round_json(replayed)
             for key in ("trump", "bids", "trick_winners", "tricks_won", "points"):
                 if key in claimed and claimed[key] != actual[key]:
                     return (
                         f"result disagrees: round {replayed.round_number} {key}: "
-                        f"record says {claimed[key]}, replay gives {actual[key]}"
+                        f"record says {short_json(claimed[key])}, replay gives {actual[key]}"
                     )
     for key, replayed_values in (("totals", totals), ("places", places)):
         if key in result and result[key] != replayed_values:
-            return f"result disagrees: {key}: record says {result[key]}, replay gives {replayed_values}"
+            return f"result disagrees: {key}: record says {short_json(result[key])}, replay gives {replayed_values}"
     return None
 
 
@@ -149,7 +152,7 @@ def verify_record(record: GameRecord) -> Verdict:
     try:
         state = replay(record)
     except IllegalActionError as error:
-        return Verdict(ILLEGAL, str(error), record=record, error=error)
+        return Verdict(ILLEGAL, brief(str(error)), record=record, error=error)
     rounds = state.results
     totals = [sum(result.points[seat] for result in rounds) for seat in range(state.players)]
     hits = [sum(result.bids[seat] == result.tricks_won[seat] for result in rounds) for seat in range(state.players)]
@@ -157,7 +160,7 @@ def verify_record(record: GameRecord) -> Verdict:
     if record.result is not None:
         problem = _disagreement(record.result, rounds, totals, places)
         if problem:
-            return Verdict(ILLEGAL, problem, record=record, rounds=rounds, totals=totals, places=places)
+            return Verdict(ILLEGAL, brief(problem), record=record, rounds=rounds, totals=totals, places=places)
     return Verdict(LEGAL, record=record, rounds=rounds, totals=totals, places=places)
 
 
@@ -166,5 +169,5 @@ def verify(text: str | bytes) -> Verdict:
     try:
         record = load_record(text)
     except MalformedRecordError as error:
-        return Verdict(MALFORMED, str(error))
+        return Verdict(MALFORMED, brief(str(error)))
     return verify_record(record)

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -61,6 +62,49 @@ def run_header(referee: str, peer: str) -> str:
     return f"=== {when}: {referee[:80]!r} connected from {peer[:80]}"
 
 
+def listen(server: grpc.aio.Server, address: str, credentials: grpc.ServerCredentials | None = None) -> int:
+    """Add a port to ``server``; return the port bound.
+
+    :raises OSError: the address cannot be bound (in use, not allowed, not an address of this host),
+        in one line: gRPC itself raises a :class:`RuntimeError` or returns 0.
+    """
+    _check_free(address)
+    try:
+        if credentials is None:
+            bound = server.add_insecure_port(address)
+        else:
+            bound = server.add_secure_port(address, credentials)
+    except RuntimeError:
+        bound = 0
+    if bound == 0:
+        raise OSError(f"cannot listen on {address}: the port is in use, or the address is not one of this host")
+    return int(bound)
+
+
+def _check_free(address: str) -> None:
+    """Bind ``address`` once without port sharing, so a port in use is refused here, in one line.
+
+    gRPC shares ports (``SO_REUSEPORT``): a second gRPC server on the port would start without a
+    word, and a failed bind logs a line of its own before raising.
+    """
+    host, _, port = address.rpartition(":")
+    if not port.isdigit() or int(port) == 0:
+        return
+    try:
+        places = socket.getaddrinfo(
+            host.strip("[]") or None, int(port), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError:
+        return  # gRPC says what is wrong with the address
+    for family, kind, protocol, _, where in places:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(where)
+            except OSError as error:
+                raise OSError(f"cannot listen on {address}: {error.strerror or error}") from None
+
+
 async def start_server(
     factory: BotFactory, port: int = 0, host: str = "[::]", servicer: BotServicer | None = None
 ) -> tuple[grpc.aio.Server, int]:
@@ -74,9 +118,7 @@ async def start_server(
     bot_pb2_grpc.add_BotServicer_to_server(servicer or BotServicer(factory), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    bound = server.add_insecure_port(f"{host}:{port}")
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
+    bound = listen(server, f"{host}:{port}")
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
@@ -149,4 +191,7 @@ def main(factory: BotFactory, argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
     parser.add_argument("--host", default="[::]", help="address to listen on")
     args = parser.parse_args(argv)
-    serve(factory, args.port, args.host)
+    try:
+        serve(factory, args.port, args.host)
+    except OSError as error:
+        parser.exit(2, f"{error}\n")

@@ -181,3 +181,25 @@ def test_command(
             "",
         )
     Console().print(table)
+
+
+@app.command("create-league")
+def create_league_command(
+    games: Annotated[int, typer.Option(min=1, max=100_000, help="Games in the league created.")] = 100_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """How long the hosted referee's event loop stalls while a league of GAMES games is created."""
+    from ..hosted.stall import measure
+
+    baseline, created = asyncio.run(measure(games))
+    if as_json:
+        print(json.dumps({"games": games, "create_league": created.to_json(), "baseline": baseline.to_json()}))
+        return
+    table = Table(title=f"rage bench create-league: {games:,} games, 8 bots, 4 per table")
+    for column in ("", "seconds", "longest event-loop stall (ms)"):
+        table.add_column(column, justify="right" if column else "left")
+    table.add_row("CreateLeague over gRPC", f"{created.seconds:.2f}", f"{created.longest_stall * 1000:.0f}")
+    table.add_row(
+        "baseline: the definition read on the loop", f"{baseline.seconds:.2f}", f"{baseline.longest_stall * 1000:.0f}"
+    )
+    Console().print(table)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from ..limits import MAX_DECISION_MS
 from .common import COMMAND_HELP, err, fail, out
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
@@ -29,13 +30,18 @@ def serve_command(
         bot_class = load_bot_class(target)
     except BotSpecError as error:
         fail(str(error))
-    serve(bot_class, port, host)
+    try:
+        serve(bot_class, port, host)
+    except OSError as error:
+        fail(f"--port: {error}")
 
 
 @app.command("check")
 def check_command(
     target: Annotated[str, typer.Argument(help=f"HOST:PORT, {COMMAND_HELP}, or FILE.py:CLASS.", show_default=False)],
-    decision_ms: Annotated[int, typer.Option(min=1, help="The deadline each answer must meet.")] = 1000,
+    decision_ms: Annotated[
+        int, typer.Option(min=1, max=MAX_DECISION_MS, help="The deadline each answer must meet.")
+    ] = 1000,
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""

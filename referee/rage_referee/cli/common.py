@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 import typer
@@ -22,6 +24,19 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr as plain text (no console markup) and exit with ``code``: never a traceback."""
     err.print(message, markup=False)
     raise typer.Exit(code)
+
+
+@contextmanager
+def refusing_unwritable(option: str) -> Iterator[None]:
+    """Turn a file that cannot be written into one line naming ``option`` and the path (exit 2).
+
+    Use it as a decorator of a command, or around the writing.
+    """
+    try:
+        yield
+    except OSError as error:
+        where = error.filename if error.filename is not None else "a file"
+        fail(f"{option}: cannot write {where}: {error.strerror or error}")
 
 
 def parse_ruleset(text: str, option: str = "--ruleset") -> Ruleset:

@@ -16,7 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .common import err, fail, out
+from .common import err, fail, out, refusing_unwritable
 from .ratings import Format, render
 from .standings_view import LiveStandings, StandingsProgress
 
@@ -134,6 +134,7 @@ def reveal_command(file: LeagueFile) -> None:
 
 
 @app.command("export")
+@refusing_unwritable("--out")
 def export_command(
     file: LeagueFile,
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),

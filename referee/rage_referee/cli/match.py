@@ -13,10 +13,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..deals import MAX_PUBLIC_SEED, Deals
+from ..deals import Deals
+from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from .common import COMMAND_HELP, RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
+    from rage_sdk.rules import Ruleset
+
     from ..game import GameResult
     from ..league.pairs import PairRow
     from ..match import MatchResult
@@ -83,13 +86,25 @@ def pair_line(row: PairRow) -> str:
     )
 
 
+def _check_records_folder(records: Path) -> None:
+    """``--records`` must be a new or empty folder: a match never mixes its records with another's."""
+    if records.exists() and not records.is_dir():
+        fail(f"--records: {records} is not a folder")
+    try:
+        if records.is_dir() and any(records.iterdir()):
+            fail(f"--records: {records} is not empty; give a new or empty folder, so no other match's records mix in")
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"--records: cannot write {records}: {error.strerror or error}")
+
+
 def match_command(
     bot: Annotated[
         list[str],
         typer.Option("--bot", help=f"NAME=COMMAND ({COMMAND_HELP}), NAME=HOST:PORT or NAME=FILE.py:CLASS."),
     ],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
-    games: Annotated[int, typer.Option(min=1, help="Games to play; seats rotate each game.")] = 10,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games to play; seats rotate each game.")] = 10,
     duplicate: Annotated[
         bool,
         typer.Option(
@@ -100,16 +115,22 @@ def match_command(
         int | None,
         typer.Option(
             min=0,
-            max=MAX_PUBLIC_SEED,
+            max=MAX_SEED,
             help="Public deals for a reproducible experiment (game g from (seed << 32) + g); "
             "without it, a secret deal key revealed when the match ends.",
         ),
     ] = None,
-    records: Annotated[Path | None, typer.Option(help="Write every game's rage-record/1 into this folder.")] = None,
+    records: Annotated[
+        Path | None, typer.Option(help="Write every game's rage-record/1 into this folder (new or empty).")
+    ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time for each decision.")] = 1000,
-    bank_ms: Annotated[int, typer.Option(min=0, help="Extra time per game for decisions that run over.")] = 10_000,
-    max_faults: Annotated[int, typer.Option(min=1, help="Faults before a bot is forfeited for the match.")] = 20,
+    decision_ms: Annotated[int, typer.Option(min=1, max=MAX_DECISION_MS, help="Time for each decision.")] = 1000,
+    bank_ms: Annotated[
+        int, typer.Option(min=0, max=MAX_BANK_MS, help="Extra time per game for decisions that run over.")
+    ] = 10_000,
+    max_faults: Annotated[
+        int, typer.Option(min=1, max=MAX_FAULTS, help="Faults before a bot is forfeited for the match.")
+    ] = 20,
     logs: Annotated[Path, typer.Option(help="Folder for the launched bots' stderr logs.")] = Path("logs"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
@@ -118,7 +139,7 @@ def match_command(
     from ..connection import HandshakeError
     from ..faults import fault_lines
     from ..game import TimeControl
-    from ..match import duplicate_specs, run_match
+    from ..match import MatchResult, duplicate_specs, run_match
 
     try:
         specs = [BotSpec.parse(text) for text in bot]
@@ -130,8 +151,11 @@ def match_command(
     rules = parse_ruleset(ruleset)
     if not rules.min_players <= len(specs) <= rules.max_players:
         fail(f"--bot: {len(specs)} bots, but {rules.preset} seats {rules.min_players}-{rules.max_players}")
+    if records is not None:
+        _check_records_folder(records)
     time = TimeControl(decision_ms, bank_ms, max_faults)
     deals = Deals.secret() if seed is None else Deals.public(seed)
+    finished: list[GameResult] = []
     err.print(deals.describe())
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
@@ -140,6 +164,7 @@ def match_command(
         task = progress.add_task("games", total=total)
 
         def advance(game: GameResult) -> None:
+            finished.append(game)
             progress.update(task, advance=1)
             for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):
                 progress.console.print(line, markup=False)
@@ -150,6 +175,26 @@ def match_command(
             )
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot start the match: {error}", 1)
+        except KeyboardInterrupt:
+            result = None
+    source = "secret deals" if deals.key else f"public deals, seed {seed}"
+    if result is None:  # stopped with Ctrl-C (the bots are stopped): the games finished so far, then exit 130
+        stopped = MatchResult.of(names, sorted(finished, key=lambda game: game.spec.game_id))
+        title = f"stopped after {len(finished)} of {total} games, {rules.describe()}, {source}"
+        _report(stopped, rules, as_json, title, records, deals, duplicate)
+        raise typer.Exit(130)
+    _report(
+        result, rules, as_json, f"{len(result.games)} games, {rules.describe()}, {source}", records, deals, duplicate
+    )
+
+
+def _report(
+    result: MatchResult, rules: Ruleset, as_json: bool, title: str, records: Path | None, deals: Deals, duplicate: bool
+) -> None:
+    """The match's figures: a table titled ``title`` (with ``duplicate``, each pair's difference), or JSON.
+
+    A secret ``deals`` key is revealed here, the match being over.
+    """
     ranked = [stats.name for stats in sorted(result.stats.values(), key=lambda st: (st.mean_place, -st.mean_score))]
     pairs = match_pairs(result, ranked) if duplicate else []
     if as_json:
@@ -166,18 +211,19 @@ def match_command(
             for name, s in result.stats.items()
         }
         document: dict[str, object] = {"ruleset": rules.to_json(), "games": len(result.games), "bots": figures}
-        document |= {"deal_key": deals.key.hex(), "deal_commitment": deals.commitment} if deals.key else {"seed": seed}
+        document |= (
+            {"deal_key": deals.key.hex(), "deal_commitment": deals.commitment} if deals.key else {"seed": deals.seed}
+        )
         if duplicate:
             document["pairs"] = [row.to_json() for row in pairs]
         print(json.dumps(document))
         return
-    source = "secret deals" if deals.key else f"public deals, seed {seed}"
-    out.print(match_table(result, f"{len(result.games)} games, {rules.describe()}, {source}"))
+    out.print(match_table(result, title))
     if deals.key is not None:
         out.print(f"deal key (revealed now the match is over): {deals.key.hex()}")
     for row in pairs:
         out.print(escape(pair_line(row)))
-    if not duplicate and len(specs) == 2:
+    if not duplicate and len(result.stats) == 2:
         out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:
-        out.print(f"records in {records}/" + (" with deal-key.json" if deals.key else ""))
+        out.print(f"records in {records}/" + (" with deal-key.json" if deals.key else ""), markup=False)

@@ -323,11 +323,11 @@ def create_command(
     reply = remote(referee, token, tls_ca).call(
         "CreateLeague", pb.CreateLeagueRequest(definition=text, name=name or "")
     )
-    out.print(_league_line(reply))
+    out.print(_league_line(reply), markup=False)
 
 
 def _league_line(league: pb.LeagueInfo) -> str:
-    status = status_name(league.status)
+    status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
     return (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
@@ -344,7 +344,7 @@ def leagues_command(
 
     reply = remote(referee, token, tls_ca).call("ListLeagues", pb.ListLeaguesRequest())
     for league in reply.leagues:
-        out.print(_league_line(league))
+        out.print(_league_line(league), markup=False)
 
 
 def _league_command(method: str, verb: str) -> Any:
@@ -357,7 +357,7 @@ def _league_command(method: str, verb: str) -> Any:
         from rage_sdk.pb import referee_pb2 as pb
 
         reply = remote(referee, token, tls_ca).call(method, pb.LeagueRequest(league=league))
-        out.print(_league_line(reply))
+        out.print(_league_line(reply), markup=False)
 
     command.__doc__ = f"{verb} (admin token)."
     return command
@@ -365,7 +365,7 @@ def _league_command(method: str, verb: str) -> Any:
 
 app.command("start")(_league_command("StartLeague", "Start a league"))
 app.command("pause")(_league_command("PauseLeague", "Pause a league: games in progress finish, no new game starts"))
-app.command("resume")(_league_command("ResumeLeague", "Resume a paused league"))
+app.command("resume")(_league_command("ResumeLeague", "Resume a paused league, or try a failed one again"))
 app.command("cancel")(_league_command("CancelLeague", "Cancel a league for good: games in progress are dropped"))
 
 
@@ -475,7 +475,7 @@ def _show(event: pb.LeagueEvent) -> None:
     kind = event.WhichOneof("kind")
     if kind == "status_changed":
         changed = event.status_changed
-        status = status_name(changed.status)
+        status = status_name(changed.status) + (f" ({escape(changed.reason)})" if changed.reason else "")
         out.print(f"[bold]{event.league}: {status}[/], {changed.games_done}/{changed.games_total} games")
     elif kind == "game_finished":
         game = event.game_finished

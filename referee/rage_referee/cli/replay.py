@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rage_sdk.decisions import decisions
 from rage_sdk.errors import IllegalActionError
-from rage_sdk.record import GameRecord, MalformedRecordError, load_record
+from rage_sdk.record import GameRecord, MalformedRecordError, brief, load_record
 from rage_sdk.replay import ILLEGAL, MALFORMED, verify, verify_record
 
 from ..record_show import faults_of, game_story, seat_story
@@ -20,12 +20,21 @@ app = typer.Typer(help="Check, read and question game records (rage-record/1).",
 RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
 
 
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""Far above any game's record (a 10-player game of 100 rounds is a few MB); a file past it is refused unread."""
+
+
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        err.print(f"cannot read {path}: {error.strerror or error}")
+        err.print(f"cannot read {path}: {error.strerror or error}", markup=False)
         raise typer.Exit(MALFORMED) from None
+    if len(data) > MAX_RECORD_BYTES:
+        err.print(f"malformed record: {path} is larger than {MAX_RECORD_BYTES // 2**20} MiB", markup=False)
+        raise typer.Exit(MALFORMED)
+    return data
 
 
 @app.command("verify")
@@ -39,18 +48,18 @@ def verify_command(
         print(json.dumps(verdict.to_json()))
     if not verdict.ok:
         kind = "malformed record" if verdict.exit_code == MALFORMED else "illegal"
-        err.print(f"{kind}: {verdict.message}")
+        err.print(f"{kind}: {verdict.message}", markup=False)
     elif not as_json:
         record = verdict.record
         assert record is not None
         first, last = record.first_round, record.first_round + len(record.rounds) - 1
         span = f"round {first}" if first == last else f"rounds {first}-{last}"
         standings = ", ".join(
-            f"{name} {total} (place {place})"
+            f"{brief(name)} {total} (place {place})"
             for name, total, place in zip(record.players, verdict.totals, verdict.places)
         )
-        out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}")
-        out.print(f"totals: {standings}")
+        out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}", markup=False)
+        out.print(f"totals: {standings}", markup=False)
     raise typer.Exit(verdict.exit_code)
 
 
@@ -60,7 +69,7 @@ def _load(path: Path) -> tuple[GameRecord, dict[str, Any]]:
     try:
         record = load_record(text)
     except MalformedRecordError as error:
-        err.print(f"malformed record: {error}")
+        err.print(f"malformed record: {brief(str(error))}", markup=False)
         raise typer.Exit(MALFORMED) from None
     return record, json.loads(text)
 
@@ -86,7 +95,7 @@ def show_command(
         for part in story:
             out.print(part)
     except IllegalActionError as error:
-        err.print(f"illegal: {error}")
+        err.print(f"illegal: {brief(str(error))}", markup=False)
         raise typer.Exit(ILLEGAL) from None
 
 

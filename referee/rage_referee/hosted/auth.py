@@ -38,6 +38,8 @@ class Caller:
     role: Role
     bot: str | None = None
     """The bot's name, for a bot token."""
+    key: str = ""
+    """The token's hash: what per-token limits count by."""
 
     def require_admin(self, what: str) -> None:
         if self.role is not Role.ADMIN:
@@ -91,12 +93,12 @@ class Authenticator:
         """The caller; :class:`Unauthenticated` for a missing or unknown token."""
         digest = token_hash(bearer_token(metadata))
         if hmac.compare_digest(digest, self._admin):
-            return Caller(Role.ADMIN)
+            return Caller(Role.ADMIN, key=digest)
         if hmac.compare_digest(digest, self._entry):
-            return Caller(Role.ENTRANT)
+            return Caller(Role.ENTRANT, key=digest)
         bot = self._bot_of_hash(digest)
         if bot is not None:
-            return Caller(Role.BOT, bot)
+            return Caller(Role.BOT, bot, key=digest)
         raise Unauthenticated("authorization: unknown token")
 
 

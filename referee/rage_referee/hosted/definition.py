@@ -96,6 +96,8 @@ def _parse(text: str) -> dict[str, Any]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidArgument(FIELD, f"not valid TOML: {error}") from None
+    except RecursionError:
+        raise InvalidArgument(FIELD, "not valid TOML: nested too deeply") from None
     for key in IGNORED_KEYS:
         data.pop(key, None)
     return data

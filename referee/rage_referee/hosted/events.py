@@ -2,7 +2,9 @@
 
 A watcher that falls :data:`BACKLOG` events behind is dropped (its stream ends with
 RESOURCE_EXHAUSTED) rather than holding the referee's memory; when the referee stops, every stream
-ends with UNAVAILABLE.
+ends with UNAVAILABLE. Streams are limited per token (:data:`MAX_WATCHERS_PER_TOKEN`) and in all
+(:data:`MAX_WATCHERS`), the last :data:`ADMIN_RESERVED` of them kept for the admin token, so no one
+token can lock the others out.
 """
 
 from __future__ import annotations
@@ -16,18 +18,26 @@ from .errors import ContestError, ResourceExhausted, Unavailable
 
 BACKLOG = 2000
 MAX_WATCHERS = 200
+MAX_WATCHERS_PER_TOKEN = 20
+ADMIN_RESERVED = 20
+"""Of :data:`MAX_WATCHERS`, the streams only the admin token may open."""
+IDLE_SECONDS = 600.0
+"""A stream on a league that is not running ends after this long without an event."""
 
 
 class Watcher:
     """One Watch stream's queue; ``None`` in it ends the stream (with :attr:`refusal`, if set)."""
 
-    def __init__(self, league: str) -> None:
+    def __init__(self, league: str, holder: str = "") -> None:
         self.league = league
+        self.holder = holder
+        """The token hash the stream counts against."""
         self.queue: asyncio.Queue[pb.LeagueEvent | None] = asyncio.Queue()
         self.refusal: ContestError | None = None
 
-    async def next(self) -> pb.LeagueEvent | None:
-        return await self.queue.get()
+    async def next(self, timeout: float | None = None) -> pb.LeagueEvent | None:
+        """The next event, ``None`` at the end; :class:`TimeoutError` after ``timeout`` seconds without one."""
+        return await asyncio.wait_for(self.queue.get(), timeout)
 
     def end(self, refusal: ContestError | None = None) -> None:
         self.refusal = refusal
@@ -38,10 +48,20 @@ class EventHub:
     def __init__(self) -> None:
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
 
-    def subscribe(self, league: str) -> Watcher:
-        if sum(map(len, self._watchers.values())) >= MAX_WATCHERS:
-            raise ResourceExhausted(f"the referee serves {MAX_WATCHERS} watchers already; try again later")
-        watcher = Watcher(league)
+    def subscribe(self, league: str, holder: str = "", admin: bool = False) -> Watcher:
+        """A new stream on ``league`` for the token whose hash is ``holder``.
+
+        :raises ResourceExhausted: the token has :data:`MAX_WATCHERS_PER_TOKEN` streams open, or the
+            referee all it serves (for any token but the admin's, all but :data:`ADMIN_RESERVED`).
+        """
+        watchers = [watcher for group in self._watchers.values() for watcher in group]
+        if sum(watcher.holder == holder for watcher in watchers) >= MAX_WATCHERS_PER_TOKEN:
+            raise ResourceExhausted(
+                f"this token has {MAX_WATCHERS_PER_TOKEN} Watch streams open already; close one first"
+            )
+        if len(watchers) >= (MAX_WATCHERS if admin else MAX_WATCHERS - ADMIN_RESERVED):
+            raise ResourceExhausted(f"the referee serves {len(watchers)} watchers already; try again later")
+        watcher = Watcher(league, holder)
         self._watchers[league].add(watcher)
         return watcher
 

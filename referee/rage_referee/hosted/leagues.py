@@ -40,6 +40,9 @@ from .standings import point_table
 
 log = logging.getLogger(__name__)
 
+MAX_FAILURES_IN_A_ROW = 3
+"""Games failing one after another (none finishing between) before a league is marked failed."""
+LONGEST_REASON = 300
 STANDINGS_INTERVAL = 0.5
 """Seconds between two live standings events of a league, at least."""
 UNUSED_LOG_DIR = Path("logs")
@@ -48,9 +51,18 @@ UNUSED_LOG_DIR = Path("logs")
 TRANSITIONS: dict[str, tuple[tuple[LeagueStatus, ...], LeagueStatus]] = {
     "start": ((LeagueStatus.CREATED,), LeagueStatus.RUNNING),
     "pause": ((LeagueStatus.RUNNING,), LeagueStatus.PAUSED),
-    "resume": ((LeagueStatus.PAUSED,), LeagueStatus.RUNNING),
-    "cancel": ((LeagueStatus.CREATED, LeagueStatus.RUNNING, LeagueStatus.PAUSED), LeagueStatus.CANCELLED),
+    "resume": ((LeagueStatus.PAUSED, LeagueStatus.FAILED), LeagueStatus.RUNNING),
+    "cancel": (
+        (LeagueStatus.CREATED, LeagueStatus.RUNNING, LeagueStatus.PAUSED, LeagueStatus.FAILED),
+        LeagueStatus.CANCELLED,
+    ),
 }
+
+
+def failure_text(error: BaseException) -> str:
+    """An error as one short line for a league's failure reason and the log."""
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= LONGEST_REASON else f"{text[: LONGEST_REASON - 3]}..."
 
 
 class LeagueRun:
@@ -81,15 +93,25 @@ class LeagueRun:
         self.total = 0
         self._published_at = 0.0
         self._unpublished = False
+        self._standings: asyncio.Task[None] | None = None
+        self.failures_in_a_row = 0
+        self.failure: str | None = None
+        """Why the run gave up (games kept failing), or ``None``."""
 
     async def play(self) -> bool:
-        """Play every game not stored yet (until :attr:`stopping`); whether the league is complete."""
+        """Play every game not stored yet (until :attr:`stopping`); whether the league is complete.
+
+        A game that fails (raises) stays unplayed; after :data:`MAX_FAILURES_IN_A_ROW` failed games
+        with none finished between them the run stops with :attr:`failure` set.
+        """
         deals = league_deals(self.config, self.store, self.league_id, create=False)
-        schedule = league_schedule(self.config, deals)
+        # a big schedule must not stall the loop
+        schedule = await asyncio.to_thread(league_schedule, self.config, deals)
         self.total = len(schedule)
         self.results = self.registry.results(self.league_id)
         done = {game.index for game in self.results}
         todo = deque(game for game in schedule if game.index not in done)
+        del schedule
         time_control = self.config.time.control()
         ledger = FaultLedger(time_control.max_faults)
         for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
@@ -107,14 +129,30 @@ class LeagueRun:
             async def worker() -> None:
                 while todo and not self.stopping:
                     game = todo.popleft()
-                    self._finished(game, await play_game(league_game(self.config, game, deals), self.handles, ledger))
+                    spec = league_game(self.config, game, deals)
+                    try:
+                        self._finished(game, await play_game(spec, self.handles, ledger))
+                    except Exception as error:
+                        self._failed(game, error)
 
             await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(todo)))))
         finally:
             await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
+            if self._standings is not None:
+                await self._standings
             if self._unpublished:
-                self._publish_standings()
+                await self._publish_standings()
         return len(self.results) == self.total
+
+    def _failed(self, game: ScheduledGame, error: Exception) -> None:
+        """One game failed: logged in a line (the first with its traceback); too many in a row fail the run."""
+        self.failures_in_a_row += 1
+        problem = failure_text(error)
+        first = self.failures_in_a_row == 1
+        log.warning("league %s: game %d failed: %s", self.name, game.index, problem, exc_info=error if first else None)
+        if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW and self.failure is None:
+            self.failure = f"{self.failures_in_a_row} games failed in a row; the last, game {game.index}: {problem}"
+            self.stopping = True
 
     async def _connect(self, handle: BotHandle) -> None:
         if not handle.spec.target:
@@ -128,17 +166,31 @@ class LeagueRun:
     def _finished(self, game: ScheduledGame, result: GameResult) -> None:
         finished = stored(game, result)
         self.store.add(self.league_id, finished)
+        self.failures_in_a_row = 0
         self.results.append(replace(finished, record={}))
         for event in messages.game_events(self.name, finished, len(self.results), self.total):
             self.hub.publish(event)
         self._unpublished = True
-        if len(self.results) == self.total or time.monotonic() - self._published_at >= STANDINGS_INTERVAL:
-            self._publish_standings()
+        due = len(self.results) == self.total or time.monotonic() - self._published_at >= STANDINGS_INTERVAL
+        if due and self._standings is None:
+            self._standings = asyncio.create_task(self._publish_standings())
 
-    def _publish_standings(self) -> None:
-        self._unpublished = False
-        self._published_at = time.monotonic()
-        self.hub.publish(messages.standings_event(self.name, point_table(self.results, self.config.forfeits)))
+    async def _publish_standings(self) -> None:
+        """Live standings of the games so far, fitted off the event loop (seconds, for 100,000 games).
+
+        While one fit runs no other starts, so in a big league the events come as often as the fit allows;
+        the last game's standings are always published.
+        """
+        try:
+            while self._unpublished:
+                self._unpublished = False
+                table = await asyncio.to_thread(point_table, list(self.results), self.config.forfeits)
+                self._published_at = time.monotonic()
+                self.hub.publish(messages.standings_event(self.name, table))
+                if len(self.results) < self.total:
+                    break  # the next game to finish asks again
+        finally:
+            self._standings = None
 
     def readdress(self, bot: str, address: str) -> None:
         """Call ``bot`` at ``address`` from its next connection on (a reconnection after a failure)."""
@@ -213,7 +265,7 @@ class LeagueManager:
 
     def _announce(self, entry: LeagueEntry) -> None:
         done = self.registry.games_done(entry.league_id)
-        self.hub.publish(messages.status_event(entry.name, entry.status, done, entry.games_total))
+        self.hub.publish(messages.status_event(entry.name, entry.status, done, entry.games_total, entry.reason))
         if entry.status.over:
             self.hub.close(entry.name)
 
@@ -245,13 +297,19 @@ class LeagueManager:
             complete = await run.play()
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("league %s: the run failed; pause and resume the league to try again", run.name)
-            return
+        except Exception as error:
+            log.exception("league %s: the run failed", run.name)
+            run.failure = failure_text(error)
+            complete = False
         finally:
             if self._runs.get(run.name, (None,))[0] is run:
                 del self._runs[run.name]
-        if complete and self.registry.league(run.name).status is not LeagueStatus.CANCELLED:
+        status = self.registry.league(run.name).status
+        if run.failure is not None and status is LeagueStatus.RUNNING:
+            entry = self.registry.set_status(run.name, LeagueStatus.FAILED, run.failure)
+            self._announce(entry)
+            log.error("league %s: failed: %s (resume it to try again)", run.name, run.failure)
+        elif complete and status is not LeagueStatus.CANCELLED:
             entry = self.registry.set_status(run.name, LeagueStatus.FINISHED)
             self._announce(entry)
             log.info("league %s: finished, %d games", run.name, run.total)

@@ -20,6 +20,7 @@ STATUS = {
     LeagueStatus.PAUSED: pb.LEAGUE_STATUS_PAUSED,
     LeagueStatus.FINISHED: pb.LEAGUE_STATUS_FINISHED,
     LeagueStatus.CANCELLED: pb.LEAGUE_STATUS_CANCELLED,
+    LeagueStatus.FAILED: pb.LEAGUE_STATUS_FAILED,
 }
 
 
@@ -42,6 +43,7 @@ def league_info(league: LeagueEntry, games_done: int, deal_commitment: str = "")
         ruleset=league.ruleset,
         players=league.players,
         deal_commitment=deal_commitment,
+        reason=league.reason,
     )
 
 
@@ -93,8 +95,8 @@ def rating_row(row: pb.StandingsRow) -> RatingRow:
     )
 
 
-def status_event(league: str, status: LeagueStatus, done: int, total: int) -> pb.LeagueEvent:
-    changed = pb.StatusChanged(status=STATUS[status], games_done=done, games_total=total)
+def status_event(league: str, status: LeagueStatus, done: int, total: int, reason: str = "") -> pb.LeagueEvent:
+    changed = pb.StatusChanged(status=STATUS[status], games_done=done, games_total=total, reason=reason)
     return pb.LeagueEvent(league=league, status_changed=changed)
 
 

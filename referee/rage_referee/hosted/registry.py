@@ -28,6 +28,8 @@ class LeagueStatus(StrEnum):
     PAUSED = "paused"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+    FAILED = "failed"
+    """Its games kept failing; the reason is kept beside it, and resuming tries again."""
 
     @property
     def over(self) -> bool:
@@ -70,6 +72,16 @@ class HostedLeagueRow(HostedBase):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class LeagueFailureRow(HostedBase):
+    """Why a failed league failed: a table of its own, so databases made before it need no migration."""
+
+    __tablename__ = "hosted_league_failures"
+
+    league_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reason: Mapped[str] = mapped_column(Text)
+    failed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True)
 class BotEntry:
     name: str
@@ -88,13 +100,15 @@ class LeagueEntry:
     players: int
     status: LeagueStatus
     games_total: int
+    reason: str = ""
+    """Why the league failed (status failed), else empty."""
 
 
 def _bot(row: BotRow) -> BotEntry:
     return BotEntry(row.name, row.address, row.owner, row.registered_at)
 
 
-def _league(row: HostedLeagueRow) -> LeagueEntry:
+def _league(row: HostedLeagueRow, reason: str = "") -> LeagueEntry:
     return LeagueEntry(
         row.name,
         row.league_id,
@@ -104,6 +118,7 @@ def _league(row: HostedLeagueRow) -> LeagueEntry:
         row.players,
         LeagueStatus(row.status),
         row.games_total,
+        reason if row.status == LeagueStatus.FAILED else "",
     )
 
 
@@ -185,21 +200,32 @@ class Registry:
             row = session.scalar(select(HostedLeagueRow).where(HostedLeagueRow.name == name))
             if row is None:
                 raise NotFound(f"league: no league {name!r}")
-            return _league(row)
+            return _league(row, _reason(session, row.league_id))
 
     def leagues(self) -> list[LeagueEntry]:
         with Session(self.engine) as session:
-            return [_league(row) for row in session.scalars(select(HostedLeagueRow).order_by(HostedLeagueRow.id))]
+            reasons = {row.league_id: row.reason for row in session.scalars(select(LeagueFailureRow))}
+            rows = session.scalars(select(HostedLeagueRow).order_by(HostedLeagueRow.id))
+            return [_league(row, reasons.get(row.league_id, "")) for row in rows]
 
-    def set_status(self, name: str, status: LeagueStatus) -> LeagueEntry:
+    def set_status(self, name: str, status: LeagueStatus, reason: str = "") -> LeagueEntry:
+        """A league's new status; ``reason`` says why, for :attr:`LeagueStatus.FAILED` (kept until it leaves it)."""
+        now = datetime.now(UTC)
         with Session(self.engine) as session:
             row = session.scalar(select(HostedLeagueRow).where(HostedLeagueRow.name == name))
             if row is None:
                 raise NotFound(f"league: no league {name!r}")
             row.status = status.value
-            row.updated_at = datetime.now(UTC)
+            row.updated_at = now
+            failure = session.get(LeagueFailureRow, row.league_id)
+            if status is LeagueStatus.FAILED:
+                failure = failure or LeagueFailureRow(league_id=row.league_id)
+                failure.reason, failure.failed_at = reason, now
+                session.add(failure)
+            elif failure is not None:
+                session.delete(failure)
             session.commit()
-            return _league(row)
+            return _league(row, reason)
 
     # ------------------------------------------------------------------ games (the store's table, read only)
     def games_done(self, league_id: int) -> int:
@@ -254,6 +280,11 @@ class Registry:
             query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
             record: dict[str, Any] | None = session.scalar(query)
             return record
+
+
+def _reason(session: Session, league_id: int) -> str:
+    failure = session.get(LeagueFailureRow, league_id)
+    return "" if failure is None else failure.reason
 
 
 def _bot_row(session: Session, name: str) -> BotRow:

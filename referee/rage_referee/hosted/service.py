@@ -6,6 +6,7 @@ logged on the server and leaves as INTERNAL without details.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -17,15 +18,16 @@ from rage_sdk.deal import key_commitment
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
-from . import messages
+from . import events, messages
 from .addresses import callable_address
-from .auth import Caller, new_token, token_hash
+from .auth import Caller, Role, new_token, token_hash
 from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, check_name, check_text
 from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import Watcher
-from .registry import LeagueEntry
+from .leagues import failure_text
+from .registry import LeagueEntry, LeagueStatus
 from .standings import point_table
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any
         except grpc.aio.AbortError:
             raise
         except ContestError as error:
+            log.info("%s refused: %s", method.__name__, failure_text(error))
             await context.abort(error.code, str(error))
             raise
         except Exception:
@@ -106,7 +109,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def CreateLeague(self, request: pb.CreateLeagueRequest, context: Any) -> pb.LeagueInfo:
         self._caller(context).require_admin("create a league")
         registered = {bot.name: bot.address for bot in self.contest.registry.bots()}
-        definition = read_definition(request.definition, request.name, registered)
+        # Off the event loop: a big schedule takes a second to build, and other calls must not wait for it.
+        definition = await asyncio.to_thread(read_definition, request.definition, request.name, registered)
         entry = self.contest.leagues.create(definition, request.definition)
         log.info("league %s created: %d bots, %d games", entry.name, len(entry.bots), entry.games_total)
         return self._info(entry)
@@ -169,9 +173,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.LeagueEvent]:
         try:
-            self._caller(context)
+            caller = self._caller(context)
             entry = self._league(request.league)
-            watcher = self.contest.hub.subscribe(entry.name)
+            watcher = self.contest.hub.subscribe(entry.name, caller.key, admin=caller.role is Role.ADMIN)
         except ContestError as error:
             await context.abort(error.code, str(error))
             return
@@ -188,7 +192,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         registry = self.contest.registry
         entry = registry.league(name)
         games = registry.results(entry.league_id)
-        yield messages.status_event(name, entry.status, len(games), entry.games_total)
+        yield messages.status_event(name, entry.status, len(games), entry.games_total, entry.reason)
         seen: set[int] = set()
         if history:
             for done, game in enumerate(games, start=1):
@@ -196,10 +200,24 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 for event in messages.game_events(name, game, done, entry.games_total):
                     yield event
         if games:
-            yield messages.standings_event(name, point_table(games, forfeits_of(entry.definition)))
+            yield messages.standings_event(
+                name, await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
+            )
         if entry.status.over:
             return
-        while (live := await watcher.next()) is not None:
+        while True:
+            try:
+                live = await watcher.next(events.IDLE_SECONDS)
+            except TimeoutError:
+                entry = registry.league(name)
+                if entry.status is LeagueStatus.RUNNING:
+                    continue
+                # A league that is not running may never start: the stream ends rather than hold a place.
+                done = registry.games_done(entry.league_id)
+                yield messages.status_event(name, entry.status, done, entry.games_total, entry.reason)
+                return
+            if live is None:
+                return
             kind = live.WhichOneof("kind")
             if kind == "game_finished" and live.game_finished.game in seen:
                 continue

@@ -37,9 +37,9 @@ from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 
 from ..bots import BotSpec
-from ..deals import MAX_PUBLIC_SEED
 from ..faults import Forfeits
 from ..game import TimeControl
+from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 
 
 class LeagueConfigError(ValueError):
@@ -49,9 +49,9 @@ class LeagueConfigError(ValueError):
 class TimeSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    decision_ms: int = Field(1000, ge=1)
-    bank_ms: int = Field(10_000, ge=0)
-    max_faults: int = Field(20, ge=1)
+    decision_ms: int = Field(1000, ge=1, le=MAX_DECISION_MS)
+    bank_ms: int = Field(10_000, ge=0, le=MAX_BANK_MS)
+    max_faults: int = Field(20, ge=1, le=MAX_FAULTS)
 
     def control(self) -> TimeControl:
         return TimeControl(self.decision_ms, self.bank_ms, self.max_faults)
@@ -68,9 +68,9 @@ class LeagueConfig(BaseModel):
     )
     ruleset: Ruleset
     players: int = Field(ge=2, le=10, description="players at each table")
-    games: int | None = Field(None, ge=1, description="games in all")
-    games_per_table: int | None = Field(None, ge=1, description="games for each table of bots")
-    seed: int | None = Field(None, ge=0, le=MAX_PUBLIC_SEED, description="public deals; none: a secret deal key")
+    games: int | None = Field(None, ge=1, le=MAX_GAMES, description="games in all")
+    games_per_table: int | None = Field(None, ge=1, le=MAX_GAMES, description="games for each table of bots")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="public deals; none: a secret deal key")
     duplicate: bool = True
     concurrency: int = Field(4, ge=1, le=256)
     database: str = "league.sqlite"
@@ -140,6 +140,8 @@ def load_league(path: Path) -> LeagueConfig:
         raise LeagueConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise LeagueConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise LeagueConfigError(f"{path}: not valid TOML: nested too deeply") from None
     data.setdefault("name", path.stem)
     try:
         return LeagueConfig.model_validate(data)

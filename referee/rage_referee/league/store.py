@@ -12,7 +12,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    func,
+    select,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -124,7 +135,11 @@ class Store:
             raise StoreError(f"cannot open the database {url}: {error}") from None
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
-        """The league's id; refused when stored under another ``key``; created with ``key`` when new and ``create``."""
+        """The league's id; created with ``key`` when new and ``create``.
+
+        A league stored under another ``key`` takes the new one while it has no game stored yet
+        (when ``create``), and is refused otherwise, the message naming the settings that differ.
+        """
         with Session(self.engine) as session:
             row = session.scalar(select(LeagueRow).where(LeagueRow.name == name))
             if row is None:
@@ -134,8 +149,14 @@ class Store:
                 session.add(row)
                 session.commit()
             elif key is not None and _canonical(row.key) != _canonical(key):
+                stored = session.scalar(select(func.count()).select_from(GameRow).where(GameRow.league_id == row.id))
+                if not stored and create:
+                    row.key = key
+                    session.commit()
+                    return row.id
                 raise StoreError(
-                    f"league {name!r} in {self.url} was started with other settings; "
+                    f"league {name!r} in {self.url} has {stored} game{'s' * (stored != 1)} stored under other "
+                    f"settings ({settings_changed(row.key, key)}); "
                     "give the league a new name or use another database to start afresh"
                 )
             return row.id
@@ -232,6 +253,23 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def settings_changed(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """The settings that differ between two league keys: ``seed 1, now 2; bots``."""
+    changed = []
+    for name in sorted(old.keys() | new.keys()):
+        before, after = old.get(name), new.get(name)
+        if _canonical(before) == _canonical(after):
+            continue
+        scalar = all(isinstance(value, int | str | bool | None) for value in (before, after))
+        changed.append(f"{name} {_short(before)}, now {_short(after)}" if scalar else name)
+    return "; ".join(changed)
+
+
+def _short(value: Any, longest: int = 40) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= longest else f"{text[: longest - 3]}..."
 
 
 def _canonical(value: Any) -> str:

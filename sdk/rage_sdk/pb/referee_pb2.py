@@ -24,15 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15rage/v1/referee.proto\x12\x07rage.v1\"B\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\"@\n\x10RegisterBotReply\x12\x1d\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x10.rage.v1.BotInfo\x12\r\n\x05token\x18\x02 \x01(\t\"1\n\x10UpdateBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\"\x11\n\x0fListBotsRequest\"/\n\rListBotsReply\x12\x1e\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x10.rage.v1.BotInfo\"P\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x17\n\x0fregistered_unix\x18\x04 \x01(\x03\"7\n\x13\x43reateLeagueRequest\x12\x12\n\ndefinition\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x1f\n\rLeagueRequest\x12\x0e\n\x06league\x18\x01 \x01(\t\"\xb3\x01\n\nLeagueInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x06status\x18\x02 \x01(\x0e\x32\x15.rage.v1.LeagueStatus\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12\x12\n\ngames_done\x18\x05 \x01(\r\x12\x0f\n\x07ruleset\x18\x06 \x01(\t\x12\x0f\n\x07players\x18\x07 \x01(\r\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\x08 \x01(\t\"\x14\n\x12ListLeaguesRequest\"8\n\x10ListLeaguesReply\x12$\n\x07leagues\x18\x01 \x03(\x0b\x32\x13.rage.v1.LeagueInfo\"{\n\tStandings\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\r\x12\x11\n\tintervals\x18\x03 \x01(\x08\x12#\n\x04rows\x18\x04 \x03(\x0b\x32\x15.rage.v1.StandingsRow\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\x05 \x01(\t\":\n\x07\x44\x65\x61lKey\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x12\n\ncommitment\x18\x03 \x01(\t\"\x90\x02\n\x0cStandingsRow\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0b\n\x03\x65lo\x18\x02 \x01(\x01\x12\x10\n\x03low\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x11\n\x04high\x18\x04 \x01(\x01H\x01\x88\x01\x01\x12\x15\n\x08los_next\x18\x05 \x01(\x01H\x02\x88\x01\x01\x12\r\n\x05games\x18\x06 \x01(\r\x12\x12\n\nmean_score\x18\x07 \x01(\x01\x12\x12\n\nmean_place\x18\x08 \x01(\x01\x12\x14\n\x0c\x62id_accuracy\x18\t \x01(\x01\x12\x0e\n\x06\x66\x61ults\x18\n \x01(\r\x12\x12\n\x05skill\x18\x0b \x01(\x01H\x03\x88\x01\x01\x12\x11\n\tforfeited\x18\x0c \x01(\rB\x06\n\x04_lowB\x07\n\x05_highB\x0b\n\t_los_nextB\x08\n\x06_skill\"0\n\x10GetRecordRequest\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\r\":\n\nGameRecord\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\r\x12\x0e\n\x06record\x18\x03 \x01(\t\"/\n\x0cWatchRequest\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0f\n\x07history\x18\x02 \x01(\x08\"\xe4\x01\n\x0bLeagueEvent\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x30\n\x0estatus_changed\x18\x02 \x01(\x0b\x32\x16.rage.v1.StatusChangedH\x00\x12.\n\rgame_finished\x18\x03 \x01(\x0b\x32\x15.rage.v1.GameFinishedH\x00\x12*\n\x0b\x62ot_faulted\x18\x04 \x01(\x0b\x32\x13.rage.v1.BotFaultedH\x00\x12/\n\x11standings_changed\x18\x05 \x01(\x0b\x32\x12.rage.v1.StandingsH\x00\x42\x06\n\x04kind\"_\n\rStatusChanged\x12%\n\x06status\x18\x01 \x01(\x0e\x32\x15.rage.v1.LeagueStatus\x12\x12\n\ngames_done\x18\x02 \x01(\r\x12\x13\n\x0bgames_total\x18\x03 \x01(\r\"\x97\x01\n\x0cGameFinished\x12\x0c\n\x04game\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x03(\t\x12\x0e\n\x06totals\x18\x03 \x03(\x11\x12\x0e\n\x06places\x18\x04 \x03(\r\x12\x0e\n\x06\x66\x61ults\x18\x05 \x01(\r\x12\x12\n\ngames_done\x18\x06 \x01(\r\x12\x13\n\x0bgames_total\x18\x07 \x01(\r\x12\x11\n\tforfeited\x18\x08 \x03(\t\"q\n\nBotFaulted\x12\x0c\n\x04game\x18\x01 \x01(\r\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0c\n\x04kind\x18\x04 \x01(\t\x12\r\n\x05round\x18\x05 \x01(\r\x12\r\n\x05trick\x18\x06 \x01(\r\x12\x0e\n\x06\x64\x65tail\x18\x07 \x01(\t*\xb6\x01\n\x0cLeagueStatus\x12\x1d\n\x19LEAGUE_STATUS_UNSPECIFIED\x10\x00\x12\x19\n\x15LEAGUE_STATUS_CREATED\x10\x01\x12\x19\n\x15LEAGUE_STATUS_RUNNING\x10\x02\x12\x18\n\x14LEAGUE_STATUS_PAUSED\x10\x03\x12\x1a\n\x16LEAGUE_STATUS_FINISHED\x10\x04\x12\x1b\n\x17LEAGUE_STATUS_CANCELLED\x10\x05\x32\xb0\x06\n\x07Referee\x12\x45\n\x0bRegisterBot\x12\x1b.rage.v1.RegisterBotRequest\x1a\x19.rage.v1.RegisterBotReply\x12\x38\n\tUpdateBot\x12\x19.rage.v1.UpdateBotRequest\x1a\x10.rage.v1.BotInfo\x12<\n\x08ListBots\x12\x18.rage.v1.ListBotsRequest\x1a\x16.rage.v1.ListBotsReply\x12\x41\n\x0c\x43reateLeague\x12\x1c.rage.v1.CreateLeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12:\n\x0bStartLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12:\n\x0bPauseLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12;\n\x0cResumeLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12;\n\x0c\x43\x61ncelLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12\x39\n\rRevealDealKey\x12\x16.rage.v1.LeagueRequest\x1a\x10.rage.v1.DealKey\x12\x45\n\x0bListLeagues\x12\x1b.rage.v1.ListLeaguesRequest\x1a\x19.rage.v1.ListLeaguesReply\x12:\n\x0cGetStandings\x12\x16.rage.v1.LeagueRequest\x1a\x12.rage.v1.Standings\x12;\n\tGetRecord\x12\x19.rage.v1.GetRecordRequest\x1a\x13.rage.v1.GameRecord\x12\x36\n\x05Watch\x12\x15.rage.v1.WatchRequest\x1a\x14.rage.v1.LeagueEvent0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15rage/v1/referee.proto\x12\x07rage.v1\"B\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\"@\n\x10RegisterBotReply\x12\x1d\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x10.rage.v1.BotInfo\x12\r\n\x05token\x18\x02 \x01(\t\"1\n\x10UpdateBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\"\x11\n\x0fListBotsRequest\"/\n\rListBotsReply\x12\x1e\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x10.rage.v1.BotInfo\"P\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x17\n\x0fregistered_unix\x18\x04 \x01(\x03\"7\n\x13\x43reateLeagueRequest\x12\x12\n\ndefinition\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x1f\n\rLeagueRequest\x12\x0e\n\x06league\x18\x01 \x01(\t\"\xc3\x01\n\nLeagueInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x06status\x18\x02 \x01(\x0e\x32\x15.rage.v1.LeagueStatus\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12\x12\n\ngames_done\x18\x05 \x01(\r\x12\x0f\n\x07ruleset\x18\x06 \x01(\t\x12\x0f\n\x07players\x18\x07 \x01(\r\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\x08 \x01(\t\x12\x0e\n\x06reason\x18\t \x01(\t\"\x14\n\x12ListLeaguesRequest\"8\n\x10ListLeaguesReply\x12$\n\x07leagues\x18\x01 \x03(\x0b\x32\x13.rage.v1.LeagueInfo\"{\n\tStandings\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\r\x12\x11\n\tintervals\x18\x03 \x01(\x08\x12#\n\x04rows\x18\x04 \x03(\x0b\x32\x15.rage.v1.StandingsRow\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\x05 \x01(\t\":\n\x07\x44\x65\x61lKey\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x12\n\ncommitment\x18\x03 \x01(\t\"\x90\x02\n\x0cStandingsRow\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0b\n\x03\x65lo\x18\x02 \x01(\x01\x12\x10\n\x03low\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x11\n\x04high\x18\x04 \x01(\x01H\x01\x88\x01\x01\x12\x15\n\x08los_next\x18\x05 \x01(\x01H\x02\x88\x01\x01\x12\r\n\x05games\x18\x06 \x01(\r\x12\x12\n\nmean_score\x18\x07 \x01(\x01\x12\x12\n\nmean_place\x18\x08 \x01(\x01\x12\x14\n\x0c\x62id_accuracy\x18\t \x01(\x01\x12\x0e\n\x06\x66\x61ults\x18\n \x01(\r\x12\x12\n\x05skill\x18\x0b \x01(\x01H\x03\x88\x01\x01\x12\x11\n\tforfeited\x18\x0c \x01(\rB\x06\n\x04_lowB\x07\n\x05_highB\x0b\n\t_los_nextB\x08\n\x06_skill\"0\n\x10GetRecordRequest\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\r\":\n\nGameRecord\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\r\x12\x0e\n\x06record\x18\x03 \x01(\t\"/\n\x0cWatchRequest\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x0f\n\x07history\x18\x02 \x01(\x08\"\xe4\x01\n\x0bLeagueEvent\x12\x0e\n\x06league\x18\x01 \x01(\t\x12\x30\n\x0estatus_changed\x18\x02 \x01(\x0b\x32\x16.rage.v1.StatusChangedH\x00\x12.\n\rgame_finished\x18\x03 \x01(\x0b\x32\x15.rage.v1.GameFinishedH\x00\x12*\n\x0b\x62ot_faulted\x18\x04 \x01(\x0b\x32\x13.rage.v1.BotFaultedH\x00\x12/\n\x11standings_changed\x18\x05 \x01(\x0b\x32\x12.rage.v1.StandingsH\x00\x42\x06\n\x04kind\"o\n\rStatusChanged\x12%\n\x06status\x18\x01 \x01(\x0e\x32\x15.rage.v1.LeagueStatus\x12\x12\n\ngames_done\x18\x02 \x01(\r\x12\x13\n\x0bgames_total\x18\x03 \x01(\r\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\x97\x01\n\x0cGameFinished\x12\x0c\n\x04game\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x03(\t\x12\x0e\n\x06totals\x18\x03 \x03(\x11\x12\x0e\n\x06places\x18\x04 \x03(\r\x12\x0e\n\x06\x66\x61ults\x18\x05 \x01(\r\x12\x12\n\ngames_done\x18\x06 \x01(\r\x12\x13\n\x0bgames_total\x18\x07 \x01(\r\x12\x11\n\tforfeited\x18\x08 \x03(\t\"q\n\nBotFaulted\x12\x0c\n\x04game\x18\x01 \x01(\r\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0c\n\x04kind\x18\x04 \x01(\t\x12\r\n\x05round\x18\x05 \x01(\r\x12\r\n\x05trick\x18\x06 \x01(\r\x12\x0e\n\x06\x64\x65tail\x18\x07 \x01(\t*\xd0\x01\n\x0cLeagueStatus\x12\x1d\n\x19LEAGUE_STATUS_UNSPECIFIED\x10\x00\x12\x19\n\x15LEAGUE_STATUS_CREATED\x10\x01\x12\x19\n\x15LEAGUE_STATUS_RUNNING\x10\x02\x12\x18\n\x14LEAGUE_STATUS_PAUSED\x10\x03\x12\x1a\n\x16LEAGUE_STATUS_FINISHED\x10\x04\x12\x1b\n\x17LEAGUE_STATUS_CANCELLED\x10\x05\x12\x18\n\x14LEAGUE_STATUS_FAILED\x10\x06\x32\xb0\x06\n\x07Referee\x12\x45\n\x0bRegisterBot\x12\x1b.rage.v1.RegisterBotRequest\x1a\x19.rage.v1.RegisterBotReply\x12\x38\n\tUpdateBot\x12\x19.rage.v1.UpdateBotRequest\x1a\x10.rage.v1.BotInfo\x12<\n\x08ListBots\x12\x18.rage.v1.ListBotsRequest\x1a\x16.rage.v1.ListBotsReply\x12\x41\n\x0c\x43reateLeague\x12\x1c.rage.v1.CreateLeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12:\n\x0bStartLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12:\n\x0bPauseLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12;\n\x0cResumeLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12;\n\x0c\x43\x61ncelLeague\x12\x16.rage.v1.LeagueRequest\x1a\x13.rage.v1.LeagueInfo\x12\x39\n\rRevealDealKey\x12\x16.rage.v1.LeagueRequest\x1a\x10.rage.v1.DealKey\x12\x45\n\x0bListLeagues\x12\x1b.rage.v1.ListLeaguesRequest\x1a\x19.rage.v1.ListLeaguesReply\x12:\n\x0cGetStandings\x12\x16.rage.v1.LeagueRequest\x1a\x12.rage.v1.Standings\x12;\n\tGetRecord\x12\x19.rage.v1.GetRecordRequest\x1a\x13.rage.v1.GameRecord\x12\x36\n\x05Watch\x12\x15.rage.v1.WatchRequest\x1a\x14.rage.v1.LeagueEvent0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rage.v1.referee_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LEAGUESTATUS']._serialized_start=1938
-  _globals['_LEAGUESTATUS']._serialized_end=2120
+  _globals['_LEAGUESTATUS']._serialized_start=1970
+  _globals['_LEAGUESTATUS']._serialized_end=2178
   _globals['_REGISTERBOTREQUEST']._serialized_start=34
   _globals['_REGISTERBOTREQUEST']._serialized_end=100
   _globals['_REGISTERBOTREPLY']._serialized_start=102
@@ -50,31 +50,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LEAGUEREQUEST']._serialized_start=426
   _globals['_LEAGUEREQUEST']._serialized_end=457
   _globals['_LEAGUEINFO']._serialized_start=460
-  _globals['_LEAGUEINFO']._serialized_end=639
-  _globals['_LISTLEAGUESREQUEST']._serialized_start=641
-  _globals['_LISTLEAGUESREQUEST']._serialized_end=661
-  _globals['_LISTLEAGUESREPLY']._serialized_start=663
-  _globals['_LISTLEAGUESREPLY']._serialized_end=719
-  _globals['_STANDINGS']._serialized_start=721
-  _globals['_STANDINGS']._serialized_end=844
-  _globals['_DEALKEY']._serialized_start=846
-  _globals['_DEALKEY']._serialized_end=904
-  _globals['_STANDINGSROW']._serialized_start=907
-  _globals['_STANDINGSROW']._serialized_end=1179
-  _globals['_GETRECORDREQUEST']._serialized_start=1181
-  _globals['_GETRECORDREQUEST']._serialized_end=1229
-  _globals['_GAMERECORD']._serialized_start=1231
-  _globals['_GAMERECORD']._serialized_end=1289
-  _globals['_WATCHREQUEST']._serialized_start=1291
-  _globals['_WATCHREQUEST']._serialized_end=1338
-  _globals['_LEAGUEEVENT']._serialized_start=1341
-  _globals['_LEAGUEEVENT']._serialized_end=1569
-  _globals['_STATUSCHANGED']._serialized_start=1571
-  _globals['_STATUSCHANGED']._serialized_end=1666
-  _globals['_GAMEFINISHED']._serialized_start=1669
-  _globals['_GAMEFINISHED']._serialized_end=1820
-  _globals['_BOTFAULTED']._serialized_start=1822
-  _globals['_BOTFAULTED']._serialized_end=1935
-  _globals['_REFEREE']._serialized_start=2123
-  _globals['_REFEREE']._serialized_end=2939
+  _globals['_LEAGUEINFO']._serialized_end=655
+  _globals['_LISTLEAGUESREQUEST']._serialized_start=657
+  _globals['_LISTLEAGUESREQUEST']._serialized_end=677
+  _globals['_LISTLEAGUESREPLY']._serialized_start=679
+  _globals['_LISTLEAGUESREPLY']._serialized_end=735
+  _globals['_STANDINGS']._serialized_start=737
+  _globals['_STANDINGS']._serialized_end=860
+  _globals['_DEALKEY']._serialized_start=862
+  _globals['_DEALKEY']._serialized_end=920
+  _globals['_STANDINGSROW']._serialized_start=923
+  _globals['_STANDINGSROW']._serialized_end=1195
+  _globals['_GETRECORDREQUEST']._serialized_start=1197
+  _globals['_GETRECORDREQUEST']._serialized_end=1245
+  _globals['_GAMERECORD']._serialized_start=1247
+  _globals['_GAMERECORD']._serialized_end=1305
+  _globals['_WATCHREQUEST']._serialized_start=1307
+  _globals['_WATCHREQUEST']._serialized_end=1354
+  _globals['_LEAGUEEVENT']._serialized_start=1357
+  _globals['_LEAGUEEVENT']._serialized_end=1585
+  _globals['_STATUSCHANGED']._serialized_start=1587
+  _globals['_STATUSCHANGED']._serialized_end=1698
+  _globals['_GAMEFINISHED']._serialized_start=1701
+  _globals['_GAMEFINISHED']._serialized_end=1852
+  _globals['_BOTFAULTED']._serialized_start=1854
+  _globals['_BOTFAULTED']._serialized_end=1967
+  _globals['_REFEREE']._serialized_start=2181
+  _globals['_REFEREE']._serialized_end=2997
 # @@protoc_insertion_point(module_scope)

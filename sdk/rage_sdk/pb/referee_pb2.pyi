@@ -15,12 +15,14 @@ class LeagueStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LEAGUE_STATUS_PAUSED: _ClassVar[LeagueStatus]
     LEAGUE_STATUS_FINISHED: _ClassVar[LeagueStatus]
     LEAGUE_STATUS_CANCELLED: _ClassVar[LeagueStatus]
+    LEAGUE_STATUS_FAILED: _ClassVar[LeagueStatus]
 LEAGUE_STATUS_UNSPECIFIED: LeagueStatus
 LEAGUE_STATUS_CREATED: LeagueStatus
 LEAGUE_STATUS_RUNNING: LeagueStatus
 LEAGUE_STATUS_PAUSED: LeagueStatus
 LEAGUE_STATUS_FINISHED: LeagueStatus
 LEAGUE_STATUS_CANCELLED: LeagueStatus
+LEAGUE_STATUS_FAILED: LeagueStatus
 
 class RegisterBotRequest(_message.Message):
     __slots__ = ("name", "address", "owner")
@@ -85,7 +87,7 @@ class LeagueRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ...) -> None: ...
 
 class LeagueInfo(_message.Message):
-    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment")
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason")
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -94,6 +96,7 @@ class LeagueInfo(_message.Message):
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: LeagueStatus
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -102,7 +105,8 @@ class LeagueInfo(_message.Message):
     ruleset: str
     players: int
     deal_commitment: str
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
+    reason: str
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ListLeaguesRequest(_message.Message):
     __slots__ = ()
@@ -207,14 +211,16 @@ class LeagueEvent(_message.Message):
     def __init__(self, league: _Optional[str] = ..., status_changed: _Optional[_Union[StatusChanged, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., bot_faulted: _Optional[_Union[BotFaulted, _Mapping]] = ..., standings_changed: _Optional[_Union[Standings, _Mapping]] = ...) -> None: ...
 
 class StatusChanged(_message.Message):
-    __slots__ = ("status", "games_done", "games_total")
+    __slots__ = ("status", "games_done", "games_total", "reason")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     status: LeagueStatus
     games_done: int
     games_total: int
-    def __init__(self, status: _Optional[_Union[LeagueStatus, str]] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+    reason: str
+    def __init__(self, status: _Optional[_Union[LeagueStatus, str]] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameFinished(_message.Message):
     __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total", "forfeited")

@@ -147,7 +147,7 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ResumeLeague(self, request, context):
-        """paused -> running
+        """paused or failed -> running
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

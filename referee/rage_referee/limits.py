@@ -1,0 +1,20 @@
+"""The ranges a league, a match or a hosted league accepts: one place, so every front end refuses alike.
+
+Each bound keeps a setting inside what the referee can hold and run: a deal seed (and the deal seeds
+derived from it, ``(seed << 32) + game``) fits a signed 64-bit database column, a deadline fits the
+event loop's timers, and a count stays within what one process can schedule.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_SEED: Final = 2**31 - 1
+"""Largest explicit seed: ``(seed << 32) + game`` stays below 2**63."""
+MAX_DECISION_MS: Final = 3_600_000
+"""An hour per decision."""
+MAX_BANK_MS: Final = 86_400_000
+"""A day of bank per game."""
+MAX_FAULTS: Final = 1_000_000
+MAX_GAMES: Final = 1_000_000
+"""Games of a local league or match (a hosted league allows fewer: ``hosted.definition.MAX_GAMES``)."""

@@ -1,0 +1,189 @@
+"""The CLI on bad input and interruptions: one line and an exit code, never a traceback, never a lost game.
+
+- ``rage bot serve`` on a port in use; ``rage league export --out`` somewhere unwritable;
+- ``rage match``: Ctrl-C prints the games finished so far (exit 130); ``--records`` takes only a new
+  or empty folder, so no two matches' records mix;
+- league files: settings out of range and deep nesting are refused naming the key; a league with no
+  game stored yet runs again under changed settings, and one with games names the settings changed.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rage_referee.cli import app
+from rage_referee.league.config import LeagueConfigError, load_league
+from typer.testing import CliRunner
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+RAGE = str(Path(sys.executable).with_name("rage"))
+RANDOM = f"{EXAMPLES / 'random_bot.py'}:RandomBot"
+GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
+runner = CliRunner()
+
+
+def rage(*args: str | Path) -> Any:
+    result = runner.invoke(app, [str(arg) for arg in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def one_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def league_file(folder: Path, *, bots: dict[str, str] | None = None, **settings: Any) -> Path:
+    settings = {"name": "cup", "players": 3, "games": 3, "seed": 1} | settings
+    lines = [f"{key} = {value!r}".replace("'", '"') for key, value in settings.items()]
+    lines += ["[ruleset]", 'preset = "amigo"', "rounds = [1]", "[bots]"]
+    lines += [f'{name} = "{target}"' for name, target in (bots or {"a": RANDOM, "b": RANDOM, "c": GREEDY}).items()]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "cup.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    """A port something else listens on."""
+    with socket.socket(socket.AF_INET6) as holder:
+        holder.bind(("::", 0))
+        holder.listen()
+        yield holder.getsockname()[1]
+
+
+# --------------------------------------------------------------------------- serving and writing
+
+
+def test_bot_serve_on_a_port_in_use_says_so_in_one_line(busy_port: int) -> None:
+    done = subprocess.run(
+        [RAGE, "bot", "serve", RANDOM, "--port", str(busy_port)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert line.startswith("--port: cannot listen on") and "in use" in line, line
+
+
+def test_a_bot_file_on_a_port_in_use_says_so_in_one_line(busy_port: int) -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "random_bot.py"), "--port", str(busy_port)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "in use" in one_line(done.stderr)
+
+
+def test_league_export_somewhere_unwritable_says_so_in_one_line(tmp_path: Path) -> None:
+    file = league_file(tmp_path)
+    assert rage("league", "run", file).exit_code == 0
+    result = rage("league", "export", file, "--out", "/dev/null/x")
+    assert result.exit_code == 2
+    assert one_line(result.output).startswith("--out: cannot write /dev/null/x")
+
+
+# --------------------------------------------------------------------------- rage match
+
+
+def test_match_records_go_only_into_a_new_or_empty_folder(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    bots = ["--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--bot", f"c={GREEDY}", "--logs", str(tmp_path / "logs")]
+    assert rage("match", *bots, "--games", "2", "--records", records).exit_code == 0
+    assert sorted(path.name for path in records.iterdir()) == ["game-00000.json", "game-00001.json"]
+    result = rage("match", *bots, "--games", "1", "--records", records)
+    assert result.exit_code == 2
+    assert "--records" in one_line(result.output) and "not empty" in result.output
+    assert len(list(records.iterdir())) == 2
+    (tmp_path / "empty").mkdir()
+    assert rage("match", *bots, "--games", "1", "--records", tmp_path / "empty").exit_code == 0
+    result = rage("match", *bots, "--games", "1", "--records", records / "game-00000.json")
+    assert (result.exit_code, "not a folder" in result.output) == (2, True)
+
+
+def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    argv = [RAGE, "match", "--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--bot", f"c={GREEDY}"]
+    argv += ["--games", "100000", "--records", str(records), "--logs", str(tmp_path / "logs")]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(records.glob("game-*.json"))) < 3:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no game finished in time"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in out + err
+    assert "stopped after" in out and "of 100000 games" in out
+    finished = int(out.split("stopped after")[1].split()[0])
+    assert finished >= 3
+    assert len(list(records.glob("game-*.json"))) == finished  # every game counted has its record
+
+
+# --------------------------------------------------------------------------- league files and settings
+
+
+@pytest.mark.parametrize(
+    ("settings", "key"),
+    [
+        ({"seed": 2**63 - 1}, "seed"),
+        ({"seed": 2**70}, "seed"),
+        ({"games": 2**63}, "games"),
+    ],
+)
+def test_league_settings_out_of_range_name_the_key(tmp_path: Path, settings: dict[str, Any], key: str) -> None:
+    file = league_file(tmp_path, **settings)
+    with pytest.raises(LeagueConfigError) as info:
+        load_league(file)
+    assert str(info.value).startswith(f"{file}: {key}: "), info.value
+
+
+@pytest.mark.parametrize("setting", ["decision_ms = 9223372036854775807", "bank_ms = 1180591620717411303424"])
+def test_league_time_out_of_range_names_the_key(tmp_path: Path, setting: str) -> None:
+    file = league_file(tmp_path)
+    file.write_text(file.read_text() + f"[time]\n{setting}\n")
+    result = rage("league", "run", file)
+    assert result.exit_code == 2
+    assert f"time.{setting.split()[0]}: " in one_line(result.output)
+
+
+def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:
+    file = league_file(tmp_path)
+    file.write_text("x = " + "[" * 2000 + "]" * 2000 + "\n" + file.read_text())
+    result = rage("league", "run", file)
+    assert result.exit_code == 2
+    assert "not valid TOML: nested too deeply" in one_line(result.output)
+
+
+def test_a_league_with_no_game_stored_runs_again_under_changed_settings(tmp_path: Path) -> None:
+    broken = league_file(tmp_path, bots={"a": RANDOM, "b": RANDOM, "c": "missing.py:Nobody"})
+    result = rage("league", "run", broken)
+    assert result.exit_code != 0  # the league is recorded, but no game is played
+    fixed = league_file(tmp_path, seed=2)
+    result = rage("league", "run", fixed)
+    assert result.exit_code == 0, result.output
+    assert "3 games" in result.output
+
+
+def test_a_league_with_games_stored_names_the_settings_changed(tmp_path: Path) -> None:
+    assert rage("league", "run", league_file(tmp_path)).exit_code == 0
+    result = rage("league", "run", league_file(tmp_path, seed=2, games=6))
+    assert result.exit_code == 2
+    message = " ".join(result.output.split())
+    assert "has 3 games stored under other settings (games 3, now 6; seed 1, now 2)" in message, message

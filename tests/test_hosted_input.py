@@ -1,0 +1,327 @@
+"""The hosted referee refuses what it cannot run, called directly (in process, on loopback):
+
+- a deeply nested definition: INVALID_ARGUMENT and one log line, no traceback;
+- settings out of range (a seed of 2**63 - 1 or 2**70, an hour-long decision times a billion):
+  INVALID_ARGUMENT naming the key, at creation;
+- a league whose games keep failing: status failed with the reason, in the listing and the event
+  stream; resuming tries again;
+- a 100,000-game league: the schedule is built off the event loop, so other calls do not wait;
+- Watch streams: capped per token, with room kept for the admin; an idle stream on a league that
+  does not run ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from rage_referee.hosted import events, leagues
+from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.auth import token_hash
+from rage_referee.hosted.contest import Contest
+from rage_referee.hosted.server import create_server
+from rage_sdk.pb import referee_pb2 as pb
+from rage_sdk.pb import referee_pb2_grpc
+
+ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
+BOTS = ("b0", "b1", "b2", "b3")
+DEADLINE = 20.0
+
+
+def definition(name: str = "cup", **settings: Any) -> str:
+    """A small league among :data:`BOTS`; ``settings`` as TOML lines (``time`` goes in its table)."""
+    time_table = {"decision_ms": 200} | settings.pop("time", {})
+    settings = {"players": 3, "games": 6} | settings
+    lines = [f'name = "{name}"', f"bots = {list(BOTS)!r}".replace("'", '"')]
+    lines += [f"{key} = {value}" for key, value in settings.items()]
+    lines += ["[ruleset]", 'preset = "amigo"', "rounds = [1]", "[time]"]
+    lines += [f"{key} = {value}" for key, value in time_table.items()]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Hosted:
+    contest: Contest
+    stub: Any
+
+    @staticmethod
+    def as_(token: str) -> list[tuple[str, str]]:
+        return [("authorization", f"Bearer {token}")]
+
+    async def call(self, method: str, request: Any, token: str = ADMIN) -> Any:
+        return await getattr(self.stub, method)(request, metadata=self.as_(token), timeout=DEADLINE)
+
+    async def refusal(self, method: str, request: Any, token: str = ADMIN) -> tuple[grpc.StatusCode, str]:
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await self.call(method, request, token)
+        return info.value.code(), info.value.details() or ""
+
+    async def create(self, text: str) -> pb.LeagueInfo:
+        return await self.call("CreateLeague", pb.CreateLeagueRequest(definition=text))
+
+
+@asynccontextmanager
+async def hosted(folder: Path) -> AsyncIterator[Hosted]:
+    """A referee serving on a free loopback port, :data:`BOTS` registered at addresses nobody serves."""
+    contest = Contest.open(f"sqlite:///{folder / 'contest.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK))
+    for number, name in enumerate(BOTS):
+        contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
+    server, port = await create_server(contest, 0, "127.0.0.1")
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            yield Hosted(contest, referee_pb2_grpc.RefereeStub(channel))  # type: ignore[no-untyped-call]
+    finally:
+        await contest.leagues.close(1.0)
+        contest.hub.shutdown()
+        await server.stop(0)
+        contest.close()
+
+
+def run(tmp_path: Path, scenario: Callable[[Hosted], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with hosted(tmp_path) as referee:
+            await asyncio.wait_for(scenario(referee), DEADLINE * 3)
+
+    asyncio.run(main())
+
+
+# --------------------------------------------------------------------------- definitions refused at creation
+
+
+@pytest.mark.parametrize("nesting", ["x = " + "[" * 1200 + "]" * 1200, "x = " + "{a = " * 1200 + "}" * 1200])
+def test_a_deeply_nested_definition_is_refused_in_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, nesting: str
+) -> None:
+    async def scenario(referee: Hosted) -> None:
+        with caplog.at_level(logging.INFO, logger="rage_referee"):
+            code, details = await referee.refusal("CreateLeague", pb.CreateLeagueRequest(definition=nesting))
+        assert code is grpc.StatusCode.INVALID_ARGUMENT
+        assert details == "definition: not valid TOML: nested too deeply"
+        records = [record for record in caplog.records if record.name.startswith("rage_referee")]
+        assert len(records) == 1, [record.getMessage() for record in records]
+        assert records[0].exc_info is None
+        assert "\n" not in records[0].getMessage()
+        assert not (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.parametrize(
+    ("settings", "field"),
+    [
+        ({"seed": 2**63 - 1}, "definition.seed"),
+        ({"seed": 2**70}, "definition.seed"),
+        ({"seed": -1}, "definition.seed"),
+        ({"time": {"decision_ms": 2**63 - 1}}, "definition.time.decision_ms"),
+        ({"time": {"bank_ms": 2**63}}, "definition.time.bank_ms"),
+        ({"time": {"max_faults": 2**64}}, "definition.time.max_faults"),
+        ({"concurrency": 2**40}, "definition.concurrency"),
+        ({"games": 2**63}, "definition.games"),
+    ],
+)
+def test_settings_out_of_range_are_refused_at_creation(tmp_path: Path, settings: dict[str, Any], field: str) -> None:
+    async def scenario(referee: Hosted) -> None:
+        code, details = await referee.refusal("CreateLeague", pb.CreateLeagueRequest(definition=definition(**settings)))
+        assert code is grpc.StatusCode.INVALID_ARGUMENT
+        assert details.startswith(f"{field}: "), details
+        assert not (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues
+
+    run(tmp_path, scenario)
+
+
+def test_the_largest_seed_in_range_plays(tmp_path: Path) -> None:
+    from rage_referee.limits import MAX_SEED
+
+    async def scenario(referee: Hosted) -> None:
+        await referee.create(definition(seed=MAX_SEED))
+        await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+        await until(referee, lambda info: info.status == pb.LEAGUE_STATUS_FINISHED)
+
+    run(tmp_path, scenario)
+
+
+# --------------------------------------------------------------------------- games that keep failing
+
+
+async def until(referee: Hosted, done: Callable[[pb.LeagueInfo], bool], league: str = "cup") -> pb.LeagueInfo:
+    deadline = time.monotonic() + DEADLINE * 2
+    while True:
+        (info,) = [item for item in (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues]
+        if done(info) or time.monotonic() > deadline:
+            assert done(info), info
+            return info
+        await asyncio.sleep(0.05)
+
+
+def test_a_league_whose_games_keep_failing_fails_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_play_game = leagues.play_game
+    broken = True
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        if broken:
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        return await real_play_game(*args, **kwargs)
+
+    monkeypatch.setattr(leagues, "play_game", failing)
+
+    async def scenario(referee: Hosted) -> None:
+        nonlocal broken
+        await referee.create(definition())
+        watch = referee.stub.Watch(pb.WatchRequest(league="cup"), metadata=referee.as_(ENTRY), timeout=DEADLINE)
+        first = await watch.read()
+        assert first.status_changed.status == pb.LEAGUE_STATUS_CREATED
+        await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+        info = await until(referee, lambda info: info.status == pb.LEAGUE_STATUS_FAILED)
+        assert info.games_done == 0
+        assert "games failed in a row" in info.reason
+        assert "OverflowError: Python int too large to convert to SQLite INTEGER" in info.reason
+        statuses = []
+        while not statuses or statuses[-1].status != pb.LEAGUE_STATUS_FAILED:
+            event = await watch.read()
+            if event.WhichOneof("kind") == "status_changed":
+                statuses.append(event.status_changed)
+        assert [s.status for s in statuses] == [pb.LEAGUE_STATUS_RUNNING, pb.LEAGUE_STATUS_FAILED]
+        assert statuses[-1].reason == info.reason
+        # A failed league is not resumed when the referee starts again...
+        await referee.contest.leagues.resume_running()
+        assert (await until(referee, lambda info: True)).status == pb.LEAGUE_STATUS_FAILED
+        # ... but the organizer may resume it once the cause is gone; the reason goes with the state.
+        broken = False
+        resumed = await referee.call("ResumeLeague", pb.LeagueRequest(league="cup"))
+        assert (resumed.status, resumed.reason) == (pb.LEAGUE_STATUS_RUNNING, "")
+        info = await until(referee, lambda info: info.status == pb.LEAGUE_STATUS_FINISHED)
+        assert (info.games_done, info.reason) == (6, "")
+        watch.cancel()
+
+    run(tmp_path, scenario)
+
+
+# --------------------------------------------------------------------------- a big schedule
+
+
+def test_a_big_schedule_does_not_stall_other_calls(tmp_path: Path) -> None:
+    text = definition(name="big", games=100_000)
+
+    async def scenario(referee: Hosted) -> None:
+        gaps: list[float] = []
+        creating = True
+
+        async def ticker() -> None:
+            last = time.perf_counter()
+            while creating:
+                await asyncio.sleep(0.005)
+                now = time.perf_counter()
+                gaps.append(now - last)
+                last = now
+
+        ticks = asyncio.create_task(ticker())
+        started = time.perf_counter()
+        info = await referee.create(text)
+        took = time.perf_counter() - started
+        creating = False
+        await ticks
+        assert info.games_total >= 100_000
+        # Relative, not absolute: before, the loop stood still for the whole call.
+        assert max(gaps) < took / 2, f"the event loop stalled {max(gaps):.3f} s of a {took:.3f} s CreateLeague"
+
+    run(tmp_path, scenario)
+
+
+# --------------------------------------------------------------------------- Watch streams
+
+
+def test_watch_streams_are_capped_per_token_with_room_for_the_admin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(events, "MAX_WATCHERS", 8)
+    monkeypatch.setattr(events, "MAX_WATCHERS_PER_TOKEN", 3)
+    monkeypatch.setattr(events, "ADMIN_RESERVED", 2)
+
+    async def scenario(referee: Hosted) -> None:
+        await referee.create(definition())
+        streams = []
+
+        async def watch(token: str) -> grpc.StatusCode:
+            stream = referee.stub.Watch(pb.WatchRequest(league="cup"), metadata=referee.as_(token), timeout=DEADLINE)
+            streams.append(stream)
+            try:
+                await stream.read()
+            except grpc.aio.AioRpcError as error:
+                return error.code()
+            return grpc.StatusCode.OK
+
+        assert [await watch(ENTRY) for _ in range(4)] == [grpc.StatusCode.OK] * 3 + [grpc.StatusCode.RESOURCE_EXHAUSTED]
+        bot_token = "b0-token-0123456789"
+        assert [await watch(bot_token) for _ in range(3)] == [grpc.StatusCode.OK] * 3
+        # 6 streams open: the rest (8 - 2 kept for the admin) is used up for everyone else ...
+        assert await watch("b1-token-0123456789") is grpc.StatusCode.RESOURCE_EXHAUSTED
+        # ... and the admin still watches.
+        assert [await watch(ADMIN) for _ in range(2)] == [grpc.StatusCode.OK] * 2
+        for stream in streams:
+            stream.cancel()
+
+    run(tmp_path, scenario)
+
+
+def test_an_idle_stream_on_a_league_that_never_starts_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(events, "IDLE_SECONDS", 0.3)
+
+    async def scenario(referee: Hosted) -> None:
+        await referee.create(definition())
+        stream = referee.stub.Watch(pb.WatchRequest(league="cup"), metadata=referee.as_(ENTRY), timeout=DEADLINE)
+        received = [event async for event in stream]
+        assert [event.status_changed.status for event in received] == [pb.LEAGUE_STATUS_CREATED] * 2
+        assert await stream.code() is grpc.StatusCode.OK
+
+    run(tmp_path, scenario)
+
+
+def test_bench_create_league_prints_the_stall_beside_its_baseline() -> None:
+    from rage_referee.cli import app
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["bench", "create-league", "--games", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["games"] == 300
+    for key in ("create_league", "baseline"):
+        assert set(figures[key]) == {"seconds", "longest_stall_s"}
+        assert 0 <= figures[key]["longest_stall_s"] <= figures[key]["seconds"] + 1
+
+
+def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One fit over 10,000 games takes about a second: on the loop, every call would wait for it.
+    fitted_on: list[bool] = []
+    real_point_table = leagues.point_table
+
+    def recording(games: Any) -> Any:
+        fitted_on.append(threading.current_thread() is threading.main_thread())
+        return real_point_table(games)
+
+    monkeypatch.setattr(leagues, "point_table", recording)
+
+    async def scenario(referee: Hosted) -> None:
+        await referee.create(definition())
+        watch = referee.stub.Watch(pb.WatchRequest(league="cup"), metadata=referee.as_(ENTRY), timeout=DEADLINE)
+        await watch.read()
+        await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+        standings = []
+        while (event := await watch.read()) is not grpc.aio.EOF:
+            if event.WhichOneof("kind") == "standings_changed":
+                standings.append(event.standings_changed)
+        assert standings and standings[-1].games == 6  # the last game's standings always come
+
+    run(tmp_path, scenario)
+    assert fitted_on and not any(fitted_on)
