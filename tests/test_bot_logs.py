@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 from rage_referee.bots import BotSpec
+from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
@@ -20,7 +21,7 @@ def test_each_run_and_each_game_opens_a_section_of_the_bots_log(tmp_path: Path) 
     ]
     ruleset = Ruleset.of("amigo", rounds=[2, 1])
     for seed in (0, 10):
-        asyncio.run(run_match(specs, ruleset, games=2, seed=seed, log_dir=tmp_path))
+        asyncio.run(run_match(specs, ruleset, games=2, deals=Deals.public(seed), log_dir=tmp_path))
     log = (tmp_path / "served.log").read_text()
     launches = r"^=== .* UTC: the referee \(pid \d+\) launches .*random_bot\.py --port \d+$"
     assert len(re.findall(launches, log, re.M)) == 2
