@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test bench lint proto clean
+.PHONY: install demo test test-postgres bench lint proto clean
 
 $(BIN)/rage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# The tests that run on each database, against a throwaway PostgreSQL server (apt-get install postgresql).
+test-postgres: install
+	.ci/services/postgres.sh $(BIN)/python -m pytest -k postgresql
 
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5

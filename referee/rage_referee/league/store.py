@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
@@ -22,6 +22,10 @@ from ..deals import new_key
 
 class StoreError(RuntimeError):
     """The database cannot be used: the message says which and why."""
+
+
+class GameStoredAlready(StoreError):
+    """A game of the league is stored already: another run of the same league is writing to the database."""
 
 
 class Base(DeclarativeBase):
@@ -104,7 +108,8 @@ class Store:
 
     def __init__(self, url: str, create: bool = True) -> None:
         """Open the database at ``url``; with ``create=False`` an SQLite file must exist already."""
-        self.url = url
+        self.url = _shown(url)
+        """The URL as messages show it: without its password."""
         try:
             if url.startswith("sqlite:///"):
                 path = Path(url.removeprefix("sqlite:///"))
@@ -113,8 +118,13 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
             Base.metadata.create_all(self.engine)
+        except ImportError as error:
+            raise StoreError(
+                f"cannot open the database {self.url}: its driver is not installed ({error}); "
+                "for PostgreSQL: pip install 'rage-arena[postgres]'"
+            ) from None
         except (SQLAlchemyError, OSError, ValueError) as error:
-            raise StoreError(f"cannot open the database {url}: {error}") from None
+            raise StoreError(f"cannot open the database {self.url}: {_one_line(error)}") from None
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
         """The league's id; refused when stored under another ``key``; created with ``key`` when new and ``create``."""
@@ -123,10 +133,13 @@ class Store:
             if row is None:
                 if not create or key is None:
                     raise StoreError(f"no league {name!r} in {self.url}")
-                row = LeagueRow(name=name, key=key, created_at=datetime.now(UTC))
-                session.add(row)
-                session.commit()
-            elif key is not None and _canonical(row.key) != _canonical(key):
+                try:
+                    session.add(LeagueRow(name=name, key=key, created_at=datetime.now(UTC)))
+                    session.commit()
+                except IntegrityError:  # another run created it at the same moment: use that one
+                    session.rollback()
+                row = session.scalars(select(LeagueRow).where(LeagueRow.name == name)).one()
+            if key is not None and _canonical(row.key) != _canonical(key):
                 raise StoreError(
                     f"league {name!r} in {self.url} was started with other settings; "
                     "give the league a new name or use another database to start afresh"
@@ -140,9 +153,12 @@ class Store:
             if row is None:
                 if not create:
                     return None
-                row = DealKeyRow(league_id=league_id, key=new_key().hex(), revealed_at=None)
-                session.add(row)
-                session.commit()
+                try:
+                    session.add(DealKeyRow(league_id=league_id, key=new_key().hex(), revealed_at=None))
+                    session.commit()
+                except IntegrityError:  # another run drew one at the same moment: every run deals from that one
+                    session.rollback()
+                row = session.get_one(DealKeyRow, league_id)
             return DealKey(bytes.fromhex(row.key), row.revealed_at is not None)
 
     def reveal(self, league_id: int) -> bytes:
@@ -166,7 +182,10 @@ class Store:
             return set(session.scalars(select(GameRow.index).where(GameRow.league_id == league_id)))
 
     def add(self, league_id: int, game: StoredGame) -> None:
-        """Store one finished game, committed before returning."""
+        """Store one finished game, committed before returning.
+
+        :raises GameStoredAlready: the league has a game of that index already (each is stored once).
+        """
         with Session(self.engine) as session:
             session.add(
                 GameRow(
@@ -185,7 +204,17 @@ class Store:
                     finished_at=datetime.now(UTC),
                 )
             )
-            session.commit()
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+                if game.index not in self.finished(league_id):
+                    raise
+                name = session.scalar(select(LeagueRow.name).where(LeagueRow.id == league_id))
+                raise GameStoredAlready(
+                    f"league {name!r}: game {game.index} is stored already in {self.url}; "
+                    "another run of the league is writing to it: run one at a time"
+                ) from None
 
     def records(self, league_id: int, indices: list[int]) -> dict[int, dict[str, Any]]:
         """The records of the league's stored games among ``indices``, by index."""
@@ -217,6 +246,18 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _one_line(error: Exception) -> str:
+    """The database's own words (without SQLAlchemy's wrapping and links), on one line."""
+    return " ".join(str(getattr(error, "orig", None) or error).split())
+
+
+def _shown(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
 
 
 def _canonical(value: Any) -> str:
