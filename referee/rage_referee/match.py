@@ -95,7 +95,11 @@ async def play_games(
     concurrency: int = 1,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> list[GameResult]:
-    """Play games among started bots, ``concurrency`` at a time; results in spec order."""
+    """Play games among started bots, ``concurrency`` at a time; results in spec order.
+
+    When ``on_game`` raises (its game cannot be stored), the games still in progress are cancelled
+    before the error goes on: none of them ends later against bots already being stopped.
+    """
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def one(spec: GameSpec) -> GameResult:
@@ -105,7 +109,14 @@ async def play_games(
             on_game(game)
         return game
 
-    return list(await asyncio.gather(*(one(spec) for spec in specs)))
+    tasks = [asyncio.ensure_future(one(spec)) for spec in specs]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 async def run_match(
