@@ -15,6 +15,7 @@ from .deals import Deals
 from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
 from .league.record_files import write_record_file
 from .meta import Occasion
+from .tasks import all_or_cancel
 
 DEFAULT_TIME = TimeControl()
 
@@ -97,8 +98,7 @@ async def play_games(
 ) -> list[GameResult]:
     """Play games among started bots, ``concurrency`` at a time; results in spec order.
 
-    When ``on_game`` raises (its game cannot be stored), the games still in progress are cancelled
-    before the error goes on: none of them ends later against bots already being stopped.
+    When ``on_game`` raises (its game cannot be stored), the games still in progress are cancelled.
     """
     gate = asyncio.Semaphore(max(1, concurrency))
 
@@ -109,14 +109,7 @@ async def play_games(
             on_game(game)
         return game
 
-    tasks = [asyncio.ensure_future(one(spec)) for spec in specs]
-    try:
-        return list(await asyncio.gather(*tasks))
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    return await all_or_cancel([one(spec) for spec in specs])
 
 
 async def run_match(

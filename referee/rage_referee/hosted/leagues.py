@@ -30,6 +30,7 @@ from ..league.config import LeagueConfig
 from ..league.runner import league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame
+from ..tasks import all_or_cancel
 from . import messages
 from .addresses import AllowList, callable_address
 from .definition import LeagueDefinition, league_config, schedule_key
@@ -104,7 +105,7 @@ class LeagueRun:
                     game = todo.popleft()
                     self._finished(game, await play_game(league_game(self.config, game, deals), self.handles, ledger))
 
-            await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(todo)))))
+            await all_or_cancel([worker() for _ in range(min(self.config.concurrency, len(todo)))])
         finally:
             await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
             if self._unpublished:
