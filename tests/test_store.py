@@ -164,3 +164,14 @@ def test_a_database_that_cannot_be_opened_is_one_line_without_its_password(url: 
     message = str(refused.value)
     assert message.startswith("cannot open the database ") and fragment in message
     assert "\n" not in message and "hunter2" not in message and "rage:***@" in message
+
+
+def test_runs_opening_a_new_database_at_once_all_open_it(database_url: str) -> None:
+    """Each run creates the tables it misses when it opens the database: at once, none of them fails."""
+    stores = at_once(4, lambda k: Store(database_url))
+    try:
+        assert all(isinstance(store, Store) for store in stores), stores
+    finally:
+        for store in stores:
+            if isinstance(store, Store):
+                store.close()

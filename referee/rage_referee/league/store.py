@@ -12,7 +12,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    create_engine,
+    select,
+    text,
+)
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -99,6 +111,21 @@ class StoredGame:
         return sum(fault.get("seat") == seat for fault in self.faults)
 
 
+SCHEMA_LOCK = 0x7261676573746F72
+"""The PostgreSQL advisory lock held while tables are created ("ragestor")."""
+
+
+def create_tables(engine: Engine, metadata: MetaData) -> None:
+    """Create the tables of ``metadata`` the database lacks, one process at a time (a lock held to
+    the commit), so two runs opening a new database at once do not both create them."""
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the database's write lock, before looking
+        metadata.create_all(connection)
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -117,7 +144,7 @@ class Store:
                     raise StoreError(f"no database at {path}")
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
-            Base.metadata.create_all(self.engine)
+            create_tables(self.engine, Base.metadata)
         except ImportError as error:
             raise StoreError(
                 f"cannot open the database {self.url}: its driver is not installed ({error}); "
