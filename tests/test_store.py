@@ -168,7 +168,7 @@ def test_a_database_that_cannot_be_opened_is_one_line_without_its_password(url: 
 
 def test_runs_opening_a_new_database_at_once_all_open_it(database_url: str) -> None:
     """Each run creates the tables it misses when it opens the database: at once, none of them fails."""
-    stores = at_once(4, lambda k: Store(database_url))
+    stores = at_once(6, lambda k: Store(database_url))
     try:
         assert all(isinstance(store, Store) for store in stores), stores
     finally:

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     create_engine,
+    inspect,
     select,
     text,
 )
@@ -118,6 +119,9 @@ SCHEMA_LOCK = 0x7261676573746F72
 def create_tables(engine: Engine, metadata: MetaData) -> None:
     """Create the tables of ``metadata`` the database lacks, one process at a time (a lock held to
     the commit), so two runs opening a new database at once do not both create them."""
+    with engine.connect() as connection:
+        if set(inspect(connection).get_table_names()) >= set(metadata.tables):
+            return  # nothing to create: no lock, so a read-only database opens too
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
