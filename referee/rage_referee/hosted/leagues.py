@@ -29,7 +29,7 @@ from ..game import FaultLedger, GameResult, play_game
 from ..league.config import LeagueConfig
 from ..league.runner import league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
-from ..league.store import Store, StoredGame
+from ..league.store import Store, StoredGame, StoreError
 from ..tasks import all_or_cancel
 from . import messages
 from .addresses import AllowList, callable_address
@@ -241,6 +241,9 @@ class LeagueManager:
             complete = await run.play()
         except asyncio.CancelledError:
             raise
+        except StoreError as error:  # e.g. another referee runs the same league on this database
+            log.error("league %s: the run stopped: %s; pause and resume the league to try again", run.name, error)
+            return
         except Exception:
             log.exception("league %s: the run failed; pause and resume the league to try again", run.name)
             return
