@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test test-fast bench lint proto clean screenshots
+.PHONY: install demo test test-fast test-postgres bench lint proto clean screenshots
 
 $(BIN)/rage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ test: install
 # The suite without the tests marked slow, for a quick loop while working.
 test-fast: install
 	$(BIN)/python -m pytest -m "not slow"
+
+# The tests that run on each database, against a throwaway PostgreSQL server (apt-get install postgresql).
+test-postgres: install
+	.ci/services/postgres.sh $(BIN)/python -m pytest -k postgresql
 
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5

@@ -7,6 +7,9 @@ import shutil
 
 import pytest
 
+pytest_plugins = ("backends",)
+"""The ``database_url`` fixture: each store test on SQLite and on PostgreSQL (tests/backends.py)."""
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 

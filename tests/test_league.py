@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -18,13 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import BACKENDS, fresh_database
 from rage_referee.cli import app
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
 from rage_referee.league.ratings import rating_table
-from rage_referee.league.runner import league_schedule, plan_league
-from rage_referee.league.store import Store, StoredGame, StoreError, sqlite_url
+from rage_referee.league.runner import league_schedule, plan_league, run_league
+from rage_referee.league.store import GameStoredAlready, Store, StoredGame, StoreError, sqlite_url
 from rage_sdk.replay import verify
+from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -134,12 +138,20 @@ def quick_bootstrap() -> Iterator[None]:
         yield
 
 
-@pytest.fixture(scope="module")
-def played(quick_bootstrap: None, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
-    """A league of four in-process bots, three at a table, 24 games, run once through the CLI."""
+@pytest.fixture(scope="module", params=BACKENDS)
+def played(
+    quick_bootstrap: None, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[Path, Any]]:
+    """A league of four in-process bots, three at a table, 24 games, run once through the CLI (on each database)."""
     directory = tmp_path_factory.mktemp("league")
-    file = write_league(directory, extra='records = "records"\nconcurrency = 4')
-    return file, rage("league", "run", file)
+    with fresh_database(request.param, directory) as url:
+        file = write_league(directory, database=url, extra='records = "records"\nconcurrency = 4')
+        yield file, rage("league", "run", file)
+
+
+def database_of(file: Path) -> str:
+    """The URL of the league's database."""
+    return load_league(file).database_url(file.parent)
 
 
 # --------------------------------------------------------------------------- the league file
@@ -321,17 +333,17 @@ def test_reordering_the_bots_does_not_resume_under_another_schedule(tmp_path: Pa
     assert (plan.games, plan.done) == (league_schedule(reordered), set())
 
 
-def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path) -> None:
+def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path, database_url: str) -> None:
     small = {name: target for name, target in BOTS.items() if name != "random-2"}
-    one = write_league(tmp_path, "one.toml", name="one", games=6, bots=small)
-    two = write_league(tmp_path, "two.toml", name="two", games=12, seed=5, bots=small)
+    one = write_league(tmp_path, "one.toml", name="one", games=6, bots=small, database=database_url)
+    two = write_league(tmp_path, "two.toml", name="two", games=12, seed=5, bots=small, database=database_url)
     assert rage("league", "run", one).exit_code == 0
     assert rage("league", "run", two).exit_code == 0
     assert len(stored_games(one)) == 6 and len(stored_games(two)) == 12
     assert_matches_schedule(one, stored_games(one))
     assert_matches_schedule(two, stored_games(two))
     # a database with two leagues needs --name
-    url = sqlite_url(tmp_path / "league.sqlite")
+    url = database_url
     result = rage("ratings", "--db", url, "--format", "json")
     clean_failure(result)
     assert "2 leagues" in flat(result.output) and "one, two" in flat(result.output)
@@ -423,8 +435,8 @@ def test_export_of_a_league_never_run_fails_cleanly(tmp_path: Path) -> None:
 
 
 def ratings(file: Path, fmt: str, *, by_path: bool = False) -> str:
-    database = file.parent / "league.sqlite"
-    result = rage("ratings", "--db", database if by_path else sqlite_url(database), "--format", fmt)
+    database = database_of(file)
+    result = rage("ratings", "--db", database.removeprefix("sqlite:///") if by_path else database, "--format", fmt)
     assert result.exit_code == 0, result.output
     return str(result.stdout)
 
@@ -525,35 +537,45 @@ def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
 def test_ratings_needs_exactly_one_source(played: tuple[Path, Any]) -> None:
     file, first = played
     assert first.exit_code == 0, first.output
-    for args in ([], ["--league", str(file), "--db", sqlite_url(file.parent / "league.sqlite")]):
+    for args in ([], ["--league", str(file), "--db", database_of(file)]):
         result = rage("ratings", *args)
         clean_failure(result)
         assert "give --league FILE or --db URL" in flat(result.output)
-    result = rage("ratings", "--db", sqlite_url(file.parent / "league.sqlite"), "--format", "yaml")
+    result = rage("ratings", "--db", database_of(file), "--format", "yaml")
     clean_failure(result)
 
 
 # --------------------------------------------------------------------------- crash safety
 
 
-def count_stored(database: Path) -> int:
+def count_stored(url: str) -> int:
+    """The games stored so far, read beside the writer (0 before its tables exist)."""
+    if url.startswith("sqlite:///"):
+        try:
+            with sqlite3.connect(f"file:{url.removeprefix('sqlite:///')}?mode=ro", uri=True, timeout=1) as connection:
+                return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+    return len(stored_rows(url))
+
+
+def stored_rows(url: str) -> dict[int, tuple[Any, ...]]:
+    """Every stored game's row by id, as the database holds it."""
+    engine = create_engine(url)
     try:
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as connection:
-            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
+        with engine.connect() as connection:
+            if not engine.dialect.has_table(connection, "games"):
+                return {}
+            query = 'SELECT id, "index", seats, seed, record, finished_at FROM games'
+            return {row[0]: tuple(row[1:]) for row in connection.execute(text(query))}
+    finally:
+        engine.dispose()
 
 
-def stored_rows(database: Path) -> dict[int, tuple[Any, ...]]:
-    with sqlite3.connect(database) as connection:
-        rows = connection.execute("SELECT id, [index], seats, seed, record, finished_at FROM games").fetchall()
-    return {row[0]: row[1:] for row in rows}
-
-
-def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path) -> None:
+def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path, database_url: str) -> None:
     total = 96
-    file = write_league(tmp_path, games=total, extra='records = "records"\nconcurrency = 8')
-    database = tmp_path / "league.sqlite"
+    file = write_league(tmp_path, games=total, database=database_url, extra='records = "records"\nconcurrency = 8')
+    database = database_url
     log = (tmp_path / "run.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "rage_referee", "league", "run", str(file)],
@@ -608,6 +630,69 @@ def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path)
     assert_matches_schedule(file, games)
     for game in games:
         assert_verifies(game.record)
+
+
+# --------------------------------------------------------------------------- two runs of one league at once
+
+
+def test_a_run_that_plans_a_game_another_run_stores_is_refused_and_stores_nothing(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Two runs plan the same league before either stores a game; the one that comes second is refused."""
+    file = write_league(tmp_path, games=6, database=database_url, extra="concurrency = 2")
+    config = load_league(file)
+    first, second = Store(database_url), Store(database_url)
+    try:
+        first_plan, second_plan = plan_league(config, first), plan_league(config, second)
+        assert first_plan.todo == second_plan.todo and len(first_plan.todo) == 6
+        assert asyncio.run(run_league(config, first, first_plan, tmp_path / "logs")) == 6
+        before = stored_rows(database_url)
+        with pytest.raises(GameStoredAlready) as refused:
+            asyncio.run(run_league(config, second, second_plan, tmp_path / "logs"))
+        message = str(refused.value)
+        assert "\n" not in message and "league 'test'" in message and "stored already" in message
+        assert re.search(r"game [0-5] is", message)
+        assert stored_rows(database_url) == before, "nothing of the refused run is stored"
+    finally:
+        first.close()
+        second.close()
+
+
+def league_process(file: Path, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as handle:
+        return subprocess.Popen(
+            [sys.executable, "-m", "rage_referee", "league", "run", str(file)],
+            cwd=file.parent,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "400"},
+        )
+
+
+def test_two_league_runs_at_once_store_each_game_once(tmp_path: Path, database_url: str) -> None:
+    file = write_league(tmp_path, games=48, database=database_url, extra="concurrency = 4")
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+    processes = [league_process(file, log) for log in logs]
+    try:
+        codes = [process.wait(120) for process in processes]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+    outputs = [flat(log.read_text()) for log in logs]
+    for code, output in zip(codes, outputs):
+        assert "Traceback" not in output, output
+        assert code in (0, 1), output
+        if code == 1:
+            assert re.search(r"stopped: league 'test': game \d+ is stored already in \S+; another run", output), output
+    assert 1 in codes, f"both runs finished without meeting: {outputs}"
+    indices = [row[0] for row in stored_rows(database_url).values()]
+    assert len(indices) == len(set(indices)), "a game stored twice"
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    games = stored_games(file)
+    assert_matches_schedule(file, games)
 
 
 def test_ratings_on_a_missing_database_creates_nothing(tmp_path: Path) -> None:

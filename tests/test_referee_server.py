@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 import pytest
+from backends import BACKENDS, fresh_database
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 from rage_referee.bots import free_port, stop_group
@@ -139,6 +140,8 @@ class Referee:
     """A ``rage referee serve`` process and a channel to it."""
 
     folder: Path
+    database: str
+    """The URL of the referee's database."""
     port: int
     admin: str
     entry: str
@@ -153,16 +156,12 @@ class Referee:
         return f"127.0.0.1:{self.port}"
 
     @property
-    def db(self) -> Path:
-        return self.folder / "referee.sqlite"
-
-    @property
     def log(self) -> Path:
         return self.folder / "referee.log"
 
     def start(self) -> Referee:
         argv = [
-            RAGE, "referee", "serve", "--port", str(self.port), "--host", "127.0.0.1", "--db", str(self.db),
+            RAGE, "referee", "serve", "--port", str(self.port), "--host", "127.0.0.1", "--db", self.database,
             "--admin-token-file", str(self.folder / "admin.token"),
             "--entry-token-file", str(self.folder / "entry.token"),
         ]  # fmt: skip
@@ -198,13 +197,13 @@ class Referee:
 
 
 @contextlib.contextmanager
-def referee_server(folder: Path) -> Iterator[Referee]:
-    """A referee on a free loopback port, its token files written first; stopped at the end."""
+def referee_server(folder: Path, database: str) -> Iterator[Referee]:
+    """A referee on a free loopback port keeping ``database``, its token files written first; stopped at the end."""
     folder.mkdir(parents=True, exist_ok=True)
     admin, entry = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     (folder / "admin.token").write_text(admin + "\n")
     (folder / "entry.token").write_text(entry + "\n")
-    referee = Referee(folder, free_port(), admin, entry)
+    referee = Referee(folder, database, free_port(), admin, entry)
     try:
         yield referee.start()
     finally:
@@ -278,10 +277,13 @@ def code_of(call: Any) -> tuple[grpc.StatusCode, str]:
 
 
 # ------------------------------------------------------------------ a league, end to end
-@pytest.fixture(scope="module")
-def contest(tmp_path_factory: pytest.TempPathFactory, bots: dict[str, str]) -> Iterator[Referee]:
-    """A referee with the four example bots registered and the small league played to its end."""
-    with referee_server(tmp_path_factory.mktemp("contest")) as referee:
+@pytest.fixture(scope="module", params=BACKENDS)
+def contest(
+    tmp_path_factory: pytest.TempPathFactory, bots: dict[str, str], request: pytest.FixtureRequest
+) -> Iterator[Referee]:
+    """A referee with the four example bots registered and the small league played to its end (on each database)."""
+    folder = tmp_path_factory.mktemp("contest")
+    with fresh_database(request.param, folder) as database, referee_server(folder, database) as referee:
         register(referee, bots, list(BOTS))
         league_file = referee.folder / "cup.toml"
         league_file.write_text(SMALL_LEAGUE)
@@ -331,7 +333,7 @@ def test_the_event_stream_follows_the_league(contest: Referee) -> None:
 def test_standings_are_the_rating_table_of_rage_ratings(contest: Referee) -> None:
     hosted = cli(contest, contest.entry, "standings", "cup", "--format", "json")
     assert hosted.exit_code == 0, hosted.output
-    local = runner.invoke(app, ["ratings", "--db", f"sqlite:///{contest.db}", "--name", "cup", "--format", "json"])
+    local = runner.invoke(app, ["ratings", "--db", contest.database, "--name", "cup", "--format", "json"])
     assert local.exit_code == 0, local.output
     assert json.loads(hosted.stdout) == json.loads(local.stdout)
     reply = contest.call("GetStandings", pb.LeagueRequest(league="cup"), contest.entry)
@@ -686,16 +688,18 @@ def test_fault_counts_survive_a_pause_and_resume(contest: Referee) -> None:
 
 
 # ------------------------------------------------------------------ SIGKILL mid-league
-def stored_games(db: Path, league: str) -> dict[int, dict[str, Any]]:
-    store = Store(f"sqlite:///{db}")
+def stored_games(database: str, league: str) -> dict[int, dict[str, Any]]:
+    store = Store(database)
     try:
         return {game.index: game.record for game in store.games(store.league(league))}
     finally:
         store.close()
 
 
-def test_a_killed_server_loses_no_game_and_the_league_completes(tmp_path: Path, bots: dict[str, str]) -> None:
-    with referee_server(tmp_path / "referee") as referee:
+def test_a_killed_server_loses_no_game_and_the_league_completes(
+    tmp_path: Path, bots: dict[str, str], database_url: str
+) -> None:
+    with referee_server(tmp_path / "referee", database_url) as referee:
         register(referee, bots, ["random-a", "greedy", "heuristic"])
         info = referee.call("CreateLeague", pb.CreateLeagueRequest(definition=LONG_LEAGUE), referee.admin)
         total = info.games_total
@@ -707,7 +711,7 @@ def test_a_killed_server_loses_no_game_and_the_league_completes(tmp_path: Path, 
         follower.join(DEADLINE)
         announced = {game.game: game for game in follower.of("game_finished")}
 
-        before = stored_games(referee.db, "marathon")
+        before = stored_games(referee.database, "marathon")
         assert set(announced) <= set(before), "a game announced as finished is not stored"
         assert len(before) < total, "the league finished before the server was killed"
         for index, game in announced.items():
@@ -723,7 +727,7 @@ def test_a_killed_server_loses_no_game_and_the_league_completes(tmp_path: Path, 
         assert statuses(resumed)[-1] == pb.LEAGUE_STATUS_FINISHED
         assert sorted(game.game for game in resumed.of("game_finished")) == list(range(total))
 
-        after = stored_games(referee.db, "marathon")
+        after = stored_games(referee.database, "marathon")
         assert sorted(after) == list(range(total))
         assert all(after[index] == record for index, record in before.items()), "a stored game changed"
         for index in announced:

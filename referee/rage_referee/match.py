@@ -18,6 +18,7 @@ from .league.record_files import write_record_file
 from .league.schedule import duplicate_set
 from .league.seatings import seatings
 from .meta import Occasion
+from .tasks import all_or_cancel
 
 DEFAULT_TIME = TimeControl()
 
@@ -126,7 +127,10 @@ async def play_games(
     concurrency: int = 1,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> list[GameResult]:
-    """Play games among started bots, ``concurrency`` at a time; results in spec order."""
+    """Play games among started bots, ``concurrency`` at a time; results in spec order.
+
+    When ``on_game`` raises (its game cannot be stored), the games still in progress are cancelled.
+    """
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def one(spec: GameSpec) -> GameResult:
@@ -136,7 +140,7 @@ async def play_games(
             on_game(game)
         return game
 
-    return list(await asyncio.gather(*(one(spec) for spec in specs)))
+    return await all_or_cancel([one(spec) for spec in specs])
 
 
 async def run_match(

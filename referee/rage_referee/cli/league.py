@@ -102,6 +102,8 @@ def run_command(
             asyncio.run(run_league(config, store, plan, log_dir, records, on_game=advance))
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
+        except StoreError as error:
+            fail(f"stopped: {error}", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)

@@ -29,7 +29,8 @@ from ..game import FaultLedger, GameResult, play_game
 from ..league.config import LeagueConfig
 from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
-from ..league.store import Store, StoredGame
+from ..league.store import Store, StoredGame, StoreError
+from ..tasks import all_or_cancel
 from . import messages
 from .addresses import AllowList, callable_address
 from .definition import LeagueDefinition, league_config, schedule_key
@@ -135,7 +136,7 @@ class LeagueRun:
                     except Exception as error:
                         self._failed(game, error)
 
-            await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(todo)))))
+            await all_or_cancel([worker() for _ in range(min(self.config.concurrency, len(todo)))])
         finally:
             await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
             if self._standings is not None:
@@ -297,6 +298,10 @@ class LeagueManager:
             complete = await run.play()
         except asyncio.CancelledError:
             raise
+        except StoreError as error:  # e.g. another referee runs the same league on this database
+            log.error("league %s: the run stopped: %s", run.name, error)
+            run.failure = failure_text(error)
+            complete = False
         except Exception as error:
             log.exception("league %s: the run failed", run.name)
             run.failure = failure_text(error)

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..league.store import GameRow, StoredGame
+from ..league.store import GameRow, StoredGame, create_tables
 from .checks import MAX_BOTS
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
@@ -127,7 +127,7 @@ class Registry:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        HostedBase.metadata.create_all(engine)
+        create_tables(engine, HostedBase.metadata)
 
     # ------------------------------------------------------------------ bots
     def add_bot(self, name: str, address: str, owner: str, token_hash: str) -> BotEntry:

@@ -18,14 +18,17 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    MetaData,
     String,
     UniqueConstraint,
     create_engine,
     func,
+    inspect,
     select,
+    text,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
@@ -34,6 +37,10 @@ from ..faults import forfeited_seats, is_charged
 
 class StoreError(RuntimeError):
     """The database cannot be used: the message says which and why."""
+
+
+class GameStoredAlready(StoreError):
+    """A game of the league is stored already: another run of the same league is writing to the database."""
 
 
 class Base(DeclarativeBase):
@@ -113,6 +120,24 @@ class StoredGame:
         return forfeited_seats(self.faults)
 
 
+SCHEMA_LOCK = 0x7261676573746F72
+"""The PostgreSQL advisory lock held while tables are created ("ragestor")."""
+
+
+def create_tables(engine: Engine, metadata: MetaData) -> None:
+    """Create the tables of ``metadata`` the database lacks, one process at a time (a lock held to
+    the commit), so two runs opening a new database at once do not both create them."""
+    with engine.connect() as connection:
+        if set(inspect(connection).get_table_names()) >= set(metadata.tables):
+            return  # nothing to create: no lock, so a read-only database opens too
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the database's write lock, before looking
+        metadata.create_all(connection)
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -122,7 +147,8 @@ class Store:
 
     def __init__(self, url: str, create: bool = True) -> None:
         """Open the database at ``url``; with ``create=False`` an SQLite file must exist already."""
-        self.url = url
+        self.url = _shown(url)
+        """The URL as messages show it: without its password."""
         try:
             if url.startswith("sqlite:///"):
                 path = Path(url.removeprefix("sqlite:///"))
@@ -130,9 +156,14 @@ class Store:
                     raise StoreError(f"no database at {path}")
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
-            Base.metadata.create_all(self.engine)
+            create_tables(self.engine, Base.metadata)
+        except ImportError as error:
+            raise StoreError(
+                f"cannot open the database {self.url}: its driver is not installed ({error}); "
+                "for PostgreSQL: pip install 'rage-arena[postgres]'"
+            ) from None
         except (SQLAlchemyError, OSError, ValueError) as error:
-            raise StoreError(f"cannot open the database {url}: {error}") from None
+            raise StoreError(f"cannot open the database {self.url}: {_one_line(error)}") from None
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
         """The league's id; created with ``key`` when new and ``create``.
@@ -145,10 +176,13 @@ class Store:
             if row is None:
                 if not create or key is None:
                     raise StoreError(f"no league {name!r} in {self.url}")
-                row = LeagueRow(name=name, key=key, created_at=datetime.now(UTC))
-                session.add(row)
-                session.commit()
-            elif key is not None and _canonical(row.key) != _canonical(key):
+                try:
+                    session.add(LeagueRow(name=name, key=key, created_at=datetime.now(UTC)))
+                    session.commit()
+                except IntegrityError:  # another run created it at the same moment: use that one
+                    session.rollback()
+                row = session.scalars(select(LeagueRow).where(LeagueRow.name == name)).one()
+            if key is not None and _canonical(row.key) != _canonical(key):
                 stored = session.scalar(select(func.count()).select_from(GameRow).where(GameRow.league_id == row.id))
                 if not stored and create:
                     row.key = key
@@ -168,9 +202,12 @@ class Store:
             if row is None:
                 if not create:
                     return None
-                row = DealKeyRow(league_id=league_id, key=new_key().hex(), revealed_at=None)
-                session.add(row)
-                session.commit()
+                try:
+                    session.add(DealKeyRow(league_id=league_id, key=new_key().hex(), revealed_at=None))
+                    session.commit()
+                except IntegrityError:  # another run drew one at the same moment: every run deals from that one
+                    session.rollback()
+                row = session.get_one(DealKeyRow, league_id)
             return DealKey(bytes.fromhex(row.key), row.revealed_at is not None)
 
     def reveal(self, league_id: int) -> bytes:
@@ -194,7 +231,10 @@ class Store:
             return set(session.scalars(select(GameRow.index).where(GameRow.league_id == league_id)))
 
     def add(self, league_id: int, game: StoredGame) -> None:
-        """Store one finished game, committed before returning."""
+        """Store one finished game, committed before returning.
+
+        :raises GameStoredAlready: the league has a game of that index already (each is stored once).
+        """
         with Session(self.engine) as session:
             session.add(
                 GameRow(
@@ -213,7 +253,17 @@ class Store:
                     finished_at=datetime.now(UTC),
                 )
             )
-            session.commit()
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+                if game.index not in self.finished(league_id):
+                    raise
+                name = session.scalar(select(LeagueRow.name).where(LeagueRow.id == league_id))
+                raise GameStoredAlready(
+                    f"league {name!r}: game {game.index} is stored already in {self.url}; "
+                    "another run of the league is writing to it: run one at a time"
+                ) from None
 
     def records(self, league_id: int, indices: list[int]) -> dict[int, dict[str, Any]]:
         """The records of the league's stored games among ``indices``, by index."""
@@ -270,6 +320,18 @@ def settings_changed(old: dict[str, Any], new: dict[str, Any]) -> str:
 def _short(value: Any, longest: int = 40) -> str:
     text = json.dumps(value)
     return text if len(text) <= longest else f"{text[: longest - 3]}..."
+
+
+def _one_line(error: Exception) -> str:
+    """The database's own words (without SQLAlchemy's wrapping and links), on one line."""
+    return " ".join(str(getattr(error, "orig", None) or error).split())
+
+
+def _shown(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
 
 
 def _canonical(value: Any) -> str:
