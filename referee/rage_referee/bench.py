@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -36,20 +38,45 @@ class Rate:
     def decisions_per_s(self) -> float:
         return self.decisions / self.seconds
 
+    def __add__(self, other: Rate) -> Rate:
+        return Rate(self.games + other.games, self.decisions + other.decisions, self.seconds + other.seconds)
+
     def to_json(self) -> dict[str, float]:
         return {**asdict(self), "games_per_s": self.games_per_s, "decisions_per_s": self.decisions_per_s}
 
 
-def engine_rate(ruleset: Ruleset, players: int, seconds: float) -> Rate:
-    """Random games of the full engine, one after another on this core, for about ``seconds``."""
+def engine_games(ruleset: Ruleset, players: int) -> Iterator[int]:
+    """Random games of the full engine, one after another: the decisions (bids and plays) each took."""
     rng = random.Random(0)
-    games = decisions = 0
+    for seed in itertools.count():
+        yield random_game(ruleset, players, seed=seed, rng=rng)[1]
+
+
+def timed(games: Iterator[int], seconds: float) -> Rate:
+    """Games from ``games`` for about ``seconds`` on this core."""
+    played = decisions = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
-        _, taken = random_game(ruleset, players, seed=games, rng=rng)
-        games += 1
-        decisions += taken
-    return Rate(games, decisions, elapsed)
+        decisions += next(games)
+        played += 1
+    return Rate(played, decisions, elapsed)
+
+
+def side_by_side(first: Iterator[int], second: Iterator[int], seconds: float, turn: float = 0.1) -> tuple[Rate, Rate]:
+    """Both streams of games in alternating turns of about ``turn`` seconds, ``seconds`` each in all.
+
+    Taking turns, both see the same load from whatever else runs on the machine, so their ratio holds.
+    """
+    one = two = Rate(0, 0, 0.0)
+    while one.seconds < seconds or two.seconds < seconds:
+        one = one + timed(first, min(turn, seconds - one.seconds))
+        two = two + timed(second, min(turn, seconds - two.seconds))
+    return one, two
+
+
+def engine_rate(ruleset: Ruleset, players: int, seconds: float) -> Rate:
+    """Random games of the full engine for about ``seconds``."""
+    return timed(engine_games(ruleset, players), seconds)
 
 
 def plain_game(players: int, rng: random.Random) -> int:
@@ -92,15 +119,16 @@ def plain_game(players: int, rng: random.Random) -> int:
     return decisions
 
 
+def baseline_games(players: int) -> Iterator[int]:
+    """:func:`plain_game` after :func:`plain_game`: the decisions each took."""
+    rng = random.Random(0)
+    while True:
+        yield plain_game(players, rng)
+
+
 def baseline_rate(players: int, seconds: float) -> Rate:
     """:func:`plain_game` played for about ``seconds``."""
-    rng = random.Random(0)
-    games = decisions = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        decisions += plain_game(players, rng)
-        games += 1
-    return Rate(games, decisions, elapsed)
+    return timed(baseline_games(players), seconds)
 
 
 @dataclass(frozen=True)
