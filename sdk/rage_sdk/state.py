@@ -704,6 +704,46 @@ class GameState:
             seat=self.to_move if seat is None else seat,
         )
 
+    def apply_unchecked(self, action: Action) -> None:
+        """Take ``action`` without checking it: the rollout path.
+
+        The contract: ``action`` is one of :meth:`legal_actions` right now. Nothing is checked, so
+        anything else leaves the state corrupt; the referee's path is :meth:`apply`.
+        """
+        if self.phase is _PLAY:
+            self._play(action)  # type: ignore[arg-type]
+        else:
+            self._bid(action.tricks)  # type: ignore[union-attr]
+
+    def copy(self, *, history: bool = True) -> GameState:
+        """An independent copy of the state.
+
+        With ``history=False`` the copy is for rollouts: it keeps no record of finished tricks
+        and rounds (``tricks``, ``results`` and ``logs`` start empty and stay so) and no dealt
+        hands for a game record; play, scoring, ``totals`` and ``hits`` go on as ever.
+        """
+        twin = GameState.__new__(GameState)
+        for name in _SHARED_SLOTS:
+            setattr(twin, name, getattr(self, name))
+        twin.hands = [hand[:] for hand in self.hands]
+        twin._hand_plays = [plays[:] for plays in self._hand_plays]
+        twin._action_plays = self._action_plays[:]  # each entry is replaced, never changed in place
+        twin._pile = self._pile[:]
+        twin.turned = self.turned[:]
+        twin.bids = self.bids[:]
+        twin.trick = self.trick[:]
+        twin.tricks_won = self.tricks_won[:]
+        twin._bonus = self._bonus[:]
+        twin.totals = self.totals[:]
+        twin.hits = self.hits[:]
+        twin._history = history
+        if history:
+            twin.tricks, twin.results, twin.logs = self.tricks[:], self.results[:], self.logs[:]
+        else:
+            twin.tricks, twin.results, twin.logs = [], [], []
+            twin._dealt_hands, twin._dealt_pile = (), ()
+        return twin
+
     def outcome(self) -> Outcome:
         """Totals and places so far (final once the game is terminal)."""
         return Outcome(tuple(self.totals), places_for(self.totals, self.hits, self.ruleset.tiebreak), tuple(self.hits))
@@ -718,3 +758,11 @@ class GameState:
     def pile_cards(self) -> list[int]:
         """The face-down pile, top first. Referee-side only: never part of a seat's view."""
         return self._pile[::-1]
+
+
+_COPIED_SLOTS: Final = {
+    "hands", "_hand_plays", "_action_plays", "_pile", "turned", "bids", "trick", "tricks_won", "_bonus",
+    "totals", "hits", "_history", "tricks", "results", "logs",
+}  # fmt: skip
+_SHARED_SLOTS: Final = tuple(name for name in GameState.__slots__ if name not in _COPIED_SLOTS)
+"""Slots a copy shares: immutable values, and containers the engine replaces rather than changes."""
