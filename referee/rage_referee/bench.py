@@ -11,8 +11,12 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rage_sdk.rollout import greedy_policy, playout
 from rage_sdk.rules import Ruleset
+from rage_sdk.sampling import WorldSampler
 from rage_sdk.simulate import random_game
+from rage_sdk.state import GameState
+from rage_sdk.view import view_for
 
 from .bots import BotHandle, BotSpec, start_all
 from .game import FaultLedger, GameSpec
@@ -62,16 +66,55 @@ def timed(games: Iterator[int], seconds: float) -> Rate:
     return Rate(played, decisions, elapsed)
 
 
-def side_by_side(first: Iterator[int], second: Iterator[int], seconds: float, turn: float = 0.1) -> tuple[Rate, Rate]:
-    """Both streams of games in alternating turns of about ``turn`` seconds, ``seconds`` each in all.
+def take_turns(streams: list[Iterator[int]], seconds: float, turn: float = 0.1) -> list[Rate]:
+    """The streams of games in turns of about ``turn`` seconds each, until each ran ``seconds`` in all.
 
-    Taking turns, both see the same load from whatever else runs on the machine, so their ratio holds.
+    Taking turns, all see the same load from whatever else runs on the machine, so their ratios hold.
     """
-    one = two = Rate(0, 0, 0.0)
-    while one.seconds < seconds or two.seconds < seconds:
-        one = one + timed(first, min(turn, seconds - one.seconds))
-        two = two + timed(second, min(turn, seconds - two.seconds))
-    return one, two
+    rates = [Rate(0, 0, 0.0) for _ in streams]
+    while any(rate.seconds < seconds for rate in rates):
+        rates = [rate + timed(games, min(turn, seconds - rate.seconds)) for rate, games in zip(rates, streams)]
+    return rates
+
+
+def search_worlds(players: int, worlds_per_view: int = 10) -> Iterator[int]:
+    """Worlds drawn for the seat to move in random mid-round positions (amigo): ``worlds_per_view`` each."""
+    rng = random.Random(0)
+    ruleset = Ruleset.of("amigo")
+    for seed in itertools.count():
+        view = view_for(_random_position(ruleset, players, seed, rng), 0)
+        sampler = WorldSampler(view)
+        for _ in range(worlds_per_view):
+            sampler.sample(rng)
+        yield worlds_per_view
+
+
+def search_playouts(players: int, worlds: int = 200) -> Iterator[int]:
+    """Greedy playouts to the round's end, each from a rollout copy of one of ``worlds`` sampled
+    worlds (drawn before any timing): the decisions each took."""
+    rng = random.Random(0)
+    ruleset = Ruleset.of("amigo")
+    pool = [
+        WorldSampler(view_for(_random_position(ruleset, players, seed, rng), 0)).sample(rng) for seed in range(worlds)
+    ]
+    return _playouts(pool, rng)
+
+
+def _playouts(pool: list[GameState], rng: random.Random) -> Iterator[int]:
+    for world in itertools.cycle(pool):
+        fast = world.copy(history=False)
+        decisions = sum(map(len, fast.hands)) + sum(bid is None for bid in fast.bids)
+        playout(fast, rng, greedy_policy)
+        yield decisions
+
+
+def _random_position(ruleset: Ruleset, players: int, seed: int, rng: random.Random) -> GameState:
+    """A random round (of the ruleset's rounds) dealt from ``seed``, played at random to a random moment."""
+    state = GameState(ruleset, players, first_round=1 + seed % len(ruleset.rounds))
+    state.deal_seeded(seed)
+    for _ in range(rng.randrange(players * (state.cards + 1))):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
 
 
 def engine_rate(ruleset: Ruleset, players: int, seconds: float) -> Rate:
