@@ -6,6 +6,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rage_sdk.actions import Bid, Play
+from rage_sdk.cards import card_id
 from rage_sdk.rollout import greedy_policy, playout, random_policy
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
@@ -79,3 +81,22 @@ def test_a_rollout_copy_scores_the_round_as_the_full_state_does(
         assert full.results[-1].points == points
         assert fast.totals == full.totals and fast.hits == full.hits
         assert fast.tricks == [] and fast.results == [] and fast.logs == []
+
+
+def test_a_playout_whose_first_action_ends_the_round_scores_that_round() -> None:
+    """The last card of a round is a wild, six declarations to choose from: each scores the round."""
+    ruleset = Ruleset.of("amigo", rounds=[1])
+    state = GameState(ruleset, 2)
+    pile = list(ruleset.deck)
+    pile.remove(card_id("r0"))
+    pile.remove(card_id("wild"))
+    state.deal([[card_id("wild")], [card_id("r0")]], pile)  # seat 1 leads r0; the pile's top, r1, makes red trump
+    state.apply(Bid.of(1))
+    state.apply(Bid.of(0))
+    state.apply(Play.of("r0"))
+    last = state.legal_plays()
+    assert len(last) == 6
+    for play in last:
+        full = state.copy()
+        full.apply(play)
+        assert playout(state.copy(history=False), random.Random(0), first=play) == full.results[-1].points

@@ -78,13 +78,20 @@ def greedy_policy(state: GameState, legal: list[Action], rng: random.Random) -> 
     return best if short else worst
 
 
-def playout(state: GameState, rng: random.Random, policy: Policy = greedy_policy) -> tuple[int, ...]:
-    """Play ``state`` (a rollout copy, changed in place) to the end of its round with ``policy``.
+def playout(
+    state: GameState, rng: random.Random, policy: Policy = greedy_policy, first: Action | None = None
+) -> tuple[int, ...]:
+    """Play ``state`` (a rollout copy, changed in place) to the end of its round with ``policy``,
+    after taking ``first`` (one of the legal actions) if given.
 
     Returns the round's points by seat. The state must be mid-round (bidding or playing).
     """
+    if state.phase is not _BID and state.phase is not _PLAY:
+        raise ValueError(f"a playout starts while a round is played, not in phase {state.phase.value}")
     round_number = state.round_number
     totals = state.totals[:]
+    if first is not None:
+        state.apply_unchecked(first)
     while state.round_number == round_number:
         state.apply_unchecked(policy(state, state.legal_actions(), rng))
     return tuple(after - before for after, before in zip(state.totals, totals))
