@@ -181,6 +181,7 @@ class _Scoring(NamedTuple):
 
 
 _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
+_BID_LIST: Final = list(BIDS)
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 
 
@@ -368,7 +369,7 @@ class GameState:
     def legal_bids(self) -> list[Bid]:
         cards = self.cards
         if not self._plus_minus_one:
-            return list(BIDS[: cards + 1])
+            return _BID_LIST[: cards + 1]
         forbidden = self._forbidden_bid()
         return [BIDS[tricks] for tricks in range(cards + 1) if tricks != forbidden]
 
@@ -384,7 +385,7 @@ class GameState:
             return f"seat {seat} bid {tricks!r}, which is not a whole number"
         if not 0 <= tricks <= self.cards:
             return f"seat {seat} bid {tricks}, but a bid must be 0..{self.cards} (cards in hand)"
-        if tricks == self._forbidden_bid():
+        if self._plus_minus_one and tricks == self._forbidden_bid():
             return (
                 f"dealer seat {seat} bid {tricks}, making the bids add up to {self.cards} tricks "
                 "(plus_minus_one forbids it)"
@@ -689,6 +690,11 @@ class GameState:
             reason = self._play_violation(action)
             if reason is None:
                 self._play(action)
+                return
+        elif self.phase is _BID and action.__class__ is Bid and (seat is None or seat == self.to_move):
+            reason = self._bid_violation(action)
+            if reason is None:
+                self._bid(action.tricks)
                 return
         else:
             reason = self.violation(action, seat)
