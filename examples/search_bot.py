@@ -45,17 +45,16 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         stop = time.perf_counter() + self.budget_ms / 1000
+        scores = [0] * len(legal)
         try:
             sampler = WorldSampler(view)
+            while time.perf_counter() < stop:
+                world = sampler.sample(self.rng)
+                for index, action in enumerate(legal):  # every action in the same world: a fair comparison
+                    scores[index] += playout(world.copy(history=False), self.rng, first=action)[view.seat]
         except SamplingError:
-            return legal[0]
-        scores = [0] * len(legal)
-        while True:
-            world = sampler.sample(self.rng)
-            for index, action in enumerate(legal):  # every action in the same world: a fair comparison
-                scores[index] += playout(world.copy(history=False), self.rng, first=action)[view.seat]
-            if time.perf_counter() >= stop:
-                return legal[max(range(len(legal)), key=scores.__getitem__)]
+            pass  # no world found (big tables with many voids): the best so far, or the first action
+        return legal[max(range(len(legal)), key=scores.__getitem__)]
 
 
 if __name__ == "__main__":
