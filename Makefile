@@ -30,6 +30,7 @@ test-postgres: install
 
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5
+	$(BIN)/rage bench search --players 4 --seconds 3
 	$(BIN)/rage bench protocol --matches 1,8,32
 	$(BIN)/rage bench league --matches 1,4,16
 	$(BIN)/rage bench test

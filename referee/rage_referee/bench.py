@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import shlex
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rage_sdk.examples import example_bot
+from rage_sdk.rollout import greedy_policy, playout
 from rage_sdk.rules import Ruleset
+from rage_sdk.sampling import WorldSampler
 from rage_sdk.simulate import random_game
+from rage_sdk.state import GameState
+from rage_sdk.view import view_for
 
 from .bots import BotHandle, BotSpec, start_all
 from .game import FaultLedger, GameSpec
@@ -38,20 +44,84 @@ class Rate:
     def decisions_per_s(self) -> float:
         return self.decisions / self.seconds
 
+    def __add__(self, other: Rate) -> Rate:
+        return Rate(self.games + other.games, self.decisions + other.decisions, self.seconds + other.seconds)
+
     def to_json(self) -> dict[str, float]:
         return {**asdict(self), "games_per_s": self.games_per_s, "decisions_per_s": self.decisions_per_s}
 
 
-def engine_rate(ruleset: Ruleset, players: int, seconds: float) -> Rate:
-    """Random games of the full engine, one after another on this core, for about ``seconds``."""
+def engine_games(ruleset: Ruleset, players: int) -> Iterator[int]:
+    """Random games of the full engine, one after another: the decisions (bids and plays) each took."""
     rng = random.Random(0)
-    games = decisions = 0
+    for seed in itertools.count():
+        yield random_game(ruleset, players, seed=seed, rng=rng)[1]
+
+
+def timed(games: Iterator[int], seconds: float) -> Rate:
+    """Games from ``games`` for about ``seconds`` on this core."""
+    played = decisions = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
-        _, taken = random_game(ruleset, players, seed=games, rng=rng)
-        games += 1
-        decisions += taken
-    return Rate(games, decisions, elapsed)
+        decisions += next(games)
+        played += 1
+    return Rate(played, decisions, elapsed)
+
+
+def take_turns(streams: list[Iterator[int]], seconds: float, turn: float = 0.1) -> list[Rate]:
+    """The streams of games in turns of about ``turn`` seconds each, until each ran ``seconds`` in all.
+
+    Taking turns, all see the same load from whatever else runs on the machine, so their ratios hold.
+    """
+    rates = [Rate(0, 0, 0.0) for _ in streams]
+    while any(rate.seconds < seconds for rate in rates):
+        rates = [rate + timed(games, min(turn, seconds - rate.seconds)) for rate, games in zip(rates, streams)]
+    return rates
+
+
+def search_worlds(players: int, worlds_per_view: int = 10) -> Iterator[int]:
+    """Worlds drawn for the seat to move in random mid-round positions (amigo): ``worlds_per_view`` each."""
+    rng = random.Random(0)
+    ruleset = Ruleset.of("amigo")
+    for seed in itertools.count():
+        view = view_for(_random_position(ruleset, players, seed, rng), 0)
+        sampler = WorldSampler(view)
+        for _ in range(worlds_per_view):
+            sampler.sample(rng)
+        yield worlds_per_view
+
+
+def search_playouts(players: int, worlds: int = 200) -> Iterator[int]:
+    """Greedy playouts to the round's end, each from a rollout copy of one of ``worlds`` sampled
+    worlds (drawn before any timing): the decisions each took."""
+    rng = random.Random(0)
+    ruleset = Ruleset.of("amigo")
+    pool = [
+        WorldSampler(view_for(_random_position(ruleset, players, seed, rng), 0)).sample(rng) for seed in range(worlds)
+    ]
+    return _playouts(pool, rng)
+
+
+def _playouts(pool: list[GameState], rng: random.Random) -> Iterator[int]:
+    for world in itertools.cycle(pool):
+        fast = world.copy(history=False)
+        decisions = sum(map(len, fast.hands)) + sum(bid is None for bid in fast.bids)
+        playout(fast, rng, greedy_policy)
+        yield decisions
+
+
+def _random_position(ruleset: Ruleset, players: int, seed: int, rng: random.Random) -> GameState:
+    """A random round (of the ruleset's rounds) dealt from ``seed``, played at random to a random moment."""
+    state = GameState(ruleset, players, first_round=1 + seed % len(ruleset.rounds))
+    state.deal_seeded(seed)
+    for _ in range(rng.randrange(players * (state.cards + 1))):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def engine_rate(ruleset: Ruleset, players: int, seconds: float) -> Rate:
+    """Random games of the full engine for about ``seconds``."""
+    return timed(engine_games(ruleset, players), seconds)
 
 
 def plain_game(players: int, rng: random.Random) -> int:
@@ -94,15 +164,16 @@ def plain_game(players: int, rng: random.Random) -> int:
     return decisions
 
 
+def baseline_games(players: int) -> Iterator[int]:
+    """:func:`plain_game` after :func:`plain_game`: the decisions each took."""
+    rng = random.Random(0)
+    while True:
+        yield plain_game(players, rng)
+
+
 def baseline_rate(players: int, seconds: float) -> Rate:
     """:func:`plain_game` played for about ``seconds``."""
-    rng = random.Random(0)
-    games = decisions = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        decisions += plain_game(players, rng)
-        games += 1
-    return Rate(games, decisions, elapsed)
+    return timed(baseline_games(players), seconds)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from enum import Enum
+from itertools import chain
 from typing import Final, NamedTuple
 
 from .actions import (
@@ -155,6 +156,35 @@ def trick_winner(
     return trick[0][0]
 
 
+class _Scoring(NamedTuple):
+    """The scoring options of a ruleset, read once (an Enum member lookup is slow on the hot path)."""
+
+    per_trick: int
+    hit: int
+    zero_hit: int
+    miss: int
+    double_tricks: bool
+    double_round: bool
+    one_card_sweeps: bool
+
+    @staticmethod
+    def of(rules: Ruleset) -> _Scoring:
+        return _Scoring(
+            rules.points_per_trick,
+            rules.bid_hit,
+            rules.bid_zero_hit,
+            rules.bid_miss,
+            rules.sweep is Sweep.DOUBLE_TRICKS,
+            rules.sweep is Sweep.DOUBLE_ROUND,
+            rules.sweep_in_one_card_round,
+        )
+
+
+_NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
+_BID_LIST: Final = list(BIDS)
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
+
 class GameState:
     """One game of Rage, from the first deal to the last round's score.
 
@@ -163,6 +193,7 @@ class GameState:
     """
 
     __slots__ = (
+        "_action_plays",
         "_anytime",
         "_bonus",
         "_choose",
@@ -170,6 +201,7 @@ class GameState:
         "_dealt_pile",
         "_first_only",
         "_hand_plays",
+        "_history",
         "_later_wins",
         "_next",
         "_pile",
@@ -177,6 +209,7 @@ class GameState:
         "_pile_colours_size",
         "_plus_minus_one",
         "_reveal_after_trick",
+        "_scoring",
         "_trick_actions",
         "_trick_bonus",
         "_trick_scope",
@@ -224,6 +257,10 @@ class GameState:
         self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
         self._next = [(seat + 1) % players for seat in range(players)]
         self._plus_minus_one = ruleset.plus_minus_one
+        self._scoring = _Scoring.of(ruleset)
+        self._history = True
+        self._dealt_hands: tuple[tuple[int, ...], ...] = ()
+        self._dealt_pile: tuple[int, ...] = ()
 
         self.round_number = first_round
         self.dealer = dealer
@@ -232,15 +269,19 @@ class GameState:
         self.logs: list[RoundLog] = []
         self.totals = [0] * players
         self.hits = [0] * players
-        self._reset_round(0)
+        self._reset_round(0, [[] for _ in range(players)], [])
 
     # ----------------------------------------------------------------- the state
-    def _reset_round(self, cards: int) -> None:
+    def _reset_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
+        """A round of ``cards`` cards each, dealt ``hands`` (sorted) and ``pile`` (bottom first)."""
         n = self.players
         self.cards = cards
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self._hand_plays: list[list[Play]] = [[] for _ in range(n)]  # PLAYS[card] for each card of hands
-        self._pile: list[int] = []  # bottom first, so the top is pile[-1]
+        self.hands = hands
+        self._hand_plays = [list(map(PLAYS.__getitem__, hand[: bisect_left(hand, NUM_COLOURED)])) for hand in hands]
+        self._action_plays: list[list[Play] | None] = [
+            self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
+        ]
+        self._pile = pile
         self._pile_colours: set[int] = set()
         self._pile_colours_size = -1
         self.turned: list[int] = []
@@ -258,8 +299,6 @@ class GameState:
         self.tricks: list[Trick] = []
         self.tricks_won = [0] * n
         self._bonus = [0] * n
-        self._dealt_hands: tuple[tuple[int, ...], ...] = ()
-        self._dealt_pile: tuple[int, ...] = ()
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` before a deal, or ``TERMINAL``."""
@@ -309,12 +348,10 @@ class GameState:
         self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
 
     def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
-        self._reset_round(cards)
-        self.hands = [sorted(hand) for hand in hands]
-        self._hand_plays = [list(map(PLAYS.__getitem__, hand)) for hand in self.hands]
-        self._dealt_hands = tuple(map(tuple, hands))
-        self._dealt_pile = tuple(pile)
-        self._pile = pile[::-1]
+        self._reset_round(cards, [sorted(hand) for hand in hands], pile[::-1])
+        if self._history:
+            self._dealt_hands = tuple(map(tuple, hands))
+            self._dealt_pile = tuple(pile)
         self.trump = self.first_trump = self._reveal()
         self.phase = _BID
 
@@ -332,7 +369,7 @@ class GameState:
     def legal_bids(self) -> list[Bid]:
         cards = self.cards
         if not self._plus_minus_one:
-            return list(BIDS[: cards + 1])
+            return _BID_LIST[: cards + 1]
         forbidden = self._forbidden_bid()
         return [BIDS[tricks] for tricks in range(cards + 1) if tricks != forbidden]
 
@@ -348,7 +385,7 @@ class GameState:
             return f"seat {seat} bid {tricks!r}, which is not a whole number"
         if not 0 <= tricks <= self.cards:
             return f"seat {seat} bid {tricks}, but a bid must be 0..{self.cards} (cards in hand)"
-        if tricks == self._forbidden_bid():
+        if self._plus_minus_one and tricks == self._forbidden_bid():
             return (
                 f"dealer seat {seat} bid {tricks}, making the bids add up to {self.cards} tricks "
                 "(plus_minus_one forbids it)"
@@ -369,30 +406,38 @@ class GameState:
         """Every legal play of the seat to move: by card, then by declaration."""
         seat = self.to_move
         hand = self.hands[seat]  # sorted: each colour in a run, then the action cards
+        coloured = self._hand_plays[seat]  # PLAYS[card] for the coloured cards of hand, in order
         lead = self.lead
         if lead >= 0:
             low = lead << 4
             start = bisect_left(hand, low)
-            end = bisect_left(hand, low + 16, start)
-            if start < end:
-                if not self._anytime or hand[-1] < NUM_COLOURED:
-                    return self._hand_plays[seat][start:end]
-                cards = hand[start:end] + hand[bisect_left(hand, NUM_COLOURED) :]
-            else:
-                cards = hand
-        else:
-            cards = hand
-        if cards[-1] < NUM_COLOURED:
-            return self._hand_plays[seat][:]
-        split = bisect_left(cards, NUM_COLOURED)
-        plays = list(map(PLAYS.__getitem__, cards[:split]))
+            if start < len(coloured) and hand[start] < low + 16:  # must follow the lead colour
+                follow = coloured[start : bisect_left(hand, low + 16, start)]
+                return follow + self._actions(seat) if self._anytime and len(hand) > len(coloured) else follow
+        if len(hand) == len(coloured):
+            return coloured[:]
+        return coloured + self._actions(seat)
+
+    def _actions(self, seat: int) -> list[Play]:
+        """The plays of the action cards in ``seat``'s hand, a wild once per declaration."""
+        plays = self._action_plays[seat]
+        if plays is None:  # a choose-mode change: its colours depend on the pile and the trump
+            return self._plays_of_actions(self.hands[seat], live=True) or []
+        return plays
+
+    def _plays_of_actions(self, hand: list[int], live: bool = False) -> list[Play] | None:
+        """The plays of the action cards of a sorted ``hand``; ``None`` if they change with the trick
+        (a choose-mode change, whose colours depend on the pile) unless ``live`` asks for them now."""
+        plays: list[Play] = []
         previous = -1
-        for card in cards[split:]:
+        for card in hand[bisect_left(hand, NUM_COLOURED) :]:
             if card != previous:  # copies of an action card are one choice
                 if card == WILD:
                     plays += self._wild_plays
-                elif card == CHANGE and self._choose and self._effective(CHANGE):
-                    qualifying = self._change_colours()
+                elif card == CHANGE and self._choose:
+                    if not live:
+                        return None
+                    qualifying = self._change_colours() if self._effective(CHANGE) else None
                     plays += [CHANGE_PLAYS[colour] for colour in qualifying] if qualifying else [PLAYS[CHANGE]]
                 else:
                     plays.append(PLAYS[card])
@@ -491,17 +536,19 @@ class GameState:
         hand = self.hands[seat]
         index = bisect_left(hand, card)
         del hand[index]
-        del self._hand_plays[seat][index]
         trick = self.trick
         trick.append((seat, play))
         if card < NUM_COLOURED:
+            del self._hand_plays[seat][index]
             if self.lead < 0:
                 self.lead = card >> 4
-        elif card == WILD:
-            if self.lead < 0:
-                self.lead = play.color  # type: ignore[assignment]
         else:
-            self._action(card, play)
+            self._action_plays[seat] = self._plays_of_actions(hand)
+            if card == WILD:
+                if self.lead < 0:
+                    self.lead = play.color  # type: ignore[assignment]
+            else:
+                self._action(card, play)
         if len(trick) == self.players:
             self._end_trick()
         else:
@@ -541,17 +588,19 @@ class GameState:
         raise AssertionError("a change named a colour the pile does not hold")  # checked before
 
     def _end_trick(self) -> None:
-        winner = self._trick_winner()
-        trump = self.trump
+        trick, trump = self.trick, self.trump
+        winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
         revealed: tuple[int, ...] = ()
         if self._reveal_after_trick:
             self._reveal_after_trick = False
             start = len(self.turned)
             self.trump = self._reveal()
             revealed = tuple(self.turned[start:])
-        self.tricks.append(Trick(self.trick[0][0], tuple(self.trick), winner, trump, revealed))
+        if self._history:
+            self.tricks.append(_new_tuple(Trick, (trick[0][0], tuple(trick), winner, trump, revealed)))
         self.tricks_won[winner] += 1
-        self._bonus[winner] += self._trick_bonus
+        if self._trick_bonus:
+            self._bonus[winner] += self._trick_bonus
         self.trick = []
         self.lead = NO_TRUMP
         self._trick_actions = 0
@@ -562,56 +611,54 @@ class GameState:
         else:
             self.trick_number += 1
 
-    def _trick_winner(self) -> int:
-        """Rule "Who wins a trick", with the trump as it stands when the last card is down."""
-        return trick_winner(self.trick, self.trump, self.lead, self._later_wins, self._wild_values)
-
     def _end_round(self) -> None:
-        rules, cards = self.ruleset, self.cards
-        sweep_counts = cards > 1 or rules.sweep_in_one_card_round
+        cards, won, bids, bonus = self.cards, self.tricks_won, self.bids, self._bonus
+        per_trick, hit, zero_hit, miss, double_tricks, double_round, one_card_sweeps = self._scoring
+        sweep = cards if cards > 1 or one_card_sweeps else -1  # the tricks that make a sweep count
         points = []
         for seat in range(self.players):
-            won, bid = self.tricks_won[seat], self.bids[seat]
-            trick_points = won * rules.points_per_trick
-            swept = won == cards and sweep_counts
-            if swept and rules.sweep is Sweep.DOUBLE_TRICKS:
+            tricks, bid = won[seat], bids[seat]
+            trick_points = tricks * per_trick
+            if tricks == sweep and double_tricks:
                 trick_points *= 2
-            if won == bid:
-                bid_points = rules.bid_zero_hit if bid == 0 else rules.bid_hit
+            if tricks == bid:
+                bid_points = zero_hit if bid == 0 else hit
                 self.hits[seat] += 1
             else:
-                bid_points = rules.bid_miss
-            score = trick_points + self._bonus[seat] + bid_points
-            if swept and rules.sweep is Sweep.DOUBLE_ROUND:
+                bid_points = miss
+            score = trick_points + bonus[seat] + bid_points
+            if tricks == sweep and double_round:
                 score *= 2
             points.append(score)
             self.totals[seat] += score
-        bids = tuple(bid for bid in self.bids if bid is not None)
-        self.results.append(
-            RoundResult(
-                self.round_number,
-                cards,
-                self.dealer,
-                self.first_trump,
-                bids,
-                tuple(trick.winner for trick in self.tricks),
-                tuple(self.tricks_won),
-                tuple(points),
-            )
-        )
-        self.logs.append(
-            RoundLog(
-                self.round_number,
-                self.dealer,
-                self._dealt_hands,
-                self._dealt_pile,
-                bids,
-                tuple(play for trick in self.tricks for play in trick.plays),
-            )
-        )
+        if self._history:
+            self._log_round(tuple(bids), tuple(points))  # type: ignore[arg-type]
         self.round_number += 1
-        self.dealer = (self.dealer + 1) % self.players
-        self.phase = _OVER if self.round_number > len(rules.rounds) else _DEAL
+        self.dealer = self._next[self.dealer]
+        self.phase = _OVER if self.round_number > len(self.ruleset.rounds) else _DEAL
+
+    def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> None:
+        tricks = self.tricks
+        winners = tuple([trick.winner for trick in tricks])
+        self.results.append(
+            _new_tuple(
+                RoundResult,
+                (
+                    self.round_number,
+                    self.cards,
+                    self.dealer,
+                    self.first_trump,
+                    bids,
+                    winners,
+                    tuple(self.tricks_won),
+                    points,
+                ),
+            )
+        )
+        plays = tuple(chain.from_iterable([trick.plays for trick in tricks]))
+        self.logs.append(
+            _new_tuple(RoundLog, (self.round_number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays))
+        )
 
     # --------------------------------------------------------------- public API
     def violation(self, action: Action, seat: int | None = None) -> str | None:
@@ -644,6 +691,11 @@ class GameState:
             if reason is None:
                 self._play(action)
                 return
+        elif self.phase is _BID and action.__class__ is Bid and (seat is None or seat == self.to_move):
+            reason = self._bid_violation(action)
+            if reason is None:
+                self._bid(action.tricks)
+                return
         else:
             reason = self.violation(action, seat)
             if reason is None:
@@ -657,6 +709,46 @@ class GameState:
             trick=self.trick_number if phase is _PLAY else None,
             seat=self.to_move if seat is None else seat,
         )
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Take ``action`` without checking it: the rollout path.
+
+        The contract: ``action`` is one of :meth:`legal_actions` right now. Nothing is checked, so
+        anything else leaves the state corrupt; the referee's path is :meth:`apply`.
+        """
+        if self.phase is _PLAY:
+            self._play(action)  # type: ignore[arg-type]
+        else:
+            self._bid(action.tricks)  # type: ignore[union-attr]
+
+    def copy(self, *, history: bool = True) -> GameState:
+        """An independent copy of the state.
+
+        With ``history=False`` the copy is for rollouts: it keeps no record of finished tricks
+        and rounds (``tricks``, ``results`` and ``logs`` start empty and stay so) and no dealt
+        hands for a game record; play, scoring, ``totals`` and ``hits`` go on as ever.
+        """
+        twin = GameState.__new__(GameState)
+        for name in _SHARED_SLOTS:
+            setattr(twin, name, getattr(self, name))
+        twin.hands = [hand[:] for hand in self.hands]
+        twin._hand_plays = [plays[:] for plays in self._hand_plays]
+        twin._action_plays = self._action_plays[:]  # each entry is replaced, never changed in place
+        twin._pile = self._pile[:]
+        twin.turned = self.turned[:]
+        twin.bids = self.bids[:]
+        twin.trick = self.trick[:]
+        twin.tricks_won = self.tricks_won[:]
+        twin._bonus = self._bonus[:]
+        twin.totals = self.totals[:]
+        twin.hits = self.hits[:]
+        twin._history = history
+        if history:
+            twin.tricks, twin.results, twin.logs = self.tricks[:], self.results[:], self.logs[:]
+        else:
+            twin.tricks, twin.results, twin.logs = [], [], []
+            twin._dealt_hands, twin._dealt_pile = (), ()
+        return twin
 
     def outcome(self) -> Outcome:
         """Totals and places so far (final once the game is terminal)."""
@@ -672,3 +764,11 @@ class GameState:
     def pile_cards(self) -> list[int]:
         """The face-down pile, top first. Referee-side only: never part of a seat's view."""
         return self._pile[::-1]
+
+
+_COPIED_SLOTS: Final = {
+    "hands", "_hand_plays", "_action_plays", "_pile", "turned", "bids", "trick", "tricks_won", "_bonus",
+    "totals", "hits", "_history", "tricks", "results", "logs",
+}  # fmt: skip
+_SHARED_SLOTS: Final = tuple(name for name in GameState.__slots__ if name not in _COPIED_SLOTS)
+"""Slots a copy shares: immutable values, and containers the engine replaces rather than changes."""

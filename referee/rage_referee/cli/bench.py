@@ -22,7 +22,9 @@ def engine_command(
     seconds: Annotated[float, typer.Option(help="How long to play, per measurement.", min=0.1)] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
-    """Complete games with uniformly random legal decisions, in one process on one core."""
+    """Complete games with uniformly random legal decisions, in one process on one core.
+
+    The engine and the baseline take turns of a tenth of a second, so both see the same machine load."""
     if ruleset not in PRESETS:
         err.print(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
         raise typer.Exit(2)
@@ -34,8 +36,7 @@ def engine_command(
     except RulesetError as error:
         err.print(f"--players: {error}")
         raise typer.Exit(2) from None
-    engine = bench.engine_rate(rules, players, seconds)
-    baseline = bench.baseline_rate(players, seconds)
+    engine, baseline = bench.take_turns([bench.engine_games(rules, players), bench.baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
         return
@@ -56,6 +57,49 @@ def engine_command(
     )
     Console().print(table)
     Console().print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")
+
+
+@app.command("search")
+def search_command(
+    players: Annotated[int, typer.Option(help="Players at the table (2-10).", min=2, max=10)] = 4,
+    seconds: Annotated[float, typer.Option(help="How long to run, per measurement.", min=0.1)] = 3.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """The search toolkit: worlds sampled per second and greedy playout decisions per second (amigo),
+    beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
+    from .. import bench
+
+    rules = Ruleset.of("amigo")
+    worlds, playouts, engine, baseline = bench.take_turns(
+        [
+            bench.search_worlds(players),
+            bench.search_playouts(players),
+            bench.engine_games(rules, players),
+            bench.baseline_games(players),
+        ],
+        seconds,
+    )
+    if as_json:
+        figures = {"worlds": worlds, "playouts": playouts, "engine": engine, "baseline": baseline}
+        print(json.dumps({"players": players, **{name: rate.to_json() for name, rate in figures.items()}}))
+        return
+    table = Table(title=f"rage bench search: amigo, {players} players, the seat to move at random moments")
+    for column in ("", "per second", "vs baseline decisions/s"):
+        table.add_column(column, justify="right" if column else "left")
+    ratio = baseline.decisions_per_s
+    table.add_row("worlds sampled (consistent with the view)", f"{worlds.decisions_per_s:,.0f}", "")
+    table.add_row(
+        "playout decisions (greedy policy, rollout copy)",
+        f"{playouts.decisions_per_s:,.0f}",
+        f"{playouts.decisions_per_s / ratio:.2f}x",
+    )
+    table.add_row(
+        "engine decisions (random, every action checked)",
+        f"{engine.decisions_per_s:,.0f}",
+        f"{engine.decisions_per_s / ratio:.2f}x",
+    )
+    table.add_row("baseline decisions (bare trick-taking)", f"{baseline.decisions_per_s:,.0f}", "1.00x")
+    Console().print(table)
 
 
 @app.command("protocol")

@@ -12,11 +12,16 @@ from typing import Final
 HERE: Final = Path(__file__).parent
 
 #: The example bots: module name to ``Bot`` class name.
-EXAMPLE_BOTS: Final = {"random_bot": "RandomBot", "greedy_bot": "GreedyBot", "heuristic_bot": "HeuristicBot"}
+EXAMPLE_BOTS: Final = {
+    "random_bot": "RandomBot",
+    "greedy_bot": "GreedyBot",
+    "heuristic_bot": "HeuristicBot",
+    "search_bot": "SearchBot",
+}
 
 
 def example_bot(module: str) -> Path:
-    """The file of an example bot (``random_bot``, ``greedy_bot`` or ``heuristic_bot``)."""
+    """The file of an example bot (a key of :data:`EXAMPLE_BOTS`)."""
     if module not in EXAMPLE_BOTS:
         raise KeyError(f"no example bot {module!r}; there are {', '.join(EXAMPLE_BOTS)}")
     return HERE / f"{module}.py"

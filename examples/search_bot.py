@@ -1,0 +1,64 @@
+"""Determinized Monte Carlo: deal the unseen cards many ways that fit what this seat has seen,
+play each legal bid or card out to the end of the round in every such world with a quick
+policy, and take the one that scores best on average.
+
+Each decision gets ``--budget-ms`` (never more than half the referee's deadline).
+
+    python examples/search_bot.py --port 50051 --budget-ms 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import time
+
+from rage_sdk import Action, Bot, Play, SeatView
+from rage_sdk.events import GameInfo
+from rage_sdk.rollout import playout
+from rage_sdk.sampling import SamplingError, WorldSampler
+from rage_sdk.server import main
+
+
+class SearchBot(Bot):
+    name = "search"
+    version = "1"
+
+    def __init__(self, budget_ms: float = 100) -> None:
+        self.budget_ms = budget_ms
+        self.rng = random.Random()
+
+    def on_game_start(self, game: GameInfo) -> None:
+        self.rng.seed(game.game)
+        self.budget_ms = min(self.budget_ms, game.decision_ms / 2)
+
+    def bid(self, view: SeatView) -> int:
+        return self.search(view).tricks  # type: ignore[union-attr]
+
+    def play(self, view: SeatView) -> Play:
+        return self.search(view)  # type: ignore[return-value]
+
+    def search(self, view: SeatView) -> Action:
+        """The legal action with the best mean round score for this seat over sampled worlds."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        stop = time.perf_counter() + self.budget_ms / 1000
+        scores = [0] * len(legal)
+        try:
+            sampler = WorldSampler(view)
+            while time.perf_counter() < stop:
+                world = sampler.sample(self.rng)
+                for index, action in enumerate(legal):  # every action in the same world: a fair comparison
+                    scores[index] += playout(world.copy(history=False), self.rng, first=action)[view.seat]
+        except SamplingError:
+            pass  # no world found (big tables with many voids): the best so far, or the first action
+        return legal[max(range(len(legal)), key=scores.__getitem__)]
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision")
+    known, rest = parser.parse_known_args()
+    main(functools.partial(SearchBot, known.budget_ms), rest)

@@ -1,0 +1,248 @@
+"""World sampling: full game states consistent with everything one seat knows.
+
+A search bot cannot see the other hands or the pile, so it plays out *worlds*: deals of the
+unseen cards that agree with its :class:`SeatView`. ::
+
+    sampler = WorldSampler(view)
+    world = sampler.sample(rng)          # a GameState at the view's moment, every hand filled
+
+A world agrees with the seat's hand, every card turned up or played this round (with its
+declaration), the trump history, the hand sizes, the bids the seat can see, and each seat's
+voids: a seat that did not follow the lead colour holds none of it (only a coloured card of
+another colour says so under ``action_cards_anytime``). Bids the seat cannot see (hidden or
+secret bidding) are drawn uniformly from the legal bids.
+
+**Uniform, by a constraint-respecting deal and an exact check.** The unseen cards go to the
+other hands and the pile with exactly the probability of a uniform shuffle given the voids:
+colours some holder is void in are placed first, each split drawn in proportion to the exact
+number of completions (multinomials over the remaining room, summed by dynamic programming),
+then the rest is shuffled into the room left, and the pile is shuffled. The round is then
+replayed in the engine from the world's deal with every action checked; a world the rules
+reject (a choose-mode change that named no colour says the pile then held none it could name)
+is drawn again. Rejection from a uniform proposal keeps the result uniform over the worlds the
+rules accept. One approximation: a choose-mode change also hints that its colour lay deep in
+the pile, which the pile order here ignores.
+
+**Weighting.** ``weight(world)``, a number in [0, 1], keeps each drawn world with that
+probability, so worlds are drawn in proportion to it: a bot can favour deals that explain the
+opponents' bids. A weight of 0 everywhere ends in :class:`SamplingError`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from functools import cache
+from math import comb
+
+from .actions import Bid
+from .cards import NUM_COLOURED
+from .errors import IllegalActionError
+from .state import GameState, Phase
+from .view import SeatView
+
+Weight = Callable[[GameState], float]
+"""How much to favour a world: kept with this probability (0..1)."""
+
+PILE = -1
+"""The pile, as a holder of unseen cards."""
+
+
+_MAX_COUNTS = 20_000
+"""Partial counts kept before exact counting gives way to plain rejection (big tables, many voids)."""
+
+
+class _TooMany(Exception):
+    pass
+
+
+class SamplingError(ValueError):
+    """No consistent world could be drawn: a view no deal explains, or weights that reject all."""
+
+
+@cache
+def _choose(n: int, k: int) -> int:
+    return comb(n, k)
+
+
+def _takes(room: int, remaining: tuple[int, ...], allowed: tuple[bool, ...]) -> Iterator[tuple[int, ...]]:
+    """Every count of cards to take from each group, at most ``room`` in all, none where not ``allowed``."""
+    if not remaining:
+        yield ()
+        return
+    top = min(room, remaining[0]) if allowed[0] else 0
+    for here in range(top + 1):
+        for rest in _takes(room - here, remaining[1:], allowed[1:]):
+            yield (here, *rest)
+
+
+class WorldSampler:
+    """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
+
+    def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: int = 1000) -> None:
+        if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
+            raise ValueError(f"worlds are drawn while a round is played, not in phase {view.phase.value}")
+        self.view = view
+        self.weight = weight
+        self.max_tries = max_tries
+        seat, players = view.seat, view.players
+        self._played: list[list[int]] = [[] for _ in range(players)]  # by seat, this round's cards in order of play
+        for trick_plays in [trick.plays for trick in view.tricks] + [view.trick]:
+            for who, play in trick_plays:
+                self._played[who].append(play.card.id)
+        unseen = Counter(view.ruleset.deck)
+        unseen.subtract(card.id for card in view.hand)
+        unseen.subtract(card.id for card in view.turned)
+        for cards in self._played:
+            unseen.subtract(cards)
+        if min(unseen.values(), default=0) < 0:
+            raise SamplingError(f"seat {seat}'s view shows more of some card than the deck holds")
+        self._unseen = sorted(unseen.elements())
+        self.holders = [other for other in range(players) if other != seat] + [PILE]
+        """Where unseen cards go: the other seats, then the pile."""
+        self._room = [view.hand_sizes[other] for other in self.holders[:-1]]
+        self._room.append(len(self._unseen) - sum(self._room))
+        if self._room[-1] < 0:
+            raise SamplingError("the other hands hold more cards than are unseen")
+        # Seats void in some colour still unseen are dealt first, by exact counting over the
+        # colours any of them is void in; everything else is then dealt freely.
+        voids = view.voids()
+        held = {card >> 4 for card in self._unseen if card < NUM_COLOURED}
+        void_of = {h: held & {int(c) for c in voids.get(holder, ())} for h, holder in enumerate(self.holders[:-1])}
+        self._colours = sorted(set().union(*void_of.values())) if void_of else []
+        self._void_holders = [h for h, colours in void_of.items() if colours]
+        self._allowed = [tuple(c not in void_of[h] for c in self._colours) for h in self._void_holders]
+        self._groups = [
+            [card for card in self._unseen if card < NUM_COLOURED and card >> 4 == c] for c in self._colours
+        ]
+        self._free_count = len(self._unseen) - sum(map(len, self._groups))
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.exact = True
+        """Whether worlds come from exact counting; else from plain rejection (big tables, many voids)."""
+        try:
+            ways = self._ways(0, tuple(map(len, self._groups)))
+        except _TooMany:
+            self.exact, ways = False, 1  # too many splits to count: plain rejection, just as uniform
+        if ways == 0:
+            raise SamplingError(f"no deal of the unseen cards fits the voids seat {seat} has seen")
+
+    def _free_left(self, index: int, remaining: tuple[int, ...]) -> int:
+        """Free cards still undealt once the void seats before ``index`` took their hands."""
+        taken = sum(self._room[h] for h in self._void_holders[:index])
+        return self._free_count - (taken - sum(len(g) - r for g, r in zip(self._groups, remaining)))
+
+    def _options(self, index: int, remaining: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Each way void seat ``index`` can take its hand from the groups: (ways, groups left after)."""
+        room, free = self._room[self._void_holders[index]], self._free_left(index, remaining)
+        for take in _takes(room, remaining, self._allowed[index]):
+            from_free = room - sum(take)
+            if from_free > free:
+                continue
+            ways = _choose(free, from_free)
+            for left, count in zip(remaining, take):
+                ways *= _choose(left, count)
+            yield ways, tuple(left - count for left, count in zip(remaining, take))
+
+    def _ways(self, index: int, remaining: tuple[int, ...]) -> int:
+        """Hands for void seats ``index``.. from what is left (the rest of the deal then always fits)."""
+        if index == len(self._void_holders):
+            return 1
+        key = (index, remaining)
+        if key not in self._memo:
+            if len(self._memo) > _MAX_COUNTS:
+                raise _TooMany
+            self._memo[key] = sum(ways * self._ways(index + 1, left) for ways, left in self._options(index, remaining))
+        return self._memo[key]
+
+    def deal_unseen(self, rng: random.Random) -> list[list[int]]:
+        """The unseen cards dealt to :attr:`holders` (the pile last, top first), uniform given the voids."""
+        if not self.exact:
+            return self._deal_by_rejection(rng)
+        dealt: list[list[int]] = [[] for _ in self.holders]
+        groups = [rng.sample(group, len(group)) for group in self._groups]
+        remaining = tuple(map(len, groups))
+        free = [card for card in self._unseen if card >= NUM_COLOURED or card >> 4 not in self._colours]
+        rng.shuffle(free)
+        for index, holder in enumerate(self._void_holders):
+            pick = rng.randrange(self._ways(index, remaining))
+            for ways, left in self._options(index, remaining):
+                pick -= ways * self._ways(index + 1, left)
+                if pick < 0:
+                    break
+            hand = dealt[holder]
+            for group, count in zip(groups, left):
+                hand += group[count:]
+                del group[count:]
+            hand += [free.pop() for _ in range(self._room[holder] - len(hand))]
+            remaining = left
+        rest = free + [card for group in groups for card in group]
+        rng.shuffle(rest)
+        for holder, room in enumerate(self._room):
+            if holder not in self._void_holders:
+                dealt[holder] = rest[-room:] if room else []
+                del rest[len(rest) - room :]
+        return dealt
+
+    def _breaks_void(self, index: int, hand: list[int]) -> bool:
+        allowed = self._allowed[index]
+        return any(
+            card < NUM_COLOURED and not allowed[self._colours.index(card >> 4)]
+            for card in hand
+            if card >> 4 in self._colours
+        )
+
+    def _deal_by_rejection(self, rng: random.Random) -> list[list[int]]:
+        for _ in range(self.max_tries):
+            cards = rng.sample(self._unseen, len(self._unseen))
+            dealt, start = [], 0
+            for room in self._room:
+                dealt.append(cards[start : start + room])
+                start += room
+            if all(not self._breaks_void(index, dealt[h]) for index, h in enumerate(self._void_holders)):
+                return dealt
+        raise SamplingError(f"no deal fitting the voids in {self.max_tries} draws for seat {self.view.seat}")
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A world at the view's moment, replayed through the engine with every action checked.
+
+        :raises SamplingError: if ``max_tries`` draws in a row are rejected.
+        """
+        for _ in range(self.max_tries):
+            world = self._replay(self.deal_unseen(rng), rng)
+            if world is not None and (self.weight is None or rng.random() < self.weight(world)):
+                return world
+        raise SamplingError(f"no world kept in {self.max_tries} draws for seat {self.view.seat}")
+
+    def _replay(self, dealt: list[list[int]], rng: random.Random) -> GameState | None:
+        """The round replayed from a deal of the unseen cards; ``None`` if the rules reject it."""
+        view = self.view
+        hands: list[list[int]] = [
+            [] for _ in range(view.players)
+        ]  # hands as dealt: what is held now plus what was played
+        hands[view.seat] = [card.id for card in view.hand]
+        for holder, cards in zip(self.holders, dealt):
+            if holder != PILE:
+                hands[holder] = cards
+        for seat, played in enumerate(self._played):
+            hands[seat] = hands[seat] + played
+        state = GameState(view.ruleset, view.players, first_round=view.round_number, dealer=view.dealer)
+        state.results = list(view.results)
+        state.totals = list(view.totals)
+        state.hits = [
+            sum(result.tricks_won[s] == result.bids[s] for result in view.results) for s in range(view.players)
+        ]
+        state.deal(hands, [card.id for card in view.turned] + dealt[-1])
+        try:
+            while state.phase is Phase.BID and (state.to_move != view.to_move or view.phase is not Phase.BID):
+                bid = view.bids[state.to_move]
+                state.apply(Bid.of(bid) if bid is not None else rng.choice(state.legal_bids()))
+            for trick_plays in [trick.plays for trick in view.tricks] + [view.trick]:
+                for seat, play in trick_plays:
+                    state.apply(play, seat)
+        except IllegalActionError:
+            return None
+        return state
+
+
+__all__ = ["PILE", "SamplingError", "Weight", "WorldSampler"]

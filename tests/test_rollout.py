@@ -1,0 +1,102 @@
+"""``GameState.copy``, ``apply_unchecked`` and playouts: the fast path search bots use."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rage_sdk.actions import Bid, Play
+from rage_sdk.cards import card_id
+from rage_sdk.rollout import greedy_policy, playout, random_policy
+from rage_sdk.rules import Ruleset
+from rage_sdk.state import GameState, Phase
+from strategies import rulesets_and_players
+from test_properties import snapshot
+
+seeds = st.integers(0, 2**32)
+few = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _advance(state: GameState, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.phase is Phase.DEAL:
+            state.deal_seeded(rng.randrange(1000))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+
+
+@few
+@given(table=rulesets_and_players(), seed=seeds, steps=st.integers(0, 60))
+def test_a_copy_plays_on_alone_and_like_the_original(table: tuple[Ruleset, int], seed: int, steps: int) -> None:
+    ruleset, players = table
+    state = GameState(ruleset, players)
+    _advance(state, random.Random(seed), steps)
+    before = snapshot(state)
+    twin = state.copy()
+    assert snapshot(twin) == before
+    _advance(twin, random.Random(seed + 1), 400)
+    assert snapshot(state) == before, "playing the copy changed the original"
+    _advance(state, random.Random(seed + 1), 400)
+    assert snapshot(state) == snapshot(twin)
+
+
+@few
+@given(table=rulesets_and_players(), seed=seeds)
+def test_unchecked_legal_actions_do_what_apply_does(table: tuple[Ruleset, int], seed: int) -> None:
+    ruleset, players = table
+    checked, unchecked = GameState(ruleset, players), GameState(ruleset, players)
+    rng = random.Random(seed)
+    while not checked.is_terminal():
+        if checked.phase is Phase.DEAL:
+            deal = rng.randrange(1000)
+            checked.deal_seeded(deal)
+            unchecked.deal_seeded(deal)
+            continue
+        legal = checked.legal_actions()
+        assert legal == unchecked.legal_actions()
+        action = rng.choice(legal)
+        checked.apply(action)
+        unchecked.apply_unchecked(action)
+        assert snapshot(checked) == snapshot(unchecked)
+
+
+@few
+@given(table=rulesets_and_players(), seed=seeds, steps=st.integers(0, 40))
+def test_a_rollout_copy_scores_the_round_as_the_full_state_does(
+    table: tuple[Ruleset, int], seed: int, steps: int
+) -> None:
+    ruleset, players = table
+    state = GameState(ruleset, players)
+    state.deal_seeded(seed % 1000)
+    _advance(state, random.Random(seed), steps)
+    if state.phase not in (Phase.BID, Phase.PLAY):
+        return
+    for policy in (greedy_policy, random_policy):
+        fast, full = state.copy(history=False), state.copy()
+        points = playout(fast, random.Random(seed), policy)
+        assert playout(full, random.Random(seed), policy) == points
+        assert full.results[-1].points == points
+        assert fast.totals == full.totals and fast.hits == full.hits
+        assert fast.tricks == [] and fast.results == [] and fast.logs == []
+
+
+def test_a_playout_whose_first_action_ends_the_round_scores_that_round() -> None:
+    """The last card of a round is a wild, six declarations to choose from: each scores the round."""
+    ruleset = Ruleset.of("amigo", rounds=[1])
+    state = GameState(ruleset, 2)
+    pile = list(ruleset.deck)
+    pile.remove(card_id("r0"))
+    pile.remove(card_id("wild"))
+    state.deal([[card_id("wild")], [card_id("r0")]], pile)  # seat 1 leads r0; the pile's top, r1, makes red trump
+    state.apply(Bid.of(1))
+    state.apply(Bid.of(0))
+    state.apply(Play.of("r0"))
+    last = state.legal_plays()
+    assert len(last) == 6
+    for play in last:
+        full = state.copy()
+        full.apply(play)
+        assert playout(state.copy(history=False), random.Random(0), first=play) == full.results[-1].points
