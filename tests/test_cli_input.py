@@ -44,7 +44,7 @@ def one_line(text: str) -> str:
 
 
 def league_file(folder: Path, *, bots: dict[str, str] | None = None, **settings: Any) -> Path:
-    settings = {"name": "cup", "players": 3, "games": 3, "seed": 1} | settings
+    settings = {"name": "cup", "players": 3, "games": 6, "seed": 1} | settings  # one duplicate set
     lines = [f"{key} = {value!r}".replace("'", '"') for key, value in settings.items()]
     lines += ["[ruleset]", 'preset = "amigo"', "rounds = [1]", "[bots]"]
     lines += [f'{name} = "{target}"' for name, target in (bots or {"a": RANDOM, "b": RANDOM, "c": GREEDY}).items()]
@@ -101,11 +101,11 @@ def test_match_records_go_only_into_a_new_or_empty_folder(tmp_path: Path) -> Non
     records = tmp_path / "records"
     bots = ["--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--bot", f"c={GREEDY}", "--logs", str(tmp_path / "logs")]
     assert rage("match", *bots, "--games", "2", "--records", records).exit_code == 0
-    assert sorted(path.name for path in records.iterdir()) == ["game-00000.json", "game-00001.json"]
+    assert sorted(path.name for path in records.iterdir()) == ["deal-key.json", "game-00000.json", "game-00001.json"]
     result = rage("match", *bots, "--games", "1", "--records", records)
     assert result.exit_code == 2
     assert "--records" in one_line(result.output) and "not empty" in result.output
-    assert len(list(records.iterdir())) == 2
+    assert len(list(records.iterdir())) == 3
     (tmp_path / "empty").mkdir()
     assert rage("match", *bots, "--games", "1", "--records", tmp_path / "empty").exit_code == 0
     result = rage("match", *bots, "--games", "1", "--records", records / "game-00000.json")
@@ -178,12 +178,12 @@ def test_a_league_with_no_game_stored_runs_again_under_changed_settings(tmp_path
     fixed = league_file(tmp_path, seed=2)
     result = rage("league", "run", fixed)
     assert result.exit_code == 0, result.output
-    assert "3 games" in result.output
+    assert "6 games" in result.output
 
 
 def test_a_league_with_games_stored_names_the_settings_changed(tmp_path: Path) -> None:
     assert rage("league", "run", league_file(tmp_path)).exit_code == 0
-    result = rage("league", "run", league_file(tmp_path, seed=2, games=6))
+    result = rage("league", "run", league_file(tmp_path, seed=2, games=12))
     assert result.exit_code == 2
     message = " ".join(result.output.split())
-    assert "has 3 games stored under other settings (games 3, now 6; seed 1, now 2)" in message, message
+    assert "has 6 games stored under other settings (games 6, now 12; seed 1, now 2)" in message, message

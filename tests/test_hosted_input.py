@@ -306,9 +306,9 @@ def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatc
     fitted_on: list[bool] = []
     real_point_table = leagues.point_table
 
-    def recording(games: Any) -> Any:
+    def recording(games: Any, *args: Any) -> Any:
         fitted_on.append(threading.current_thread() is threading.main_thread())
-        return real_point_table(games)
+        return real_point_table(games, *args)
 
     monkeypatch.setattr(leagues, "point_table", recording)
 

@@ -509,7 +509,7 @@ def test_ratings_table_is_the_default(played: tuple[Path, Any]) -> None:
 def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     file, first = played
     assert first.exit_code == 0, first.output
-    url = sqlite_url(file.parent / "league.sqlite")
+    url = database_of(file)
 
     def pairs(fmt: str) -> str:
         result = rage("ratings", "--db", url, "--pairs", "--format", fmt)

@@ -76,7 +76,9 @@ def test_games_round_trip(database_url: str) -> None:
 def test_a_league_stored_under_other_settings_is_refused(database_url: str) -> None:
     store = Store(database_url)
     try:
-        store.league("spring", KEY)
+        league = store.league("spring", KEY)
+        assert store.league("spring", {**KEY, "games": 4}) == league  # no game stored yet: new settings taken
+        store.add(league, game(0))
         with pytest.raises(StoreError, match="other settings"):
             store.league("spring", {**KEY, "games": 5})
         with pytest.raises(StoreError, match="no league 'autumn'"):

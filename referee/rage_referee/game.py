@@ -297,6 +297,9 @@ class _Game:
 
     def _fault(self, seat: int, kind: FaultKind, detail: str, fallback: Action) -> Action:
         state = self.state
+        why = self.ledger.forfeited.get(self.spec.seats[seat])
+        if why is not None and kind is not FaultKind.FORFEITED:  # forfeited by another game while it was asked
+            kind, detail = FaultKind.FORFEITED, f"{why}; this decision: {kind.value}: {detail}"
         trick = state.trick_number if state.phase is Phase.PLAY else 0
         shown = f"bid {fallback.tricks}" if isinstance(fallback, Bid) else str(fallback)
         fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown, self.seq)
