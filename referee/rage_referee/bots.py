@@ -3,10 +3,11 @@
 A bot is given as one of:
 
 - ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
-- ``HOST:PORT``: a bot already serving there;
+- ``HOST:PORT`` or ``unix:PATH``: a bot already serving there;
 - any other text: a command the referee launches, with ``{port}`` replaced by a free port
-  (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none).
-  A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
+  (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none),
+  or ``{listen}`` by a Unix socket (``unix:PATH``). A sandboxed bot always listens on a Unix
+  socket: ``--listen unix:PATH`` is appended when its command has no ``{listen}``.
   A leading ``python`` or ``python3`` runs the referee's own interpreter, which has the SDK.
 """
 
@@ -18,10 +19,12 @@ import importlib.util
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,9 +32,10 @@ from typing import IO
 
 from rage_sdk.bot import Bot
 from rage_sdk.grpc_engine import environment_for_child
-from rage_sdk.server import PARENT_ENV
+from rage_sdk.server import PARENT_ENV, is_unix_address
 
 from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
+from .sandbox import LISTEN, Jail, Sandbox, absolute_files
 
 START_TIMEOUT = 20.0
 MAX_RESTARTS = 3
@@ -64,7 +68,7 @@ class BotSpec:
     def of(name: str, target: str) -> BotSpec:
         if _IN_PROCESS.match(target) and " " not in target:
             return BotSpec(name, target, "in-process")
-        if _ADDRESS.match(target):
+        if _ADDRESS.match(target) or (is_unix_address(target) and " " not in target):
             return BotSpec(name, target, "address")
         return BotSpec(name, target, "command")
 
@@ -117,13 +121,24 @@ class BotProcess:
 
     command: str
     log_path: Path
+    sandbox: Sandbox | None = None
+    """Run in this sandbox, its work directory beside the log; none: with the referee's rights."""
     process: subprocess.Popen[bytes] | None = None
     port: int = 0
     _log: IO[bytes] | None = field(default=None, repr=False)
+    _jail: Jail | None = field(default=None, repr=False)
+    _socket_dir: Path | None = field(default=None, repr=False)
 
-    def argv(self, port: int) -> list[str]:
-        """The command line for ``port``; a leading ``python``/``python3`` is the referee's own Python."""
-        if "{port}" in self.command:
+    def argv(self, port: int = 0, listen: str | None = None) -> list[str]:
+        """The command line for ``port`` (or the Unix socket ``listen``); a leading ``python``/``python3``
+        is the referee's own Python."""
+        if listen is not None and "{port}" in self.command:
+            raise BotSpecError(f"{self.command!r}: this bot listens on a Unix socket: use {{listen}}, not {{port}}")
+        if "{listen}" in self.command:
+            argv = shlex.split(self.command.replace("{listen}", listen or ""))
+        elif listen is not None:
+            argv = [*shlex.split(self.command), "--listen", listen]
+        elif "{port}" in self.command:
             argv = shlex.split(self.command.replace("{port}", str(port)))
         else:
             argv = [*shlex.split(self.command), "--port", str(port)]
@@ -131,13 +146,27 @@ class BotProcess:
             argv[0] = sys.executable
         return argv
 
-    async def start(self) -> str:
-        """Launch on a free port and wait until its health service says SERVING; return its address."""
-        self.stop()
+    def _launch(self) -> tuple[list[str], dict[str, str], str]:
+        """The command line, environment and address of a fresh launch."""
+        environment = {**environment_for_child(), PARENT_ENV: str(os.getpid())}  # SDK bots stop if the referee dies
+        if self.sandbox is not None:
+            command = absolute_files(self.argv(listen=LISTEN))
+            self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"))
+            return self._jail.argv(command), self._jail.environment(), self._jail.address
+        if "{listen}" in self.command:
+            self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
+            address = f"unix:{self._socket_dir}/bot.sock"
+            return self.argv(listen=address), environment, address
         self.port = free_port()
+        return self.argv(self.port), environment, f"127.0.0.1:{self.port}"
+
+    async def start(self) -> str:
+        """Launch on a free port (or socket) and wait until its health service says SERVING; return its address."""
+        self.stop()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("ab")
-        argv = self.argv(self.port)
+        argv, environment, address = self._launch()
+        shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
         try:
             process = self.process = subprocess.Popen(
                 argv,
@@ -145,22 +174,22 @@ class BotProcess:
                 stdout=self._log,
                 stderr=self._log,
                 start_new_session=True,
-                env={**environment_for_child(), PARENT_ENV: str(os.getpid())},  # SDK bots stop if the referee dies
+                env=environment,
             )
         except OSError as error:
-            raise HandshakeError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
-        address = f"127.0.0.1:{self.port}"
+            self.stop()
+            raise HandshakeError(f"cannot run {shown}: {error.strerror or error}") from None
         deadline = asyncio.get_running_loop().time() + START_TIMEOUT
         try:
             while asyncio.get_running_loop().time() < deadline:
                 if process.poll() is not None:
                     raise HandshakeError(
-                        f"{shlex.join(argv)} exited with code {process.returncode} before serving; "
+                        f"{shown} exited with code {process.returncode} before serving; "
                         f"see {self.log_path}: {self.log_tail()}"
                     )
                 if await wait_healthy(address, timeout=1.0):
                     return address
-            raise HandshakeError(f"{shlex.join(argv)} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
         except BaseException:  # a failed or cancelled start leaves no process behind
             self.stop()
             raise
@@ -181,6 +210,12 @@ class BotProcess:
         process, self.process = self.process, None
         if process is not None:
             stop_group(process, grace)
+        jail, self._jail = self._jail, None
+        if jail is not None:
+            jail.end()
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
+            self._socket_dir = None
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -192,6 +227,8 @@ class BotHandle:
 
     spec: BotSpec
     log_dir: Path
+    sandbox: Sandbox | None = None
+    """The sandbox a launched command runs in; none: with the referee's rights."""
     connection: Connection | None = None
     process: BotProcess | None = None
     identity: BotIdentity | None = None
@@ -207,7 +244,7 @@ class BotHandle:
             self.connection = RemoteConnection(self.spec.target)
         else:
             safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.spec.name)
-            self.process = BotProcess(self.spec.target, self.log_dir / f"{safe}.log")
+            self.process = BotProcess(self.spec.target, self.log_dir / f"{safe}.log", self.sandbox)
             self.connection = RemoteConnection(await self.process.start())
         self.identity = await self.connection.open()
         return self.identity

@@ -17,17 +17,22 @@ def serve_command(
     target: Annotated[str, typer.Argument(help="FILE.py:CLASS, a rage_sdk.Bot subclass.", show_default=False)],
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "[::]",
+    listen: Annotated[
+        str | None, typer.Option(metavar="unix:PATH", help="A Unix socket to listen on instead of a port.")
+    ] = None,
 ) -> None:
     """Serve a bot over gRPC until SIGTERM or Ctrl-C."""
-    from rage_sdk.server import serve
+    from rage_sdk.server import is_unix_address, serve
 
+    if listen is not None and not is_unix_address(listen):
+        fail(f"--listen {listen!r}: expected unix:PATH")
     from ..bots import BotSpecError, load_bot_class
 
     try:
         bot_class = load_bot_class(target)
     except BotSpecError as error:
         fail(str(error))
-    serve(bot_class, port, host)
+    serve(bot_class, port, host, listen=listen)
 
 
 @app.command("check")

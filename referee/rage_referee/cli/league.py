@@ -22,6 +22,7 @@ from .ratings import Format, render
 
 if TYPE_CHECKING:
     from ..game import GameResult
+    from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
     help="Round-robin leagues: run one from its file, reveal its deal key, export and verify its results.",
@@ -36,6 +37,9 @@ LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show
 def run_command(
     file: LeagueFile,
     logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs (default: beside the database).")] = None,
+    no_sandbox: Annotated[
+        bool, typer.Option("--no-sandbox", help="Run the bots without the sandbox the league file asks for.")
+    ] = False,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from ..bots import BotSpecError
@@ -51,6 +55,7 @@ def run_command(
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     log_dir = logs or file.parent / "logs"
     total, already = len(plan.games), len(plan.done)
@@ -82,13 +87,30 @@ def run_command(
                 )
 
         try:
-            asyncio.run(run_league(config, store, plan, log_dir, records, on_game=advance))
+            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox))
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)
     render(rating_table(games), Format.TABLE, f"{config.name}: {len(games)} games, {config.ruleset.describe()}")
+
+
+def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:
+    """The sandbox the league file asks for, or a one-line refusal when the machine cannot give it."""
+    from ..sandbox import Sandbox, SandboxError
+
+    if not settings.enabled:
+        return None
+    if no_sandbox:
+        err.print("--no-sandbox: the league's bots run WITHOUT a sandbox, with your full rights", style="bold red")
+        return None
+    try:
+        sandbox = Sandbox.available(settings)
+    except SandboxError as error:
+        fail(f"cannot run the league's bots in a sandbox: {error} (--no-sandbox runs them without one)", 1)
+    out.print(sandbox.describe())
+    return sandbox
 
 
 @app.command("reveal")

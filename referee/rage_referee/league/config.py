@@ -18,6 +18,10 @@
     bank_ms = 10000
     max_faults = 20
 
+    [sandbox]                 # run every launched bot in the sandbox (rage_referee.sandbox)
+    enabled = true
+    memory_mb = 1024          # and cpu_seconds, processes, file_size_mb
+
     [bots]
     heuristic = "python examples/heuristic_bot.py"
     random = "python examples/random_bot.py"
@@ -36,6 +40,7 @@ from rage_sdk.rules import Ruleset
 from ..bots import BotSpec
 from ..deals import MAX_PUBLIC_SEED
 from ..game import TimeControl
+from ..sandbox import SandboxSettings
 
 
 class LeagueConfigError(ValueError):
@@ -70,6 +75,7 @@ class LeagueConfig(BaseModel):
     database: str = "league.sqlite"
     records: str | None = None
     time: TimeSettings = TimeSettings()
+    sandbox: SandboxSettings = SandboxSettings()
 
     @field_validator("ruleset", mode="before")
     @classmethod

@@ -11,6 +11,7 @@ from ..bots import BotHandle, start_all
 from ..deals import Deals
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games
+from ..sandbox import Sandbox
 from .config import LeagueConfig
 from .record_files import RecordFiles
 from .schedule import ScheduledGame, schedule
@@ -86,10 +87,12 @@ async def run_league(
     log_dir: Path,
     records: Path | None = None,
     on_game: Callable[[GameResult], None] | None = None,
+    sandbox: Sandbox | None = None,
 ) -> int:
     """Play every game of ``plan`` not stored yet; return how many were played now.
 
-    With ``records``, each duplicate set's record files are written once the set is complete.
+    With ``records``, each duplicate set's record files are written once the set is complete;
+    with ``sandbox``, every bot the league launches runs in it.
     """
     files = None if records is None else RecordFiles(records, store, plan.league_id, plan.games)
     if files is not None:
@@ -98,7 +101,7 @@ async def run_league(
     if not todo:
         return 0
     by_index = {game.index: game for game in todo}
-    handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
+    handles = {spec.name: BotHandle(spec, log_dir, sandbox) for spec in config.bot_specs()}
     time = config.time.control()
     commitment = plan.deals.commitment
     specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time, commitment) for game in todo]
