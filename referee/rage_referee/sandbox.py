@@ -93,7 +93,7 @@ class Jail:
         for link in ("bin", "lib", "lib64", "sbin"):
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
-        jail += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+        jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp", "--tmpfs", "/run"]
         jail += ["--bind", str(self.socket_dir), SOCKET_DIR, "--bind", str(self.work_dir), WORK_DIR]
         jail += ["--chdir", WORK_DIR, "--"]
         return entry + jail + self._as_bot_user() + command
@@ -106,7 +106,8 @@ class Jail:
     def environment(self) -> dict[str, str]:
         """What a sandboxed bot's environment holds: nothing of the referee's but the locale."""
         keep = {name: value for name, value in os.environ.items() if name in ("LANG", "LC_ALL", "TZ")}
-        return keep | {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORK_DIR, "TMPDIR": "/tmp"}
+        fixed = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORK_DIR, "TMPDIR": "/tmp"}
+        return keep | fixed | {"MALLOC_ARENA_MAX": "2"}  # each malloc arena reserves address space, which is limited
 
     def end(self) -> None:
         """Kill whatever the bot left running, then remove its socket directory."""
