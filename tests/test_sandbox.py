@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "bots" / "hostile.py"
 RANDOM = ROOT / "examples" / "random_bot.py"
-LIMITS = {"memory_mb": 384, "cpu_seconds": 20, "processes": 48, "file_size_mb": 8}
+LIMITS = {"memory_mb": 384, "cpu_seconds": 20, "processes": 48, "file_size_mb": 8, "tmp_mb": 4}
 
 
 def test_a_machine_without_the_sandbox_refuses_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -210,6 +210,14 @@ def test_a_huge_file_stops_at_the_file_size_limit(tmp_path: Path) -> None:
     played(result)
     assert any(line.startswith("hugefile: refused") for line in hostile_log(tmp_path))
     assert (tmp_path / "logs" / "hostile.work" / "huge").stat().st_size <= LIMITS["file_size_mb"] * 1024 * 1024
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_private_tmp_fills_up_at_its_size(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "hugefile /tmp/huge"))
+    played(result)
+    refused = [line for line in hostile_log(tmp_path) if line.startswith("hugefile: refused after")]
+    assert refused and all(int(line.split()[3]) <= LIMITS["tmp_mb"] for line in refused), refused
 
 
 @pytest.mark.usefixtures("sandbox_tools")

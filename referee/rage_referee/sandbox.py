@@ -52,6 +52,7 @@ class SandboxSettings(BaseModel):
     cpu_seconds: int = Field(600, ge=1, description="CPU time per bot process, over its whole life")
     processes: int = Field(64, ge=8, le=100_000, description="processes and threads per bot")
     file_size_mb: int = Field(64, ge=1, description="the largest file a bot may write")
+    tmp_mb: int = Field(64, ge=1, description="the size of the bot's private /tmp (held in memory)")
 
 
 def _system_paths() -> list[Path]:
@@ -93,7 +94,8 @@ class Jail:
         for link in ("bin", "lib", "lib64", "sbin"):
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
-        jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+        jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
+        jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]
         jail += ["--bind", str(self.socket_dir), SOCKET_DIR, "--bind", str(self.work_dir), WORK_DIR]
         jail += ["--chdir", WORK_DIR, "--"]
         return entry + jail + self._as_bot_user() + command
@@ -200,5 +202,6 @@ class Sandbox:
         limits = self.settings
         return (
             f"sandbox: bubblewrap, no network; rlimits per bot: {limits.memory_mb} MiB memory, "
-            f"{limits.cpu_seconds} s CPU, {limits.processes} processes, {limits.file_size_mb} MiB per file"
+            f"{limits.cpu_seconds} s CPU, {limits.processes} processes, {limits.file_size_mb} MiB per file, "
+            f"{limits.tmp_mb} MiB of /tmp"
         )

@@ -7,7 +7,7 @@ Attacks made before serving, each reported on stderr as ``ATTACK TARGET: blocked
 ``write PATH ...`` (``written`` when it could: the test checks where it landed), ``orphan`` (a
 detached child that sleeps). Attacks made in the first bid, which affect play: ``memory``
 (allocate until refused, then crash), ``fork`` (fork until refused, the children sleeping),
-``hugefile`` (write until refused), ``spin`` (spin the CPU, never answer).
+``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.server import main
@@ -103,7 +104,7 @@ def huge_file() -> None:
     written = 0
     chunk = b"x" * MiB
     try:
-        with open("huge", "wb") as file:
+        with open(HostileBot.targets[0] if HostileBot.targets else "huge", "wb") as file:
             while written < 100_000 * MiB:
                 file.write(chunk)
                 file.flush()
@@ -119,6 +120,7 @@ class HostileBot(Bot):
     name = "hostile"
     version = "1"
     attack = ""
+    targets: ClassVar[list[str]] = []
 
     def bid(self, view: SeatView) -> int:
         if self.attack == "spin":
@@ -140,9 +142,10 @@ if __name__ == "__main__":
     parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", *IN_PLAY])
     parser.add_argument("targets", nargs="*")
     args, rest = parser.parse_args(argv[:cut]), argv[cut:]
-    for target in args.targets:
-        {"connect": connect, "read": read, "write": write}[args.attack](target)
+    before = {"connect": connect, "read": read, "write": write}
+    for target in args.targets if args.attack in before else []:
+        before[args.attack](target)
     if args.attack == "orphan":
         orphan()
-    HostileBot.attack = args.attack
+    HostileBot.attack, HostileBot.targets = args.attack, args.targets
     main(HostileBot, rest)

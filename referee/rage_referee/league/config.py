@@ -20,7 +20,7 @@
 
     [sandbox]                 # run every launched bot in the sandbox (rage_referee.sandbox)
     enabled = true
-    memory_mb = 1024          # and cpu_seconds, processes, file_size_mb
+    memory_mb = 1024          # and cpu_seconds, processes, file_size_mb, tmp_mb
 
     [bots]
     heuristic = "python examples/heuristic_bot.py"
