@@ -6,6 +6,7 @@ league's decision times, so that nothing it tries reaches the shared machine.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -234,3 +235,16 @@ def test_a_child_left_behind_is_killed_with_the_bot(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "orphan"))
     played(result)
     assert any("orphan" in line for line in (tmp_path / "logs" / "hostile.log").read_text().splitlines())
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_bench_protocol_measures_sandboxed_bots_beside_plain_ones() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "rage_referee", "bench", "protocol", "--matches", "1", "--sandbox", "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    (figure,) = json.loads(result.stdout)
+    for side in ("grpc", "in_process", "unix", "sandboxed"):
+        assert figure[side]["decisions"] > 0
+    assert figure["sandboxed_median_decision_ms"] > 0 and figure["unix_median_decision_ms"] > 0
