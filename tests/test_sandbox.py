@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -248,3 +249,36 @@ def test_bench_protocol_measures_sandboxed_bots_beside_plain_ones() -> None:
     for side in ("grpc", "in_process", "unix", "sandboxed"):
         assert figure[side]["decisions"] > 0
     assert figure["sandboxed_median_decision_ms"] > 0 and figure["unix_median_decision_ms"] > 0
+
+
+def league_beside_its_bot(folder: Path, database: str, hostile: str) -> Path:
+    """A league whose file, logs and database share a folder with a bot's code."""
+    folder.chmod(0o755)  # a bot runs as a user of its own: its code must be readable by all
+    shutil.copy(HOSTILE, folder / "hostile.py")
+    path = league_file(folder, hostile)
+    text = path.read_text().replace(str(HOSTILE), str(folder / "hostile.py"))
+    path.write_text(text.replace('database = "league.sqlite"', f"database = {database!r}"))
+    return path
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_logs_and_database_inside_a_bots_folder_are_covered(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    targets = [
+        tmp_path / "data" / "league.sqlite",
+        tmp_path / "data",
+        tmp_path / "logs",
+        tmp_path / "logs" / "random.log",
+    ]
+    result = run_league(league_beside_its_bot(tmp_path, "data/league.sqlite", "read " + " ".join(map(str, targets))))
+    played(result)
+    log = hostile_log(tmp_path)
+    assert len(log) == len(targets) and all("blocked" in line or "ESCAPED: []" in line for line in log), log
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_bot_in_the_databases_own_folder_is_refused(tmp_path: Path) -> None:
+    result = run_league(league_beside_its_bot(tmp_path, "league.sqlite", "read /"))
+    assert result.returncode == 1
+    assert "holds a bot's code and the league's database or logs" in result.stderr
+    assert "read /" not in (tmp_path / "logs" / "hostile.log").read_text()  # it never ran

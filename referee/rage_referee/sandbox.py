@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import rage_sdk
@@ -89,13 +89,16 @@ class Jail:
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
         jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session"]
         jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-        for path in [*_system_paths(), *_code_dirs(command)]:
+        jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
+        jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
+        code = _code_dirs(command)
+        for path in [*_system_paths(), *code]:
             jail += _readable(path)
+        for path in self.sandbox.masked(code):
+            jail += ["--tmpfs", str(path)]
         for link in ("bin", "lib", "lib64", "sbin"):
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
-        jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
-        jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]
         jail += ["--bind", str(self.socket_dir), SOCKET_DIR, "--bind", str(self.work_dir), WORK_DIR]
         jail += ["--chdir", WORK_DIR, "--"]
         return entry + jail + self._as_bot_user() + command
@@ -128,18 +131,22 @@ def _readable(path: Path) -> list[str]:
     """Mount ``path`` read-only at its own place, its parents made traversable (``/root`` is not)."""
     options: list[str] = []
     for parent in reversed(path.parents[:-1]):
-        options += ["--perms", "0755", "--dir", str(parent)]
+        if parent not in (Path("/tmp"), Path("/run")):  # mounted already, /tmp open to all
+            options += ["--perms", "0755", "--dir", str(parent)]
     return [*options, "--ro-bind", str(path), str(path)]
 
 
 def _code_dirs(command: list[str]) -> list[Path]:
-    """The directories of the files ``command`` names (absolute): the bot's code, shown read-only."""
-    dirs: list[Path] = []
-    for part in command[1:]:
-        path = Path(part)
-        if path.is_absolute() and path.is_file() and path.parent not in dirs and path.parent != Path("/"):
-            dirs.append(path.parent)
-    return dirs
+    """The folder of the bot's program, shown read-only: the first file its arguments name, else the
+    program itself when it is no system one."""
+    system = _system_paths()
+    named = [Path(part) for part in command[1:]] + [Path(command[0])]
+    for path in named:
+        if path.is_absolute() and path.is_file():
+            if path == named[-1] and any(root in path.resolve().parents for root in system):
+                break
+            return [path.parent] if path.parent != Path("/") else []
+    return []
 
 
 def absolute_files(command: list[str]) -> list[str]:
@@ -154,6 +161,24 @@ class Sandbox:
     settings: SandboxSettings
     tools: dict[str, str]
     """Where ``bwrap``, ``prlimit``, ``setpriv`` and ``kill`` are."""
+    hidden: list[Path] = field(default_factory=list)
+    """Directories no bot may see even inside its code directory: the database's, the logs."""
+
+    def masked(self, code_dirs: list[Path]) -> list[Path]:
+        """The hidden directories inside ``code_dirs``, to cover with an empty one.
+
+        :raises SandboxError: when a hidden directory is a code directory itself.
+        """
+        masks = []
+        for hidden in self.hidden:
+            for code in code_dirs:
+                if hidden == code:
+                    raise SandboxError(
+                        f"{code} holds a bot's code and the league's database or logs: give the bot a folder of its own"
+                    )
+                if code in hidden.parents:
+                    masks.append(hidden)
+        return masks
 
     @staticmethod
     def available(settings: SandboxSettings) -> Sandbox:

@@ -48,6 +48,7 @@ def run_command(
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
+    from ..sandbox import SandboxError
 
     try:
         config = load_league(file)
@@ -58,6 +59,8 @@ def run_command(
     sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     log_dir = logs or file.parent / "logs"
+    if sandbox is not None:
+        sandbox.hidden = [path.resolve() for path in (log_dir, records, config.database_dir(file.parent)) if path]
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     if already:
@@ -88,7 +91,7 @@ def run_command(
 
         try:
             asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox))
-        except (BotSpecError, HandshakeError) as error:
+        except (BotSpecError, HandshakeError, SandboxError) as error:
             fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)

@@ -113,6 +113,13 @@ class LeagueConfig(BaseModel):
         path = Path(self.database)
         return f"sqlite:///{path if path.is_absolute() else base / path}"
 
+    def database_dir(self, base: Path) -> Path | None:
+        """The folder of an SQLite database file (with its journals); none for another kind of database."""
+        if "://" in self.database:
+            return None
+        path = Path(self.database)
+        return (path if path.is_absolute() else base / path).parent
+
     def schedule_key(self) -> dict[str, Any]:
         """What the schedule and the games depend on: a stored league must match it to resume."""
         settings = self.model_dump(mode="json", include={"players", "games", "games_per_table", "seed", "duplicate"})
