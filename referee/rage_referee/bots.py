@@ -4,6 +4,8 @@ A bot is given as one of:
 
 - ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
 - ``HOST:PORT`` or ``unix:PATH``: a bot already serving there;
+- ``submission:PATH``: a submitted bot (a folder or archive with ``rage-bot.toml``), stored as a
+  version, built once and run in the sandbox from its own folder;
 - any other text: a command the referee launches, with ``{port}`` replaced by a free port
   (``python my_bot.py --port {port}``; ``--port {port}`` is appended when the command has none),
   or ``{listen}`` by a Unix socket (``unix:PATH``). A sandboxed bot always listens on a Unix
@@ -36,7 +38,9 @@ from rage_sdk.server import PARENT_ENV, is_unix_address
 
 from .connection import BotIdentity, Connection, HandshakeError, LocalConnection, RemoteConnection, wait_healthy
 from .sandbox import LISTEN, Jail, Sandbox, absolute_files
+from .submissions.store import Submission
 
+SUBMISSION = "submission:"
 START_TIMEOUT = 20.0
 MAX_RESTARTS = 3
 _ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
@@ -68,6 +72,8 @@ class BotSpec:
     def of(name: str, target: str) -> BotSpec:
         if _IN_PROCESS.match(target) and " " not in target:
             return BotSpec(name, target, "in-process")
+        if target.startswith(SUBMISSION):
+            return BotSpec(name, target, "submission")
         if _ADDRESS.match(target) or (is_unix_address(target) and " " not in target):
             return BotSpec(name, target, "address")
         return BotSpec(name, target, "command")
@@ -123,6 +129,8 @@ class BotProcess:
     log_path: Path
     sandbox: Sandbox | None = None
     """Run in this sandbox, its work directory beside the log; none: with the referee's rights."""
+    code_dir: Path | None = None
+    """A submitted bot's own folder: where it starts, and what its relative paths mean."""
     process: subprocess.Popen[bytes] | None = None
     port: int = 0
     _log: IO[bytes] | None = field(default=None, repr=False)
@@ -150,8 +158,8 @@ class BotProcess:
         """The command line, environment and address of a fresh launch."""
         environment = {**environment_for_child(), PARENT_ENV: str(os.getpid())}  # SDK bots stop if the referee dies
         if self.sandbox is not None:
-            command = absolute_files(self.argv(listen=LISTEN))
-            self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"))
+            command = absolute_files(self.argv(listen=LISTEN), self.code_dir)
+            self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"), code_dir=self.code_dir)
             return self._jail.argv(command), self._jail.environment(), self._jail.address
         if "{listen}" in self.command:
             self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
@@ -175,6 +183,7 @@ class BotProcess:
                 stderr=self._log,
                 start_new_session=True,
                 env=environment,
+                cwd=self.code_dir if self._jail is None else None,
             )
         except OSError as error:
             self.stop()
@@ -229,6 +238,8 @@ class BotHandle:
     log_dir: Path
     sandbox: Sandbox | None = None
     """The sandbox a launched command runs in; none: with the referee's rights."""
+    submission: Submission | None = None
+    """For a ``submission:`` bot, its stored and built version."""
     connection: Connection | None = None
     process: BotProcess | None = None
     identity: BotIdentity | None = None
@@ -240,11 +251,16 @@ class BotHandle:
         """Launch or load the bot, greet it and open its stream."""
         if self.spec.kind == "in-process":
             self.connection = LocalConnection(load_bot_class(self.spec.target))
+        elif self.spec.kind == "submission":
+            if self.submission is None:
+                raise BotSpecError(f"{self.spec.name}: a submitted bot must be stored and built before it plays")
+            command, folder = self.submission.manifest.run, self.submission.folder
+            self.process = BotProcess(command, self.log_dir / f"{_safe(self.spec.name)}.log", self.sandbox, folder)
+            self.connection = RemoteConnection(await self.process.start())
         elif self.spec.kind == "address":
             self.connection = RemoteConnection(self.spec.target)
         else:
-            safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.spec.name)
-            self.process = BotProcess(self.spec.target, self.log_dir / f"{safe}.log", self.sandbox)
+            self.process = BotProcess(self.spec.target, self.log_dir / f"{_safe(self.spec.name)}.log", self.sandbox)
             self.connection = RemoteConnection(await self.process.start())
         self.identity = await self.connection.open()
         return self.identity
@@ -277,6 +293,11 @@ class BotHandle:
             await self.connection.close()
         if self.process is not None:
             self.process.stop()
+
+
+def _safe(name: str) -> str:
+    """A bot's name as a file name."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
 async def start_all(handles: Iterable[BotHandle]) -> None:

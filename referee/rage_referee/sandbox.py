@@ -70,6 +70,9 @@ class Jail:
     uid: int
     socket_dir: Path
     work_dir: Path
+    code_dir: Path | None = None
+    """The bot's code, shown read-only; none: the folder of the program its command names."""
+    chdir: str = WORK_DIR
 
     @property
     def address(self) -> str:
@@ -91,7 +94,7 @@ class Jail:
         jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
         jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
-        code = _code_dirs(command)
+        code = [self.code_dir] if self.code_dir is not None else _code_dirs(command)
         for path in [*_system_paths(), *code]:
             jail += _readable(path)
         for path in self.sandbox.masked(code):
@@ -100,7 +103,7 @@ class Jail:
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
         jail += ["--bind", str(self.socket_dir), SOCKET_DIR, "--bind", str(self.work_dir), WORK_DIR]
-        jail += ["--chdir", WORK_DIR, "--"]
+        jail += ["--chdir", self.chdir, "--"]
         return entry + jail + self._as_bot_user() + command
 
     def _as_bot_user(self) -> list[str]:
@@ -149,9 +152,13 @@ def _code_dirs(command: list[str]) -> list[Path]:
     return []
 
 
-def absolute_files(command: list[str]) -> list[str]:
-    """``command`` with each argument that names an existing file made absolute (the bot starts elsewhere)."""
-    return [str(Path(part).resolve()) if i and Path(part).is_file() else part for i, part in enumerate(command)]
+def absolute_files(command: list[str], base: Path | None = None) -> list[str]:
+    """``command`` with each argument that names an existing file (relative to ``base``, or here) made
+    absolute: the bot starts elsewhere."""
+    folder = base or Path.cwd()
+    return [
+        str((folder / part).resolve()) if i and (folder / part).is_file() else part for i, part in enumerate(command)
+    ]
 
 
 @dataclass
@@ -211,17 +218,20 @@ class Sandbox:
             detail = (result.stderr.strip().splitlines() or [f"exit code {result.returncode}"])[-1]
             raise SandboxError(f"this machine refuses the sandbox: {detail[:200]}")
 
-    def jail(self, work_dir: Path) -> Jail:
-        """A fresh user, socket directory and (emptied) work directory for one launch of a bot."""
+    def jail(self, work_dir: Path, fresh: bool = True, code_dir: Path | None = None) -> Jail:
+        """A fresh user and socket directory for one launch of a bot, and its work directory: emptied
+        when ``fresh``, else kept and handed to the new user (a build works in its own folder)."""
         uid = UID_BASE + (os.getpid() % 100_000) * 1000 + next(_uids) % 1000
         socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(work_dir)
-        work_dir.mkdir(parents=True)
+        if fresh:
+            with contextlib.suppress(FileNotFoundError):
+                shutil.rmtree(work_dir)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        for path in [socket_dir, work_dir, *([] if fresh else work_dir.rglob("*"))]:
+            os.chown(path, uid, uid, follow_symlinks=False)
         for path in (socket_dir, work_dir):
-            os.chown(path, uid, uid)
             path.chmod(0o711)  # bwrap, root without capabilities, must enter it
-        return Jail(self, uid, socket_dir, work_dir)
+        return Jail(self, uid, socket_dir, work_dir, code_dir, WORK_DIR if code_dir is None else str(code_dir))
 
     def describe(self) -> str:
         limits = self.settings

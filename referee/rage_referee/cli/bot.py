@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -56,3 +57,38 @@ def check_command(
     if not report.ok:
         raise typer.Exit(1)
     out.print("[green]the bot passed every check[/]")
+
+
+@app.command("build")
+def build_command(
+    source: Annotated[
+        Path, typer.Argument(help="A bot's folder, .tar.gz or .zip with its rage-bot.toml.", show_default=False)
+    ],
+    versions: Annotated[Path, typer.Option(help="Where versions are stored.")] = Path("submissions"),
+) -> None:
+    """Store a submission as a version (by content hash) and build it once in the sandbox; print the build log."""
+    from rich.markup import escape
+
+    from ..sandbox import Sandbox, SandboxError, SandboxSettings
+    from ..submissions.archive import ArchiveError
+    from ..submissions.build import build
+    from ..submissions.manifest import ManifestError
+    from ..submissions.store import store_submission
+
+    if not source.exists():
+        fail(f"{source}: no such folder or archive")
+    try:
+        submission = store_submission(source, versions)
+    except (ArchiveError, ManifestError) as error:
+        fail(f"{source}: {error}")
+    try:
+        sandbox = Sandbox.available(SandboxSettings(enabled=True))
+    except SandboxError as error:
+        fail(f"cannot build in a sandbox: {error}", 1)
+    out.print(f"{submission.manifest.name} version {submission.short}: {submission.folder}")
+    result = build(submission, sandbox)
+    if result.log:
+        out.print(escape(result.log.rstrip()), markup=True, highlight=False)
+    (out if result.ok else err).print(f"build: {result.detail} ({result.seconds:.1f} s)")
+    if not result.ok:
+        raise typer.Exit(1)

@@ -42,25 +42,38 @@ def run_command(
     ] = False,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
+    from rich.markup import escape
+
     from ..bots import BotSpecError
     from ..connection import HandshakeError
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
+    from ..league.submitted import SubmissionError, pins, prepare_submissions
     from ..sandbox import SandboxError
 
     try:
         config = load_league(file)
-        store = Store(config.database_url(file.parent))
-        plan = plan_league(config, store)
-    except (LeagueConfigError, StoreError) as error:
+    except LeagueConfigError as error:
         fail(str(error))
     sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     log_dir = logs or file.parent / "logs"
     if sandbox is not None:
-        sandbox.hidden = [path.resolve() for path in (log_dir, records, config.database_dir(file.parent)) if path]
+        hidden = (log_dir, records, config.database_dir(file.parent), file.parent / "submissions")
+        sandbox.hidden = [path.resolve() for path in hidden if path]
+    try:
+        submissions = prepare_submissions(config, file.parent, sandbox)
+    except SubmissionError as error:
+        fail(escape(str(error)), 1)  # it quotes the build's log, which the bot wrote
+    for name, submission in submissions.items():
+        out.print(f"{name}: submitted {submission.manifest.name}, version {submission.short}")
+    try:
+        store = Store(config.database_url(file.parent))
+        plan = plan_league(config, store, pins(submissions))
+    except StoreError as error:
+        fail(str(error))
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     if already:
@@ -90,7 +103,7 @@ def run_command(
                 )
 
         try:
-            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox))
+            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox, submissions))
         except (BotSpecError, HandshakeError, SandboxError) as error:
             fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:

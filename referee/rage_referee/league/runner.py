@@ -12,6 +12,7 @@ from ..deals import Deals
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games
 from ..sandbox import Sandbox
+from ..submissions.store import Submission
 from .config import LeagueConfig
 from .record_files import RecordFiles
 from .schedule import ScheduledGame, schedule
@@ -57,9 +58,10 @@ def league_deals(config: LeagueConfig, store: Store, league_id: int, create: boo
     return Deals(stored_key.key)
 
 
-def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
-    """The league's schedule and which of its games are stored already."""
-    league_id = store.league(config.name, config.schedule_key())
+def plan_league(config: LeagueConfig, store: Store, versions: dict[str, str] | None = None) -> LeaguePlan:
+    """The league's schedule and which of its games are stored already; ``versions`` pins submitted bots."""
+    key = config.schedule_key() | ({"versions": versions} if versions else {})
+    league_id = store.league(config.name, key)
     deals = league_deals(config, store, league_id)
     return LeaguePlan(league_id, league_schedule(config, deals), store.finished(league_id), deals)
 
@@ -88,6 +90,7 @@ async def run_league(
     records: Path | None = None,
     on_game: Callable[[GameResult], None] | None = None,
     sandbox: Sandbox | None = None,
+    submissions: dict[str, Submission] | None = None,
 ) -> int:
     """Play every game of ``plan`` not stored yet; return how many were played now.
 
@@ -101,7 +104,8 @@ async def run_league(
     if not todo:
         return 0
     by_index = {game.index: game for game in todo}
-    handles = {spec.name: BotHandle(spec, log_dir, sandbox) for spec in config.bot_specs()}
+    submitted = submissions or {}
+    handles = {spec.name: BotHandle(spec, log_dir, sandbox, submitted.get(spec.name)) for spec in config.bot_specs()}
     time = config.time.control()
     commitment = plan.deals.commitment
     specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time, commitment) for game in todo]
