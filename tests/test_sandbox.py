@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 import uuid
@@ -282,3 +283,61 @@ def test_a_bot_in_the_databases_own_folder_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "holds a bot's code and the league's database or logs" in result.stderr
     assert "read /" not in (tmp_path / "logs" / "hostile.log").read_text()  # it never ran
+
+
+def submission(folder: Path, build: str = "python -m compileall -q .") -> Path:
+    """The random example bot as a submission folder with its manifest."""
+    folder.mkdir(mode=0o755)
+    shutil.copy(RANDOM, folder / "bot.py")
+    manifest = f'name = "rnd"\nruntime = "python"\nrun = "python bot.py"\nbuild = {json.dumps(build)}\n'
+    (folder / "rage-bot.toml").write_text(manifest)
+    return folder
+
+
+def submitted_league(league_dir: Path, **bots: str) -> Path:
+    league_dir.chmod(0o755)
+    lines = ['name = "submitted"', "players = 2", "games_per_table = 2", "seed = 1", 'database = "data/league.sqlite"']
+    lines += ["[ruleset]", 'preset = "amigo"', "[sandbox]", "enabled = true", "[bots]"]
+    lines += [f"{name} = {target!r}" for name, target in bots.items()]
+    path = league_dir / "league.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(tmp_path: Path) -> None:
+    bot = submission(tmp_path / "bot")
+    with tarfile.open(tmp_path / "bot.tar.gz", "w:gz") as tar:
+        tar.add(bot, "bot")
+    path = submitted_league(tmp_path, folder="submission:bot", archive="submission:bot.tar.gz")
+    result = run_league(path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    versions = re.findall(r"(folder|archive): submitted rnd, version ([0-9a-f]{16})", result.stdout)
+    assert len(versions) == 2 and versions[0][1] == versions[1][1]  # the same files: the same version
+    assert "submitted: 2 games" in result.stdout
+    assert "serving on unix:/run/rage/bot.sock" in (tmp_path / "logs" / "folder.log").read_text()
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# a new version\n")
+    changed = run_league(path)
+    assert changed.returncode == 2 and "submitted" in changed.stderr  # the league is pinned to its versions
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_build_has_no_network_and_its_failure_is_one_line(tmp_path: Path) -> None:
+    fetch = "python -c \"import socket; socket.create_connection(('1.1.1.1', 443), timeout=2)\""
+    submission(tmp_path / "bot", build=fetch)
+    result = run_league(submitted_league(tmp_path, a="submission:bot", b=f"python {RANDOM}"))
+    assert result.returncode == 1
+    (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("bot a: the build of ") and "Network is unreachable" in line
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_rage_bot_build_reports_the_version_and_the_build_log(tmp_path: Path) -> None:
+    submission(tmp_path / "bot", build="python -c \"print('[red]compiled'); open('out.txt', 'w').write('x')\"")
+    command = [sys.executable, "-m", "rage_referee", "bot", "build", str(tmp_path / "bot")]
+    result = subprocess.run([*command, "--versions", str(tmp_path / "v")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"rnd version [0-9a-f]{16}", result.stdout) and "[red]compiled" in result.stdout
+    assert "build: built" in result.stdout
+    (built,) = (tmp_path / "v" / "rnd").glob("*/out.txt")
+    assert built.read_text() == "x"
