@@ -258,7 +258,7 @@ def league_beside_its_bot(folder: Path, database: str, hostile: str) -> Path:
     shutil.copy(HOSTILE, folder / "hostile.py")
     path = league_file(folder, hostile)
     text = path.read_text().replace(str(HOSTILE), str(folder / "hostile.py"))
-    path.write_text(text.replace('database = "league.sqlite"', f"database = {database!r}"))
+    path.write_text(text.replace('database = "league.sqlite"', f'database = {database!r}\nrecords = "records"'))
     return path
 
 
@@ -270,6 +270,7 @@ def test_the_logs_and_database_inside_a_bots_folder_are_covered(tmp_path: Path) 
         tmp_path / "data",
         tmp_path / "logs",
         tmp_path / "logs" / "random.log",
+        tmp_path / "records",  # made when the first duplicate set is complete: covered before
     ]
     result = run_league(league_beside_its_bot(tmp_path, "data/league.sqlite", "read " + " ".join(map(str, targets))))
     played(result)

@@ -184,6 +184,7 @@ class Sandbox:
                         f"{code} holds a bot's code and the league's database or logs: give the bot a folder of its own"
                     )
                 if code in hidden.parents:
+                    hidden.mkdir(parents=True, exist_ok=True)  # the code is shown live: cover it before it fills
                     masks.append(hidden)
         return masks
 
