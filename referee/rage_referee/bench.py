@@ -157,7 +157,7 @@ async def protocol_rates(
 
         def bots(target: str, kind: str, in_sandbox: Sandbox | None = None) -> dict[str, BotHandle]:
             names = [f"random{k}" for k in range(players)]
-            return {name: BotHandle(BotSpec.of(name, target), Path(logs) / kind, in_sandbox) for name in names}
+            return {name: BotHandle(BotSpec.of(name, target), Path(logs) / kind, sandbox=in_sandbox) for name in names}
 
         remote = bots(f"python {random_bot}", "tcp")
         local = bots(f"{random_bot}:RandomBot", "local")

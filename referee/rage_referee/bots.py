@@ -127,12 +127,12 @@ class BotProcess:
 
     command: str
     log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    port: int = 0
     sandbox: Sandbox | None = None
     """Run in this sandbox, its work directory beside the log; none: with the referee's rights."""
     code_dir: Path | None = None
     """A submitted bot's own folder: where it starts, and what its relative paths mean."""
-    process: subprocess.Popen[bytes] | None = None
-    port: int = 0
     _log: IO[bytes] | None = field(default=None, repr=False)
     _jail: Jail | None = field(default=None, repr=False)
     _socket_dir: Path | None = field(default=None, repr=False)
@@ -236,15 +236,15 @@ class BotHandle:
 
     spec: BotSpec
     log_dir: Path
-    sandbox: Sandbox | None = None
-    """The sandbox a launched command runs in; none: with the referee's rights."""
-    submission: Submission | None = None
-    """For a ``submission:`` bot, its stored and built version."""
     connection: Connection | None = None
     process: BotProcess | None = None
     identity: BotIdentity | None = None
     restarts: int = 0
     """How often the bot was restarted: a new connection knows no game until told again."""
+    sandbox: Sandbox | None = None
+    """The sandbox a launched command runs in; none: with the referee's rights."""
+    submission: Submission | None = None
+    """For a ``submission:`` bot, its stored and built version."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     async def start(self) -> BotIdentity:
@@ -255,12 +255,16 @@ class BotHandle:
             if self.submission is None:
                 raise BotSpecError(f"{self.spec.name}: a submitted bot must be stored and built before it plays")
             command, folder = self.submission.manifest.run, self.submission.folder
-            self.process = BotProcess(command, self.log_dir / f"{_safe(self.spec.name)}.log", self.sandbox, folder)
+            self.process = BotProcess(
+                command, self.log_dir / f"{_safe(self.spec.name)}.log", sandbox=self.sandbox, code_dir=folder
+            )
             self.connection = RemoteConnection(await self.process.start())
         elif self.spec.kind == "address":
             self.connection = RemoteConnection(self.spec.target)
         else:
-            self.process = BotProcess(self.spec.target, self.log_dir / f"{_safe(self.spec.name)}.log", self.sandbox)
+            self.process = BotProcess(
+                self.spec.target, self.log_dir / f"{_safe(self.spec.name)}.log", sandbox=self.sandbox
+            )
             self.connection = RemoteConnection(await self.process.start())
         self.identity = await self.connection.open()
         return self.identity

@@ -105,7 +105,10 @@ async def run_league(
         return 0
     by_index = {game.index: game for game in todo}
     submitted = submissions or {}
-    handles = {spec.name: BotHandle(spec, log_dir, sandbox, submitted.get(spec.name)) for spec in config.bot_specs()}
+    handles = {
+        spec.name: BotHandle(spec, log_dir, sandbox=sandbox, submission=submitted.get(spec.name))
+        for spec in config.bot_specs()
+    }
     time = config.time.control()
     commitment = plan.deals.commitment
     specs = [GameSpec(game.index, config.ruleset, game.seats, game.seed, time, commitment) for game in todo]
