@@ -235,4 +235,3 @@ def test_a_bot_that_cannot_start_is_quoted_as_text(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "[/] [bold]loud \\x1b[31m red" in result.output and "\x1b" not in result.output
-

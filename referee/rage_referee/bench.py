@@ -26,6 +26,7 @@ from .league.ratings import rating_table
 from .league.schedule import schedule
 from .league.store import StoredGame
 from .match import play_games
+from .sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -184,14 +185,23 @@ class ProtocolRate:
     grpc: Rate
     grpc_median_ms: float
     in_process: Rate
+    unix: tuple[Rate, float] | None = None
+    """Over a Unix socket, not sandboxed: the rate and median decision (ms)."""
+    sandboxed: tuple[Rate, float] | None = None
+    """In the sandbox (over a Unix socket): the rate and median decision (ms)."""
 
     def to_json(self) -> dict[str, object]:
-        return {
+        figures: dict[str, object] = {
             "concurrency": self.concurrency,
             "grpc": self.grpc.to_json(),
             "grpc_median_decision_ms": self.grpc_median_ms,
             "in_process": self.in_process.to_json(),
         }
+        for name, measured in (("unix", self.unix), ("sandboxed", self.sandboxed)):
+            if measured is not None:
+                figures[name] = measured[0].to_json()
+                figures[f"{name}_median_decision_ms"] = measured[1]
+        return figures
 
 
 async def _rate(handles: dict[str, BotHandle], ruleset: Ruleset, concurrency: int, games: int) -> tuple[Rate, float]:
@@ -206,33 +216,42 @@ async def _rate(handles: dict[str, BotHandle], ruleset: Ruleset, concurrency: in
     return Rate(games, sum(r.decisions for r in results), elapsed), latencies[len(latencies) // 2]
 
 
-async def protocol_rates(concurrencies: list[int], players: int = 4, rounds: int = 2) -> list[ProtocolRate]:
+async def protocol_rates(
+    concurrencies: list[int], players: int = 4, rounds: int = 2, sandbox: Sandbox | None = None
+) -> list[ProtocolRate]:
     """Random bots, each its own gRPC process, at each concurrency; the same games in-process beside.
 
     ``rounds`` sets how many games each measurement plays: ``rounds * concurrency`` (at least 8).
+    With ``sandbox``, the same bots also over a Unix socket, and in the sandbox (over its socket).
     """
     ruleset = Ruleset.of("amigo")
     random_bot = example_bot("random_bot")
     with tempfile.TemporaryDirectory() as logs:
-        remote = {
-            f"random{k}": BotHandle(BotSpec.of(f"random{k}", f"python {shlex.quote(str(random_bot))}"), Path(logs))
-            for k in range(players)
-        }
-        local = {
-            f"random{k}": BotHandle(BotSpec.of(f"random{k}", f"{random_bot}:RandomBot"), Path(logs))
-            for k in range(players)
-        }
+
+        def bots(target: str, kind: str, in_sandbox: Sandbox | None = None) -> dict[str, BotHandle]:
+            names = [f"random{k}" for k in range(players)]
+            return {name: BotHandle(BotSpec.of(name, target), Path(logs) / kind, sandbox=in_sandbox) for name in names}
+
+        remote = bots(f"python {random_bot}", "tcp")
+        local = bots(f"{random_bot}:RandomBot", "local")
+        sides = [remote, local]
+        if sandbox is not None:
+            sides += [
+                bots(f"python {random_bot} --listen {{listen}}", "unix"),
+                bots(f"python {random_bot}", "sandboxed", sandbox),
+            ]
         try:
-            await start_all([*remote.values(), *local.values()])
+            await start_all([handle for side in sides for handle in side.values()])
             figures = []
             for concurrency in concurrencies:
                 games = max(8, rounds * concurrency)
                 grpc_rate, median = await _rate(remote, ruleset, concurrency, games)
                 local_rate, _ = await _rate(local, ruleset, concurrency, games)
-                figures.append(ProtocolRate(concurrency, grpc_rate, median, local_rate))
+                more = [await _rate(side, ruleset, concurrency, games) for side in sides[2:]]
+                figures.append(ProtocolRate(concurrency, grpc_rate, median, local_rate, *more))
             return figures
         finally:
-            await asyncio.gather(*(handle.stop() for handle in [*remote.values(), *local.values()]))
+            await asyncio.gather(*(handle.stop() for side in sides for handle in side.values()))
 
 
 @dataclass(frozen=True)

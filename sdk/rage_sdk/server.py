@@ -1,5 +1,8 @@
 """Serving a bot over gRPC: ``serve(MyBot, port)``, or ``python my_bot.py --port N`` via :func:`main`.
 
+``--listen unix:PATH`` (``listen=`` here) binds a Unix socket instead of a TCP port: the way a
+referee reaches a bot it runs in a sandbox with no network.
+
 The server runs on asyncio (``grpc.aio``): the bot's methods are called on the event loop, one
 batch at a time per connection, which is the cheapest way through for a Python bot.
 """
@@ -62,7 +65,7 @@ def run_header(referee: str, peer: str) -> str:
     return f"=== {when}: {referee[:80]!r} connected from {peer[:80]}"
 
 
-def listen(server: grpc.aio.Server, address: str, credentials: grpc.ServerCredentials | None = None) -> int:
+def bind(server: grpc.aio.Server, address: str, credentials: grpc.ServerCredentials | None = None) -> int:
     """Add a port to ``server``; return the port bound.
 
     :raises OSError: the address cannot be bound (in use, not allowed, not an address of this host),
@@ -106,9 +109,18 @@ def _check_free(address: str) -> None:
 
 
 async def start_server(
-    factory: BotFactory, port: int = 0, host: str = "[::]", servicer: BotServicer | None = None
+    factory: BotFactory,
+    port: int = 0,
+    host: str = "[::]",
+    servicer: BotServicer | None = None,
+    listen: str | None = None,
 ) -> tuple[grpc.aio.Server, int]:
-    """Start serving ``factory``'s bots with the health service; return the server and its port."""
+    """Start serving ``factory``'s bots with the health service; return the server and its port.
+
+    ``listen`` (``unix:PATH``) replaces ``host`` and ``port``; the port returned is then 0.
+    """
+    if listen is not None and not is_unix_address(listen):
+        raise ValueError(f"--listen {listen!r}: expected unix:PATH")
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -118,20 +130,30 @@ async def start_server(
     bot_pb2_grpc.add_BotServicer_to_server(servicer or BotServicer(factory), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    bound = listen(server, f"{host}:{port}")
+    bound = bind(server, listen or f"{host}:{port}")
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    return server, bound
+    return server, 0 if listen else bound
+
+
+def is_unix_address(address: str) -> bool:
+    """Whether ``address`` names a Unix socket as gRPC spells it: ``unix:PATH``."""
+    return address.startswith("unix:") and len(address) > len("unix:")
 
 
 async def serve_async(
-    factory: BotFactory, port: int = 50051, host: str = "[::]", grace: float = 2.0, servicer: BotServicer | None = None
+    factory: BotFactory,
+    port: int = 50051,
+    host: str = "[::]",
+    grace: float = 2.0,
+    servicer: BotServicer | None = None,
+    listen: str | None = None,
 ) -> None:
     """Serve until SIGTERM or SIGINT, then stop gracefully."""
-    server, bound = await start_server(factory, port, host, servicer)
+    server, bound = await start_server(factory, port, host, servicer, listen)
     tune_gc()
-    print(f"serving on port {bound}", file=sys.stderr, flush=True)
+    print(f"serving on {listen or f'port {bound}'}", file=sys.stderr, flush=True)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -180,18 +202,23 @@ def referee_gone(pid: int, launched_directly: bool) -> bool:
     return stat[stat.rindex(")") + 2 :].startswith("Z")
 
 
-def serve(factory: BotFactory, port: int = 50051, host: str = "[::]", grace: float = 2.0) -> None:
+def serve(
+    factory: BotFactory, port: int = 50051, host: str = "[::]", grace: float = 2.0, listen: str | None = None
+) -> None:
     """Serve a bot until SIGTERM or SIGINT (blocking)."""
-    asyncio.run(serve_async(factory, port, host, grace))
+    asyncio.run(serve_async(factory, port, host, grace, listen=listen))
 
 
 def main(factory: BotFactory, argv: list[str] | None = None) -> None:
-    """Command-line entry for a bot file: ``python my_bot.py --port N``."""
+    """Command-line entry for a bot file: ``python my_bot.py --port N`` or ``--listen unix:PATH``."""
     parser = argparse.ArgumentParser(description="Serve this Rage bot over gRPC.")
     parser.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
     parser.add_argument("--host", default="[::]", help="address to listen on")
+    parser.add_argument("--listen", metavar="unix:PATH", help="a Unix socket to listen on instead of a port")
     args = parser.parse_args(argv)
+    if args.listen is not None and not is_unix_address(args.listen):
+        parser.error(f"--listen {args.listen!r}: expected unix:PATH")
     try:
-        serve(factory, args.port, args.host)
+        serve(factory, args.port, args.host, listen=args.listen)
     except OSError as error:
         parser.exit(2, f"{error}\n")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 from rich.console import Console
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from .. import bench
 
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
 err = Console(stderr=True, highlight=False)
@@ -105,6 +108,9 @@ def search_command(
 @app.command("protocol")
 def protocol_command(
     matches: Annotated[str, typer.Option(help="Concurrent games to measure at, comma-separated.")] = "1,8,32",
+    sandbox: Annotated[
+        bool, typer.Option("--sandbox", help="Also over a Unix socket, and in the sandbox (over its socket).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
@@ -117,8 +123,14 @@ def protocol_command(
         err.print("--matches: give at least one concurrency, each 1 or more")
         raise typer.Exit(2)
     from .. import bench
+    from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
-    figures = asyncio.run(bench.protocol_rates(levels))
+    try:
+        jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
+    except SandboxError as error:
+        err.print(f"--sandbox: {error}")
+        raise typer.Exit(1) from None
+    figures = asyncio.run(bench.protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
@@ -133,6 +145,30 @@ def protocol_command(
             f"{figure.in_process.decisions_per_s:,.0f}",
         )
     Console().print(table)
+    if jail is not None:
+        Console().print(sandbox_table(figures))
+        Console().print(jail.describe())
+
+
+def sandbox_table(figures: list[bench.ProtocolRate]) -> Table:
+    """The same bots over a Unix socket, plain and in the sandbox: what the sandbox costs per decision."""
+    table = Table(title="the sandbox's cost: the same bots over a Unix socket, plain and sandboxed")
+    for column in ("concurrent games", "plain decisions/s", "plain median", "sandboxed decisions/s"):
+        table.add_column(column, justify="right")
+    table.add_column("sandboxed median", justify="right")
+    table.add_column("cost per decision (medians)", justify="right")
+    for figure in figures:
+        assert figure.unix is not None and figure.sandboxed is not None
+        (plain, plain_ms), (boxed, boxed_ms) = figure.unix, figure.sandboxed
+        table.add_row(
+            str(figure.concurrency),
+            f"{plain.decisions_per_s:,.0f}",
+            f"{plain_ms:.3f} ms",
+            f"{boxed.decisions_per_s:,.0f}",
+            f"{boxed_ms:.3f} ms",
+            f"{(boxed_ms - plain_ms) * 1000:+.0f} µs",
+        )
+    return table
 
 
 @app.command("league")

@@ -20,10 +20,15 @@ def serve_command(
     target: Annotated[str, typer.Argument(help="FILE.py:CLASS, a rage_sdk.Bot subclass.", show_default=False)],
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "[::]",
+    listen: Annotated[
+        str | None, typer.Option(metavar="unix:PATH", help="A Unix socket to listen on instead of a port.")
+    ] = None,
 ) -> None:
     """Serve a bot over gRPC until SIGTERM or Ctrl-C."""
-    from rage_sdk.server import serve
+    from rage_sdk.server import is_unix_address, serve
 
+    if listen is not None and not is_unix_address(listen):
+        fail(f"--listen {listen!r}: expected unix:PATH")
     from ..bots import BotSpecError, load_bot_class
 
     try:
@@ -31,7 +36,7 @@ def serve_command(
     except BotSpecError as error:
         fail(str(error))
     try:
-        serve(bot_class, port, host)
+        serve(bot_class, port, host, listen=listen)
     except OSError as error:
         fail(f"--port: {error}")
 
@@ -59,3 +64,38 @@ def check_command(
     if not report.ok:
         raise typer.Exit(1)
     out.print("[green]the bot passed every check[/]")
+
+
+@app.command("build")
+def build_command(
+    source: Annotated[
+        Path, typer.Argument(help="A bot's folder, .tar.gz or .zip with its rage-bot.toml.", show_default=False)
+    ],
+    versions: Annotated[Path, typer.Option(help="Where versions are stored.")] = Path("submissions"),
+) -> None:
+    """Store a submission as a version (by content hash) and build it once in the sandbox; print the build log."""
+    from rich.markup import escape
+
+    from ..sandbox import Sandbox, SandboxError, SandboxSettings
+    from ..submissions.archive import ArchiveError
+    from ..submissions.build import build
+    from ..submissions.manifest import ManifestError
+    from ..submissions.store import store_submission
+
+    if not source.exists():
+        fail(f"{source}: no such folder or archive")
+    try:
+        submission = store_submission(source, versions)
+    except (ArchiveError, ManifestError) as error:
+        fail(f"{source}: {error}")
+    try:
+        sandbox = Sandbox.available(SandboxSettings(enabled=True))
+    except SandboxError as error:
+        fail(f"cannot build in a sandbox: {error}", 1)
+    out.print(f"{submission.manifest.name} version {submission.short}: {submission.folder}")
+    result = build(submission, sandbox)
+    if result.log:
+        out.print(escape(result.log.rstrip()), markup=True, highlight=False)
+    (out if result.ok else err).print(f"build: {result.detail} ({result.seconds:.1f} s)")
+    if not result.ok:
+        raise typer.Exit(1)

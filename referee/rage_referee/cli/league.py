@@ -22,6 +22,7 @@ from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..game import GameResult
+    from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
     help="Round-robin leagues: run one from its file, reveal its deal key, export and verify its results.",
@@ -46,8 +47,13 @@ def run_command(
         int, typer.Option(min=0, help="Refresh the standings under the progress bar every N games (0: none).")
     ] = 10,
     standings_top: Annotated[int, typer.Option(min=1, help="Bots shown in those standings.")] = 8,
+    no_sandbox: Annotated[
+        bool, typer.Option("--no-sandbox", help="Run the bots without the sandbox the league file asks for.")
+    ] = False,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
+    from rich.markup import escape
+
     from ..bots import BotSpecError
     from ..connection import HandshakeError
     from ..faults import fault_lines
@@ -55,6 +61,8 @@ def run_command(
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league, stored
     from ..league.store import Store, StoreError
+    from ..league.submitted import SubmissionError, pins, prepare_submissions
+    from ..sandbox import SandboxError
 
     try:
         config = load_league(file)
@@ -64,8 +72,23 @@ def run_command(
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     log_dir = logs or file.parent / "logs"
+    if sandbox is not None:
+        hidden = (log_dir, records, config.database_dir(file.parent), file.parent / "submissions")
+        sandbox.hidden = [path.resolve() for path in hidden if path]
+    try:
+        submissions = prepare_submissions(config, file.parent, sandbox)
+    except SubmissionError as error:
+        fail(escape(str(error)), 1)  # it quotes the build's log, which the bot wrote
+    for name, submission in submissions.items():
+        out.print(f"{name}: submitted {submission.manifest.name}, version {submission.short}")
+    try:
+        store = Store(config.database_url(file.parent))
+        plan = plan_league(config, store, pins(submissions))
+    except StoreError as error:
+        fail(str(error))
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     if already:
@@ -99,8 +122,8 @@ def run_command(
                 progress.console.print(line, style="yellow", markup=False)
 
         try:
-            asyncio.run(run_league(config, store, plan, log_dir, records, on_game=advance))
-        except (BotSpecError, HandshakeError) as error:
+            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox, submissions))
+        except (BotSpecError, HandshakeError, SandboxError) as error:
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except StoreError as error:
             fail(f"stopped: {error}", 1)
@@ -109,6 +132,23 @@ def run_command(
     games = store.games(plan.league_id)
     title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
+
+
+def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:
+    """The sandbox the league file asks for, or a one-line refusal when the machine cannot give it."""
+    from ..sandbox import Sandbox, SandboxError
+
+    if not settings.enabled:
+        return None
+    if no_sandbox:
+        err.print("--no-sandbox: the league's bots run WITHOUT a sandbox, with your full rights", style="bold red")
+        return None
+    try:
+        sandbox = Sandbox.available(settings)
+    except SandboxError as error:
+        fail(f"cannot run the league's bots in a sandbox: {error} (--no-sandbox runs them without one)", 1)
+    out.print(sandbox.describe())
+    return sandbox
 
 
 @app.command("reveal")

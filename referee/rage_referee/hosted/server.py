@@ -17,7 +17,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from rage_sdk.pb import referee_pb2_grpc
-from rage_sdk.server import listen
+from rage_sdk.server import bind
 
 from .addresses import AllowList
 from .checks import MAX_REQUEST_BYTES
@@ -77,7 +77,7 @@ async def create_server(
     services = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(services, server)
     credentials = None if tls is None else grpc.ssl_server_credentials([(tls.key, tls.cert)])
-    bound = listen(server, f"{host}:{port}", credentials)
+    bound = bind(server, f"{host}:{port}", credentials)
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

@@ -21,6 +21,10 @@
     bank_ms = 10000
     max_faults = 20
 
+    [sandbox]                 # run every launched bot in the sandbox (rage_referee.sandbox)
+    enabled = true
+    memory_mb = 1024          # and cpu_seconds, processes, file_size_mb, tmp_mb
+
     [bots]
     heuristic = "python examples/heuristic_bot.py"
     random = "python examples/random_bot.py"
@@ -40,6 +44,7 @@ from ..bots import BotSpec
 from ..faults import Forfeits
 from ..game import TimeControl
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..sandbox import SandboxSettings
 
 
 class LeagueConfigError(ValueError):
@@ -79,6 +84,7 @@ class LeagueConfig(BaseModel):
     forfeits: Forfeits = Field(Forfeits.UNRATED, description="how ratings count a forfeited seat's game")
     exclude: list[str] = Field(default_factory=list, description="bots whose remaining games are forfeited")
     keep_going: bool = Field(False, description="forfeit a bot that cannot start instead of stopping")
+    sandbox: SandboxSettings = SandboxSettings()
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -118,6 +124,13 @@ class LeagueConfig(BaseModel):
             return self.database
         path = Path(self.database)
         return f"sqlite:///{path if path.is_absolute() else base / path}"
+
+    def database_dir(self, base: Path) -> Path | None:
+        """The folder of an SQLite database file (with its journals); none for another kind of database."""
+        if "://" in self.database:
+            return None
+        path = Path(self.database)
+        return (path if path.is_absolute() else base / path).parent
 
     def schedule_key(self) -> dict[str, Any]:
         """What the schedule and the games depend on: a stored league must match it to resume."""

@@ -17,6 +17,8 @@ from ..deals import Deals
 from ..game import FaultLedger, GameResult, GameSpec
 from ..match import play_games
 from ..meta import Occasion
+from ..sandbox import Sandbox
+from ..submissions.store import Submission
 from .config import LeagueConfig
 from .record_files import RecordFiles
 from .schedule import ScheduledGame, schedule
@@ -68,9 +70,10 @@ def league_game(config: LeagueConfig, game: ScheduledGame, deals: Deals) -> Game
     return GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time.control(), occasion)
 
 
-def plan_league(config: LeagueConfig, store: Store) -> LeaguePlan:
-    """The league's schedule and which of its games are stored already."""
-    league_id = store.league(config.name, config.schedule_key())
+def plan_league(config: LeagueConfig, store: Store, versions: dict[str, str] | None = None) -> LeaguePlan:
+    """The league's schedule and which of its games are stored already; ``versions`` pins submitted bots."""
+    key = config.schedule_key() | ({"versions": versions} if versions else {})
+    league_id = store.league(config.name, key)
     deals = league_deals(config, store, league_id)
     return LeaguePlan(league_id, league_schedule(config, deals), store.finished(league_id), deals)
 
@@ -112,10 +115,13 @@ async def run_league(
     log_dir: Path,
     records: Path | None = None,
     on_game: Callable[[GameResult], None] | None = None,
+    sandbox: Sandbox | None = None,
+    submissions: dict[str, Submission] | None = None,
 ) -> int:
     """Play every game of ``plan`` not stored yet; return how many were played now.
 
-    With ``records``, each duplicate set's record files are written once the set is complete.
+    With ``records``, each duplicate set's record files are written once the set is complete;
+    with ``sandbox``, every bot the league launches runs in it.
     """
     files = None if records is None else RecordFiles(records, store, plan.league_id, plan.games)
     if files is not None:
@@ -124,7 +130,11 @@ async def run_league(
     if not todo:
         return 0
     by_index = {game.index: game for game in todo}
-    handles = {spec.name: BotHandle(spec, log_dir) for spec in config.bot_specs()}
+    submitted = submissions or {}
+    handles = {
+        spec.name: BotHandle(spec, log_dir, sandbox=sandbox, submission=submitted.get(spec.name))
+        for spec in config.bot_specs()
+    }
     specs = [league_game(config, game, plan.deals) for game in todo]
 
     def finished(result: GameResult) -> None:

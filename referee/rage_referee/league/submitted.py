@@ -1,0 +1,47 @@
+"""A league's submitted bots (``submission:PATH``): stored as versions and built before it plays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..bots import SUBMISSION
+from ..sandbox import Sandbox
+from ..submissions.build import build
+from ..submissions.store import Submission, store_submission
+from .config import LeagueConfig
+
+
+class SubmissionError(ValueError):
+    """A submitted bot that cannot play; the message names the bot."""
+
+
+def prepare_submissions(config: LeagueConfig, base: Path, sandbox: Sandbox | None) -> dict[str, Submission]:
+    """Store and build each submitted bot of the league (in ``base/submissions``), by bot name.
+
+    :raises SubmissionError: for a bad archive or manifest, a failed build, or no sandbox to build in.
+    """
+    prepared: dict[str, Submission] = {}
+    for spec in config.bot_specs():
+        if spec.kind != "submission":
+            continue
+        source = base / spec.target.removeprefix(SUBMISSION)
+        try:
+            submission = store_submission(source, base / "submissions")
+        except (OSError, ValueError) as error:
+            raise SubmissionError(f"bot {spec.name}: {source}: {error}") from None
+        if submission.manifest.build is not None:
+            if sandbox is None:
+                raise SubmissionError(f"bot {spec.name}: a submission is built only in the sandbox")
+            result = build(submission, sandbox)
+            if not result.ok:
+                tail = " | ".join(result.log.strip().splitlines()[-3:])[:300]
+                raise SubmissionError(
+                    f"bot {spec.name}: the build of {submission.short} failed, {result.detail}: {tail}"
+                )
+        prepared[spec.name] = submission
+    return prepared
+
+
+def pins(submissions: dict[str, Submission]) -> dict[str, str]:
+    """The versions a league is pinned to: a stored league resumes only with the same ones."""
+    return {name: submission.version for name, submission in sorted(submissions.items())}

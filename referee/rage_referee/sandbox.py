@@ -1,0 +1,243 @@
+"""Running a bot the referee launches in a sandbox: bubblewrap, rlimits and a user of its own.
+
+A sandboxed bot sees a read-only view of the system (``/usr``, ``/etc``, the Python the referee
+runs and the SDK) and of its own code directory; it may write only to its work directory (``/bot``,
+its current directory and ``$HOME``) and a private ``/tmp``. It has no network at all (its own
+network namespace, holding only a loopback) and speaks to the referee over a Unix socket in the one
+directory bind-mounted from outside (``/run/rage``). It runs as a user of its own, so the kernel
+bounds its memory (address space), CPU time, processes (threads count) and file size by rlimit,
+and in its own PID namespace, process group and session; when its games end everything it
+started is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import rage_sdk
+from pydantic import BaseModel, ConfigDict, Field
+
+SOCKET_DIR = "/run/rage"
+"""Where a sandboxed bot finds the directory of its socket."""
+LISTEN = f"unix:{SOCKET_DIR}/bot.sock"
+"""What a sandboxed bot is told to listen on."""
+WORK_DIR = "/bot"
+UID_BASE = 1_000_000_000
+"""Sandboxed bots run as users from here up: no account has them, each bot its own."""
+_uids = itertools.count()
+MiB = 1024 * 1024
+TOOLS = {"bwrap": "bubblewrap", "prlimit": "util-linux", "setpriv": "util-linux", "kill": "procps"}
+"""The programs the sandbox is built from, and the Debian package of each."""
+
+
+class SandboxError(RuntimeError):
+    """The machine refuses what the sandbox needs; the message says what, in one line."""
+
+
+class SandboxSettings(BaseModel):
+    """A league file's ``[sandbox]`` table: whether its launched bots are sandboxed, and their limits."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = False
+    memory_mb: int = Field(1024, ge=64, le=1024 * 1024, description="address space per bot")
+    cpu_seconds: int = Field(600, ge=1, description="CPU time per bot process, over its whole life")
+    processes: int = Field(64, ge=8, le=100_000, description="processes and threads per bot")
+    file_size_mb: int = Field(64, ge=1, description="the largest file a bot may write")
+    tmp_mb: int = Field(64, ge=1, description="the size of the bot's private /tmp (held in memory)")
+
+
+def _system_paths() -> list[Path]:
+    """What every sandboxed bot may read: the system, the referee's Python and the SDK."""
+    paths = [Path(p) for p in ("/usr", "/etc", "/opt")]
+    paths += [Path(sys.base_prefix), Path(sys.prefix), Path(rage_sdk.__file__).resolve().parent]
+    return [path for path in paths if path.exists()]
+
+
+@dataclass
+class Jail:
+    """One sandboxed launch of a bot: its socket, work directory and user."""
+
+    sandbox: Sandbox
+    uid: int
+    socket_dir: Path
+    work_dir: Path
+    code_dir: Path | None = None
+    """The bot's code, shown read-only; none: the folder of the program its command names."""
+    chdir: str = WORK_DIR
+
+    @property
+    def address(self) -> str:
+        """Where the referee reaches the bot."""
+        return f"unix:{self.socket_dir}/bot.sock"
+
+    def argv(self, command: list[str]) -> list[str]:
+        """``command`` (which listens on :data:`LISTEN`) inside the sandbox.
+
+        ``prlimit`` sets the limits; ``bwrap`` (as root: no user namespace to undo it) builds the
+        view and the namespaces, keeping only the right to change user; ``setpriv`` gives that up
+        for the bot's own user, with every capability.
+        """
+        limits = self.sandbox.settings
+        entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
+        entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", "--"]
+        jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+        jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+        jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
+        jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
+        code = [self.code_dir] if self.code_dir is not None else _code_dirs(command)
+        for path in [*_system_paths(), *code]:
+            jail += _readable(path)
+        for path in self.sandbox.masked(code):
+            jail += ["--tmpfs", str(path)]
+        for link in ("bin", "lib", "lib64", "sbin"):
+            if Path(f"/{link}").is_symlink():
+                jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
+        jail += ["--bind", str(self.socket_dir), SOCKET_DIR, "--bind", str(self.work_dir), WORK_DIR]
+        jail += ["--chdir", self.chdir, "--"]
+        return entry + jail + self._as_bot_user() + command
+
+    def _as_bot_user(self) -> list[str]:
+        uid = str(self.uid)
+        setpriv = [self.sandbox.tools["setpriv"], f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+        return [*setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+
+    def environment(self) -> dict[str, str]:
+        """What a sandboxed bot's environment holds: nothing of the referee's but the locale."""
+        keep = {name: value for name, value in os.environ.items() if name in ("LANG", "LC_ALL", "TZ")}
+        fixed = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORK_DIR, "TMPDIR": "/tmp"}
+        return keep | fixed | {"MALLOC_ARENA_MAX": "2"}  # each malloc arena reserves address space, which is limited
+
+    def end(self) -> None:
+        """Kill whatever the bot left running, then remove its socket directory."""
+        subprocess.run(
+            [*self._as_bot_user(), self.sandbox.tools["kill"], "-KILL", "-1"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=30,
+            check=False,
+        )
+        shutil.rmtree(self.socket_dir, ignore_errors=True)
+
+
+def _readable(path: Path) -> list[str]:
+    """Mount ``path`` read-only at its own place, its parents made traversable (``/root`` is not)."""
+    options: list[str] = []
+    for parent in reversed(path.parents[:-1]):
+        if parent not in (Path("/tmp"), Path("/run")):  # mounted already, /tmp open to all
+            options += ["--perms", "0755", "--dir", str(parent)]
+    return [*options, "--ro-bind", str(path), str(path)]
+
+
+def _code_dirs(command: list[str]) -> list[Path]:
+    """The folder of the bot's program, shown read-only: the first file its arguments name, else the
+    program itself when it is no system one."""
+    system = _system_paths()
+    named = [Path(part) for part in command[1:]] + [Path(command[0])]
+    for path in named:
+        if path.is_absolute() and path.is_file():
+            if path == named[-1] and any(root in path.resolve().parents for root in system):
+                break
+            return [path.parent] if path.parent != Path("/") else []
+    return []
+
+
+def absolute_files(command: list[str], base: Path | None = None) -> list[str]:
+    """``command`` with each argument that names an existing file (relative to ``base``, or here) made
+    absolute: the bot starts elsewhere."""
+    folder = base or Path.cwd()
+    return [
+        str((folder / part).resolve()) if i and (folder / part).is_file() else part for i, part in enumerate(command)
+    ]
+
+
+@dataclass
+class Sandbox:
+    """The sandbox every bot a league launches runs in, when its file asks for one."""
+
+    settings: SandboxSettings
+    tools: dict[str, str]
+    """Where ``bwrap``, ``prlimit``, ``setpriv`` and ``kill`` are."""
+    hidden: list[Path] = field(default_factory=list)
+    """Directories no bot may see even inside its code directory: the database's, the logs."""
+
+    def masked(self, code_dirs: list[Path]) -> list[Path]:
+        """The hidden directories inside ``code_dirs``, to cover with an empty one.
+
+        :raises SandboxError: when a hidden directory is a code directory itself.
+        """
+        masks = []
+        for hidden in self.hidden:
+            for code in code_dirs:
+                if hidden == code:
+                    raise SandboxError(
+                        f"{code} holds a bot's code and the league's database or logs: give the bot a folder of its own"
+                    )
+                if code in hidden.parents:
+                    hidden.mkdir(parents=True, exist_ok=True)  # the code is shown live: cover it before it fills
+                    masks.append(hidden)
+        return masks
+
+    @staticmethod
+    def available(settings: SandboxSettings) -> Sandbox:
+        """A sandbox this machine can give; :class:`SandboxError` says in one line why not."""
+        tools: dict[str, str] = {}
+        for name, package in TOOLS.items():
+            path = shutil.which(name, path="/usr/local/bin:/usr/bin:/bin")
+            if path is None:
+                raise SandboxError(f"the sandbox needs {name}: install it (apt-get install {package})")
+            tools[name] = path
+        if os.geteuid() != 0:
+            raise SandboxError("the sandbox runs each bot as a user of its own, which needs rage to run as root")
+        sandbox = Sandbox(settings, tools)
+        sandbox.probe()
+        return sandbox
+
+    def probe(self) -> None:
+        """Run ``true`` in the sandbox once: the kernel may refuse namespaces or the limits."""
+        with tempfile.TemporaryDirectory(prefix="rage-probe-") as scratch:
+            jail = self.jail(Path(scratch) / "work")
+            try:
+                result = subprocess.run(
+                    jail.argv(["/bin/true"]), capture_output=True, text=True, timeout=30, check=False
+                )
+            except (OSError, subprocess.TimeoutExpired) as error:
+                raise SandboxError(f"the sandbox cannot start: {error}") from None
+            finally:
+                jail.end()
+        if result.returncode != 0:
+            detail = (result.stderr.strip().splitlines() or [f"exit code {result.returncode}"])[-1]
+            raise SandboxError(f"this machine refuses the sandbox: {detail[:200]}")
+
+    def jail(self, work_dir: Path, fresh: bool = True, code_dir: Path | None = None) -> Jail:
+        """A fresh user and socket directory for one launch of a bot, and its work directory: emptied
+        when ``fresh``, else kept and handed to the new user (a build works in its own folder)."""
+        uid = UID_BASE + (os.getpid() % 100_000) * 1000 + next(_uids) % 1000
+        socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
+        if fresh:
+            with contextlib.suppress(FileNotFoundError):
+                shutil.rmtree(work_dir)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        for path in [socket_dir, work_dir, *([] if fresh else work_dir.rglob("*"))]:
+            os.chown(path, uid, uid, follow_symlinks=False)
+        for path in (socket_dir, work_dir):
+            path.chmod(0o711)  # bwrap, root without capabilities, must enter it
+        return Jail(self, uid, socket_dir, work_dir, code_dir, WORK_DIR if code_dir is None else str(code_dir))
+
+    def describe(self) -> str:
+        limits = self.settings
+        return (
+            f"sandbox: bubblewrap, no network; rlimits per bot: {limits.memory_mb} MiB memory, "
+            f"{limits.cpu_seconds} s CPU, {limits.processes} processes, {limits.file_size_mb} MiB per file, "
+            f"{limits.tmp_mb} MiB of /tmp"
+        )

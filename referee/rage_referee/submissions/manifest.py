@@ -1,0 +1,94 @@
+"""``rage-bot.toml``: what a submitted bot is called, how it runs, and what it needs.
+
+::
+
+    name = "my-bot"
+    runtime = "python"            # python, node, or command (a program on the referee's machine)
+    run = "python bot.py"         # started with --listen unix:PATH appended (or at {listen})
+    build = "python -m compileall ."   # optional, run once in the sandbox, with no network
+"""
+
+from __future__ import annotations
+
+import shlex
+import tomllib
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+MANIFEST = "rage-bot.toml"
+MAX_COMMAND = 1000
+RUNTIME_PROGRAMS = {"python": ("python", "python3"), "node": ("node",)}
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot be used; the message names the field."""
+
+
+class Runtime(StrEnum):
+    PYTHON = "python"
+    NODE = "node"
+    COMMAND = "command"
+
+
+def _command(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    if len(value) > MAX_COMMAND:
+        raise ValueError(f"is {len(value)} characters long; at most {MAX_COMMAND}")
+    if any(ord(char) < 32 for char in value):
+        raise ValueError("must be one line, without control characters")
+    try:
+        shlex.split(value)
+    except ValueError as error:
+        raise ValueError(f"cannot be split into words: {error}") from None
+    if "{port}" in value:
+        raise ValueError("a submitted bot listens on a Unix socket: use {listen}, not {port}")
+    return value
+
+
+class BotManifest(BaseModel):
+    """A validated ``rage-bot.toml``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", description="letters, digits, _ . -; 64 at most")
+    runtime: Runtime
+    run: str
+    build: str | None = None
+
+    @field_validator("run", "build")
+    @classmethod
+    def _commands(cls, value: str | None) -> str | None:
+        return None if value is None else _command(value)
+
+    @model_validator(mode="after")
+    def _program_fits_runtime(self) -> BotManifest:
+        program = shlex.split(self.run)[0]
+        expected = RUNTIME_PROGRAMS.get(self.runtime.value)
+        if expected is not None and program not in expected:
+            raise ValueError(f"run: a {self.runtime.value} bot runs with {expected[0]}, not {program!r}")
+        return self
+
+
+def load_manifest(folder: Path) -> BotManifest:
+    """Read and check ``folder/rage-bot.toml``; :class:`ManifestError` names what is wrong."""
+    path = folder / MANIFEST
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ManifestError(f"{MANIFEST}: missing; a submission's top folder must hold it") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ManifestError(f"{MANIFEST}: cannot read: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ManifestError(f"{MANIFEST}: not valid TOML: {error}") from None
+    try:
+        return BotManifest.model_validate(data)
+    except ValidationError as error:
+        problem = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        message = "missing" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
+        if problem["type"] == "string_pattern_mismatch":
+            message = "letters, digits, _ . - only, starting with a letter or digit, 64 at most"
+        raise ManifestError(f"{MANIFEST}: {where + ': ' if where else ''}{message}") from None

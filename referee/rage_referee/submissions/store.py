@@ -1,0 +1,66 @@
+"""Storing a submission as a version: unpacked (or copied), its manifest checked, named by its hash.
+
+Versions live in ``VERSIONS/NAME/HASH16/``; the same upload twice is the same version, stored once.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .archive import unpack
+from .manifest import MANIFEST, BotManifest, load_manifest
+from .version import content_version
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One stored version of a submitted bot."""
+
+    manifest: BotManifest
+    version: str
+    """``sha256:HEX`` of its files."""
+    folder: Path
+
+    @property
+    def short(self) -> str:
+        """The version as standings show it: 16 hex digits."""
+        return self.version.removeprefix("sha256:")[:16]
+
+
+def _top(folder: Path) -> Path:
+    """The folder holding the manifest: the archive's top, or the one folder it holds."""
+    inner = list(folder.iterdir())
+    if not (folder / MANIFEST).exists() and len(inner) == 1 and inner[0].is_dir() and not inner[0].is_symlink():
+        return inner[0]
+    return folder
+
+
+def store_submission(source: Path, versions: Path) -> Submission:
+    """Store ``source`` (a folder, .tar.gz, .tgz or .zip) under ``versions``.
+
+    :raises ArchiveError: for an archive or folder that reaches outside itself or is too big.
+    :raises ManifestError: for a missing or bad ``rage-bot.toml``.
+    """
+    versions.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=".incoming-", dir=versions))
+    try:
+        unpacked = scratch / "bot"
+        if source.is_dir():
+            content_version(source)  # refuses links out and special files before anything is copied
+            shutil.copytree(source, unpacked, symlinks=True)
+        else:
+            unpack(source, unpacked)
+        top = _top(unpacked)
+        manifest = load_manifest(top)
+        version = content_version(top)
+        submission = Submission(manifest, version, versions / manifest.name / version.removeprefix("sha256:")[:16])
+        if not submission.folder.exists():
+            submission.folder.parent.mkdir(parents=True, exist_ok=True)
+            top.rename(submission.folder)
+            submission.folder.chmod(0o755)  # its bot runs as a user of its own
+        return submission
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,344 @@
+"""Leagues under the sandbox: plain bots play, hostile ones are contained and leave nothing behind.
+
+Every hostile bot here is bounded by the sandbox's limits (small ones, set below) and by the
+league's decision times, so that nothing it tries reaches the shared machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import require, require_command
+from rage_referee import sandbox
+from rage_referee.cli import app
+from rage_referee.sandbox import UID_BASE
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = ROOT / "tests" / "bots" / "hostile.py"
+RANDOM = ROOT / "examples" / "random_bot.py"
+LIMITS = {"memory_mb": 384, "cpu_seconds": 20, "processes": 48, "file_size_mb": 8, "tmp_mb": 4}
+
+
+def test_a_machine_without_the_sandbox_refuses_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox, "TOOLS", {"bwrap-not-installed": "bubblewrap"})
+    result = CliRunner().invoke(app, ["league", "run", str(league_file(tmp_path, None))])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "cannot run the league's bots in a sandbox: the sandbox needs bwrap-not-installed: install it "
+        "(apt-get install bubblewrap) (--no-sandbox runs them without one)"
+    ]
+    assert not (tmp_path / "logs").exists()
+
+
+def test_no_sandbox_runs_the_league_without_one_and_says_so(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, None), "--no-sandbox")
+    played(result)
+    assert "--no-sandbox: the league's bots run WITHOUT a sandbox" in result.stderr
+    assert "serving on port" in (tmp_path / "logs" / "random.log").read_text()
+
+
+@pytest.fixture
+def sandbox_tools() -> None:
+    require_command("bwrap", "install bubblewrap (apt-get install bubblewrap)")
+    require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
+
+
+def sandbox_processes() -> list[int]:
+    """Processes running as a sandbox user: after a league, there must be none."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        uid = next((line.split()[1] for line in status.splitlines() if line.startswith("Uid:")), "0")
+        if int(uid) >= UID_BASE and "State:\tZ" not in status:
+            found.append(int(entry.name))
+    return found
+
+
+def league_file(folder: Path, hostile: str | None, **limits: int) -> Path:
+    """A two-seat league: the hostile bot (if any) against the random bot, both sandboxed."""
+    bots = {"random": f"python {RANDOM}"}
+    if hostile is not None:
+        bots["hostile"] = f"python {HOSTILE} {hostile}"
+    else:
+        bots["random-2"] = f"python {RANDOM}"
+    lines = ['name = "sandboxed"', "players = 2", "games_per_table = 2", "seed = 1", "concurrency = 2"]
+    lines += ['database = "league.sqlite"', "[ruleset]", 'preset = "amigo"']
+    lines += ["[time]", "decision_ms = 300", "bank_ms = 300", "max_faults = 1000", "[sandbox]", "enabled = true"]
+    lines += [f"{key} = {value}" for key, value in (LIMITS | limits).items()]
+    lines += ["[bots]", *(f"{name} = {command!r}" for name, command in bots.items())]
+    path = folder / "league.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run_league(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options],
+        capture_output=True, text=True, cwd=ROOT, timeout=240,
+    )  # fmt: skip
+    deadline = time.monotonic() + 10
+    while sandbox_processes() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not sandbox_processes(), "a sandboxed bot left processes behind"
+    return result
+
+
+def played(result: subprocess.CompletedProcess[str]) -> None:
+    """The league ran to its end: both games stored and rated."""
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "sandboxed: 2 games" in result.stdout
+
+
+def faults(result: subprocess.CompletedProcess[str]) -> set[str]:
+    """The kinds of fault the league recorded for the hostile bot."""
+    return set(re.findall(r"game \d+: hostile (\w+) \(", result.stderr))
+
+
+def hostile_log(folder: Path) -> list[str]:
+    lines = (folder / "logs" / "hostile.log").read_text().splitlines()
+    return [line for line in lines if ": blocked" in line or "ESCAPED" in line or "refused" in line]
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_plain_bots_play_a_league_in_the_sandbox(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, None))
+    played(result)
+    assert "sandbox: bubblewrap" in result.stdout
+    assert "serving on unix:/run/rage/bot.sock" in (tmp_path / "logs" / "random.log").read_text()
+
+
+@pytest.fixture
+def listeners() -> Iterator[tuple[list[str], list[bytes]]]:
+    """Two TCP ports on 127.0.0.1 (the referee's, another bot's) that note whatever reaches them."""
+    received: list[bytes] = []
+    servers = [socket.create_server(("127.0.0.1", 0)) for _ in range(2)]
+
+    def accept(server: socket.socket) -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                received.append(conn.recv(100) or b"(connected)")
+
+    for server in servers:
+        threading.Thread(target=accept, args=(server,), daemon=True).start()
+    yield [f"127.0.0.1:{server.getsockname()[1]}" for server in servers], received
+    for server in servers:
+        server.close()
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_tcp_connections_are_refused(tmp_path: Path, listeners: tuple[list[str], list[bytes]]) -> None:
+    targets, received = listeners
+    result = run_league(league_file(tmp_path, f"connect {' '.join(targets)} 1.1.1.1:53 10.0.0.1:50050"))
+    played(result)
+    log = hostile_log(tmp_path)
+    assert len(log) == 4 and all("blocked" in line for line in log), log
+    assert received == []
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_database_tokens_and_other_bots_are_out_of_sight(tmp_path: Path) -> None:
+    (tmp_path / "tokens.txt").write_text("admin-token-secret")
+    other = tmp_path / "logs" / "random.work"
+    targets = [
+        tmp_path / "league.sqlite",
+        tmp_path / "tokens.txt",
+        other,
+        tmp_path,
+        Path("/etc/shadow"),
+        ROOT / "referee",
+    ]
+    result = run_league(league_file(tmp_path, "read " + " ".join(map(str, targets))))
+    played(result)
+    log = hostile_log(tmp_path)
+    assert len(log) == len(targets) and all("blocked" in line for line in log), log
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_writes_outside_its_own_directory_fail(tmp_path: Path) -> None:
+    escape = f"rage-escape-{uuid.uuid4().hex}"
+    outside = [tmp_path / escape, HOSTILE.parent / escape, Path("/etc") / escape, Path("/usr") / escape]
+    private = [Path("/tmp") / escape, Path("/bot") / escape]  # its own /tmp and work directory
+    result = run_league(league_file(tmp_path, "write " + " ".join(map(str, outside + private))))
+    played(result)
+    log = (tmp_path / "logs" / "hostile.log").read_text().splitlines()
+    for path in outside:
+        assert f"write {path}: blocked" in "\n".join(log), log
+    for path in private:
+        assert f"write {path}: written" in log, log
+    assert not any(path.exists() for path in [*outside, *private])
+    assert (tmp_path / "logs" / "hostile.work" / escape).read_text() == "written from the sandbox"
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_memory_past_the_limit_is_refused_and_the_crash_is_a_fault(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "memory"))
+    played(result)
+    refused = [line for line in hostile_log(tmp_path) if line.startswith("memory: refused after")]
+    assert refused and all(int(line.split()[3]) < LIMITS["memory_mb"] for line in refused), refused
+    assert faults(result) >= {"crashed"}
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "fork"))
+    played(result)
+    refused = [line for line in hostile_log(tmp_path) if line.startswith("fork: refused after")]
+    assert refused and all(int(line.split()[3]) < LIMITS["processes"] for line in refused), refused
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_huge_file_stops_at_the_file_size_limit(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "hugefile"))
+    played(result)
+    assert any(line.startswith("hugefile: refused") for line in hostile_log(tmp_path))
+    assert (tmp_path / "logs" / "hostile.work" / "huge").stat().st_size <= LIMITS["file_size_mb"] * 1024 * 1024
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_private_tmp_fills_up_at_its_size(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "hugefile /tmp/huge"))
+    played(result)
+    refused = [line for line in hostile_log(tmp_path) if line.startswith("hugefile: refused after")]
+    assert refused and all(int(line.split()[3]) <= LIMITS["tmp_mb"] for line in refused), refused
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_spinning_bot_times_out_and_is_ended_by_its_cpu_limit(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "spin", cpu_seconds=2))
+    played(result)
+    assert {"timeout", "crashed"} <= faults(result)
+    restarts = (tmp_path / "logs" / "hostile.log").read_text().count("serving on")
+    assert restarts > 1, "the CPU limit did not end the spinning bot"
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_child_left_behind_is_killed_with_the_bot(tmp_path: Path) -> None:
+    result = run_league(league_file(tmp_path, "orphan"))
+    played(result)
+    assert any("orphan" in line for line in (tmp_path / "logs" / "hostile.log").read_text().splitlines())
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_bench_protocol_measures_sandboxed_bots_beside_plain_ones() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "rage_referee", "bench", "protocol", "--matches", "1", "--sandbox", "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    (figure,) = json.loads(result.stdout)
+    for side in ("grpc", "in_process", "unix", "sandboxed"):
+        assert figure[side]["decisions"] > 0
+    assert figure["sandboxed_median_decision_ms"] > 0 and figure["unix_median_decision_ms"] > 0
+
+
+def league_beside_its_bot(folder: Path, database: str, hostile: str) -> Path:
+    """A league whose file, logs and database share a folder with a bot's code."""
+    folder.chmod(0o755)  # a bot runs as a user of its own: its code must be readable by all
+    shutil.copy(HOSTILE, folder / "hostile.py")
+    path = league_file(folder, hostile)
+    text = path.read_text().replace(str(HOSTILE), str(folder / "hostile.py"))
+    path.write_text(text.replace('database = "league.sqlite"', f'database = {database!r}\nrecords = "records"'))
+    return path
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_logs_and_database_inside_a_bots_folder_are_covered(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    targets = [
+        tmp_path / "data" / "league.sqlite",
+        tmp_path / "data",
+        tmp_path / "logs",
+        tmp_path / "logs" / "random.log",
+        tmp_path / "records",  # made when the first duplicate set is complete: covered before
+    ]
+    result = run_league(league_beside_its_bot(tmp_path, "data/league.sqlite", "read " + " ".join(map(str, targets))))
+    played(result)
+    log = hostile_log(tmp_path)
+    assert len(log) == len(targets) and all("blocked" in line or "ESCAPED: []" in line for line in log), log
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_bot_in_the_databases_own_folder_is_refused(tmp_path: Path) -> None:
+    result = run_league(league_beside_its_bot(tmp_path, "league.sqlite", "read /"))
+    assert result.returncode == 1
+    assert "holds a bot's code and the league's database or logs" in result.stderr
+    assert "read /" not in (tmp_path / "logs" / "hostile.log").read_text()  # it never ran
+
+
+def submission(folder: Path, build: str = "python -m compileall -q .") -> Path:
+    """The random example bot as a submission folder with its manifest."""
+    folder.mkdir(mode=0o755)
+    shutil.copy(RANDOM, folder / "bot.py")
+    manifest = f'name = "rnd"\nruntime = "python"\nrun = "python bot.py"\nbuild = {json.dumps(build)}\n'
+    (folder / "rage-bot.toml").write_text(manifest)
+    return folder
+
+
+def submitted_league(league_dir: Path, **bots: str) -> Path:
+    league_dir.chmod(0o755)
+    lines = ['name = "submitted"', "players = 2", "games_per_table = 2", "seed = 1", 'database = "data/league.sqlite"']
+    lines += ["[ruleset]", 'preset = "amigo"', "[sandbox]", "enabled = true", "[bots]"]
+    lines += [f"{name} = {target!r}" for name, target in bots.items()]
+    path = league_dir / "league.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(tmp_path: Path) -> None:
+    bot = submission(tmp_path / "bot")
+    with tarfile.open(tmp_path / "bot.tar.gz", "w:gz") as tar:
+        tar.add(bot, "bot")
+    path = submitted_league(tmp_path, folder="submission:bot", archive="submission:bot.tar.gz")
+    result = run_league(path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    versions = re.findall(r"(folder|archive): submitted rnd, version ([0-9a-f]{16})", result.stdout)
+    assert len(versions) == 2 and versions[0][1] == versions[1][1]  # the same files: the same version
+    assert "submitted: 2 games" in result.stdout
+    assert "serving on unix:/run/rage/bot.sock" in (tmp_path / "logs" / "folder.log").read_text()
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# a new version\n")
+    changed = run_league(path)
+    assert changed.returncode == 2 and "submitted" in changed.stderr  # the league is pinned to its versions
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_build_has_no_network_and_its_failure_is_one_line(tmp_path: Path) -> None:
+    fetch = "python -c \"import socket; socket.create_connection(('1.1.1.1', 443), timeout=2)\""
+    submission(tmp_path / "bot", build=fetch)
+    result = run_league(submitted_league(tmp_path, a="submission:bot", b=f"python {RANDOM}"))
+    assert result.returncode == 1
+    (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("bot a: the build of ") and "Network is unreachable" in line
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_rage_bot_build_reports_the_version_and_the_build_log(tmp_path: Path) -> None:
+    submission(tmp_path / "bot", build="python -c \"print('[red]compiled'); open('out.txt', 'w').write('x')\"")
+    command = [sys.executable, "-m", "rage_referee", "bot", "build", str(tmp_path / "bot")]
+    result = subprocess.run([*command, "--versions", str(tmp_path / "v")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"rnd version [0-9a-f]{16}", result.stdout) and "[red]compiled" in result.stdout
+    assert "build: built" in result.stdout
+    (built,) = (tmp_path / "v" / "rnd").glob("*/out.txt")
+    assert built.read_text() == "x"

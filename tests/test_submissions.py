@@ -1,0 +1,155 @@
+"""Submissions: the manifest names its bad values, archives that reach outside are refused, versions."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from rage_referee.submissions import archive
+from rage_referee.submissions.archive import ArchiveError, unpack
+from rage_referee.submissions.manifest import ManifestError, load_manifest
+from rage_referee.submissions.version import content_version
+
+GOOD = 'name = "my-bot"\nruntime = "python"\nrun = "python bot.py"\n'
+
+
+def folder_with(tmp_path: Path, manifest: str) -> Path:
+    (tmp_path / "rage-bot.toml").write_text(manifest)
+    return tmp_path
+
+
+def test_a_good_manifest_loads(tmp_path: Path) -> None:
+    manifest = load_manifest(folder_with(tmp_path, GOOD + 'build = "python -m compileall ."\n'))
+    assert (manifest.name, manifest.runtime, manifest.run) == ("my-bot", "python", "python bot.py")
+    assert manifest.build == "python -m compileall ."
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        ('runtime = "python"\nrun = "python bot.py"\n', "rage-bot.toml: name: missing"),
+        (GOOD.replace("my-bot", "../evil"), "rage-bot.toml: name: letters, digits"),
+        (GOOD.replace("my-bot", "x" * 65), "rage-bot.toml: name: letters, digits"),
+        (GOOD.replace('"python"\n', '"java"\n'), "rage-bot.toml: runtime: Input should be 'python', 'node' or"),
+        (GOOD.replace('"python bot.py"', '""'), "rage-bot.toml: run: must not be empty"),
+        (GOOD.replace('"python bot.py"', '"python bot.py\\nrm -rf /"'), "rage-bot.toml: run: must be one line"),
+        (GOOD.replace('"python bot.py"', '"python \'bot.py"'), "rage-bot.toml: run: cannot be split"),
+        (GOOD.replace('"python bot.py"', '"python bot.py --port {port}"'), "rage-bot.toml: run: a submitted bot"),
+        (GOOD.replace('"python bot.py"', '"node bot.js"'), "rage-bot.toml: run: a python bot runs with python"),
+        (GOOD + 'build = "' + "x" * 1001 + '"\n', "rage-bot.toml: build: is 1001 characters long"),
+        (GOOD + "port = 5\n", "rage-bot.toml: port: Extra inputs are not permitted"),
+        (GOOD + "name = 2\n", "rage-bot.toml: not valid TOML"),
+    ],
+)
+def test_a_bad_manifest_names_the_field(tmp_path: Path, manifest: str, message: str) -> None:
+    with pytest.raises(ManifestError) as raised:
+        load_manifest(folder_with(tmp_path, manifest))
+    assert str(raised.value).startswith(message), str(raised.value)
+
+
+def test_a_folder_without_a_manifest_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ManifestError, match=r"rage-bot\.toml: missing"):
+        load_manifest(tmp_path)
+
+
+def tar_of(tmp_path: Path, *members: tuple[tarfile.TarInfo, bytes]) -> Path:
+    path = tmp_path / "bot.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for info, data in members:
+            info.size = len(data) if info.isfile() else 0
+            tar.addfile(info, io.BytesIO(data) if info.isfile() else None)
+    return path
+
+
+def member(name: str, kind: bytes = tarfile.REGTYPE, link: str = "") -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, link
+    return info
+
+
+def test_a_good_tar_unpacks_and_its_version_follows_its_content(tmp_path: Path) -> None:
+    good = tar_of(tmp_path, (member("rage-bot.toml"), GOOD.encode()), (member("bot.py"), b"print(1)\n"))
+    unpack(good, tmp_path / "a")
+    assert load_manifest(tmp_path / "a").name == "my-bot"
+    version = content_version(tmp_path / "a")
+    unpack(good, tmp_path / "b")
+    assert content_version(tmp_path / "b") == version and version.startswith("sha256:")
+    (tmp_path / "b" / "bot.py").write_text("print(2)\n")
+    assert content_version(tmp_path / "b") != version
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (member("/etc/cron.d/evil"), "an absolute path"),
+        (member("../../evil.py"), "a path with '..'"),
+        (member("bot/../../evil.py"), "a path with '..'"),
+        (member("link", tarfile.SYMTYPE, "/etc/passwd"), "a link out of the archive"),
+        (member("sub/link", tarfile.SYMTYPE, "../../secret"), "a link out of the archive"),
+        (member("hard", tarfile.LNKTYPE, "rage-bot.toml"), "a hard link"),
+        (member("dev", tarfile.CHRTYPE), "a device file"),
+        (member("fifo", tarfile.FIFOTYPE), "a device file"),
+    ],
+)
+def test_a_tar_reaching_outside_is_refused(tmp_path: Path, entry: tarfile.TarInfo, message: str) -> None:
+    bad = tar_of(tmp_path, (member("rage-bot.toml"), GOOD.encode()), (entry, b"x"))
+    with pytest.raises(ArchiveError) as raised:
+        unpack(bad, tmp_path / "out")
+    assert message in str(raised.value) and repr(entry.name) in str(raised.value)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bot.tar.gz", "out"]  # nothing beside
+
+
+def test_a_relative_link_inside_the_archive_is_kept(tmp_path: Path) -> None:
+    good = tar_of(tmp_path, (member("bot.py"), b"x"), (member("sub/link", tarfile.SYMTYPE, "../bot.py"), b""))
+    unpack(good, tmp_path / "out")
+    assert (tmp_path / "out" / "sub" / "link").read_text() == "x"
+
+
+def zip_of(tmp_path: Path, *files: tuple[str | zipfile.ZipInfo, bytes]) -> Path:
+    path = tmp_path / "bot.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zip_file:
+        for name, data in files:
+            zip_file.writestr(name, data)
+    return path
+
+
+def test_a_zip_bomb_stops_at_the_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive, "MAX_BYTES", 4 * 1024 * 1024)
+    bomb = zip_of(tmp_path, ("rage-bot.toml", GOOD.encode()), ("zeros", bytes(64 * 1024 * 1024)))
+    assert bomb.stat().st_size < 1024 * 1024
+    with pytest.raises(ArchiveError, match=r"'zeros': unpacks past 4 MiB in all"):
+        unpack(bomb, tmp_path / "out")
+    assert (tmp_path / "out" / "zeros").stat().st_size <= 4 * 1024 * 1024
+
+
+def test_too_many_entries_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive, "MAX_FILES", 10)
+    many = zip_of(tmp_path, *((f"f{k}", b"") for k in range(11)))
+    with pytest.raises(ArchiveError, match="more than 10 entries"):
+        unpack(many, tmp_path / "out")
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("/abs.py", "an absolute path"), ("../up.py", "a path with '..'"), ("a\\b", "not a plain")]
+)
+def test_a_zip_reaching_outside_is_refused(tmp_path: Path, name: str, message: str) -> None:
+    with pytest.raises(ArchiveError, match=message):
+        unpack(zip_of(tmp_path, (name, b"x")), tmp_path / "out")
+
+
+def test_a_zip_symlink_is_refused(tmp_path: Path) -> None:
+    link = zipfile.ZipInfo("link")
+    link.external_attr = (0o120777) << 16
+    with pytest.raises(ArchiveError, match="'link': a link or special file"):
+        unpack(zip_of(tmp_path, (link, b"/etc/passwd")), tmp_path / "out")
+
+
+def test_not_an_archive_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "bot.zip").write_bytes(b"not a zip")
+    with pytest.raises(ArchiveError, match=r"bot\.zip: not a readable \.zip"):
+        unpack(tmp_path / "bot.zip", tmp_path / "out")
+    with pytest.raises(ArchiveError, match=r"expected a \.tar\.gz, \.tgz or \.zip"):
+        unpack(tmp_path / "bot.rar", tmp_path / "out2")
