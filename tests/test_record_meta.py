@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-CASES = ROOT.parent / "shared" / "conformance" / "cases"
+CASES = ROOT / "tests" / "data" / "conformance" / "cases"
 BOTS = {
     "greedy": f"{EXAMPLES}/greedy_bot.py:GreedyBot",
     "random": f"{EXAMPLES}/random_bot.py:RandomBot",

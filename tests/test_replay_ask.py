@@ -177,7 +177,7 @@ def test_bots_that_cannot_be_asked(one_game: Path, tmp_path: Path) -> None:
 
 
 def test_records_that_cannot_be_asked_about(tmp_path: Path) -> None:
-    cases = ROOT.parent / "shared" / "conformance" / "cases"
+    cases = ROOT / "tests" / "data" / "conformance" / "cases"
     result = rage("replay", "ask", cases / "illegal" / "card_not_in_hand.json", GREEDY, "--seat", "0", "--all")
     assert result.exit_code == 1 and "illegal" in result.stderr
     result = rage("replay", "ask", cases / "malformed" / "unknown_token.json", GREEDY, "--seat", "0", "--all")
@@ -187,7 +187,7 @@ def test_records_that_cannot_be_asked_about(tmp_path: Path) -> None:
 
 
 def test_an_old_record_without_meta_can_be_asked_about() -> None:
-    record = ROOT.parent / "shared" / "conformance" / "cases" / "fundex_example.json"
+    record = ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json"
     data = json.loads(record.read_text())
     assert "meta" not in data
     result = rage("replay", "ask", record, GREEDY, "--seat", "1", "--all")

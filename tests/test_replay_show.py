@@ -144,7 +144,7 @@ def test_show_seat_out_of_range(blundered: Path) -> None:
 
 
 def test_odd_meta_and_faults_are_read_as_far_as_they_make_sense(tmp_path: Path) -> None:
-    data = json.loads((ROOT.parent / "shared" / "conformance" / "cases" / "fundex_example.json").read_text())
+    data = json.loads((ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json").read_text())
     data["meta"] = {"bots": [5, {"name": 3}, {"name": "c\x07", "version": None}], "time": "x", "league": ["a"]}
     data["meta"]["bid_ms"] = 3
     good = {"seat": 0, "kind": "timeout", "round": 7, "trick": 1, "detail": "late", "fallback": "b15"}
