@@ -52,6 +52,16 @@ def test_a_bot_file_serves_on_a_unix_socket(socket_dir: Path) -> None:
     assert bot.stderr is not None and f"serving on {address}" in bot.stderr.read()
 
 
+async def serving(address: str, seconds: float = 20) -> bool:
+    """Whether a bot serves at ``address`` within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if await wait_healthy(address, timeout=1.0):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
 def test_a_unix_address_is_a_bot_serving_there() -> None:
     assert BotSpec.of("a", "unix:/run/bot.sock").kind == "address"
     assert BotSpec.of("a", "python bot.py --listen {listen}").kind == "command"
@@ -64,6 +74,7 @@ def test_the_referee_launches_a_bot_on_a_socket_and_calls_one_there(socket_dir: 
         stderr=subprocess.DEVNULL,
     )
     try:
+        assert asyncio.run(serving(address)), "the served bot did not serve on its socket"
         result = rage(
             "match", "--games", "2", "--logs", str(socket_dir / "logs"),
             "--bot", f"launched=python {RANDOM_BOT} --listen {{listen}}", "--bot", f"served={address}",
