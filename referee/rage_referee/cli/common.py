@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from typing import NoReturn
 
 import typer
@@ -15,6 +16,16 @@ from rich.console import Console
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
+
+
+class Format(StrEnum):
+    """How a table is printed: for the terminal, or as Markdown, CSV or JSON."""
+
+    TABLE = "table"
+    MARKDOWN = "markdown"
+    CSV = "csv"
+    JSON = "json"
+
 
 COMMAND_HELP = "a command, run with --port N appended or with N in place of its {port}"
 RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON object {"preset": ..., OPTION: VALUE}.'

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from rich import box
 from rich.table import Table
 
-from .common import out
-from .ratings import Format
+from .common import Format, out
 
 if TYPE_CHECKING:
     from ..league.store import StoredGame

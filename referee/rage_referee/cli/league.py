@@ -16,8 +16,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .common import err, fail, out, refusing_unwritable
-from .ratings import Format, render
+from .common import Format, err, fail, out, refusing_unwritable
+from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:

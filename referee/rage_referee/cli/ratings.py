@@ -7,7 +7,6 @@ import io
 import json
 import math
 from dataclasses import asdict, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,19 +17,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..faults import Forfeits
-from .common import err, fail, out
+from .common import Format, err, fail, out
 
 if TYPE_CHECKING:
     from ..league.pairs import PairRow
     from ..league.ratings import RatingRow
     from ..league.store import DealKey
-
-
-class Format(StrEnum):
-    TABLE = "table"
-    MARKDOWN = "markdown"
-    CSV = "csv"
-    JSON = "json"
 
 
 COLUMNS = ("bot", "elo", "95%", "LOS", "games", "score", "place", "bids", "faults", "skill")

@@ -17,8 +17,8 @@ import typer
 from rich.markup import escape
 
 from ..text import bot_text
-from .common import err, fail, out
-from .ratings import Format, render
+from .common import Format, err, fail, out
+from .ratings import render
 
 if TYPE_CHECKING:
     import grpc
