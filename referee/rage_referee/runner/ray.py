@@ -1,0 +1,227 @@
+"""RayRunner: games played on a Ray cluster, stored by the driver alone.
+
+Each of ``workers`` Ray actors (a worker process somewhere on the cluster) launches the bots of the
+league itself (commands, ``FILE.py:CLASS`` modules, or addresses it can reach), once, and plays
+the games it is given with :func:`~rage_referee.game.play_game`, the code every runner uses,
+``concurrency`` at a time; each game is one actor task that returns its finished game to the
+driver. Only the driver stores: it calls ``on_finished`` once per game index, so a task Ray runs
+again never stores a game twice, and a driver killed and run again resumes from the store.
+
+A worker process that dies mid-game costs its games in flight one more try each: Ray restarts the
+actor (which launches its bots again) and runs the task again, up to ``max_retries`` times.
+
+The driver owns the :class:`~rage_referee.game.FaultLedger`. Each game starts with a copy of it
+and the driver adds the game's charged faults when it returns, so a bot forfeited by its faults
+is forfeited in the games started after that; the games already in flight (at most ``workers x
+concurrency``) still ask it.
+
+Commands must exist on every worker, at the same path relative to the worker's folder (the
+driver's folder on a one-machine cluster; ``runtime_env={"working_dir": ...}`` ships one):
+:meth:`RayRunner.__aenter__` starts every bot on every worker and names, per worker, each one
+that could not start (docs/ray.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Self
+
+import ray
+from ray.exceptions import RayError, RayTaskError
+
+from ..bots import BotHandle, BotSpec, start_all
+from ..game import FaultLedger, GameResult, GameSpec, play_game
+
+MAX_RETRIES = 3
+"""Tries a game gets after the first when the worker playing it dies."""
+
+
+class RayRunnerError(RuntimeError):
+    """The cluster cannot play the league: it cannot be reached, or bots cannot start on its workers."""
+
+
+@dataclass(frozen=True)
+class WorkerStart:
+    """What one worker says after starting its bots."""
+
+    index: int
+    host: str
+    pid: int
+    failed: dict[str, str]
+    """Bots that could not start there, each with why."""
+
+    def where(self) -> str:
+        return f"worker {self.index} (host {self.host}, pid {self.pid})"
+
+
+class GameWorker:
+    """A Ray actor: the league's bots, started once in this worker process, and the games given to it."""
+
+    def __init__(self, index: int, bots: Sequence[BotSpec], log_dir: str, forfeited: Sequence[str]) -> None:
+        self.index = index
+        folder = Path(log_dir) / f"worker-{index}"
+        self.handles = {spec.name: BotHandle(spec, folder) for spec in bots}
+        self.skipped = set(forfeited)
+        self.failed: dict[str, str] = {}
+        self._started: asyncio.Task[dict[str, str]] | None = None
+
+    async def start(self) -> WorkerStart:
+        """Start every bot not forfeited (once; a restarted actor starts them again on its first game)."""
+        if self._started is None:
+            playing = [handle for name, handle in self.handles.items() if name not in self.skipped]
+            self._started = asyncio.ensure_future(start_all(playing, keep_going=True))
+        self.failed = await self._started
+        return WorkerStart(self.index, socket.gethostname(), os.getpid(), self.failed)
+
+    async def play(self, spec: GameSpec, ledger: FaultLedger) -> GameResult:
+        """One game; a bot that could not start here is forfeited in it."""
+        await self.start()
+        for name, why in self.failed.items():
+            ledger.forfeit(name, f"could not start on worker {self.index}: {why}")
+        return await play_game(spec, self.handles, ledger)
+
+    async def stop(self) -> None:
+        """Stop every bot this worker launched."""
+        if self._started is not None:
+            with contextlib.suppress(BaseException):
+                await self._started
+        await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
+
+
+@dataclass
+class RayRunner:
+    """Plays games on Ray workers; only the caller stores what finishes (see the module docstring)."""
+
+    bots: Sequence[BotSpec]
+    ledger: FaultLedger
+    concurrency: int = 1
+    """Games each worker plays at once."""
+    log_dir: Path = Path("logs")
+    """The bots' logs, on the machine of each worker, one folder per worker (``worker-K``)."""
+    address: str | None = None
+    """The cluster: ``auto`` (the one Ray finds), ``HOST:PORT`` or ``ray://HOST:PORT``; none: a new one here."""
+    workers: int = 1
+    keep_going: bool = False
+    """Forfeit a bot that cannot start on some worker instead of refusing to run."""
+    max_retries: int = MAX_RETRIES
+    runtime_env: dict[str, Any] | None = None
+    _actors: list[Any] = field(default_factory=list, repr=False)
+    _stopped: bool = field(default=False, repr=False)
+    _started_ray: bool = field(default=False, repr=False)
+
+    async def __aenter__(self) -> Self:
+        if not ray.is_initialized():
+            self._connect()
+        options = {"max_restarts": -1, "max_task_retries": self.max_retries, "max_concurrency": self.concurrency}
+        actor = ray.remote(GameWorker).options(num_cpus=1, **options)
+        log_dir = str(self.log_dir.resolve())
+        forfeited = sorted(self.ledger.forfeited)
+        self._actors = [actor.remote(k + 1, list(self.bots), log_dir, forfeited) for k in range(self.workers)]
+        try:
+            starts: list[WorkerStart] = await asyncio.gather(*(_awaited(a.start.remote()) for a in self._actors))
+        except BaseException:
+            await self.__aexit__()
+            raise
+        problems = [f"{start.where()}: {name}: {why}" for start in starts for name, why in start.failed.items()]
+        if problems and not self.keep_going:
+            await self.__aexit__()
+            raise RayRunnerError("bots could not start on every worker: " + "; ".join(problems))
+        for start in starts:
+            for name, why in start.failed.items():
+                self.ledger.forfeit(name, f"could not start on {start.where()}: {why}")
+        return self
+
+    def _connect(self) -> None:
+        settings: dict[str, Any] = {"runtime_env": self.runtime_env, "log_to_driver": False}
+        try:
+            if self.address is None:
+                ray.init(num_cpus=self.workers, include_dashboard=False, **settings)
+                self._started_ray = True
+            else:
+                ray.init(address=self.address, **settings)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            where = self.address or "a new Ray on this machine"
+            raise RayRunnerError(f"cannot reach the Ray cluster at {where}: {error}") from None
+
+    async def __aexit__(self, *exc: object) -> None:
+        actors, self._actors = self._actors, []
+        await asyncio.gather(*(_awaited(actor.stop.remote()) for actor in actors), return_exceptions=True)
+        for actor in actors:
+            with contextlib.suppress(RayError):
+                ray.kill(actor, no_restart=True)
+        if self._started_ray:
+            ray.shutdown()
+            self._started_ray = False
+
+    def stop(self) -> None:
+        """Start no more games; the games in flight finish."""
+        self._stopped = True
+
+    async def run(
+        self,
+        specs: Iterable[GameSpec],
+        on_finished: Callable[[GameResult], None],
+        on_failed: Callable[[GameSpec, BaseException], None] | None = None,
+    ) -> None:
+        """Play ``specs`` (taken one at a time, as slots free up), each finished game handed to ``on_finished``.
+
+        A game whose task fails goes to ``on_failed`` (none: the error goes on); when ``on_finished``
+        raises, the games in flight are cancelled and the error goes on.
+        """
+        upcoming = iter(specs)
+        free = [actor for actor in self._actors for _ in range(self.concurrency)]
+        flying: dict[asyncio.Future[GameResult], tuple[GameSpec, Any, Any]] = {}
+        delivered: set[int] = set()
+        try:
+            while True:
+                while free and not self._stopped:
+                    spec = next(upcoming, None)
+                    if spec is None:
+                        break
+                    actor = free.pop(0)
+                    ref = actor.play.remote(spec, self._ledger_copy())
+                    flying[_awaited(ref)] = (spec, actor, ref)
+                if not flying:
+                    return
+                done, _ = await asyncio.wait(flying, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    spec, actor, _ref = flying.pop(future)
+                    free.append(actor)
+                    try:
+                        game = future.result()
+                    except RayError as error:
+                        failure = error.cause if isinstance(error, RayTaskError) and error.cause else error
+                        if on_failed is None:
+                            raise failure from None
+                        on_failed(spec, failure)
+                        continue
+                    if spec.game_id in delivered:
+                        continue
+                    delivered.add(spec.game_id)
+                    self._charge(game)
+                    on_finished(game)
+        finally:
+            for _spec, _actor, ref in flying.values():
+                with contextlib.suppress(RayError):
+                    ray.cancel(ref)
+            await asyncio.gather(*flying, return_exceptions=True)
+
+    def _ledger_copy(self) -> FaultLedger:
+        return FaultLedger(self.ledger.max_faults, dict(self.ledger.counts), dict(self.ledger.forfeited))
+
+    def _charge(self, game: GameResult) -> None:
+        """Fold a game's charged faults into the driver's ledger."""
+        for fault in game.faults:
+            if fault.charged:
+                self.ledger.charge(game.spec.seats[fault.seat])
+
+
+def _awaited(ref: Any) -> asyncio.Future[Any]:
+    """An ``ObjectRef`` as an asyncio future on the running loop."""
+    return asyncio.wrap_future(ref.future())

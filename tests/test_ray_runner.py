@@ -1,0 +1,161 @@
+"""RayRunner on a real single-node Ray, started once for the module: the same games as a local run,
+bots that cannot start named per worker, and a worker killed mid-game costing only a retry."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import require
+from rage_referee.bots import BotHandle, BotSpec, start_all
+from rage_referee.deals import Deals
+from rage_referee.game import FaultLedger, GameResult, GameSpec, TimeControl
+from rage_referee.match import match_specs, play_games
+from rage_sdk.record import ruleset_of
+from rage_sdk.replay import verify
+
+require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
+
+import psutil  # noqa: E402
+import ray  # noqa: E402
+from rage_referee.runner.ray import RayRunner, RayRunnerError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = ROOT / "tests" / "bots"
+WORKER_TITLE = "ray::GameWorker"
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    """A single-node Ray for this module's tests, with room for two workers; its address for other processes."""
+    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
+    try:
+        yield str(ray.get_runtime_context().gcs_address)
+    finally:
+        ray.shutdown()
+
+
+def specs(names: Sequence[str], games: int) -> list[GameSpec]:
+    return match_specs(list(names), ruleset_of({"preset": "amigo"}), games, Deals.public(7), TimeControl(5000))
+
+
+def without_timing(record: dict[str, Any]) -> dict[str, Any]:
+    """A record less what differs between two runs of one game: when it started and how long each decision took."""
+    meta = {key: value for key, value in record["meta"].items() if key not in ("date", "bid_ms")}
+    rounds = [
+        {**round_, "plays": [{k: v for k, v in play.items() if k != "ms"} for play in round_["plays"]]}
+        for round_ in record["rounds"]
+    ]
+    return {**record, "meta": meta, "rounds": rounds}
+
+
+async def on_ray(
+    bots: Sequence[BotSpec], games: Sequence[GameSpec], tmp_path: Path, **settings: Any
+) -> list[GameResult]:
+    finished: list[GameResult] = []
+    async with RayRunner(bots, FaultLedger(20), log_dir=tmp_path / "logs", **settings) as runner:
+        await runner.run(games, finished.append)
+    return finished
+
+
+async def locally(bots: Sequence[BotSpec], games: Sequence[GameSpec], tmp_path: Path) -> list[GameResult]:
+    handles = {spec.name: BotHandle(spec, tmp_path / "local-logs") for spec in bots}
+    try:
+        await start_all(handles.values())
+        return await play_games(games, handles, FaultLedger(20), 2)
+    finally:
+        await asyncio.gather(*(handle.stop() for handle in handles.values()))
+
+
+MIXED = [
+    BotSpec.of("random", "python examples/random_bot.py"),
+    BotSpec.of("greedy", "examples/greedy_bot.py:GreedyBot"),
+    BotSpec.of("heuristic", "examples/heuristic_bot.py:HeuristicBot"),
+]
+
+
+def test_ray_plays_the_games_a_local_run_plays(ray_address: str, tmp_path: Path) -> None:
+    games = specs([bot.name for bot in MIXED], 6)
+    remote = asyncio.run(on_ray(MIXED, games, tmp_path, workers=2, concurrency=2))
+    local = asyncio.run(locally(MIXED, games, tmp_path))
+    assert sorted(game.spec.game_id for game in remote) == list(range(6)), "each game once"
+    by_id = {game.spec.game_id: game for game in remote}
+    for game in local:
+        twin = by_id[game.spec.game_id]
+        assert without_timing(twin.record) == without_timing(game.record)
+        assert (twin.totals, twin.places, twin.faults) == (game.totals, game.places, game.faults)
+
+
+def test_a_bot_that_cannot_start_is_named_for_every_worker(ray_address: str, tmp_path: Path) -> None:
+    bots = [*MIXED[1:], BotSpec.of("ghost", f"python {tmp_path}/missing_bot.py")]
+    with pytest.raises(RayRunnerError) as caught:
+        asyncio.run(on_ray(bots, specs([bot.name for bot in bots], 1), tmp_path, workers=2))
+    message = str(caught.value)
+    assert "\n" not in message
+    for worker in ("worker 1", "worker 2"):
+        assert f"{worker} (host " in message
+    assert message.count("ghost: ") == 2 and "missing_bot.py" in message
+    assert "greedy" not in message and "heuristic" not in message
+
+
+def test_keep_going_forfeits_a_bot_that_cannot_start_on_a_worker(ray_address: str, tmp_path: Path) -> None:
+    bots = [*MIXED[1:], BotSpec.of("ghost", f"python {tmp_path}/missing_bot.py")]
+    games = asyncio.run(on_ray(bots, specs([bot.name for bot in bots], 3), tmp_path, keep_going=True))
+    assert len(games) == 3
+    for game in games:
+        ghost = game.spec.seats.index("ghost")
+        mine = [fault for fault in game.faults if fault.seat == ghost]
+        assert mine and all(not fault.charged and "could not start on worker 1" in fault.detail for fault in mine)
+
+
+def game_workers() -> list[psutil.Process]:
+    found = []
+    for process in psutil.process_iter(["cmdline"]):
+        with_title = " ".join(process.info["cmdline"] or ())
+        if with_title.startswith(WORKER_TITLE) and process.pid != os.getpid():
+            found.append(process)
+    return found
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, tmp_path: Path) -> None:
+    dawdlers = [BotSpec.of(name, f"python {BOTS / 'dawdler.py'}") for name in ("a", "b", "c")]
+    games = specs(["a", "b", "c"], 8)
+    finished: list[GameResult] = []
+    killed: list[int] = []
+
+    def kill_one_worker_mid_game() -> None:
+        deadline = time.monotonic() + 120
+        while len(finished) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = game_workers()
+        if workers and len(finished) < len(games):
+            killed.append(workers[0].pid)
+            workers[0].send_signal(signal.SIGKILL)
+
+    async def run() -> None:
+        async with RayRunner(dawdlers, FaultLedger(20), log_dir=tmp_path / "logs", workers=2) as runner:
+            killer = threading.Thread(target=kill_one_worker_mid_game)
+            killer.start()
+            try:
+                await runner.run(games, finished.append)
+            finally:
+                killer.join()
+
+    asyncio.run(run())
+    assert killed, "the league ended before a worker could be killed"
+    launches = sorted(path.read_text().count("the referee (pid") for path in (tmp_path / "logs").glob("worker-*/a.log"))
+    assert launches == [1, 2], "the killed worker's actor came back and launched its bots again"
+    assert sorted(game.spec.game_id for game in finished) == list(range(len(games))), "every game once, none lost"
+    for game in finished:
+        assert verify(json.dumps(game.record)).ok, f"game {game.spec.game_id} does not replay"
+        assert game.record["meta"]["game"] == game.spec.game_id
