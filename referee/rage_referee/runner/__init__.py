@@ -1,0 +1,6 @@
+"""Runners: one way to play games among bots, on this machine (:class:`LocalRunner`) or elsewhere."""
+
+from .base import GameRunner, StartFailure
+from .local import LocalRunner
+
+__all__ = ["GameRunner", "LocalRunner", "StartFailure"]
