@@ -15,7 +15,7 @@ import pytest
 from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals, deal_seed
-from rage_referee.game import GameResult
+from rage_referee.finished import FinishedGame
 from rage_referee.hosted.addresses import AllowList
 from rage_referee.hosted.events import EventHub
 from rage_referee.hosted.leagues import LeagueManager
@@ -228,7 +228,7 @@ def test_match_reveals_its_key_only_after_the_last_game(tmp_path: Path) -> None:
     records = tmp_path / "records"
     seen: list[bool] = []
 
-    def finished(game: GameResult) -> None:
+    def finished(game: FinishedGame) -> None:
         seen.append((records / "deal-key.json").exists())
 
     specs = [BotSpec.of(name, target) for name, target in BOTS.items()]
@@ -280,7 +280,7 @@ def test_league_record_files_wait_until_every_game_dealt_the_same_hands_is_playe
     played: set[int] = set()
     early: list[str] = []
 
-    def finished(game: GameResult) -> None:
+    def finished(game: FinishedGame) -> None:
         played.add(game.spec.game_id)
         for path in records.glob("game-*.json"):
             if not sets[plan.games[int(path.stem[5:])].set_id] <= played:

@@ -27,7 +27,9 @@ import rage_referee.game
 from google.protobuf.message import Message
 from rage_referee.bots import BotHandle, BotSpec, load_bot_class
 from rage_referee.connection import Key, LocalConnection
-from rage_referee.game import MAX_SEATS, GameResult, GameSpec, TimeControl, play_game
+from rage_referee.finished import FinishedGame
+from rage_referee.game import MAX_SEATS, play_game
+from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.meta import game_part
 from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
@@ -249,7 +251,7 @@ def tracking_events(game_class: type) -> tuple[Any, Any]:
 
 @dataclass
 class Capture:
-    result: GameResult
+    result: FinishedGame
     connections: list[RecordingConnection]
     names: tuple[str, ...]
 
@@ -494,7 +496,7 @@ def test_the_checks_catch_leaks(capture: Any) -> None:
 
 
 # ------------------------------------------------------------------ over gRPC
-async def _remote_capture(rules: Ruleset, dump: Path, logs: Path) -> GameResult:
+async def _remote_capture(rules: Ruleset, dump: Path, logs: Path) -> FinishedGame:
     command = shlex.join([sys.executable, str(BOTS / "recorder.py"), "--dump", str(dump)])
     names = ("s0", "s1", "s2", "s3")
     targets = [command, RANDOM, HEURISTIC, RANDOM]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rage_referee.cli import app
 from rage_referee.deals import Deals
-from rage_referee.game import TimeControl
+from rage_referee.game_spec import TimeControl
 from rage_referee.league.seatings import seatings
 from rage_referee.match import duplicate_specs
 from rage_sdk.rules import Ruleset

@@ -30,7 +30,9 @@ import pytest
 from rage_referee.bots import MAX_RESTARTS, BotHandle, BotProcess, BotSpec
 from rage_referee.connection import BotIdentity, RemoteConnection
 from rage_referee.deals import Deals
-from rage_referee.game import MAX_SEATS, FaultLedger, GameResult, GameSpec, TimeControl, fallback_for, play_game
+from rage_referee.finished import FinishedGame
+from rage_referee.game import MAX_SEATS, FaultLedger, fallback_for, play_game
+from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.match import BotStats, MatchResult, run_match
 from rage_referee.meta import game_part
 from rage_sdk.actions import Bid
@@ -165,7 +167,7 @@ def in_process(names: Sequence[str], ruleset: Ruleset, games: int, logs: Path, b
     return result
 
 
-def outcome(game: GameResult) -> tuple[dict[str, Any], tuple[int, ...], tuple[int, ...]]:
+def outcome(game: FinishedGame) -> tuple[dict[str, Any], tuple[int, ...], tuple[int, ...]]:
     """What must not depend on the transport or on a bot's misbehaviour: the game's record, totals and places."""
     return game_part(game.record), game.totals, game.places
 
@@ -478,7 +480,7 @@ def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ a bot that quits mid-game
-def one_game_match(game: GameResult) -> MatchResult:
+def one_game_match(game: FinishedGame) -> MatchResult:
     """A match of one game, with its figures, as run_match would report it."""
     result = MatchResult({name: BotStats(name) for name in game.spec.seats}, [game])
     for seat, name in enumerate(game.spec.seats):
@@ -486,7 +488,7 @@ def one_game_match(game: GameResult) -> MatchResult:
     return result
 
 
-async def _play_one(specs: Sequence[BotSpec], spec: GameSpec, logs: Path) -> tuple[GameResult, BotHandle]:
+async def _play_one(specs: Sequence[BotSpec], spec: GameSpec, logs: Path) -> tuple[FinishedGame, BotHandle]:
     """One game through handles this test holds, so their restarts can be read."""
     handles = {s.name: BotHandle(s, logs) for s in specs}
     try:

@@ -12,7 +12,7 @@ import pytest
 from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals
-from rage_referee.game import TimeControl
+from rage_referee.game_spec import TimeControl
 from rage_referee.match import run_match
 from rage_referee.meta import game_part
 from rage_sdk.decisions import decisions

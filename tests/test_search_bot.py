@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from rage_referee.bots import BotHandle, BotSpec, start_all
-from rage_referee.game import FaultLedger, GameSpec
+from rage_referee.game import FaultLedger
+from rage_referee.game_spec import GameSpec
 from rage_referee.match import play_games
 from rage_sdk.events import GameInfo
 from rage_sdk.rules import Ruleset

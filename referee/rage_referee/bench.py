@@ -21,7 +21,8 @@ from rage_sdk.state import GameState
 from rage_sdk.view import view_for
 
 from .bots import BotHandle, BotSpec, start_all
-from .game import FaultLedger, GameSpec
+from .game import FaultLedger
+from .game_spec import GameSpec
 from .league.ratings import rating_table
 from .league.schedule import schedule
 from .league.store import StoredGame

@@ -11,7 +11,9 @@ from rage_sdk.rules import Ruleset
 from .bots import BotHandle, BotSpec, BotSpecError
 from .connection import HandshakeError
 from .faults import Fault
-from .game import GameResult, GameSpec, TimeControl, play_game
+from .finished import FinishedGame
+from .game import play_game
+from .game_spec import GameSpec, TimeControl
 from .text import bot_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
@@ -95,7 +97,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     return report
 
 
-def _game_line(result: GameResult, decision_ms: int) -> str:
+def _game_line(result: FinishedGame, decision_ms: int) -> str:
     """A game's decisions and slowest answer, a decision that timed out counting as the time waited for it."""
     timeouts = sum(fault.kind == "timeout" for fault in result.faults)
     slowest = f"slowest {result.slowest_ms:.0f} ms" + (f" with {timeouts} timed out" if timeouts else "")
@@ -129,7 +131,7 @@ def _log_lines(report: CheckReport, path: Path) -> None:
         report.add(False, f"  | {bot_text(line, 200)}")
 
 
-def _kinds_line(results: list[GameResult]) -> str:
+def _kinds_line(results: list[FinishedGame]) -> str:
     played = {_kind(play) for result in results for round_ in result.record["rounds"] for play in round_["plays"]}
     missing = sorted(set(_ALL_KINDS) - played)
     kinds = ", ".join(sorted(played & set(_ALL_KINDS)))

@@ -1,4 +1,4 @@
-"""One game, refereed: from a :class:`GameSpec` and the bots' connections to a :class:`GameResult`.
+"""One game, refereed: from a :class:`GameSpec` and the bots' connections to a :class:`FinishedGame`.
 
 Every decision goes to the seat's bot with a deadline; a bot that times out, crashes, answers
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
@@ -32,39 +32,18 @@ from rage_sdk.events import (
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import frames_pb2 as frames
 from rage_sdk.record import record_json
-from rage_sdk.rules import Bidding, Ruleset
+from rage_sdk.rules import Bidding
 from rage_sdk.state import CHANCE, GameState, Phase
 
 from .bots import BotHandle
 from .connection import ConnectionLost, HandshakeError, SeatTimeout
 from .faults import Fault, FaultKind, is_charged
-from .meta import UNNAMED, DecisionTimes, Occasion, add_times, game_meta, utc_now
+from .finished import FinishedGame
+from .game_spec import GameSpec
+from .meta import DecisionTimes, add_times, game_meta, utc_now
 from .text import bot_text
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """A deadline per decision plus a bank per game for decisions that run over."""
-
-    decision_ms: int = 1000
-    bank_ms: int = 10_000
-    max_faults: int = 20
-    """Faults a bot may make in one match before it is forfeited (the fallback plays for it)."""
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything that decides a game: which bot sits where, the deal seed and the ruleset."""
-
-    game_id: int
-    ruleset: Ruleset
-    seats: tuple[str, ...]
-    """Bot names by seat."""
-    seed: int
-    time: TimeControl = TimeControl()
-    occasion: Occasion = UNNAMED
 
 
 @dataclass
@@ -90,26 +69,6 @@ class FaultLedger:
             seat = fault.get("seat")
             if is_charged(fault) and isinstance(seat, int) and 0 <= seat < len(seats):
                 self.charge(seats[seat])
-
-
-@dataclass
-class GameResult:
-    spec: GameSpec
-    record: dict[str, Any]
-    """The game's ``rage-record/1``, with its ``meta``, each play's ``ms`` and its faults under ``"faults"``."""
-    totals: tuple[int, ...]
-    places: tuple[int, ...]
-    hits: tuple[int, ...]
-    """Rounds each seat bid exactly."""
-    rounds: int
-    faults: list[Fault]
-    decisions: int
-    latencies_ms: list[float]
-    """How long each decision took, as the referee saw it (request sent to answer read, or to the deadline)."""
-
-    @property
-    def slowest_ms(self) -> float:
-        return max(self.latencies_ms, default=0.0)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:
@@ -177,7 +136,7 @@ class _Game:
         return encoded
 
     # ------------------------------------------------------------------ the game
-    async def run(self) -> GameResult:
+    async def run(self) -> FinishedGame:
         state, clock = self.state, asyncio.get_running_loop().time
         while not state.is_terminal():
             if state.current_player() == CHANCE:
@@ -308,7 +267,7 @@ class _Game:
             self.ledger.charge(self.spec.seats[seat])
         return fallback
 
-    def _finish(self) -> GameResult:
+    def _finish(self) -> FinishedGame:
         state = self.state
         outcome = state.outcome()
         record = record_json(state, list(self.spec.seats))
@@ -321,7 +280,7 @@ class _Game:
             if handle.connection is not None and handle.connection.alive:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
                 handle.connection.send(self.message(seat, end=end.SerializeToString()))
-        return GameResult(
+        return FinishedGame(
             self.spec,
             record,
             outcome.totals,
@@ -334,6 +293,6 @@ class _Game:
         )
 
 
-async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> GameResult:
+async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> FinishedGame:
     """Referee one game among started bots (by name); never raises for anything a bot does."""
     return await _Game(spec, bots, ledger or FaultLedger(spec.time.max_faults)).run()

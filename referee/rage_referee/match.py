@@ -11,13 +11,16 @@ from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotHandle, BotSpec, start_all
+from .bots import BotHandle, BotSpec
 from .deals import Deals
-from .game import FaultLedger, GameResult, GameSpec, TimeControl, play_game
+from .finished import FinishedGame
+from .game import FaultLedger, play_game
+from .game_spec import GameSpec, TimeControl
 from .league.record_files import write_record_file
 from .league.schedule import duplicate_set
 from .league.seatings import seatings
 from .meta import Occasion
+from .runner import LocalRunner
 from .tasks import all_or_cancel
 
 DEFAULT_TIME = TimeControl()
@@ -37,7 +40,7 @@ class BotStats:
     forfeited_games: int = 0
     """Games in which the referee played for the bot, at least in part, after it was forfeited."""
 
-    def add(self, result: GameResult, seat: int) -> None:
+    def add(self, result: FinishedGame, seat: int) -> None:
         self.games += 1
         self.score += result.totals[seat]
         self.place += result.places[seat]
@@ -63,7 +66,7 @@ class BotStats:
 @dataclass
 class MatchResult:
     stats: dict[str, BotStats]
-    games: list[GameResult] = field(default_factory=list)
+    games: list[FinishedGame] = field(default_factory=list)
     forfeited: set[str] = field(default_factory=set)
     deals: Deals = field(default_factory=lambda: Deals.public(0))
 
@@ -72,7 +75,7 @@ class MatchResult:
         return sum(game.decisions for game in self.games)
 
     @staticmethod
-    def of(names: Sequence[str], games: Sequence[GameResult]) -> MatchResult:
+    def of(names: Sequence[str], games: Sequence[FinishedGame]) -> MatchResult:
         """The figures of ``games`` among the bots ``names`` (a match stopped part way, say)."""
         result = MatchResult({name: BotStats(name) for name in names}, list(games))
         for game in games:
@@ -115,7 +118,7 @@ def duplicate_specs(
     ]
 
 
-def write_record(directory: Path, result: GameResult) -> Path:
+def write_record(directory: Path, result: FinishedGame) -> Path:
     """Write a game's record as ``game-NNNNN.json``, atomically."""
     return write_record_file(directory, result.spec.game_id, result.record)
 
@@ -125,15 +128,15 @@ async def play_games(
     handles: Mapping[str, BotHandle],
     ledger: FaultLedger,
     concurrency: int = 1,
-    on_game: Callable[[GameResult], None] | None = None,
-) -> list[GameResult]:
+    on_game: Callable[[FinishedGame], None] | None = None,
+) -> list[FinishedGame]:
     """Play games among started bots, ``concurrency`` at a time; results in spec order.
 
     When ``on_game`` raises (its game cannot be stored), the games still in progress are cancelled.
     """
     gate = asyncio.Semaphore(max(1, concurrency))
 
-    async def one(spec: GameSpec) -> GameResult:
+    async def one(spec: GameSpec) -> FinishedGame:
         async with gate:
             game = await play_game(spec, handles, ledger)
         if on_game is not None:
@@ -152,7 +155,7 @@ async def run_match(
     concurrency: int = 1,
     records: Path | None = None,
     log_dir: Path = Path("logs"),
-    on_game: Callable[[GameResult], None] | None = None,
+    on_game: Callable[[FinishedGame], None] | None = None,
     name: str = "",
     duplicate: bool = False,
 ) -> MatchResult:
@@ -164,26 +167,24 @@ async def run_match(
     ``duplicate`` the games are :func:`duplicate_specs`' whole sets.
     """
     ruleset.check_players(len(specs))
-    handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
     deals = deals or Deals.secret()
     result = MatchResult({spec.name: BotStats(spec.name) for spec in specs}, deals=deals)
     ledger = FaultLedger(time.max_faults)
 
-    def finished(game: GameResult) -> None:
+    def finished(game: FinishedGame) -> None:
         if records is not None:
             write_record(records, game)
+        result.games.append(game)
         for seat, name in enumerate(game.spec.seats):
             result.stats[name].add(game, seat)
         if on_game is not None:
             on_game(game)
 
-    try:
-        await start_all(handles.values())
-        plan = duplicate_specs if duplicate else match_specs
-        schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
-        result.games = await play_games(schedule, handles, ledger, concurrency, finished)
-    finally:
-        await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
+    plan = duplicate_specs if duplicate else match_specs
+    schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
+    async with LocalRunner(specs, ledger, concurrency, log_dir) as runner:
+        await runner.run(schedule, finished)
+    result.games.sort(key=lambda game: game.spec.game_id)
     result.forfeited = set(ledger.forfeited)
     if records is not None and deals.key is not None:
         write_deal_key(records, deals)

@@ -14,7 +14,7 @@ from .text import bot_text
 
 if TYPE_CHECKING:
     from .connection import BotIdentity
-    from .game import GameSpec
+    from .game_spec import GameSpec
 
 MAX_BOT_TEXT = 100
 """Characters kept of a name or version a bot announced."""

@@ -26,7 +26,8 @@ from rage_sdk.state import CHANCE, GameState
 from .bots import BotHandle, BotSpec
 from .connection import BotIdentity
 from .faults import Fault
-from .game import FaultLedger, GameSpec, TimeControl, _Game
+from .game import FaultLedger, _Game
+from .game_spec import GameSpec, TimeControl
 
 NEVER_FORFEIT = 10**9
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=\S")

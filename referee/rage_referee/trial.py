@@ -24,7 +24,9 @@ from rage_sdk.rules import Ruleset
 
 from .bots import BotHandle, BotSpec, start_all
 from .deals import deal_seed
-from .game import FaultLedger, GameResult, GameSpec, TimeControl
+from .finished import FinishedGame
+from .game import FaultLedger
+from .game_spec import GameSpec, TimeControl
 from .league.pairs import Summary
 from .league.runner import stored
 from .league.schedule import ScheduledGame, duplicate_set
@@ -239,7 +241,7 @@ async def run_trial(
     concurrency: int = 8,
     log_dir: Path = Path("logs"),
     on_status: Callable[[TrialStatus], None] | None = None,
-    on_game: Callable[[GameResult], None] | None = None,
+    on_game: Callable[[FinishedGame], None] | None = None,
 ) -> TrialStatus:
     """Play sets until the test decides or ``max_games`` are played; resume from what ``store`` holds."""
     max_sets = max_sets_for(config, max_games)
@@ -253,7 +255,7 @@ async def run_trial(
     size = config.set_size
     batch = max(1, math.ceil(concurrency / size))
 
-    def finished(result: GameResult) -> None:
+    def finished(result: FinishedGame) -> None:
         spec = result.spec
         game = stored(ScheduledGame(spec.game_id, spec.seats, spec.seed, spec.game_id // size), result)
         store.add(trial_id, game)

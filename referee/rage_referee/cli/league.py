@@ -21,7 +21,7 @@ from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
-    from ..game import GameResult
+    from ..finished import FinishedGame
     from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
@@ -112,7 +112,7 @@ def run_command(
     with progress:
         task = progress.add_task(config.name, total=total, completed=already, rate="-")
 
-        def advance(game: GameResult) -> None:
+        def advance(game: FinishedGame) -> None:
             if progress.standings is not None:
                 progress.standings.add(stored(scheduled[game.spec.game_id], game))
             progress.update(task, advance=1)

@@ -20,7 +20,7 @@ from .common import COMMAND_HELP, RULESET_HELP, err, fail, out, parse_ruleset
 if TYPE_CHECKING:
     from rage_sdk.rules import Ruleset
 
-    from ..game import GameResult
+    from ..finished import FinishedGame
     from ..league.pairs import PairRow
     from ..match import MatchResult
 
@@ -138,7 +138,7 @@ def match_command(
     from ..bots import BotSpec, BotSpecError
     from ..connection import HandshakeError
     from ..faults import fault_lines
-    from ..game import TimeControl
+    from ..game_spec import TimeControl
     from ..match import MatchResult, duplicate_specs, run_match
 
     try:
@@ -155,7 +155,7 @@ def match_command(
         _check_records_folder(records)
     time = TimeControl(decision_ms, bank_ms, max_faults)
     deals = Deals.secret() if seed is None else Deals.public(seed)
-    finished: list[GameResult] = []
+    finished: list[FinishedGame] = []
     err.print(deals.describe())
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
@@ -163,7 +163,7 @@ def match_command(
         total = len(duplicate_specs(names, rules, games, deals, TimeControl())) if duplicate else games
         task = progress.add_task("games", total=total)
 
-        def advance(game: GameResult) -> None:
+        def advance(game: FinishedGame) -> None:
             finished.append(game)
             progress.update(task, advance=1)
             for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):

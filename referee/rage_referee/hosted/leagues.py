@@ -25,7 +25,8 @@ from rage_sdk.deal import key_commitment
 
 from ..bots import BotHandle, BotSpec
 from ..connection import HandshakeError, RemoteConnection
-from ..game import FaultLedger, GameResult, play_game
+from ..finished import FinishedGame
+from ..game import FaultLedger, play_game
 from ..league.config import LeagueConfig
 from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
@@ -164,7 +165,7 @@ class LeagueRun:
             message = "league %s: bot %s cannot be reached yet (%s); retried at its next decision"
             log.warning(message, self.name, handle.spec.name, error)
 
-    def _finished(self, game: ScheduledGame, result: GameResult) -> None:
+    def _finished(self, game: ScheduledGame, result: FinishedGame) -> None:
         finished = stored(game, result)
         self.store.add(self.league_id, finished)
         self.failures_in_a_row = 0

@@ -42,7 +42,7 @@ from rage_sdk.rules import Ruleset
 
 from ..bots import BotSpec
 from ..faults import Forfeits
-from ..game import TimeControl
+from ..game_spec import TimeControl
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from ..sandbox import SandboxSettings
 

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from ..bots import BotHandle, start_all
 from ..deals import Deals
-from ..game import FaultLedger, GameResult, GameSpec
+from ..finished import FinishedGame
+from ..game import FaultLedger
+from ..game_spec import GameSpec
 from ..match import play_games
 from ..meta import Occasion
 from ..sandbox import Sandbox
@@ -92,7 +94,7 @@ def league_ledger(config: LeagueConfig, store: Store, league_id: int) -> FaultLe
     return ledger
 
 
-def stored(game: ScheduledGame, result: GameResult) -> StoredGame:
+def stored(game: ScheduledGame, result: FinishedGame) -> StoredGame:
     return StoredGame(
         game.index,
         game.set_id,
@@ -114,7 +116,7 @@ async def run_league(
     plan: LeaguePlan,
     log_dir: Path,
     records: Path | None = None,
-    on_game: Callable[[GameResult], None] | None = None,
+    on_game: Callable[[FinishedGame], None] | None = None,
     sandbox: Sandbox | None = None,
     submissions: dict[str, Submission] | None = None,
 ) -> int:
@@ -137,7 +139,7 @@ async def run_league(
     }
     specs = [league_game(config, game, plan.deals) for game in todo]
 
-    def finished(result: GameResult) -> None:
+    def finished(result: FinishedGame) -> None:
         store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
         if files is not None:
             files.stored_game(result.spec.game_id)

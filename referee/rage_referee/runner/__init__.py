@@ -1,1 +1,6 @@
-"""Runners: what plays games among bots, here or on a cluster; the caller stores what finishes."""
+"""Runners: one way to play games among bots, on this machine (:class:`LocalRunner`) or elsewhere."""
+
+from .base import GameRunner, StartFailure
+from .local import LocalRunner
+
+__all__ = ["GameRunner", "LocalRunner", "StartFailure"]

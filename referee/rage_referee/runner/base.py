@@ -1,0 +1,98 @@
+"""The runner seam: games in, finished games out, the bots started and stopped around them.
+
+A caller builds a runner over the bots, enters it (the bots start), hands :meth:`GameRunner.run`
+the games to play and stores each :class:`~rage_referee.finished.FinishedGame` as it arrives; the
+runner stores nothing. The :class:`~rage_referee.game.FaultLedger` (fault counts, forfeits)
+belongs to the caller: a runner charges it as its games report faults.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from enum import StrEnum
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from ..bots import BotSpec
+from ..finished import FinishedGame
+from ..game import FaultLedger
+from ..game_spec import GameSpec
+from ..sandbox import Sandbox
+from ..submissions.store import Submission
+
+OnFinished = Callable[[FinishedGame], None]
+OnFailed = Callable[[GameSpec, BaseException], None]
+
+
+class StartFailure(StrEnum):
+    """What a runner does about a bot that cannot start."""
+
+    RAISE = "raise"
+    """Stop every start and raise the bot's error (a match)."""
+    FORFEIT = "forfeit"
+    """Forfeit the bot, so the referee plays its games (a league's ``keep_going``)."""
+    RETRY = "retry"
+    """Try again at its next decision (hosted bots at addresses that may come up later)."""
+
+
+class GameRunner(ABC):
+    """Plays games among bots it starts and stops; only the caller stores what finishes.
+
+    Bots the ledger has forfeited already are not started. Those that could not start are in
+    :attr:`unstarted` with why (forfeited or retried later, as ``start_failure`` says).
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[BotSpec],
+        ledger: FaultLedger,
+        concurrency: int = 1,
+        log_dir: Path = Path("logs"),
+        *,
+        start_failure: StartFailure = StartFailure.RAISE,
+        sandbox: Sandbox | None = None,
+        submissions: Mapping[str, Submission] | None = None,
+    ) -> None:
+        self.bots = {bot.name: bot for bot in bots}
+        self.ledger = ledger
+        self.concurrency = max(1, concurrency)
+        self.log_dir = log_dir
+        self.start_failure = start_failure
+        self.sandbox = sandbox
+        """The sandbox every launched command runs in; none: with the referee's rights."""
+        self.submissions = dict(submissions or {})
+        """The stored and built version of each ``submission:`` bot, by name."""
+        self.unstarted: dict[str, str] = {}
+        """Bots that could not start, each with why."""
+        self.stopping = False
+
+    @abstractmethod
+    async def __aenter__(self) -> Self:
+        """Start (or connect to) every bot not forfeited, as :attr:`start_failure` says."""
+
+    @abstractmethod
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        """Stop every bot process the runner launched, and its children."""
+
+    @abstractmethod
+    async def run(self, specs: Iterable[GameSpec], on_finished: OnFinished, on_failed: OnFailed | None = None) -> None:
+        """Play ``specs`` (taken lazily, so :meth:`stop` leaves the rest untaken), ``concurrency`` at a time.
+
+        ``on_finished`` is called on the event loop, one game at a time; when it raises, the games
+        in flight are cancelled and the error goes on. A game that raises goes to ``on_failed``
+        (without it, the error goes on the same way).
+        """
+
+    def stop(self) -> None:
+        """Start no more games; the games in flight finish."""
+        self.stopping = True
+
+    def readdress(self, bot: str, address: str) -> None:
+        """Call ``bot`` (one serving at an address) at ``address`` from its next connection on."""
+        if bot in self.bots:
+            self.bots[bot] = replace(self.bots[bot], target=address)
