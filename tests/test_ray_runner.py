@@ -16,10 +16,13 @@ from typing import Any
 
 import pytest
 from conftest import require
-from rage_referee.bots import BotHandle, BotSpec, start_all
+from rage_referee.bots import BotSpec
 from rage_referee.deals import Deals
-from rage_referee.game import FaultLedger, GameResult, GameSpec, TimeControl
-from rage_referee.match import match_specs, play_games
+from rage_referee.finished import FinishedGame
+from rage_referee.game import FaultLedger
+from rage_referee.game_spec import GameSpec, TimeControl
+from rage_referee.match import match_specs
+from rage_referee.runner import LocalRunner, StartFailure
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 
@@ -48,6 +51,10 @@ def specs(names: Sequence[str], games: int) -> list[GameSpec]:
     return match_specs(list(names), ruleset_of({"preset": "amigo"}), games, Deals.public(7), TimeControl(5000))
 
 
+def names(bots: Sequence[BotSpec]) -> list[str]:
+    return [bot.name for bot in bots]
+
+
 def without_timing(record: dict[str, Any]) -> dict[str, Any]:
     """A record less what differs between two runs of one game: when it started and how long each decision took."""
     meta = {key: value for key, value in record["meta"].items() if key not in ("date", "bid_ms")}
@@ -60,20 +67,18 @@ def without_timing(record: dict[str, Any]) -> dict[str, Any]:
 
 async def on_ray(
     bots: Sequence[BotSpec], games: Sequence[GameSpec], tmp_path: Path, **settings: Any
-) -> list[GameResult]:
-    finished: list[GameResult] = []
+) -> list[FinishedGame]:
+    finished: list[FinishedGame] = []
     async with RayRunner(bots, FaultLedger(20), log_dir=tmp_path / "logs", **settings) as runner:
         await runner.run(games, finished.append)
     return finished
 
 
-async def locally(bots: Sequence[BotSpec], games: Sequence[GameSpec], tmp_path: Path) -> list[GameResult]:
-    handles = {spec.name: BotHandle(spec, tmp_path / "local-logs") for spec in bots}
-    try:
-        await start_all(handles.values())
-        return await play_games(games, handles, FaultLedger(20), 2)
-    finally:
-        await asyncio.gather(*(handle.stop() for handle in handles.values()))
+async def locally(bots: Sequence[BotSpec], games: Sequence[GameSpec], tmp_path: Path) -> list[FinishedGame]:
+    finished: list[FinishedGame] = []
+    async with LocalRunner(bots, FaultLedger(20), 2, tmp_path / "local-logs") as runner:
+        await runner.run(games, finished.append)
+    return finished
 
 
 MIXED = [
@@ -84,7 +89,7 @@ MIXED = [
 
 
 def test_ray_plays_the_games_a_local_run_plays(ray_address: str, tmp_path: Path) -> None:
-    games = specs([bot.name for bot in MIXED], 6)
+    games = specs(names(MIXED), 6)
     remote = asyncio.run(on_ray(MIXED, games, tmp_path, workers=2, concurrency=2))
     local = asyncio.run(locally(MIXED, games, tmp_path))
     assert sorted(game.spec.game_id for game in remote) == list(range(6)), "each game once"
@@ -98,7 +103,7 @@ def test_ray_plays_the_games_a_local_run_plays(ray_address: str, tmp_path: Path)
 def test_a_bot_that_cannot_start_is_named_for_every_worker(ray_address: str, tmp_path: Path) -> None:
     bots = [*MIXED[1:], BotSpec.of("ghost", f"python {tmp_path}/missing_bot.py")]
     with pytest.raises(RayRunnerError) as caught:
-        asyncio.run(on_ray(bots, specs([bot.name for bot in bots], 1), tmp_path, workers=2))
+        asyncio.run(on_ray(bots, specs(names(bots), 1), tmp_path, workers=2))
     message = str(caught.value)
     assert "\n" not in message
     for worker in ("worker 1", "worker 2"):
@@ -109,7 +114,9 @@ def test_a_bot_that_cannot_start_is_named_for_every_worker(ray_address: str, tmp
 
 def test_keep_going_forfeits_a_bot_that_cannot_start_on_a_worker(ray_address: str, tmp_path: Path) -> None:
     bots = [*MIXED[1:], BotSpec.of("ghost", f"python {tmp_path}/missing_bot.py")]
-    games = asyncio.run(on_ray(bots, specs([bot.name for bot in bots], 3), tmp_path, keep_going=True))
+    games = asyncio.run(
+        on_ray(bots, specs([bot.name for bot in bots], 3), tmp_path, start_failure=StartFailure.FORFEIT)
+    )
     assert len(games) == 3
     for game in games:
         ghost = game.spec.seats.index("ghost")
@@ -130,7 +137,7 @@ def game_workers() -> list[psutil.Process]:
 def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, tmp_path: Path) -> None:
     dawdlers = [BotSpec.of(name, f"python {BOTS / 'dawdler.py'}") for name in ("a", "b", "c")]
     games = specs(["a", "b", "c"], 8)
-    finished: list[GameResult] = []
+    finished: list[FinishedGame] = []
     killed: list[int] = []
 
     def kill_one_worker_mid_game() -> None:

@@ -27,16 +27,20 @@ import asyncio
 import contextlib
 import os
 import socket
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Self
 
 import ray
 from ray.exceptions import RayError, RayTaskError
 
 from ..bots import BotHandle, BotSpec, start_all
-from ..game import FaultLedger, GameResult, GameSpec, play_game
+from ..finished import FinishedGame
+from ..game import FaultLedger, play_game
+from ..game_spec import GameSpec
+from .base import GameRunner, OnFailed, OnFinished, StartFailure
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
@@ -63,8 +67,12 @@ class WorkerStart:
 class GameWorker:
     """A Ray actor: the league's bots, started once in this worker process, and the games given to it."""
 
-    def __init__(self, index: int, bots: Sequence[BotSpec], log_dir: str, forfeited: Sequence[str]) -> None:
+    def __init__(
+        self, index: int, bots: Sequence[BotSpec], log_dir: str, forfeited: Sequence[str], retry: bool
+    ) -> None:
         self.index = index
+        self.retry = retry
+        """Ask a bot that could not start again at its next decision, instead of forfeiting it."""
         folder = Path(log_dir) / f"worker-{index}"
         self.handles = {spec.name: BotHandle(spec, folder) for spec in bots}
         self.skipped = set(forfeited)
@@ -79,10 +87,10 @@ class GameWorker:
         self.failed = await self._started
         return WorkerStart(self.index, socket.gethostname(), os.getpid(), self.failed)
 
-    async def play(self, spec: GameSpec, ledger: FaultLedger) -> GameResult:
-        """One game; a bot that could not start here is forfeited in it."""
+    async def play(self, spec: GameSpec, ledger: FaultLedger) -> FinishedGame:
+        """One game; a bot that could not start here is forfeited in it (unless it is to be retried)."""
         await self.start()
-        for name, why in self.failed.items():
+        for name, why in {} if self.retry else self.failed.items():
             ledger.forfeit(name, f"could not start on worker {self.index}: {why}")
         return await play_game(spec, self.handles, ledger)
 
@@ -94,47 +102,59 @@ class GameWorker:
         await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
 
 
-@dataclass
-class RayRunner:
-    """Plays games on Ray workers; only the caller stores what finishes (see the module docstring)."""
+class RayRunner(GameRunner):
+    """Plays games on Ray workers; only the caller stores what finishes (see the module docstring).
 
-    bots: Sequence[BotSpec]
-    ledger: FaultLedger
-    concurrency: int = 1
-    """Games each worker plays at once."""
-    log_dir: Path = Path("logs")
-    """The bots' logs, on the machine of each worker, one folder per worker (``worker-K``)."""
-    address: str | None = None
-    """The cluster: ``auto`` (the one Ray finds), ``HOST:PORT`` or ``ray://HOST:PORT``; none: a new one here."""
-    workers: int = 1
-    keep_going: bool = False
-    """Forfeit a bot that cannot start on some worker instead of refusing to run."""
-    max_retries: int = MAX_RETRIES
-    runtime_env: dict[str, Any] | None = None
-    _actors: list[Any] = field(default_factory=list, repr=False)
-    _stopped: bool = field(default=False, repr=False)
-    _started_ray: bool = field(default=False, repr=False)
+    ``concurrency`` is the games each worker plays at once; the bots' logs are written on each
+    worker's machine under ``log_dir``, one folder per worker (``worker-K``).
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[BotSpec],
+        ledger: FaultLedger,
+        concurrency: int = 1,
+        log_dir: Path = Path("logs"),
+        *,
+        start_failure: StartFailure = StartFailure.RAISE,
+        address: str | None = None,
+        workers: int = 1,
+        max_retries: int = MAX_RETRIES,
+        runtime_env: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(bots, ledger, concurrency, log_dir, start_failure=start_failure)
+        self.address = address
+        """The cluster: ``auto`` (the one Ray finds), ``HOST:PORT`` or ``ray://HOST:PORT``; none: a new one here."""
+        self.workers = max(1, workers)
+        self.max_retries = max_retries
+        self.runtime_env = runtime_env
+        self._actors: list[Any] = []
+        self._started_ray = False
 
     async def __aenter__(self) -> Self:
         if not ray.is_initialized():
             self._connect()
         options = {"max_restarts": -1, "max_task_retries": self.max_retries, "max_concurrency": self.concurrency}
         actor = ray.remote(GameWorker).options(num_cpus=1, **options)
+        bots = [spec for spec in self.bots.values() if spec.target]
         log_dir = str(self.log_dir.resolve())
         forfeited = sorted(self.ledger.forfeited)
-        self._actors = [actor.remote(k + 1, list(self.bots), log_dir, forfeited) for k in range(self.workers)]
+        retry = self.start_failure is StartFailure.RETRY
+        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry) for k in range(self.workers)]
         try:
             starts: list[WorkerStart] = await asyncio.gather(*(_awaited(a.start.remote()) for a in self._actors))
         except BaseException:
-            await self.__aexit__()
+            await self._stop_all()
             raise
         problems = [f"{start.where()}: {name}: {why}" for start in starts for name, why in start.failed.items()]
-        if problems and not self.keep_going:
-            await self.__aexit__()
+        if problems and self.start_failure is StartFailure.RAISE:
+            await self._stop_all()
             raise RayRunnerError("bots could not start on every worker: " + "; ".join(problems))
         for start in starts:
             for name, why in start.failed.items():
-                self.ledger.forfeit(name, f"could not start on {start.where()}: {why}")
+                self.unstarted.setdefault(name, f"{start.where()}: {why}")
+                if self.start_failure is StartFailure.FORFEIT:
+                    self.ledger.forfeit(name, f"could not start on {start.where()}: {why}")
         return self
 
     def _connect(self) -> None:
@@ -149,7 +169,13 @@ class RayRunner:
             where = self.address or "a new Ray on this machine"
             raise RayRunnerError(f"cannot reach the Ray cluster at {where}: {error}") from None
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self._stop_all()
+
+    async def _stop_all(self) -> None:
+        """Stop every worker's bots, then the workers (and the Ray this runner started)."""
         actors, self._actors = self._actors, []
         await asyncio.gather(*(_awaited(actor.stop.remote()) for actor in actors), return_exceptions=True)
         for actor in actors:
@@ -159,16 +185,7 @@ class RayRunner:
             ray.shutdown()
             self._started_ray = False
 
-    def stop(self) -> None:
-        """Start no more games; the games in flight finish."""
-        self._stopped = True
-
-    async def run(
-        self,
-        specs: Iterable[GameSpec],
-        on_finished: Callable[[GameResult], None],
-        on_failed: Callable[[GameSpec, BaseException], None] | None = None,
-    ) -> None:
+    async def run(self, specs: Iterable[GameSpec], on_finished: OnFinished, on_failed: OnFailed | None = None) -> None:
         """Play ``specs`` (taken one at a time, as slots free up), each finished game handed to ``on_finished``.
 
         A game whose task fails goes to ``on_failed`` (none: the error goes on); when ``on_finished``
@@ -176,11 +193,11 @@ class RayRunner:
         """
         upcoming = iter(specs)
         free = [actor for actor in self._actors for _ in range(self.concurrency)]
-        flying: dict[asyncio.Future[GameResult], tuple[GameSpec, Any, Any]] = {}
+        flying: dict[asyncio.Future[FinishedGame], tuple[GameSpec, Any, Any]] = {}
         delivered: set[int] = set()
         try:
             while True:
-                while free and not self._stopped:
+                while free and not self.stopping:
                     spec = next(upcoming, None)
                     if spec is None:
                         break
@@ -215,7 +232,7 @@ class RayRunner:
     def _ledger_copy(self) -> FaultLedger:
         return FaultLedger(self.ledger.max_faults, dict(self.ledger.counts), dict(self.ledger.forfeited))
 
-    def _charge(self, game: GameResult) -> None:
+    def _charge(self, game: FinishedGame) -> None:
         """Fold a game's charged faults into the driver's ledger."""
         for fault in game.faults:
             if fault.charged:
