@@ -22,6 +22,7 @@ from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..finished import FinishedGame
+    from ..runner.settings import RunnerSettings
     from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
@@ -50,6 +51,14 @@ def run_command(
     no_sandbox: Annotated[
         bool, typer.Option("--no-sandbox", help="Run the bots without the sandbox the league file asks for.")
     ] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="auto|ADDRESS",
+            help='Play the games on a Ray cluster (auto: the one Ray finds), as [runner] kind = "ray" does.',
+        ),
+    ] = None,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from rich.markup import escape
@@ -62,12 +71,15 @@ def run_command(
     from ..league.runner import plan_league, run_league, stored
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions
+    from ..runner.settings import RunnerError
     from ..sandbox import SandboxError
 
     try:
         config = load_league(file)
         if keep_going:
             config = config.model_copy(update={"keep_going": True})
+        if ray is not None:
+            config = config.model_copy(update={"runner": ray_runner(ray, config.runner)})
         store = Store(config.database_url(file.parent))
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
@@ -91,6 +103,8 @@ def run_command(
         fail(str(error))
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
+    if config.runner.kind != "local":
+        out.print(f"{config.name}: {config.runner.describe()}")
     if already:
         out.print(f"{config.name}: {already} of {total} games stored already; playing the other {total - already}")
     scheduled = {game.index: game for game in plan.games}
@@ -127,11 +141,26 @@ def run_command(
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except StoreError as error:
             fail(f"stopped: {error}", 1)
+        except RunnerError as error:
+            fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)
     title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
+
+
+def ray_runner(address: str, settings: RunnerSettings) -> RunnerSettings:
+    """The league's runner settings moved to Ray at ``address``, or a one-line refusal (exit 2)."""
+    from pydantic import ValidationError
+
+    from ..runner.settings import RunnerSettings
+
+    try:
+        return RunnerSettings.ray(address, settings)
+    except ValidationError as error:
+        problem = error.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+        fail(f"--ray: {problem.removeprefix('address: ')}")
 
 
 def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:

@@ -25,6 +25,9 @@
     enabled = true
     memory_mb = 1024          # and cpu_seconds, processes, file_size_mb, tmp_mb
 
+    [runner]                  # where the games are played (rage_referee.runner.settings)
+    kind = "local"            # or "ray", with address, workers and working_dir
+
     [bots]
     heuristic = "python examples/heuristic_bot.py"
     random = "python examples/random_bot.py"
@@ -44,6 +47,7 @@ from ..bots import BotSpec
 from ..faults import Forfeits
 from ..game_spec import TimeControl
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 
 
@@ -85,6 +89,7 @@ class LeagueConfig(BaseModel):
     exclude: list[str] = Field(default_factory=list, description="bots whose remaining games are forfeited")
     keep_going: bool = Field(False, description="forfeit a bot that cannot start instead of stopping")
     sandbox: SandboxSettings = SandboxSettings()
+    runner: RunnerSettings = RunnerSettings()
 
     @field_validator("ruleset", mode="before")
     @classmethod

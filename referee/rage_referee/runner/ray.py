@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 from collections.abc import Iterable, Sequence
@@ -41,12 +42,13 @@ from ..finished import FinishedGame
 from ..game import FaultLedger, play_game
 from ..game_spec import GameSpec
 from .base import GameRunner, OnFailed, OnFinished, StartFailure
+from .settings import RunnerError
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
 
 
-class RayRunnerError(RuntimeError):
+class RayRunnerError(RunnerError):
     """The cluster cannot play the league: it cannot be reached, or bots cannot start on its workers."""
 
 
@@ -118,14 +120,15 @@ class RayRunner(GameRunner):
         *,
         start_failure: StartFailure = StartFailure.RAISE,
         address: str | None = None,
-        workers: int = 1,
+        workers: int | None = None,
         max_retries: int = MAX_RETRIES,
         runtime_env: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(bots, ledger, concurrency, log_dir, start_failure=start_failure)
         self.address = address
         """The cluster: ``auto`` (the one Ray finds), ``HOST:PORT`` or ``ray://HOST:PORT``; none: a new one here."""
-        self.workers = max(1, workers)
+        self.workers = workers
+        """Worker processes (each takes one CPU of the cluster); none: one per CPU."""
         self.max_retries = max_retries
         self.runtime_env = runtime_env
         self._actors: list[Any] = []
@@ -134,13 +137,18 @@ class RayRunner(GameRunner):
     async def __aenter__(self) -> Self:
         if not ray.is_initialized():
             self._connect()
+        cpus = int(ray.cluster_resources().get("CPU", 0))  # type: ignore[no-untyped-call]
+        workers = self.workers or max(1, cpus)
+        if workers > cpus:
+            await self._stop_all()
+            raise RayRunnerError(f"workers: {workers} asked for, but the Ray cluster has {cpus} CPUs (one per worker)")
         options = {"max_restarts": -1, "max_task_retries": self.max_retries, "max_concurrency": self.concurrency}
         actor = ray.remote(GameWorker).options(num_cpus=1, **options)
         bots = [spec for spec in self.bots.values() if spec.target]
         log_dir = str(self.log_dir.resolve())
         forfeited = sorted(self.ledger.forfeited)
         retry = self.start_failure is StartFailure.RETRY
-        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry) for k in range(self.workers)]
+        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry) for k in range(workers)]
         try:
             starts: list[WorkerStart] = await asyncio.gather(*(_awaited(a.start.remote()) for a in self._actors))
         except BaseException:
@@ -158,16 +166,21 @@ class RayRunner(GameRunner):
         return self
 
     def _connect(self) -> None:
-        settings: dict[str, Any] = {"runtime_env": self.runtime_env, "log_to_driver": False}
+        settings: dict[str, Any] = {
+            "runtime_env": self.runtime_env,
+            "log_to_driver": False,
+            "logging_level": logging.WARNING,
+        }
         try:
             if self.address is None:
-                ray.init(num_cpus=self.workers, include_dashboard=False, **settings)
+                ray.init(num_cpus=self.workers, include_dashboard=False, **settings)  # none: the machine's CPUs
                 self._started_ray = True
             else:
                 ray.init(address=self.address, **settings)
         except (ConnectionError, RuntimeError, ValueError) as error:
             where = self.address or "a new Ray on this machine"
-            raise RayRunnerError(f"cannot reach the Ray cluster at {where}: {error}") from None
+            said = " ".join(str(error).split())
+            raise RayRunnerError(f"cannot reach the Ray cluster at {where}: {said[:300]}") from None
 
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
