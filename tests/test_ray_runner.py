@@ -8,6 +8,8 @@ import importlib.util
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -17,14 +19,18 @@ from typing import Any
 import pytest
 from conftest import require
 from rage_referee.bots import BotSpec
+from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec, TimeControl
+from rage_referee.league.config import load_league
+from rage_referee.league.store import Store, StoredGame, StoreError
 from rage_referee.match import match_specs
 from rage_referee.runner import LocalRunner, StartFailure
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
+from typer.testing import CliRunner
 
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
@@ -166,3 +172,106 @@ def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, 
     for game in finished:
         assert verify(json.dumps(game.record)).ok, f"game {game.spec.game_id} does not replay"
         assert game.record["meta"]["game"] == game.spec.game_id
+
+
+# --------------------------------------------------------------------------- rage league run --ray
+
+
+def league_file(folder: Path, bots: dict[str, str], games: int, concurrency: int = 2) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [
+        'name = "on-ray"',
+        "players = 3",
+        f"games = {games}",
+        "seed = 11",
+        f"concurrency = {concurrency}",
+        'database = "league.sqlite"',
+        "[ruleset]",
+        'preset = "amigo"',
+        "[bots]",
+        *(f'{name} = "{target}"' for name, target in bots.items()),
+    ]
+    path = folder / "league.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def stored(file: Path) -> dict[int, StoredGame]:
+    """The league's games stored so far, by index (none before its first run has made the league)."""
+    config = load_league(file)
+    if not (file.parent / config.database).exists():
+        return {}
+    store = Store(config.database_url(file.parent))
+    try:
+        return {game.index: game for game in store.games(store.league(config.name, create=False))}
+    except StoreError:
+        return {}
+    finally:
+        store.close()
+
+
+def league_run(file: Path, *args: str) -> Any:
+    return CliRunner().invoke(app, ["league", "run", str(file), "--standings-every", "0", *args])
+
+
+def test_a_league_on_ray_stores_what_a_local_run_stores(ray_address: str, tmp_path: Path) -> None:
+    bots = {bot.name: bot.target for bot in MIXED}
+    on_ray_file, local_file = league_file(tmp_path / "ray", bots, 12), league_file(tmp_path / "local", bots, 12)
+    result = league_run(on_ray_file, "--ray", ray_address)
+    assert result.exit_code == 0, result.output
+    assert f"games on the Ray cluster at {ray_address}" in " ".join(result.output.split())
+    assert league_run(local_file).exit_code == 0
+    remote, local = stored(on_ray_file), stored(local_file)
+    assert sorted(remote) == sorted(local) == list(range(12))
+    for index, game in local.items():
+        twin = remote[index]
+        assert json.dumps(without_timing(twin.record)) == json.dumps(without_timing(game.record))
+        assert (twin.seats, twin.seed, twin.totals, twin.faults) == (game.seats, game.seed, game.totals, game.faults)
+
+
+@pytest.mark.slow
+def test_a_league_on_ray_whose_driver_is_killed_resumes(ray_address: str, tmp_path: Path) -> None:
+    total = 12
+    dawdler = f"python {BOTS / 'dawdler.py'}"
+    file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
+    log = (tmp_path / "run.log").open("wb")
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "rage_referee", "league", "run", str(file), "--ray", ray_address],
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(stored(file)) < 3 and driver.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert driver.poll() is None, (
+            "the league ended before its driver was killed: " + (tmp_path / "run.log").read_text()
+        )
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(10)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait(10)
+        log.close()
+    before = stored(file)
+    assert 3 <= len(before) < total
+    result = league_run(file, "--ray", ray_address)
+    assert result.exit_code == 0, result.output
+    assert f"{len(before)} of {total} games stored already" in " ".join(result.output.split())
+    after = stored(file)
+    assert sorted(after) == list(range(total)), "every game once, none lost"
+    for index, game in before.items():
+        assert after[index].record == game.record, "a game stored before the kill is not played again"
+    assert no_process_left("dawdler.py"), "the killed driver's workers and bots are gone"
+
+
+def no_process_left(fragment: str, seconds: float = 15) -> bool:
+    """Whether, within ``seconds``, no process has ``fragment`` in its command line (bots watch for their referee)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(fragment in " ".join(p.info["cmdline"] or ()) for p in psutil.process_iter(["cmdline"])):
+            return True
+        time.sleep(0.2)
+    return False
