@@ -34,6 +34,7 @@ bench: install
 	$(BIN)/rage bench protocol --matches 1,8,32
 	$(BIN)/rage bench league --matches 1,4,16
 	$(BIN)/rage bench test
+	$(BIN)/rage bench runner
 
 # Regenerate sdk/rage_sdk/pb from proto/ (a test fails when they disagree).
 proto: install

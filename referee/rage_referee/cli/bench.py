@@ -283,3 +283,43 @@ def create_league_command(
         "baseline: the definition read on the loop", f"{baseline.seconds:.2f}", f"{baseline.longest_stall * 1000:.0f}"
     )
     Console().print(table)
+
+
+@app.command("runner")
+def runner_command(
+    games: Annotated[int, typer.Option(min=4, help="Games per side (whole duplicate sets: 12 at a time).")] = 48,
+    concurrency: Annotated[int, typer.Option(min=1, max=256, help="Games at once per process.")] = 4,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """The same 4-player league of the example bots over gRPC on LocalRunner and on Ray with 1 and 2 workers,
+    and what Ray costs per game."""
+    from ..runner.settings import RunnerError, ray_available
+
+    if not ray_available():
+        err.print(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")))
+        raise typer.Exit(1)
+    from ..runner.bench import runner_figures
+
+    figures = asyncio.run(runner_figures(games, concurrency))
+    if as_json:
+        print(json.dumps({"games": games, "concurrency": concurrency, **figures.to_json()}))
+        return
+    played = figures.sides[0].rate.games
+    table = Table(title=f"rage bench runner: {played} games, heuristic x2 + random x2 over gRPC, {concurrency} at once")
+    for column in ("", "start s", "games/s", "decisions/s", "games/s per worker"):
+        table.add_column(column, justify="right" if column else "left")
+    for side in figures.sides:
+        per_worker = f"{side.rate.games_per_s / side.workers:,.1f}" if side.workers else ""
+        table.add_row(
+            side.label,
+            f"{side.start_s:.1f}",
+            f"{side.rate.games_per_s:,.1f}",
+            f"{side.rate.decisions_per_s:,.0f}",
+            per_worker,
+        )
+    Console().print(table)
+    Console().print(
+        f"Ray's overhead per game: {figures.overhead_ms:+.1f} ms (1 worker against the local loop, same concurrency); "
+        f"a finished game's round trip through an actor: {figures.round_trip_ms:.2f} ms; "
+        f"starting Ray here: {figures.ray_start_s:.1f} s"
+    )

@@ -35,6 +35,11 @@ class RunnerError(RuntimeError):
     """A runner that cannot run here (what it needs is missing, its cluster cannot be reached); one line."""
 
 
+def ray_available() -> bool:
+    """Whether Ray is installed (the ``ray`` extra)."""
+    return importlib.util.find_spec("ray") is not None
+
+
 class RunnerKind(StrEnum):
     LOCAL = "local"
     RAY = "ray"
@@ -99,7 +104,7 @@ class RunnerSettings(BaseModel):
             )
         if sandbox is not None or submissions:
             raise RunnerError('the Ray runner runs no sandboxed or submitted bots yet: use [runner] kind = "local"')
-        if importlib.util.find_spec("ray") is None:
+        if not ray_available():
             raise RunnerError("the Ray runner needs Ray: pip install 'rage-arena[ray]'")
         from .ray import RayRunner
 
