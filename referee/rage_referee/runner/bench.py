@@ -135,7 +135,7 @@ class _Echo:
 def _round_trip_ms(game: FinishedGame) -> float:
     import ray
 
-    echo = ray.remote(_Echo).options(num_cpus=0).remote()
+    echo: Any = ray.remote(_Echo).options(num_cpus=0).remote()
     ray.get(echo.back.remote(game))  # the actor is up
     started = time.perf_counter()
     for _ in range(ROUND_TRIPS):
