@@ -7,18 +7,16 @@ referee plays its remaining games, each of its decisions a ``forfeited`` entry o
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bots import BotHandle, start_all
 from ..deals import Deals
 from ..finished import FinishedGame
 from ..game import FaultLedger
 from ..game_spec import GameSpec
-from ..match import play_games
 from ..meta import Occasion
+from ..runner import LocalRunner, StartFailure
 from ..sandbox import Sandbox
 from ..submissions.store import Submission
 from .config import LeagueConfig
@@ -132,12 +130,7 @@ async def run_league(
     if not todo:
         return 0
     by_index = {game.index: game for game in todo}
-    submitted = submissions or {}
-    handles = {
-        spec.name: BotHandle(spec, log_dir, sandbox=sandbox, submission=submitted.get(spec.name))
-        for spec in config.bot_specs()
-    }
-    specs = [league_game(config, game, plan.deals) for game in todo]
+    specs = (league_game(config, game, plan.deals) for game in todo)
 
     def finished(result: FinishedGame) -> None:
         store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
@@ -147,11 +140,16 @@ async def run_league(
             on_game(result)
 
     ledger = league_ledger(config, store, plan.league_id)
-    try:
-        playing = [handle for name, handle in handles.items() if name not in ledger.forfeited]
-        for name, why in (await start_all(playing, config.keep_going)).items():
-            ledger.forfeit(name, f"could not start: {why}")
-        await play_games(specs, handles, ledger, config.concurrency, finished)
-    finally:
-        await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
+    start_failure = StartFailure.FORFEIT if config.keep_going else StartFailure.RAISE
+    runner = LocalRunner(
+        config.bot_specs(),
+        ledger,
+        config.concurrency,
+        log_dir,
+        start_failure=start_failure,
+        sandbox=sandbox,
+        submissions=submissions,
+    )
+    async with runner:
+        await runner.run(specs, finished)
     return len(todo)
