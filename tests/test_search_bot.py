@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from rage_referee.bots import BotSpec
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec
 from rage_referee.runner import LocalRunner
+from rage_referee.seats import BotSpec
 from rage_sdk.events import GameInfo
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase

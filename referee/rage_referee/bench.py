@@ -21,7 +21,6 @@ from rage_sdk.simulate import random_game
 from rage_sdk.state import GameState
 from rage_sdk.view import view_for
 
-from .bots import BotSpec
 from .deals import Deals
 from .finished import FinishedGame
 from .game import FaultLedger
@@ -32,6 +31,7 @@ from .league.runner import league_game, league_schedule, stored
 from .match import match_specs
 from .runner import GameRunner, LocalRunner
 from .sandbox import Sandbox
+from .seats import BotSpec
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotSpec
 from .deals import Deals
 from .finished import FinishedGame
 from .game import FaultLedger
@@ -20,6 +19,7 @@ from .league.schedule import duplicate_set
 from .league.seatings import seatings
 from .meta import Occasion
 from .runner import LocalRunner
+from .seats import BotSpec
 
 DEFAULT_TIME = TimeControl()
 

@@ -21,7 +21,6 @@ from typing import Any
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotSpec
 from .deals import deal_seed
 from .finished import FinishedGame
 from .game import FaultLedger
@@ -32,6 +31,7 @@ from .league.schedule import ScheduledGame, duplicate_set
 from .league.seatings import Seating, seatings
 from .league.store import Store, StoredGame
 from .runner import LocalRunner
+from .seats import BotSpec
 from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from rage_sdk.deal import key_commitment
 
-from ..bots import BotSpec
 from ..finished import FinishedGame
 from ..game import FaultLedger
 from ..game_spec import GameSpec
@@ -31,6 +30,7 @@ from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame, StoreError
 from ..runner import GameRunner, LocalRunner, StartFailure
+from ..seats import BotKind, BotSpec
 from . import messages
 from .addresses import AllowList, callable_address
 from .definition import LeagueDefinition, league_config, schedule_key
@@ -125,7 +125,7 @@ class LeagueRun:
         for name, address in self.addresses.items():
             if address is None:
                 ledger.forfeit(name, "its address is not one the organizer allows")
-        bots = [BotSpec(name, address or "", "address") for name, address in self.addresses.items()]
+        bots = [BotSpec(name, address or "", BotKind.ADDRESS) for name, address in self.addresses.items()]
         self.runner = LocalRunner(
             bots, ledger, self.config.concurrency, UNUSED_LOG_DIR, start_failure=StartFailure.RETRY
         )
