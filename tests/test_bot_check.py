@@ -10,9 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rage_referee.bots import free_port, stop_group
 from rage_referee.check import CHECK_RULESETS, PLAYERS
-from rage_referee.connection import wait_healthy
+from rage_referee.seats import free_port, stop_group, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RAGE = Path(sys.executable).with_name("rage")

@@ -8,10 +8,9 @@ import pickle
 from pathlib import Path
 
 import pytest
-from rage_referee.bots import BotHandle, BotSpec
-from rage_referee.connection import LocalConnection
 from rage_referee.game import play_game
 from rage_referee.game_spec import GameSpec
+from rage_referee.seats import BotHandle, BotSpec, LocalConnection
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.bot import BotFactory
 from rage_sdk.history import GameHistory, Snapshot

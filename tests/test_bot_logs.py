@@ -7,9 +7,9 @@ import re
 import shlex
 from pathlib import Path
 
-from rage_referee.bots import BotSpec
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
+from rage_referee.seats import BotSpec
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
 

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from rage_referee.connection import Dispatcher, FloodGauge, _Deadlines, _Flight, dispatcher
+from rage_referee.seats.remote import Dispatcher, FloodGauge, _Deadlines, _Flight
 
 
 class Writer:
@@ -94,9 +94,9 @@ async def test_a_turn_given_to_a_writer_that_is_gone_is_handed_on() -> None:
 
 @in_loop
 async def test_a_batch_in_flight_lands_when_answered() -> None:
-    pacing = dispatcher()
+    pacing = Dispatcher()
     await turns(pacing, Writer())
-    flight = _Flight({(1, 1), (2, 1)})
+    flight = _Flight({(1, 1), (2, 1)}, pacing)
     flight.answered((1, 1))
     assert not flight.landed.is_set()
     flight.answered((2, 1))
@@ -105,9 +105,9 @@ async def test_a_batch_in_flight_lands_when_answered() -> None:
 
 @in_loop
 async def test_an_unanswered_batch_lands_when_stale_even_if_its_write_never_ended() -> None:
-    pacing = dispatcher()
+    pacing = Dispatcher()
     await turns(pacing, Writer())
-    flight = _Flight({(1, 1)})
+    flight = _Flight({(1, 1)}, pacing)
     await asyncio.sleep(Dispatcher.STALE + 0.05)
     assert flight.landed.is_set() and pacing._in_flight == 0
     flight.land()  # a late answer or the writer's own end: counted once

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals, deal_seed
 from rage_referee.finished import FinishedGame
@@ -24,6 +23,7 @@ from rage_referee.league.config import load_league
 from rage_referee.league.runner import plan_league, run_league
 from rage_referee.league.store import Store, StoredGame
 from rage_referee.match import run_match
+from rage_referee.seats import BotSpec
 from rage_sdk.cards import token
 from rage_sdk.deal import key_commitment, keyed_seed, seeded_deal
 from rage_sdk.rules import Ruleset

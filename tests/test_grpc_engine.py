@@ -34,19 +34,19 @@ def experiments_seen_by_grpc(module: str, **env: str) -> str:
     return python_output(WATCH.format(module=module), **env)
 
 
-@pytest.mark.parametrize("module", ["rage_sdk.server", "rage_referee.connection", "rage_referee.hosted.server"])
+@pytest.mark.parametrize("module", ["rage_sdk.server", "rage_referee.seats.remote", "rage_referee.hosted.server"])
 def test_the_measured_engine_is_chosen_before_grpc_starts(module: str) -> None:
     assert experiments_seen_by_grpc(module) == EXPERIMENTS
 
 
 def test_a_users_own_choice_is_kept() -> None:
     chosen = "event_engine_client"
-    assert experiments_seen_by_grpc("rage_referee.connection", GRPC_EXPERIMENTS=chosen) == chosen
+    assert experiments_seen_by_grpc("rage_referee.seats.remote", GRPC_EXPERIMENTS=chosen) == chosen
 
 
 def test_launched_bots_get_the_users_environment_not_the_choice_made_here() -> None:
     code = (
-        "import rage_referee.bots, os, sys; from rage_sdk.grpc_engine import environment_for_child;"
+        "import rage_referee.seats, os, sys; from rage_sdk.grpc_engine import environment_for_child;"
         "print(os.environ.get('GRPC_EXPERIMENTS'), environment_for_child().get('GRPC_EXPERIMENTS'))"
     )
     assert python_output(code).split() == [EXPERIMENTS, "None"]

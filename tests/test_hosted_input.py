@@ -30,6 +30,7 @@ from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
+from rage_referee.runner import local as local_runner
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
@@ -166,7 +167,7 @@ async def until(referee: Hosted, done: Callable[[pb.LeagueInfo], bool], league: 
 def test_a_league_whose_games_keep_failing_fails_with_the_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_play_game = leagues.play_game
+    real_play_game = local_runner.play_game
     broken = True
 
     async def failing(*args: Any, **kwargs: Any) -> Any:
@@ -174,7 +175,7 @@ def test_a_league_whose_games_keep_failing_fails_with_the_reason(
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
         return await real_play_game(*args, **kwargs)
 
-    monkeypatch.setattr(leagues, "play_game", failing)
+    monkeypatch.setattr(local_runner, "play_game", failing)
 
     async def scenario(referee: Hosted) -> None:
         nonlocal broken

@@ -25,12 +25,11 @@ from typing import Any, ClassVar
 import pytest
 import rage_referee.game
 from google.protobuf.message import Message
-from rage_referee.bots import BotHandle, BotSpec, load_bot_class
-from rage_referee.connection import Key, LocalConnection
 from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, play_game
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.meta import game_part
+from rage_referee.seats import BotHandle, BotSpec, Key, LocalConnection, load_bot_class
 from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
 from rage_sdk.bot import BotFactory, BotRunner

@@ -27,14 +27,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from rage_referee.bots import MAX_RESTARTS, BotHandle, BotProcess, BotSpec
-from rage_referee.connection import BotIdentity, RemoteConnection
 from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, FaultLedger, fallback_for, play_game
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.match import BotStats, MatchResult, run_match
 from rage_referee.meta import game_part
+from rage_referee.seats import MAX_RESTARTS, BotHandle, BotIdentity, BotProcess, BotSpec, RemoteConnection
 from rage_sdk.actions import Bid
 from rage_sdk.cards import card_id
 from rage_sdk.pb import bot_pb2 as pb

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from conftest import require
-from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
@@ -28,6 +27,7 @@ from rage_referee.league.config import load_league
 from rage_referee.league.store import Store, StoredGame, StoreError
 from rage_referee.match import match_specs
 from rage_referee.runner import LocalRunner, StartFailure
+from rage_referee.seats import BotSpec
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from typer.testing import CliRunner

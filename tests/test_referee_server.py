@@ -28,9 +28,9 @@ import pytest
 from backends import BACKENDS, fresh_database
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
-from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
 from rage_referee.league.store import Store
+from rage_referee.seats import free_port, stop_group
 from rage_sdk.cards import token
 from rage_sdk.deal import key_commitment, keyed_seed, seeded_deal
 from rage_sdk.pb import referee_pb2 as pb

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.record_ask import asked_spec
+from rage_referee.seats import BotKind, BotSpec
 from rage_sdk.decisions import decisions
 from rage_sdk.record import load_record
 from rage_sdk.rules import Ruleset
@@ -141,7 +141,7 @@ def test_ask_a_launched_bot(one_game: Path, tmp_path: Path) -> None:
 
 def test_bot_given_as_for_rage_match() -> None:
     assert asked_spec("x=examples/greedy_bot.py:GreedyBot") == BotSpec(
-        "x", "examples/greedy_bot.py:GreedyBot", "in-process"
+        "x", "examples/greedy_bot.py:GreedyBot", BotKind.MODULE
     )
     assert asked_spec("localhost:5005").kind == "address"
     assert asked_spec("python bot.py --level=3") == BotSpec("asked", "python bot.py --level=3", "command")

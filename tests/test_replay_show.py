@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.record_show import decision_row, faults_of
+from rage_referee.seats import BotSpec
 from rage_sdk.cards import Card
 from rage_sdk.decisions import decisions
 from rage_sdk.record import load_record, record_of

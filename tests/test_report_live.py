@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
 from rage_referee.report.live import COOKIE
+from rage_referee.seats import free_port, stop_group
 from report_helpers import Live, chromium, league_file, live_contest, stored
 from typer.testing import CliRunner
 

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rage_referee.bots import BotSpec
 from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.runner import LocalRunner, StartFailure
+from rage_referee.seats import BotSpec
 from rage_sdk.rules import Ruleset
 
 RANDOM = "examples/random_bot.py:RandomBot"
@@ -89,3 +89,25 @@ def test_a_bot_that_cannot_start_is_forfeited_or_raises(tmp_path: Path) -> None:
     assert all(fault.kind == "forfeited" for game in finished for fault in game.faults)
     with pytest.raises(Exception, match="no file"):
         play(LocalRunner(broken, FaultLedger(20), 1, tmp_path), specs(2))
+
+
+def test_each_runner_paces_its_own_bots(tmp_path: Path) -> None:
+    """Two runners on one loop (two hosted leagues) each have their own batch in flight, not one between them."""
+
+    async def go() -> list[set[int]]:
+        first = LocalRunner([BotSpec.of("a", "127.0.0.1:1"), BotSpec.of("b", "127.0.0.1:2")], FaultLedger(20))
+        second = LocalRunner([BotSpec.of("c", "127.0.0.1:3")], FaultLedger(20))
+        paced = []
+        for runner in (first, second):
+            runner.start_failure = StartFailure.RETRY  # nobody serves there: connected at the next decision
+            async with runner:
+                paced.append({id(handle.dispatcher) for handle in runner.handles.values()})
+                connections = [handle.connection for handle in runner.handles.values()]
+                assert all(
+                    getattr(c, "dispatcher", None) is handle.dispatcher
+                    for c, handle in zip(connections, runner.handles.values())
+                )
+        return paced
+
+    first, second = asyncio.run(go())
+    assert len(first) == 1 and len(second) == 1 and first != second

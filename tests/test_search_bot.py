@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from rage_referee.bots import BotHandle, BotSpec, start_all
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec
-from rage_referee.match import play_games
+from rage_referee.runner import LocalRunner
+from rage_referee.seats import BotSpec
 from rage_sdk.events import GameInfo
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
@@ -60,10 +60,13 @@ def test_a_game_against_the_examples_has_no_fault() -> None:
     }
 
     async def play() -> list[object]:
-        handles = {name: BotHandle(BotSpec.of(name, target), Path(".")) for name, target in bots.items()}
-        await start_all(handles.values())
         spec = GameSpec(0, Ruleset.of("amigo", rounds=[3, 2, 1]), tuple(bots), 5)
-        return list(await play_games([spec], handles, FaultLedger(10**9)))
+        finished: list[object] = []
+        async with LocalRunner(
+            [BotSpec.of(name, target) for name, target in bots.items()], FaultLedger(10**9)
+        ) as runner:
+            await runner.run([spec], finished.append)
+        return finished
 
     (result,) = asyncio.run(play())
     assert not result.faults, result.faults  # type: ignore[attr-defined]

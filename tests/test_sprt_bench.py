@@ -6,11 +6,11 @@ import asyncio
 import json
 from pathlib import Path
 
-from rage_referee.bots import BotHandle, BotSpec, load_bot_class, start_all
 from rage_referee.cli import app
 from rage_referee.game import FaultLedger, play_game
 from rage_referee.game_spec import GameSpec
 from rage_referee.league.schedule import ScheduledGame
+from rage_referee.seats import BotHandle, BotSpec, load_bot_class, start_all
 from rage_referee.sprt_bench import GREEDY, HEURISTIC, play_direct
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner

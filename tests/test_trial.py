@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from rage_referee.bots import BotSpec
 from rage_referee.cli import app
 from rage_referee.league.store import Store, sqlite_url
+from rage_referee.seats import BotSpec
 from rage_referee.trial import TrialConfig, swapped_plan
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rage_referee.bots import BotSpec
-from rage_referee.connection import RemoteConnection, wait_healthy
+from rage_referee.seats import BotSpec, RemoteConnection, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_BOT = ROOT / "examples" / "random_bot.py"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import shlex
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,14 +21,17 @@ from rage_sdk.simulate import random_game
 from rage_sdk.state import GameState
 from rage_sdk.view import view_for
 
-from .bots import BotHandle, BotSpec, start_all
+from .deals import Deals
+from .finished import FinishedGame
 from .game import FaultLedger
-from .game_spec import GameSpec
+from .game_spec import GameSpec, TimeControl
+from .league.config import LeagueConfig
 from .league.ratings import rating_table
-from .league.schedule import schedule
-from .league.store import StoredGame
-from .match import play_games
+from .league.runner import league_game, league_schedule, stored
+from .match import match_specs
+from .runner import GameRunner, LocalRunner
 from .sandbox import Sandbox
+from .seats import BotSpec
 
 
 @dataclass(frozen=True)
@@ -205,16 +209,21 @@ class ProtocolRate:
         return figures
 
 
-async def _rate(handles: dict[str, BotHandle], ruleset: Ruleset, concurrency: int, games: int) -> tuple[Rate, float]:
-    names = tuple(handles)
-    specs = [
-        GameSpec(g, ruleset, tuple(names[(s + g) % len(names)] for s in range(len(names))), g) for g in range(games)
-    ]
+async def _timed(runner: GameRunner, specs: Iterable[GameSpec]) -> tuple[Rate, list[FinishedGame]]:
+    """Play ``specs`` on a started runner: the rate, and the games."""
+    finished: list[FinishedGame] = []
     start = time.perf_counter()
-    results = await play_games(specs, handles, FaultLedger(10**9), concurrency)
+    await runner.run(specs, finished.append)
     elapsed = time.perf_counter() - start
-    latencies = sorted(ms for result in results for ms in result.latencies_ms)
-    return Rate(games, sum(r.decisions for r in results), elapsed), latencies[len(latencies) // 2]
+    return Rate(len(finished), sum(game.decisions for game in finished), elapsed), finished
+
+
+async def _rate(runner: GameRunner, ruleset: Ruleset, concurrency: int, games: int) -> tuple[Rate, float]:
+    runner.concurrency = concurrency
+    specs = match_specs(list(runner.bots), ruleset, games, Deals.public(0), TimeControl())
+    rate, finished = await _timed(runner, specs)
+    latencies = sorted(ms for game in finished for ms in game.latencies_ms)
+    return rate, latencies[len(latencies) // 2]
 
 
 async def protocol_rates(
@@ -229,36 +238,48 @@ async def protocol_rates(
     random_bot = example_bot("random_bot")
     with tempfile.TemporaryDirectory() as logs:
 
-        def bots(target: str, kind: str, in_sandbox: Sandbox | None = None) -> dict[str, BotHandle]:
-            names = [f"random{k}" for k in range(players)]
-            return {name: BotHandle(BotSpec.of(name, target), Path(logs) / kind, sandbox=in_sandbox) for name in names}
+        def bots(target: str, kind: str, in_sandbox: Sandbox | None = None) -> LocalRunner:
+            specs = [BotSpec.of(f"random{k}", target) for k in range(players)]
+            return LocalRunner(specs, FaultLedger(10**9), log_dir=Path(logs) / kind, sandbox=in_sandbox)
 
-        remote = bots(f"python {random_bot}", "tcp")
-        local = bots(f"{random_bot}:RandomBot", "local")
-        sides = [remote, local]
+        sides = [bots(f"python {random_bot}", "tcp"), bots(f"{random_bot}:RandomBot", "local")]
         if sandbox is not None:
             sides += [
                 bots(f"python {random_bot} --listen {{listen}}", "unix"),
                 bots(f"python {random_bot}", "sandboxed", sandbox),
             ]
-        try:
-            await start_all([handle for side in sides for handle in side.values()])
+        async with contextlib.AsyncExitStack() as started:
+            await asyncio.gather(*(started.enter_async_context(side) for side in sides))
+            remote, local, *more_sides = sides
             figures = []
             for concurrency in concurrencies:
                 games = max(8, rounds * concurrency)
                 grpc_rate, median = await _rate(remote, ruleset, concurrency, games)
                 local_rate, _ = await _rate(local, ruleset, concurrency, games)
-                more = [await _rate(side, ruleset, concurrency, games) for side in sides[2:]]
+                more = [await _rate(side, ruleset, concurrency, games) for side in more_sides]
                 figures.append(ProtocolRate(concurrency, grpc_rate, median, local_rate, *more))
             return figures
-        finally:
-            await asyncio.gather(*(handle.stop() for side in sides for handle in side.values()))
 
 
 @dataclass(frozen=True)
 class LeagueRate:
     concurrency: int
     rate: Rate
+
+
+def _bench_league(
+    bots: dict[str, str], players: int, games: int, seed: int = 0, duplicate: bool = True
+) -> LeagueConfig:
+    """A league of ``bots`` on amigo rules with public deals."""
+    ruleset = Ruleset.of("amigo")
+    return LeagueConfig(
+        name="bench", ruleset=ruleset, bots=bots, players=players, games=games, seed=seed, duplicate=duplicate
+    )
+
+
+def _league_specs(config: LeagueConfig) -> list[GameSpec]:
+    deals = Deals.public(config.seed or 0)
+    return [league_game(config, game, deals) for game in league_schedule(config, deals)]
 
 
 async def league_rates(concurrencies: list[int], games: int) -> list[LeagueRate]:
@@ -269,25 +290,16 @@ async def league_rates(concurrencies: list[int], games: int) -> list[LeagueRate]
         "random-1": example_bot("random_bot"),
         "random-2": example_bot("random_bot"),
     }
-    ruleset = Ruleset.of("amigo")
-    plan = schedule(list(bots), 4, games=games, seed=0, duplicate=True)
+    config = _bench_league({name: f"python {shlex.quote(str(file))}" for name, file in bots.items()}, 4, games)
+    specs = _league_specs(config)
     with tempfile.TemporaryDirectory() as logs:
-        handles = {
-            name: BotHandle(BotSpec.of(name, f"python {shlex.quote(str(file))}"), Path(logs))
-            for name, file in bots.items()
-        }
-        try:
-            await start_all(handles.values())
+        async with LocalRunner(config.bot_specs(), FaultLedger(10**9), log_dir=Path(logs)) as runner:
             figures = []
             for concurrency in concurrencies:
-                specs = [GameSpec(g.index, ruleset, g.seats, g.seed) for g in plan]
-                start = time.perf_counter()
-                results = await play_games(specs, handles, FaultLedger(10**9), concurrency)
-                elapsed = time.perf_counter() - start
-                figures.append(LeagueRate(concurrency, Rate(len(results), sum(r.decisions for r in results), elapsed)))
+                runner.concurrency = concurrency
+                rate, _ = await _timed(runner, specs)
+                figures.append(LeagueRate(concurrency, rate))
             return figures
-        finally:
-            await asyncio.gather(*(handle.stop() for handle in handles.values()))
 
 
 @dataclass(frozen=True)
@@ -305,20 +317,16 @@ async def interval_widths(games: int, leagues: int) -> list[IntervalWidth]:
         "random-1": f"{example_bot('random_bot')}:RandomBot",
         "random-2": f"{example_bot('random_bot')}:RandomBot",
     }
-    ruleset = Ruleset.of("amigo")
-    handles = {name: BotHandle(BotSpec.of(name, target), Path(".")) for name, target in bots.items()}
-    await start_all(handles.values())
-    widths = []
-    for duplicate in (True, False):
-        per_league = []
-        for seed in range(leagues):
-            plan = schedule(list(bots), 3, games=games, seed=seed, duplicate=duplicate)
-            specs = [GameSpec(g.index, ruleset, g.seats, g.seed) for g in plan]
-            results = await play_games(specs, handles, FaultLedger(10**9), 8)
-            stored_games = [
-                StoredGame(g.index, g.set_id, g.seed, r.spec.seats, r.totals, r.places, r.hits, r.rounds, (), 0, {})
-                for g, r in zip(plan, results)
-            ]
-            per_league += [row.high - row.low for row in rating_table(stored_games)]
-        widths.append(IntervalWidth(duplicate, sum(per_league) / len(per_league)))
-    return widths
+    async with LocalRunner([BotSpec.of(name, target) for name, target in bots.items()], FaultLedger(10**9)) as runner:
+        runner.concurrency = 8
+        widths = []
+        for duplicate in (True, False):
+            per_league = []
+            for seed in range(leagues):
+                config = _bench_league(bots, 3, games, seed, duplicate)
+                scheduled = {game.index: game for game in league_schedule(config)}
+                _, finished = await _timed(runner, _league_specs(config))
+                stored_games = sorted((stored(scheduled[g.spec.game_id], g) for g in finished), key=lambda g: g.index)
+                per_league += [row.high - row.low for row in rating_table(stored_games)]
+            widths.append(IntervalWidth(duplicate, sum(per_league) / len(per_league)))
+        return widths

@@ -8,12 +8,11 @@ from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotHandle, BotSpec, BotSpecError
-from .connection import HandshakeError
 from .faults import Fault
 from .finished import FinishedGame
 from .game import play_game
 from .game_spec import GameSpec, TimeControl
+from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError
 from .text import bot_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
@@ -79,7 +78,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         report.add(True, f"handshake: {bot_text(identity.name, 80)} {bot_text(identity.version, 80)}, protocol 1")
         if handle.process is not None:
             report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
-        elif spec.kind == "address":
+        elif spec.kind is BotKind.ADDRESS:
             report.add(True, f"the bot serves at {spec.target}: its log is wherever it writes one")
         results = []
         for number, rules in enumerate(CHECK_RULESETS):

@@ -35,12 +35,11 @@ from rage_sdk.record import record_json
 from rage_sdk.rules import Bidding
 from rage_sdk.state import CHANCE, GameState, Phase
 
-from .bots import BotHandle
-from .connection import ConnectionLost, HandshakeError, SeatTimeout
 from .faults import Fault, FaultKind, is_charged
 from .finished import FinishedGame
 from .game_spec import GameSpec
 from .meta import DecisionTimes, add_times, game_meta, utc_now
+from .seats import BotHandle, SeatError, SeatTimeout
 from .text import bot_text
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
@@ -233,10 +232,8 @@ class _Game:
             self.latencies_ms.append((loop.time() - started) * 1000)
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
-        except ConnectionLost as error:
+        except SeatError as error:  # lost, or could not be brought back
             return self._fault(seat, error.kind, str(error), fallback)
-        except HandshakeError as error:
-            return self._fault(seat, FaultKind.CRASHED, str(error), fallback)
         used = (loop.time() - started) * 1000
         self.latencies_ms.append(used)
         used_ms = int(used)

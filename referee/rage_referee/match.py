@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotHandle, BotSpec
 from .deals import Deals
 from .finished import FinishedGame
-from .game import FaultLedger, play_game
+from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
 from .league.record_files import write_record_file
 from .league.schedule import duplicate_set
 from .league.seatings import seatings
 from .meta import Occasion
 from .runner import LocalRunner
-from .tasks import all_or_cancel
+from .seats import BotSpec
 
 DEFAULT_TIME = TimeControl()
 
@@ -121,29 +119,6 @@ def duplicate_specs(
 def write_record(directory: Path, result: FinishedGame) -> Path:
     """Write a game's record as ``game-NNNNN.json``, atomically."""
     return write_record_file(directory, result.spec.game_id, result.record)
-
-
-async def play_games(
-    specs: Sequence[GameSpec],
-    handles: Mapping[str, BotHandle],
-    ledger: FaultLedger,
-    concurrency: int = 1,
-    on_game: Callable[[FinishedGame], None] | None = None,
-) -> list[FinishedGame]:
-    """Play games among started bots, ``concurrency`` at a time; results in spec order.
-
-    When ``on_game`` raises (its game cannot be stored), the games still in progress are cancelled.
-    """
-    gate = asyncio.Semaphore(max(1, concurrency))
-
-    async def one(spec: GameSpec) -> FinishedGame:
-        async with gate:
-            game = await play_game(spec, handles, ledger)
-        if on_game is not None:
-            on_game(game)
-        return game
-
-    return await all_or_cancel([one(spec) for spec in specs])
 
 
 async def run_match(

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from .text import bot_text
 
 if TYPE_CHECKING:
-    from .connection import BotIdentity
     from .game_spec import GameSpec
+    from .seats import BotIdentity
 
 MAX_BOT_TEXT = 100
 """Characters kept of a name or version a bot announced."""

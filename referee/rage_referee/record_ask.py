@@ -23,11 +23,10 @@ from rage_sdk.events import GameInfo
 from rage_sdk.record import GameRecord
 from rage_sdk.state import CHANCE, GameState
 
-from .bots import BotHandle, BotSpec
-from .connection import BotIdentity
 from .faults import Fault
 from .game import FaultLedger, _Game
 from .game_spec import GameSpec, TimeControl
+from .seats import BotHandle, BotIdentity, BotSpec
 
 NEVER_FORFEIT = 10**9
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=\S")

@@ -19,9 +19,9 @@ from rage_sdk.actions import Bid
 from rage_sdk.bot import Bot
 from rage_sdk.events import GameInfo
 
-from .bots import BotSpec, load_bot_class
 from .league.schedule import ScheduledGame
 from .league.store import StoredGame
+from .seats import BotSpec, load_bot_class
 from .sprt import Sprt, Verdict, score_of_elo
 from .trial import DEFAULT_ELO1, TrialConfig, set_figures, status_after
 

@@ -11,7 +11,6 @@ stored as a league's are, each the moment it ends.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -22,7 +21,6 @@ from typing import Any
 
 from rage_sdk.rules import Ruleset
 
-from .bots import BotHandle, BotSpec, start_all
 from .deals import deal_seed
 from .finished import FinishedGame
 from .game import FaultLedger
@@ -32,7 +30,8 @@ from .league.runner import stored
 from .league.schedule import ScheduledGame, duplicate_set
 from .league.seatings import Seating, seatings
 from .league.store import Store, StoredGame
-from .match import play_games
+from .runner import LocalRunner
+from .seats import BotSpec
 from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0
@@ -250,7 +249,6 @@ async def run_trial(
     if status.verdict is not Verdict.UNDECIDED or status.sets >= max_sets:
         return status
     specs = (config.new, config.base, *config.field)
-    handles = {spec.name: BotHandle(spec, log_dir) for spec in specs}
     ledger = FaultLedger(config.time.max_faults)
     size = config.set_size
     batch = max(1, math.ceil(concurrency / size))
@@ -263,8 +261,7 @@ async def run_trial(
         if on_game is not None:
             on_game(result)
 
-    try:
-        await start_all(handles.values())
+    async with LocalRunner(specs, ledger, concurrency, log_dir) as runner:
         while status.verdict is Verdict.UNDECIDED and status.sets < max_sets:
             done = {game.index for game in games}
             todo = [
@@ -273,7 +270,7 @@ async def run_trial(
                 for game in config.games_of(set_id)
                 if game.index not in done
             ]
-            await play_games(todo, handles, ledger, concurrency, finished)
+            await runner.run(todo, finished)
             figures = set_figures(config, games)
             for sets in range(status.sets + 1, min(len(figures.differences), max_sets) + 1):
                 status = status_after(config, figures, sets)
@@ -281,6 +278,4 @@ async def run_trial(
                     on_status(status)
                 if status.verdict is not Verdict.UNDECIDED:
                     break
-    finally:
-        await asyncio.gather(*(handle.stop() for handle in handles.values()), return_exceptions=True)
     return status

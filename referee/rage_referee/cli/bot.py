@@ -29,7 +29,7 @@ def serve_command(
 
     if listen is not None and not is_unix_address(listen):
         fail(f"--listen {listen!r}: expected unix:PATH")
-    from ..bots import BotSpecError, load_bot_class
+    from ..seats import BotSpecError, load_bot_class
 
     try:
         bot_class = load_bot_class(target)
@@ -50,8 +50,8 @@ def check_command(
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
-    from ..bots import BotSpec, BotSpecError
     from ..check import check_bot
+    from ..seats import BotSpec, BotSpecError
 
     try:
         spec = BotSpec.of("bot", target)

@@ -63,8 +63,6 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
     from rich.markup import escape
 
-    from ..bots import BotSpecError
-    from ..connection import HandshakeError
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
@@ -73,6 +71,7 @@ def run_command(
     from ..league.submitted import SubmissionError, pins, prepare_submissions
     from ..runner.settings import RunnerError
     from ..sandbox import SandboxError
+    from ..seats import BotSpecError, HandshakeError
 
     try:
         config = load_league(file)

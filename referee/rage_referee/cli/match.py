@@ -135,11 +135,10 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
     """Play GAMES games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
-    from ..bots import BotSpec, BotSpecError
-    from ..connection import HandshakeError
     from ..faults import fault_lines
     from ..game_spec import TimeControl
     from ..match import MatchResult, duplicate_specs, run_match
+    from ..seats import BotSpec, BotSpecError, HandshakeError
 
     try:
         specs = [BotSpec.parse(text) for text in bot]

@@ -119,10 +119,9 @@ def ask_command(
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log.")] = Path("logs"),
 ) -> None:
     """Ask BOT what it plays at a recorded decision, with the exact view the seat had, beside what was played."""
-    from ..bots import BotSpecError
-    from ..connection import HandshakeError
     from ..record_ask import ask_bot, asked_spec
     from ..record_show import answers_table
+    from ..seats import BotSpecError, HandshakeError
 
     record, data = _load(file)
     _seat(record, seat)

@@ -91,10 +91,9 @@ def test_command(
 ) -> None:
     """Is NEW stronger than BASE? Duplicate sets (both on the same hands, against the same field in the same
     seats) until a sequential probability ratio test accepts H1 or H0. Exit 0: H1, 1: H0, 2: undecided."""
-    from ..bots import BotSpec, BotSpecError
-    from ..connection import HandshakeError
     from ..game_spec import TimeControl
     from ..league.store import Store, StoreError, sqlite_url
+    from ..seats import BotSpec, BotSpecError, HandshakeError
     from ..trial import DEFAULT_ELO1, TrialConfig, first_status, max_sets_for, run_trial, set_figures
 
     specs = []

@@ -16,22 +16,21 @@ import json
 import logging
 import time
 import tomllib
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from rage_sdk.deal import key_commitment
 
-from ..bots import BotHandle, BotSpec
-from ..connection import HandshakeError, RemoteConnection
 from ..finished import FinishedGame
-from ..game import FaultLedger, play_game
+from ..game import FaultLedger
+from ..game_spec import GameSpec
 from ..league.config import LeagueConfig
 from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, stored
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame, StoreError
-from ..tasks import all_or_cancel
+from ..runner import GameRunner, LocalRunner, StartFailure
+from ..seats import BotKind, BotSpec
 from . import messages
 from .addresses import AllowList, callable_address
 from .definition import LeagueDefinition, league_config, schedule_key
@@ -90,7 +89,9 @@ class LeagueRun:
         self.hub = hub
         self.stopping = False
         """Set to start no more games (a pause, or the server stopping)."""
-        self.handles: dict[str, BotHandle] = {}
+        self.runner: GameRunner | None = None
+        self.scheduled: dict[int, ScheduledGame] = {}
+        """The games of the league not stored when the run began, by index."""
         self.results: list[StoredGame] = []
         self.total = 0
         self._published_at = 0.0
@@ -112,7 +113,8 @@ class LeagueRun:
         self.total = len(schedule)
         self.results = self.registry.results(self.league_id)
         done = {game.index for game in self.results}
-        todo = deque(game for game in schedule if game.index not in done)
+        self.scheduled = {game.index: game for game in schedule if game.index not in done}
+        todo = list(self.scheduled.values())
         del schedule
         time_control = self.config.time.control()
         ledger = FaultLedger(time_control.max_faults)
@@ -121,52 +123,48 @@ class LeagueRun:
         for name in self.config.exclude:
             ledger.forfeit(name, EXCLUDED)
         for name, address in self.addresses.items():
-            self.handles[name] = BotHandle(BotSpec(name, address or "", "address"), UNUSED_LOG_DIR)
             if address is None:
                 ledger.forfeit(name, "its address is not one the organizer allows")
+        bots = [BotSpec(name, address or "", BotKind.ADDRESS) for name, address in self.addresses.items()]
+        self.runner = LocalRunner(
+            bots, ledger, self.config.concurrency, UNUSED_LOG_DIR, start_failure=StartFailure.RETRY
+        )
+        if self.stopping:
+            self.runner.stop()
+        specs = (league_game(self.config, game, deals) for game in todo)
         try:
-            playing = [handle for name, handle in self.handles.items() if name not in ledger.forfeited]
-            await asyncio.gather(*(self._connect(handle) for handle in playing))
-
-            async def worker() -> None:
-                while todo and not self.stopping:
-                    game = todo.popleft()
-                    spec = league_game(self.config, game, deals)
-                    try:
-                        self._finished(game, await play_game(spec, self.handles, ledger))
-                    except Exception as error:
-                        self._failed(game, error)
-
-            await all_or_cancel([worker() for _ in range(min(self.config.concurrency, len(todo)))])
+            async with self.runner:
+                for name, why in self.runner.unstarted.items():
+                    message = "league %s: bot %s cannot be reached yet (%s); retried at its next decision"
+                    log.warning(message, self.name, name, why)
+                await self.runner.run(specs, self._finished, self._failed)
         finally:
-            await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
             if self._standings is not None:
                 await self._standings
             if self._unpublished:
                 await self._publish_standings()
         return len(self.results) == self.total
 
-    def _failed(self, game: ScheduledGame, error: Exception) -> None:
+    def stop(self) -> None:
+        """Start no more games (a pause, or the server stopping); those in progress finish."""
+        self.stopping = True
+        if self.runner is not None:
+            self.runner.stop()
+
+    def _failed(self, game: GameSpec, error: BaseException) -> None:
         """One game failed: logged in a line (the first with its traceback); too many in a row fail the run."""
         self.failures_in_a_row += 1
         problem = failure_text(error)
         first = self.failures_in_a_row == 1
-        log.warning("league %s: game %d failed: %s", self.name, game.index, problem, exc_info=error if first else None)
+        log.warning(
+            "league %s: game %d failed: %s", self.name, game.game_id, problem, exc_info=error if first else None
+        )
         if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW and self.failure is None:
-            self.failure = f"{self.failures_in_a_row} games failed in a row; the last, game {game.index}: {problem}"
-            self.stopping = True
+            self.failure = f"{self.failures_in_a_row} games failed in a row; the last, game {game}: {problem}"
+            self.stop()
 
-    async def _connect(self, handle: BotHandle) -> None:
-        if not handle.spec.target:
-            return
-        try:
-            await handle.start()
-        except HandshakeError as error:
-            message = "league %s: bot %s cannot be reached yet (%s); retried at its next decision"
-            log.warning(message, self.name, handle.spec.name, error)
-
-    def _finished(self, game: ScheduledGame, result: FinishedGame) -> None:
-        finished = stored(game, result)
+    def _finished(self, result: FinishedGame) -> None:
+        finished = stored(self.scheduled[result.spec.game_id], result)
         self.store.add(self.league_id, finished)
         self.failures_in_a_row = 0
         self.results.append(replace(finished, record={}))
@@ -196,9 +194,8 @@ class LeagueRun:
 
     def readdress(self, bot: str, address: str) -> None:
         """Call ``bot`` at ``address`` from its next connection on (a reconnection after a failure)."""
-        handle = self.handles.get(bot)
-        if handle is not None and isinstance(handle.connection, RemoteConnection):
-            handle.connection.address = address
+        if self.runner is not None:
+            self.runner.readdress(bot, address)
 
 
 class LeagueManager:
@@ -242,7 +239,7 @@ class LeagueManager:
             self._check(self.registry.league(name), verb)
             running = self._runs.get(name)
             if running is not None and verb == "pause":
-                running[0].stopping = True
+                running[0].stop()
             elif running is not None and verb in ("resume", "cancel"):
                 if verb == "cancel":
                     running[1].cancel()
@@ -363,7 +360,7 @@ class LeagueManager:
         """
         runs = list(self._runs.values())
         for run, _ in runs:
-            run.stopping = True
+            run.stop()
         tasks = [task for _, task in runs]
         if tasks:
             _, pending = await asyncio.wait(tasks, timeout=grace)

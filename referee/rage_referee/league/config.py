@@ -43,12 +43,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 
-from ..bots import BotSpec
 from ..faults import Forfeits
 from ..game_spec import TimeControl
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
+from ..seats import BotSpec
 
 
 class LeagueConfigError(ValueError):

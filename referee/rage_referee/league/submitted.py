@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..bots import SUBMISSION
 from ..sandbox import Sandbox
+from ..seats import SUBMISSION
 from ..submissions.build import build
 from ..submissions.store import Submission, store_submission
 from .config import LeagueConfig

@@ -16,11 +16,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from ..bots import BotSpec
 from ..finished import FinishedGame
 from ..game import FaultLedger
 from ..game_spec import GameSpec
 from ..sandbox import Sandbox
+from ..seats import BotSpec
 from ..submissions.store import Submission
 
 OnFinished = Callable[[FinishedGame], None]

@@ -22,11 +22,11 @@ from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
 
 from ..bench import Rate
-from ..bots import BotSpec
 from ..finished import FinishedGame
 from ..game import FaultLedger
 from ..game_spec import GameSpec
 from ..league.schedule import schedule
+from ..seats import BotSpec
 from .base import GameRunner
 from .local import LocalRunner
 

@@ -7,10 +7,9 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Self
 
-from ..bots import BotHandle, start_all
-from ..connection import RemoteConnection
 from ..game import play_game
 from ..game_spec import GameSpec
+from ..seats import BotHandle, Dispatcher, RemoteConnection, start_all
 from ..tasks import all_or_cancel
 from .base import GameRunner, OnFailed, OnFinished, StartFailure
 
@@ -26,8 +25,11 @@ class LocalRunner(GameRunner):
     """Each bot's process and connection, once entered."""
 
     async def __aenter__(self) -> Self:
+        dispatcher = Dispatcher()  # this runner's own: another runner's batches never hold its bots up
         self.handles = {
-            name: BotHandle(spec, self.log_dir, sandbox=self.sandbox, submission=self.submissions.get(name))
+            name: BotHandle(
+                spec, self.log_dir, sandbox=self.sandbox, submission=self.submissions.get(name), dispatcher=dispatcher
+            )
             for name, spec in self.bots.items()
         }
         playing = [h for name, h in self.handles.items() if name not in self.ledger.forfeited and h.spec.target]

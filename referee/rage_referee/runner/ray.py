@@ -37,10 +37,10 @@ from typing import Any, Self
 import ray
 from ray.exceptions import RayError, RayTaskError
 
-from ..bots import BotHandle, BotSpec, start_all
 from ..finished import FinishedGame
 from ..game import FaultLedger, play_game
 from ..game_spec import GameSpec
+from ..seats import BotHandle, BotSpec, Dispatcher, start_all
 from .base import GameRunner, OnFailed, OnFinished, StartFailure
 from .settings import RunnerError
 
@@ -76,7 +76,8 @@ class GameWorker:
         self.retry = retry
         """Ask a bot that could not start again at its next decision, instead of forfeiting it."""
         folder = Path(log_dir) / f"worker-{index}"
-        self.handles = {spec.name: BotHandle(spec, folder) for spec in bots}
+        dispatcher = Dispatcher()  # this worker's own, shared by its bots
+        self.handles = {spec.name: BotHandle(spec, folder, dispatcher=dispatcher) for spec in bots}
         self.skipped = set(forfeited)
         self.failed: dict[str, str] = {}
         self._started: asyncio.Task[dict[str, str]] | None = None

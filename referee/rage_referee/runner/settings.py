@@ -20,9 +20,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..bots import BotSpec
 from ..game import FaultLedger
 from ..sandbox import Sandbox
+from ..seats import BotSpec
 from ..submissions.store import Submission
 from .base import GameRunner, StartFailure
 from .local import LocalRunner

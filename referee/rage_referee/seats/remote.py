@@ -1,10 +1,7 @@
-"""Connections to bots: one long-lived, batched stream per remote bot, or a direct in-process call.
+"""The remote transport: one long-lived, batched gRPC stream per bot, over TCP or a Unix socket.
 
-A :class:`Connection` carries every game the referee runs with one bot. The game hands it whole
-``GameMessage`` values, encoded (start, events held since the seat's last message, then a request
-or the end); ``decide`` never waits longer than the timeout it is given. Remote connections write
-them in batches paced by the loop's :class:`Dispatcher`, framed without copying
-(``proto/rage/v1/frames.proto``).
+Remote connections write their messages in batches paced by their :class:`Dispatcher` (one per
+runner, shared by its bots), framed without copying (``proto/rage/v1/frames.proto``).
 """
 
 from __future__ import annotations
@@ -14,22 +11,20 @@ import contextlib
 import heapq
 import itertools
 import math
-import weakref
-from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import grpc
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from rage_sdk import wire
-from rage_sdk.bot import BotFactory, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import bot_pb2_grpc
 from rage_sdk.pb import frames_pb2 as frames
 
-from .faults import FaultKind
-from .text import bot_text
+from ..faults import FaultKind
+from ..text import bot_text
+from .connection import BotIdentity, Connection, Key
+from .errors import ConnectionLost, HandshakeError, SeatTimeout
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 HELLO_TIMEOUT = 5.0
@@ -42,109 +37,17 @@ UNSOLICITED_WINDOW = 10.0
 """Seconds over which unsolicited decisions are counted: a long match's occasional double answer never adds up."""
 
 
-class ConnectionLost(Exception):
-    """The bot's stream ended or failed; the message says how, ``kind`` what fault that is for the seat."""
-
-    def __init__(self, why: str, kind: FaultKind = FaultKind.CRASHED) -> None:
-        super().__init__(why)
-        self.kind = kind
-
-
-class SeatTimeout(Exception):
-    """No decision in time."""
-
-
-class HandshakeError(Exception):
-    """The bot could not be greeted, or speaks another protocol version."""
-
-
-@dataclass(frozen=True)
-class BotIdentity:
-    name: str
-    version: str
-
-
-Key = tuple[int, int]
-"""A decision request on a connection: (game, seq)."""
-
-
-class Connection(ABC):
-    """Every game the referee runs with one bot."""
-
-    identity: BotIdentity | None = None
-
-    @abstractmethod
-    async def open(self) -> BotIdentity:
-        """Greet the bot and open the stream; :class:`HandshakeError` if it cannot be done."""
-
-    @abstractmethod
-    def send(self, message: bytes) -> None:
-        """Send an encoded ``GameMessage`` that asks for nothing (a game's end)."""
-
-    @abstractmethod
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
-        """Send an encoded ``GameMessage`` whose decision request is ``key`` and wait for the answer.
-
-        :raises SeatTimeout: no answer within ``timeout`` seconds.
-        :raises ConnectionLost: the stream is gone.
-        """
-
-    @abstractmethod
-    async def close(self) -> None:
-        """End the stream (pending decisions fail with :class:`ConnectionLost`)."""
-
-    @property
-    @abstractmethod
-    def alive(self) -> bool: ...
-
-
-class LocalConnection(Connection):
-    """A bot in the referee's own process: the same messages, handed over by a function call.
-
-    For fast local testing. The bot runs on the referee's thread, so deadlines are not enforced.
-    """
-
-    def __init__(self, factory: BotFactory) -> None:
-        self.factory = factory
-        self.runner = BotRunner(factory)
-
-    async def open(self) -> BotIdentity:
-        bot_class = bot_class_of(self.factory)
-        self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
-        return self.identity
-
-    def _handle(self, message: bytes) -> list[pb.Decision]:
-        try:
-            return self.runner.handle([pb.GameMessage.FromString(message)])
-        except Exception as error:  # the bot's own code failed where the runner does not catch it (making the bot)
-            raise ConnectionLost(f"the bot failed: {type(error).__name__}: {error}") from None
-
-    def send(self, message: bytes) -> None:
-        with contextlib.suppress(ConnectionLost):
-            self._handle(message)
-
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
-        return self._handle(message)[0]
-
-    async def close(self) -> None:
-        self.runner = BotRunner(self.factory)
-
-    @property
-    def alive(self) -> bool:
-        return True
-
-
 class Dispatcher:
     """When remote connections write: full batches, with a bot and the referee working side by side.
 
     A stream message costs each Python gRPC end a few hundred microseconds however many decision
     requests it carries (``rage bench protocol``), so throughput comes from full batches. One batch
-    is in flight on the loop at a time: while a bot works on it, the requests for the other bots
-    gather, and when it lands the fullest queue goes at once, before the referee works through the
-    answers, so that the next bot works while the referee does. A batch lands once its requests are
-    all answered, or ``STALE`` seconds after it went, so a slow bot holds the others up that long
-    at most. A connection with ``FULL`` messages waiting writes at once whatever is in flight, and
-    none waits longer than ``HOLD`` seconds.
+    of the connections sharing a dispatcher (a runner's) is in flight at a time: while a bot works
+    on it, the requests for the other bots gather, and when it lands the fullest queue goes at once,
+    before the referee works through the answers, so that the next bot works while the referee
+    does. A batch lands once its requests are all answered, or ``STALE`` seconds after it went, so
+    a slow bot holds the others up that long at most. A connection with ``FULL`` messages waiting
+    writes at once whatever is in flight, and none waits longer than ``HOLD`` seconds.
     """
 
     FULL = 16
@@ -198,18 +101,6 @@ class Dispatcher:
             self._go(max(self._waiting, key=lambda connection: connection.waiting))
 
 
-_dispatchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Dispatcher] = weakref.WeakKeyDictionary()
-
-
-def dispatcher() -> Dispatcher:
-    """The running loop's :class:`Dispatcher`, shared by every remote connection on it."""
-    loop = asyncio.get_running_loop()
-    found = _dispatchers.get(loop)
-    if found is None:
-        found = _dispatchers[loop] = Dispatcher()
-    return found
-
-
 class _Deadlines:
     """Many deadlines on one timer, armed for the earliest: setting one is a heap push, not a timer."""
 
@@ -251,8 +142,9 @@ class _Deadlines:
 class _Flight:
     """A batch in flight: it lands when its requests are all answered, or ``Dispatcher.STALE`` after it went."""
 
-    def __init__(self, requests: set[Key]) -> None:
+    def __init__(self, requests: set[Key], dispatcher: Dispatcher) -> None:
         self.requests = requests
+        self.dispatcher = dispatcher
         self.landed = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
         if requests:
@@ -271,7 +163,7 @@ class _Flight:
             if self._timer is not None:
                 self._timer.cancel()
             self.landed.set()
-            dispatcher().landed()
+            self.dispatcher.landed()
 
 
 class FloodGauge:
@@ -293,8 +185,10 @@ class FloodGauge:
 class RemoteConnection(Connection):
     """A bot served over gRPC at ``address``: one ``Play`` stream, batched both ways."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, dispatcher: Dispatcher | None = None) -> None:
         self.address = address
+        self.dispatcher = dispatcher or Dispatcher()
+        """Paces the writes; the connections of one runner share one, so one batch of theirs is in flight."""
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
         self._outbox: asyncio.Queue[tuple[bytes, Key | None] | None] = asyncio.Queue()  # None ends the stream
@@ -353,7 +247,7 @@ class RemoteConnection(Connection):
         self, call: grpc.aio.StreamStreamCall, outbox: asyncio.Queue[tuple[bytes, Key | None] | None]
     ) -> None:
         """Write everything queued, a ``RefereeBatch`` at a time when the dispatcher says, until ``None`` ends it."""
-        pacing = dispatcher()
+        pacing = self.dispatcher
         try:
             while True:
                 first = await outbox.get()
@@ -368,7 +262,7 @@ class RemoteConnection(Connection):
                         ended = True
                         break
                     batch.append(following)
-                flight = self._flight = _Flight({key for _, key in batch if key is not None})
+                flight = self._flight = _Flight({key for _, key in batch if key is not None}, pacing)
                 try:
                     await call.write(
                         frames.RefereeBatchFrames(messages=[message for message, _ in batch]).SerializeToString()

@@ -1,0 +1,102 @@
+"""One bot as a game sees it: its spec, its connection, its process if the referee runs it; started and restarted."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..sandbox import Sandbox
+from ..submissions.store import Submission
+from .connection import BotIdentity, Connection
+from .errors import HandshakeError
+from .process import BotProcess
+from .remote import Dispatcher, RemoteConnection
+from .spec import BotSpec, BotSpecError
+from .transports import TRANSPORTS
+
+MAX_RESTARTS = 3
+
+
+@dataclass
+class BotHandle:
+    """One bot in a match: its spec, its process if the referee runs it, and its connection."""
+
+    spec: BotSpec
+    log_dir: Path
+    connection: Connection | None = None
+    process: BotProcess | None = None
+    identity: BotIdentity | None = None
+    restarts: int = 0
+    """How often the bot was restarted: a new connection knows no game until told again."""
+    sandbox: Sandbox | None = None
+    """The sandbox a launched command runs in; none: with the referee's rights."""
+    submission: Submission | None = None
+    """For a ``submission:`` bot, its stored and built version."""
+    dispatcher: Dispatcher = field(default_factory=Dispatcher)
+    """Paces the writes of the remote connections that share it (a runner's bots share one)."""
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    async def start(self) -> BotIdentity:
+        """Launch or load the bot (its kind's transport), greet it and open its stream."""
+        self.connection = await TRANSPORTS[self.spec.kind](self)
+        self.identity = await self.connection.open()
+        return self.identity
+
+    async def restart_once(self) -> None:
+        """After a crash: relaunch the process if it died and reconnect, at most ``MAX_RESTARTS`` times.
+
+        :raises HandshakeError: when the bot cannot be brought back.
+        """
+        async with self._lock:
+            if self.connection is not None and self.connection.alive:
+                return  # another game brought it back meanwhile
+            if self.restarts >= MAX_RESTARTS:
+                raise HandshakeError(f"{self.spec.name} was restarted {self.restarts} times; not again")
+            self.restarts += 1
+            assert self.connection is not None
+            if self.process is not None:
+                if self.process.running:
+                    with contextlib.suppress(HandshakeError):
+                        await self.connection.open()
+                        return
+                # Dead, or alive but not answering: launch it afresh.
+                assert isinstance(self.connection, RemoteConnection)
+                self.connection.address = await self.process.start()
+            await self.connection.open()
+
+    async def stop(self) -> None:
+        """Close the connection (what is queued is sent first) and end the process, if the referee runs it."""
+        if self.connection is not None:
+            await self.connection.close()
+        if self.process is not None:
+            self.process.stop()
+
+
+async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> dict[str, str]:
+    """Start every bot at once; if one cannot start, stop the others' starts too and raise its error.
+
+    With ``keep_going`` the others start regardless: the bots that could not start are returned,
+    each name with why.
+    """
+    handles = list(handles)
+    tasks = [asyncio.create_task(handle.start()) for handle in handles]
+    if keep_going:
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        failed = {}
+        for handle, outcome in zip(handles, outcomes, strict=True):
+            if isinstance(outcome, HandshakeError | BotSpecError):
+                failed[handle.spec.name] = str(outcome)
+            elif isinstance(outcome, BaseException):
+                raise outcome
+        return failed
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return {}

@@ -1,0 +1,74 @@
+"""The in-process transport: a ``Bot`` subclass from a Python file, called directly on the referee's thread."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from rage_sdk.bot import Bot, BotFactory, BotRunner, bot_class_of
+from rage_sdk.pb import bot_pb2 as pb
+
+from .connection import BotIdentity, Connection, Key
+from .errors import ConnectionLost
+from .spec import IN_PROCESS, BotSpecError
+
+
+def load_bot_class(target: str) -> type[Bot]:
+    """The :class:`Bot` subclass named by ``path/to/file.py:ClassName``."""
+    match = IN_PROCESS.match(target)
+    if not match:
+        raise BotSpecError(f"{target!r}: expected FILE.py:CLASS")
+    path = Path(match["path"])
+    if not path.is_file():
+        raise BotSpecError(f"{target!r}: no file {path}")
+    spec = importlib.util.spec_from_file_location(f"rage_bot_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise BotSpecError(f"{target!r}: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise BotSpecError(f"{target!r}: loading {path} failed: {error}") from error
+    bot_class = getattr(module, match["name"], None)
+    if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
+        raise BotSpecError(f"{target!r}: {match['name']} is not a rage_sdk.Bot subclass in {path}")
+    return bot_class
+
+
+class LocalConnection(Connection):
+    """A bot in the referee's own process: the same messages, handed over by a function call.
+
+    For fast local testing. The bot runs on the referee's thread, so deadlines are not enforced.
+    """
+
+    def __init__(self, factory: BotFactory) -> None:
+        self.factory = factory
+        self.runner = BotRunner(factory)
+
+    async def open(self) -> BotIdentity:
+        bot_class = bot_class_of(self.factory)
+        self.identity = BotIdentity(bot_class.display_name(), bot_class.version)
+        return self.identity
+
+    def _handle(self, message: bytes) -> list[pb.Decision]:
+        try:
+            return self.runner.handle([pb.GameMessage.FromString(message)])
+        except Exception as error:  # the bot's own code failed where the runner does not catch it (making the bot)
+            raise ConnectionLost(f"the bot failed: {type(error).__name__}: {error}") from None
+
+    def send(self, message: bytes) -> None:
+        with contextlib.suppress(ConnectionLost):
+            self._handle(message)
+
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+        return self._handle(message)[0]
+
+    async def close(self) -> None:
+        self.runner = BotRunner(self.factory)
+
+    @property
+    def alive(self) -> bool:
+        return True

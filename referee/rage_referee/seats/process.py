@@ -1,0 +1,172 @@
+"""A bot command the referee runs: launched in its own process group on a free port or Unix socket.
+
+The command is run with ``--port N`` appended, or, when it contains ``{port}``, with N there
+instead (proto/README.md, Launching); or with ``{listen}`` replaced by a Unix socket
+(``unix:PATH``). A sandboxed bot always listens on a Unix socket: ``--listen unix:PATH`` is
+appended when its command has no ``{listen}``. A leading ``python`` or ``python3`` runs the
+referee's own interpreter, which has the SDK.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from rage_sdk.grpc_engine import environment_for_child
+from rage_sdk.server import PARENT_ENV
+
+from ..sandbox import LISTEN, Jail, Sandbox, absolute_files
+from ..text import bot_text
+from .errors import HandshakeError
+from .remote import wait_healthy
+from .spec import BotSpecError
+
+START_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
+    """End a process started in its own group, and its children: SIGTERM, then SIGKILL after ``grace`` seconds."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def launch_header(command: str) -> str:
+    """The line the referee writes to a bot's log before each launch: a new section per run (and relaunch)."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"\n=== {when}: the referee (pid {os.getpid()}) launches {command}\n"
+
+
+@dataclass
+class BotProcess:
+    """A bot command the referee runs: its own process group, stderr to a log file."""
+
+    command: str
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    port: int = 0
+    sandbox: Sandbox | None = None
+    """Run in this sandbox, its work directory beside the log; none: with the referee's rights."""
+    code_dir: Path | None = None
+    """A submitted bot's own folder: where it starts, and what its relative paths mean."""
+    _log: IO[bytes] | None = field(default=None, repr=False)
+    _jail: Jail | None = field(default=None, repr=False)
+    _socket_dir: Path | None = field(default=None, repr=False)
+
+    def argv(self, port: int = 0, listen: str | None = None) -> list[str]:
+        """The command line for ``port`` (or the Unix socket ``listen``); a leading ``python``/``python3``
+        is the referee's own Python."""
+        if listen is not None and "{port}" in self.command:
+            raise BotSpecError(f"{self.command!r}: this bot listens on a Unix socket: use {{listen}}, not {{port}}")
+        if "{listen}" in self.command:
+            argv = shlex.split(self.command.replace("{listen}", listen or ""))
+        elif listen is not None:
+            argv = [*shlex.split(self.command), "--listen", listen]
+        elif "{port}" in self.command:
+            argv = shlex.split(self.command.replace("{port}", str(port)))
+        else:
+            argv = [*shlex.split(self.command), "--port", str(port)]
+        if argv and argv[0] in ("python", "python3"):
+            argv[0] = sys.executable
+        return argv
+
+    def _launch(self) -> tuple[list[str], dict[str, str], str]:
+        """The command line, environment and address of a fresh launch."""
+        environment = {**environment_for_child(), PARENT_ENV: str(os.getpid())}  # SDK bots stop if the referee dies
+        if self.sandbox is not None:
+            command = absolute_files(self.argv(listen=LISTEN), self.code_dir)
+            self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"), code_dir=self.code_dir)
+            return self._jail.argv(command), self._jail.environment(), self._jail.address
+        if "{listen}" in self.command:
+            self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
+            address = f"unix:{self._socket_dir}/bot.sock"
+            return self.argv(listen=address), environment, address
+        self.port = free_port()
+        return self.argv(self.port), environment, f"127.0.0.1:{self.port}"
+
+    async def start(self) -> str:
+        """Launch on a free port (or socket) and wait until its health service says SERVING; return its address."""
+        self.stop()
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = self.log_path.open("ab")
+        argv, environment, address = self._launch()
+        shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
+        self._log.write(launch_header(shown).encode())
+        self._log.flush()
+        try:
+            process = self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+                start_new_session=True,
+                env=environment,
+                cwd=self.code_dir if self._jail is None else None,
+            )
+        except OSError as error:
+            self.stop()
+            raise HandshakeError(f"cannot run {shown}: {error.strerror or error}") from None
+        deadline = asyncio.get_running_loop().time() + START_TIMEOUT
+        try:
+            while asyncio.get_running_loop().time() < deadline:
+                if process.poll() is not None:
+                    raise HandshakeError(
+                        f"{shown} exited with code {process.returncode} before serving; "
+                        f"see {self.log_path}: {self.log_tail()}"
+                    )
+                if await wait_healthy(address, timeout=1.0):
+                    return address
+            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+        except BaseException:  # a failed or cancelled start leaves no process behind
+            self.stop()
+            raise
+
+    def log_tail(self, lines: int = 3) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return " | ".join(bot_text(line, 200) for line in text[-lines:])
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, grace: float = 2.0) -> None:
+        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        process, self.process = self.process, None
+        if process is not None:
+            stop_group(process, grace)
+        jail, self._jail = self._jail, None
+        if jail is not None:
+            jail.end()
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
+            self._socket_dir = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None

@@ -1,0 +1,70 @@
+"""Bots as they are given: a name and where the bot is, its kind read from the form of the target.
+
+- ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
+- ``HOST:PORT`` or ``unix:PATH``: a bot already serving there;
+- ``submission:PATH``: a submitted bot (a folder or archive with ``rage-bot.toml``), stored as a
+  version, built once and run in the sandbox from its own folder;
+- any other text: a command the referee launches (:class:`~.process.BotProcess` says how).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rage_sdk.server import is_unix_address
+
+SUBMISSION = "submission:"
+_ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
+IN_PROCESS = re.compile(r"^(?P<path>\S+\.py):(?P<name>[A-Za-z_]\w*)$")
+
+
+class BotSpecError(ValueError):
+    """A bot given in a form the referee cannot use; the message names the bot."""
+
+
+class BotKind(StrEnum):
+    """How the referee reaches a bot; each kind has its transport (:mod:`.transports`)."""
+
+    MODULE = "module"
+    """A ``Bot`` subclass in a Python file, run in the referee's process."""
+    COMMAND = "command"
+    """A command the referee launches, serving gRPC on a port or Unix socket it is given."""
+    ADDRESS = "address"
+    """A bot serving gRPC already, at ``HOST:PORT`` or ``unix:PATH``."""
+    SUBMISSION = "submission"
+    """A submitted bot, stored and built as a version, launched in the sandbox."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A named bot: where it is, and what kind of target that is."""
+
+    name: str
+    target: str
+    kind: BotKind
+
+    @staticmethod
+    def parse(text: str) -> BotSpec:
+        """``NAME=TARGET`` as given to ``rage match --bot``."""
+        name, sep, target = text.partition("=")
+        name, target = name.strip(), target.strip()
+        if not sep or not name or not target:
+            raise BotSpecError(f"--bot {text!r}: expected NAME=COMMAND, NAME=HOST:PORT or NAME=FILE.py:CLASS")
+        return BotSpec.of(name, target)
+
+    @staticmethod
+    def of(name: str, target: str) -> BotSpec:
+        return BotSpec(name, target, kind_of(target))
+
+
+def kind_of(target: str) -> BotKind:
+    """The kind of bot ``target`` names, by its form."""
+    if IN_PROCESS.match(target) and " " not in target:
+        return BotKind.MODULE
+    if target.startswith(SUBMISSION):
+        return BotKind.SUBMISSION
+    if _ADDRESS.match(target) or (is_unix_address(target) and " " not in target):
+        return BotKind.ADDRESS
+    return BotKind.COMMAND

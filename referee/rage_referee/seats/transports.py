@@ -1,0 +1,75 @@
+"""Transports: how the referee reaches each kind of bot, one function per :class:`~.spec.BotKind`.
+
+A transport makes the seat's connection (not opened yet), launching the bot's process first when
+the referee runs it. :func:`register` adds one for a new kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Protocol
+
+from ..sandbox import Sandbox
+from ..submissions.store import Submission
+from .connection import Connection
+from .local import LocalConnection, load_bot_class
+from .process import BotProcess
+from .remote import Dispatcher, RemoteConnection
+from .spec import BotKind, BotSpec, BotSpecError
+
+
+class Seat(Protocol):
+    """What a transport reads of the bot it connects (a :class:`~.handle.BotHandle`), and the process it sets."""
+
+    spec: BotSpec
+    log_dir: Path
+    sandbox: Sandbox | None
+    submission: Submission | None
+    dispatcher: Dispatcher
+    process: BotProcess | None
+
+
+Transport = Callable[[Seat], Awaitable[Connection]]
+TRANSPORTS: dict[BotKind, Transport] = {}
+
+
+def register(kind: BotKind) -> Callable[[Transport], Transport]:
+    """Make the decorated function the transport of ``kind``."""
+
+    def registered(transport: Transport) -> Transport:
+        TRANSPORTS[kind] = transport
+        return transport
+
+    return registered
+
+
+def log_path(seat: Seat) -> Path:
+    """Where a launched bot's stderr goes: its name as a file name, in the log folder."""
+    return seat.log_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', seat.spec.name)}.log"
+
+
+@register(BotKind.MODULE)
+async def in_process(seat: Seat) -> Connection:
+    return LocalConnection(load_bot_class(seat.spec.target))
+
+
+@register(BotKind.ADDRESS)
+async def serving(seat: Seat) -> Connection:
+    return RemoteConnection(seat.spec.target, seat.dispatcher)
+
+
+@register(BotKind.COMMAND)
+async def launched(seat: Seat) -> Connection:
+    seat.process = BotProcess(seat.spec.target, log_path(seat), sandbox=seat.sandbox)
+    return RemoteConnection(await seat.process.start(), seat.dispatcher)
+
+
+@register(BotKind.SUBMISSION)
+async def submitted(seat: Seat) -> Connection:
+    if seat.submission is None:
+        raise BotSpecError(f"{seat.spec.name}: a submitted bot must be stored and built before it plays")
+    manifest, folder = seat.submission.manifest, seat.submission.folder
+    seat.process = BotProcess(manifest.run, log_path(seat), sandbox=seat.sandbox, code_dir=folder)
+    return RemoteConnection(await seat.process.start(), seat.dispatcher)
