@@ -13,7 +13,7 @@ from rage_sdk.rules import EDITIONS, OPTION_NAMES, PRESETS, Ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = (ROOT / "docs" / "rules.md").read_text()
-PAGES = ["README.md", "proto/README.md", "docs/rules.md", "docs/record.md", "docs/sdk.md"]
+PAGES = ["README.md", "proto/README.md", "docs/rules.md", "docs/record.md", "docs/sdk.md", "docs/ray.md"]
 
 
 def rows(first_cell: str) -> list[list[str]]:

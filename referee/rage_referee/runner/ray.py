@@ -133,7 +133,7 @@ class RayRunner(GameRunner):
         self.max_retries = max_retries
         self.runtime_env = runtime_env
         self._actors: list[Any] = []
-        self._started_ray = False
+        self._session = False
 
     async def __aenter__(self) -> Self:
         if not ray.is_initialized():
@@ -175,9 +175,9 @@ class RayRunner(GameRunner):
         try:
             if self.address is None:
                 ray.init(num_cpus=self.workers, include_dashboard=False, **settings)  # none: the machine's CPUs
-                self._started_ray = True
             else:
                 ray.init(address=self.address, **settings)
+            self._session = True  # this runner's to end (a Ray of its own stops, a cluster is only left)
         except (ConnectionError, RuntimeError, ValueError) as error:
             where = self.address or "a new Ray on this machine"
             said = " ".join(str(error).split())
@@ -195,9 +195,9 @@ class RayRunner(GameRunner):
         for actor in actors:
             with contextlib.suppress(RayError):
                 ray.kill(actor, no_restart=True)
-        if self._started_ray:
+        if self._session:
             ray.shutdown()
-            self._started_ray = False
+            self._session = False
 
     async def run(self, specs: Iterable[GameSpec], on_finished: OnFinished, on_failed: OnFailed | None = None) -> None:
         """Play ``specs`` (taken one at a time, as slots free up), each finished game handed to ``on_finished``.
@@ -227,7 +227,7 @@ class RayRunner(GameRunner):
                     try:
                         game = future.result()
                     except RayError as error:
-                        failure = error.cause if isinstance(error, RayTaskError) and error.cause else error
+                        failure = self._failure(spec, error)
                         if on_failed is None:
                             raise failure from None
                         on_failed(spec, failure)
@@ -242,6 +242,13 @@ class RayRunner(GameRunner):
                 with contextlib.suppress(RayError):
                     ray.cancel(ref)
             await asyncio.gather(*flying, return_exceptions=True)
+
+    def _failure(self, spec: GameSpec, error: RayError) -> BaseException:
+        """What a failed task raised in the worker, or one line for a worker that kept dying."""
+        if isinstance(error, RayTaskError) and error.cause is not None:
+            return error.cause
+        said = " ".join(str(error).split())[:300]
+        return RayRunnerError(f"game {spec.game_id}: its worker died {self.max_retries + 1} times: {said}")
 
     def _ledger_copy(self) -> FaultLedger:
         return FaultLedger(self.ledger.max_faults, dict(self.ledger.counts), dict(self.ledger.forfeited))
