@@ -139,11 +139,18 @@ def game_workers() -> list[psutil.Process]:
     return found
 
 
-@pytest.mark.slow
-def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, tmp_path: Path) -> None:
-    dawdlers = [BotSpec.of(name, f"python {BOTS / 'dawdler.py'}") for name in ("a", "b", "c")]
-    games = specs(["a", "b", "c"], 8)
+DAWDLERS = [BotSpec.of(name, f"python {BOTS / 'dawdler.py'}") for name in ("a", "b", "c")]
+
+
+def play_killing_a_worker(
+    tmp_path: Path, games: Sequence[GameSpec], **settings: Any
+) -> tuple[list[FinishedGame], list[tuple[GameSpec, BaseException]], bool]:
+    """Play ``games`` on two workers, SIGKILLing one of them once two games have finished (mid-game).
+
+    Returns the finished games, the failed ones with their errors, and whether a worker was killed.
+    """
     finished: list[FinishedGame] = []
+    failed: list[tuple[GameSpec, BaseException]] = []
     killed: list[int] = []
 
     def kill_one_worker_mid_game() -> None:
@@ -151,27 +158,49 @@ def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, 
         while len(finished) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         workers = game_workers()
-        if workers and len(finished) < len(games):
+        if workers and len(finished) + len(failed) < len(games):
             killed.append(workers[0].pid)
             workers[0].send_signal(signal.SIGKILL)
 
     async def run() -> None:
-        async with RayRunner(dawdlers, FaultLedger(20), log_dir=tmp_path / "logs", workers=2) as runner:
+        logs = tmp_path / "logs"
+        async with RayRunner(DAWDLERS, FaultLedger(20), log_dir=logs, workers=2, **settings) as runner:
             killer = threading.Thread(target=kill_one_worker_mid_game)
             killer.start()
             try:
-                await runner.run(games, finished.append)
+                await runner.run(games, finished.append, lambda spec, error: failed.append((spec, error)))
             finally:
                 killer.join()
 
     asyncio.run(run())
+    return finished, failed, bool(killed)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, tmp_path: Path) -> None:
+    games = specs(names(DAWDLERS), 8)
+    finished, failed, killed = play_killing_a_worker(tmp_path, games)
     assert killed, "the league ended before a worker could be killed"
     launches = sorted(path.read_text().count("the referee (pid") for path in (tmp_path / "logs").glob("worker-*/a.log"))
     assert launches == [1, 2], "the killed worker's actor came back and launched its bots again"
+    assert not failed
     assert sorted(game.spec.game_id for game in finished) == list(range(len(games))), "every game once, none lost"
     for game in finished:
         assert verify(json.dumps(game.record)).ok, f"game {game.spec.game_id} does not replay"
         assert game.record["meta"]["game"] == game.spec.game_id
+
+
+@pytest.mark.slow
+def test_a_game_whose_worker_dies_past_its_retries_fails_in_one_line(ray_address: str, tmp_path: Path) -> None:
+    games = specs(names(DAWDLERS), 6)
+    finished, failed, killed = play_killing_a_worker(tmp_path, games, max_retries=0)
+    assert killed, "the league ended before a worker could be killed"
+    assert len(failed) == 1, "the one game the killed worker was playing"
+    spec, error = failed[0]
+    assert isinstance(error, RayRunnerError)
+    assert str(error).startswith(f"game {spec.game_id}: its worker died 1 times: ") and "\n" not in str(error)
+    played = sorted(game.spec.game_id for game in finished)
+    assert played == sorted(set(range(6)) - {spec.game_id}), "the other games all finish, once each"
 
 
 # --------------------------------------------------------------------------- rage league run --ray

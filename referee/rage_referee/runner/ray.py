@@ -8,7 +8,8 @@ driver. Only the driver stores: it calls ``on_finished`` once per game index, so
 again never stores a game twice, and a driver killed and run again resumes from the store.
 
 A worker process that dies mid-game costs its games in flight one more try each: Ray restarts the
-actor (which launches its bots again) and runs the task again, up to ``max_retries`` times.
+actor (which launches its bots again) and the driver sends those games again once it is back, up
+to ``max_retries`` times each.
 
 The driver owns the :class:`~rage_referee.game.FaultLedger`. Each game starts with a copy of it
 and the driver adds the game's charged faults when it returns, so a bot forfeited by its faults
@@ -35,7 +36,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import ray
-from ray.exceptions import RayError, RayTaskError
+from ray.exceptions import ActorUnavailableError, RayActorError, RayError, RayTaskError
 
 from ..finished import FinishedGame
 from ..game import FaultLedger, play_game
@@ -46,6 +47,9 @@ from .settings import RunnerError
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
+RESTART_SECONDS = 120.0
+RESTART_POLL = 0.5
+"""How long a game waits for its restarted worker to come back, and how often it asks."""
 
 
 class RayRunnerError(RunnerError):
@@ -133,6 +137,8 @@ class RayRunner(GameRunner):
         self.max_retries = max_retries
         self.runtime_env = runtime_env
         self._actors: list[Any] = []
+        self._restarting: set[Any] = set()
+        """Workers that died under a game: the next game waits until they are back."""
         self._session = False
 
     async def __aenter__(self) -> Self:
@@ -143,7 +149,7 @@ class RayRunner(GameRunner):
         if workers > cpus:
             await self._stop_all()
             raise RayRunnerError(f"workers: {workers} asked for, but the Ray cluster has {cpus} CPUs (one per worker)")
-        options = {"max_restarts": -1, "max_task_retries": self.max_retries, "max_concurrency": self.concurrency}
+        options = {"max_restarts": -1, "max_task_retries": 0, "max_concurrency": self.concurrency}  # retries: run()
         actor = ray.remote(GameWorker).options(num_cpus=1, **options)
         bots = [spec for spec in self.bots.values() if spec.target]
         log_dir = str(self.log_dir.resolve())
@@ -207,8 +213,9 @@ class RayRunner(GameRunner):
         """
         upcoming = iter(specs)
         free = [actor for actor in self._actors for _ in range(self.concurrency)]
-        flying: dict[asyncio.Future[FinishedGame], tuple[GameSpec, Any, Any]] = {}
+        flying: dict[asyncio.Task[FinishedGame], tuple[GameSpec, Any]] = {}
         delivered: set[int] = set()
+        tries: dict[int, int] = {}  # by game: how often its worker died under it
         try:
             while True:
                 while free and not self.stopping:
@@ -216,37 +223,72 @@ class RayRunner(GameRunner):
                     if spec is None:
                         break
                     actor = free.pop(0)
-                    ref = actor.play.remote(spec, self._ledger_copy())
-                    flying[_awaited(ref)] = (spec, actor, ref)
+                    flying[asyncio.ensure_future(self._play(actor, spec))] = (spec, actor)
                 if not flying:
                     return
                 done, _ = await asyncio.wait(flying, return_when=asyncio.FIRST_COMPLETED)
-                for future in done:
-                    spec, actor, _ref = flying.pop(future)
-                    free.append(actor)
+                for task in done:
+                    spec, actor = flying.pop(task)
                     try:
-                        game = future.result()
+                        game = task.result()
+                    except RayActorError as error:  # the worker died or is restarting: no result came
+                        self._restarting.add(actor)
+                        tried = tries[spec.game_id] = tries.get(spec.game_id, 0) + 1
+                        if tried <= self.max_retries:
+                            flying[asyncio.ensure_future(self._play(actor, spec))] = (spec, actor)
+                            continue
+                        self._failed(spec, error, on_failed)
                     except RayError as error:
-                        failure = self._failure(spec, error)
-                        if on_failed is None:
-                            raise failure from None
-                        on_failed(spec, failure)
-                        continue
-                    if spec.game_id in delivered:
-                        continue
-                    delivered.add(spec.game_id)
-                    self._charge(game)
-                    on_finished(game)
+                        self._failed(spec, error, on_failed)
+                    else:
+                        if spec.game_id not in delivered:
+                            delivered.add(spec.game_id)
+                            self._charge(game)
+                            on_finished(game)
+                    free.append(actor)
         finally:
-            for _spec, _actor, ref in flying.values():
-                with contextlib.suppress(RayError):
-                    ray.cancel(ref)
+            for task in flying:
+                task.cancel()
             await asyncio.gather(*flying, return_exceptions=True)
+
+    async def _play(self, actor: Any, spec: GameSpec) -> FinishedGame:
+        """One game on ``actor`` (once it is back, if it was restarting), with the ledger as it is then."""
+        if actor in self._restarting:
+            await self._back(actor)
+        ref = actor.play.remote(spec, self._ledger_copy())
+        try:
+            game: FinishedGame = await _awaited(ref)
+        except asyncio.CancelledError:
+            with contextlib.suppress(RayError):
+                ray.cancel(ref)
+            raise
+        return game
+
+    async def _back(self, actor: Any) -> None:
+        """Wait until a restarted worker has started its bots again (at most :data:`RESTART_SECONDS`)."""
+        deadline = asyncio.get_running_loop().time() + RESTART_SECONDS
+        while True:
+            try:
+                await _awaited(actor.start.remote())
+            except ActorUnavailableError:
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(RESTART_POLL)
+                continue
+            self._restarting.discard(actor)
+            return
+
+    def _failed(self, spec: GameSpec, error: RayError, on_failed: OnFailed | None) -> None:
+        failure = self._failure(spec, error)
+        if on_failed is None:
+            raise failure from None
+        on_failed(spec, failure)
 
     def _failure(self, spec: GameSpec, error: RayError) -> BaseException:
         """What a failed task raised in the worker, or one line for a worker that kept dying."""
-        if isinstance(error, RayTaskError) and error.cause is not None:
-            return error.cause
+        cause = error.cause if isinstance(error, RayTaskError) else None
+        if isinstance(cause, BaseException):
+            return cause
         said = " ".join(str(error).split())[:300]
         return RayRunnerError(f"game {spec.game_id}: its worker died {self.max_retries + 1} times: {said}")
 
