@@ -130,6 +130,26 @@ def test_keep_going_forfeits_a_bot_that_cannot_start_on_a_worker(ray_address: st
         assert mine and all(not fault.charged and "could not start on worker 1" in fault.detail for fault in mine)
 
 
+def test_the_drivers_ledger_takes_each_games_faults_and_forfeits_from_the_next_game(
+    ray_address: str, tmp_path: Path
+) -> None:
+    bots = [*MIXED[1:], BotSpec.of("blunder", f"{BOTS / 'blunder.py'}:BlunderBot")]
+    ledger = FaultLedger(30)
+    finished: list[FinishedGame] = []
+
+    async def run() -> None:
+        async with RayRunner(bots, ledger, log_dir=tmp_path / "logs", workers=1) as runner:
+            await runner.run(specs(names(bots), 4), finished.append)
+
+    asyncio.run(run())
+    charged = [sum(f.charged for f in game.faults if game.spec.seats[f.seat] == "blunder") for game in finished]
+    assert ledger.counts["blunder"] == sum(charged), "every charged fault counted once by the driver"
+    assert "blunder" in ledger.forfeited and charged[0] < 30
+    last = finished[-1]
+    seat = last.spec.seats.index("blunder")
+    assert charged[-1] == 0 and all(not f.charged for f in last.faults if f.seat == seat), "forfeited from the start"
+
+
 def game_workers() -> list[psutil.Process]:
     found = []
     for process in psutil.process_iter(["cmdline"]):

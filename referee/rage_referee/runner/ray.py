@@ -89,7 +89,7 @@ class GameWorker:
     async def start(self) -> WorkerStart:
         """Start every bot not forfeited (once; a restarted actor starts them again on its first game)."""
         if self._started is None:
-            playing = [handle for name, handle in self.handles.items() if name not in self.skipped]
+            playing = [h for name, h in self.handles.items() if name not in self.skipped and h.spec.target]
             self._started = asyncio.ensure_future(start_all(playing, keep_going=True))
         self.failed = await self._started
         return WorkerStart(self.index, socket.gethostname(), os.getpid(), self.failed)
@@ -151,7 +151,7 @@ class RayRunner(GameRunner):
             raise RayRunnerError(f"workers: {workers} asked for, but the Ray cluster has {cpus} CPUs (one per worker)")
         options = {"max_restarts": -1, "max_task_retries": 0, "max_concurrency": self.concurrency}  # retries: run()
         actor = ray.remote(GameWorker).options(num_cpus=1, **options)
-        bots = [spec for spec in self.bots.values() if spec.target]
+        bots = list(self.bots.values())
         log_dir = str(self.log_dir.resolve())
         forfeited = sorted(self.ledger.forfeited)
         retry = self.start_failure is StartFailure.RETRY
