@@ -441,10 +441,12 @@ def create_command(
 def _league_line(league: pb.LeagueInfo) -> str:
     status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
-    return (
+    bots = ", ".join(f"{bot} {league.versions[bot]}" if bot in league.versions else bot for bot in league.bots)
+    line = (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
-        f"{league.players} per table, ruleset {league.ruleset}, bots {', '.join(league.bots)}, {deals}"
+        f"{league.players} per table, ruleset {league.ruleset}, bots {bots}, {deals}"
     )
+    return line + (f"; submitted bots: {league.sandbox}" if league.sandbox else "")
 
 
 @app.command("leagues")
@@ -515,6 +517,9 @@ def standings_command(
     render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games")
     deals = f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
     (out if format is Format.TABLE else err).print(deals)
+    versions = ", ".join(f"{row.bot} {row.version}" for row in reply.rows if row.version)
+    if versions:
+        (out if format is Format.TABLE else err).print(f"submitted bots' versions: {versions}", markup=False)
 
 
 @app.command("record")
