@@ -321,3 +321,29 @@ def test_chunks_cover_the_data() -> None:
     data = bytes(range(256)) * 1000
     pieces: Iterator[bytes] = chunks(data)
     assert b"".join(pieces) == data and list(chunks(b"")) == [b""]
+
+
+def test_every_bots_versions_together_are_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', ""))
+
+    async def scenario(hosted: Referee) -> None:
+        await hosted.submit("one", pack(folder))
+        monkeypatch.setattr(hosted_submissions, "MAX_TOTAL_BYTES", hosted.contest.submissions.versions.total_bytes())
+        code, details = await hosted.refusal("two", pack(folder))
+        assert code is grpc.StatusCode.RESOURCE_EXHAUSTED and details.startswith("the referee keeps ")
+        assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["one"]
+
+    run(tmp_path, scenario)
+
+
+def test_a_submitted_bot_has_no_address_to_change(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "bot")
+
+    async def scenario(hosted: Referee) -> None:
+        first = await hosted.submit("rnd", pack(folder))
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await hosted.call("UpdateBot", pb.UpdateBotRequest(name="rnd", address="127.0.0.1:9"), first.token)
+        assert info.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert info.value.details() == "name: bot 'rnd' is submitted code the referee runs: it has no address"
+
+    run(tmp_path, scenario)

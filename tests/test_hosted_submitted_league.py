@@ -168,3 +168,26 @@ def test_a_league_says_when_its_submitted_bots_run_without_the_sandbox(tmp_path:
             assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
 
     asyncio.run(main())
+
+
+def test_a_submitted_bot_that_cannot_start_is_forfeited_and_the_league_finishes(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "bot")
+    (folder / "bot.py").write_text("import sys\nprint('\\x1b[31mno luck')\nsys.exit(4)\n")
+
+    async def main() -> None:
+        async with referee(tmp_path, SandboxPolicy(None)) as hosted:
+            await hosted.submit("rnd", pack(folder))
+            await hosted.submit("rnd2", pack(bot_folder(tmp_path / "good")))
+            definition = LEAGUE.replace('"random"', '"rnd2"')
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
+            await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
+            info = await wait_over(hosted, "cup")
+            assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
+            standings = await hosted.call("GetStandings", pb.LeagueRequest(league="cup"))
+            rows = {row.bot: row for row in standings.rows}
+            assert rows["rnd"].forfeited == info.games_total and rows["rnd2"].forfeited == 0
+            record = json.loads((await hosted.call("GetRecord", pb.GetRecordRequest(league="cup", game=0))).record)
+            detail = next(fault["detail"] for fault in record["faults"] if fault["kind"] == "forfeited")
+            assert "could not start" in detail and "exited with code 4" in detail and "\x1b" not in detail
+
+    asyncio.run(main())

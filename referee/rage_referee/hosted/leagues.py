@@ -25,7 +25,7 @@ from pathlib import Path
 
 from rage_sdk.deal import key_commitment
 
-from ..bots import SUBMISSION, BotHandle, BotSpec
+from ..bots import SUBMISSION, BotHandle, BotSpec, start_all
 from ..connection import HandshakeError, RemoteConnection
 from ..game import FaultLedger, GameResult, play_game
 from ..league.config import LeagueConfig
@@ -140,7 +140,11 @@ class LeagueRun:
             self.handles[name] = BotHandle(spec, self.log_dir, sandbox=self.sandbox, submission=submission)
         try:
             playing = [handle for name, handle in self.handles.items() if name not in ledger.forfeited]
-            await asyncio.gather(*(self._connect(handle) for handle in playing))
+            await asyncio.gather(*(self._connect(handle) for handle in playing if handle.submission is None))
+            launched = [handle for handle in playing if handle.submission is not None]
+            for name, why in (await start_all(launched, keep_going=True)).items():
+                log.warning("league %s: submitted bot %s could not start: %s", self.name, name, why)
+                ledger.forfeit(name, f"could not start: {why}")
 
             async def worker() -> None:
                 while todo and not self.stopping:
@@ -202,7 +206,8 @@ class LeagueRun:
                 self._unpublished = False
                 table = await asyncio.to_thread(point_table, list(self.results), self.config.forfeits)
                 self._published_at = time.monotonic()
-                self.hub.publish(messages.standings_event(self.name, table))
+                versions = {name: submission.version for name, submission in self.submissions.items()}
+                self.hub.publish(messages.standings_event(self.name, table, versions))
                 if len(self.results) < self.total:
                     break  # the next game to finish asks again
         finally:

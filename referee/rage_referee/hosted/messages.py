@@ -140,8 +140,8 @@ def status_event(league: str, status: LeagueStatus, done: int, total: int, reaso
     return pb.LeagueEvent(league=league, status_changed=changed)
 
 
-def standings_event(league: str, table: Table) -> pb.LeagueEvent:
-    return pb.LeagueEvent(league=league, standings_changed=standings(league, table))
+def standings_event(league: str, table: Table, versions: Mapping[str, str] | None = None) -> pb.LeagueEvent:
+    return pb.LeagueEvent(league=league, standings_changed=standings(league, table, versions=versions))
 
 
 def game_events(league: str, game: StoredGame, done: int, total: int) -> list[pb.LeagueEvent]:

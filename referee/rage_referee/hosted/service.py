@@ -263,9 +263,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 for event in messages.game_events(name, game, done, entry.games_total):
                     yield event
         if games:
-            yield messages.standings_event(
-                name, await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
-            )
+            table = await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
+            yield messages.standings_event(name, table, self.contest.submissions.versions.pins(entry.league_id))
         if entry.status.over:
             return
         while True:

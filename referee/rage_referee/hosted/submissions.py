@@ -35,6 +35,8 @@ MAX_UPLOAD_BYTES = 16 * MiB
 MAX_VERSIONS = 10
 MAX_BOT_BYTES = 256 * MiB
 """A bot's versions' files, build output included, at most."""
+MAX_TOTAL_BYTES = 20 * 1024 * MiB
+"""Every submitted bot's versions together, at most: new bots cannot fill the disk either."""
 FORMATS = {"tar.gz": ".tar.gz", "zip": ".zip"}
 
 
@@ -133,7 +135,10 @@ class Submissions:
             raise ResourceExhausted(f"name: bot {name!r} keeps {count} versions, the most a bot may")
         if size >= MAX_BOT_BYTES:
             raise ResourceExhausted(f"name: bot {name!r} keeps {size // MiB} MiB of versions, the most a bot may")
-        return min(MAX_UPLOAD_BYTES, MAX_BOT_BYTES - size)
+        total = self.versions.total_bytes()
+        if total >= MAX_TOTAL_BYTES:
+            raise ResourceExhausted(f"the referee keeps {_size(total)} of submissions, the most it may")
+        return min(MAX_UPLOAD_BYTES, MAX_BOT_BYTES - size, MAX_TOTAL_BYTES - total)
 
     def lock(self, name: str) -> asyncio.Lock:
         """Held while one upload of ``name`` is stored and built: two at once would race for its folder."""
@@ -192,6 +197,13 @@ class Submissions:
                 raise ResourceExhausted(
                     f"data: this version holds {_size(size)}; bot {name!r} keeps {_size(used)} "
                     f"of the {_size(MAX_BOT_BYTES)} a bot may"
+                )
+            total = self.versions.total_bytes()
+            if total + size > MAX_TOTAL_BYTES:
+                self._remove(submission)
+                raise ResourceExhausted(
+                    f"data: this version holds {_size(size)}; the referee keeps {_size(total)} "
+                    f"of the {_size(MAX_TOTAL_BYTES)} of submissions it may"
                 )
         result = build(submission, self.policy.sandbox)
         entry = VersionEntry(

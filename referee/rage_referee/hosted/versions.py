@@ -123,6 +123,11 @@ class Versions:
             session.execute(delete(VersionRow).where(VersionRow.bot == bot))
             session.commit()
 
+    def total_bytes(self) -> int:
+        """Every version's bytes together."""
+        with Session(self.engine) as session:
+            return int(session.scalar(select(func.coalesce(func.sum(VersionRow.bytes), 0))) or 0)
+
     def pins(self, league_id: int) -> dict[str, str]:
         """The versions a league plays, by bot; empty before it first starts."""
         with Session(self.engine) as session:
