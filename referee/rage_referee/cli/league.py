@@ -61,7 +61,7 @@ def run_command(
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league, stored
     from ..league.store import Store, StoreError
-    from ..league.submitted import SubmissionError, pins, prepare_submissions
+    from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
     from ..sandbox import SandboxError
 
     try:
@@ -132,6 +132,9 @@ def run_command(
     games = store.games(plan.league_id)
     title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
+    versions = versions_line(games)
+    if versions is not None:
+        out.print(versions, markup=False)
 
 
 def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:
