@@ -347,3 +347,22 @@ def test_a_submitted_bot_has_no_address_to_change(tmp_path: Path) -> None:
         assert info.value.details() == "name: bot 'rnd' is submitted code the referee runs: it has no address"
 
     run(tmp_path, scenario)
+
+
+def test_a_league_whose_pinned_version_is_gone_from_disk_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "bot")
+    league = 'name = "cup"\nplayers = 2\ngames = 2\nbots = ["a", "b"]\n[ruleset]\npreset = "amigo"\nrounds = [1]\n'
+
+    async def scenario(hosted: Referee) -> None:
+        await hosted.submit("a", pack(folder))
+        await hosted.submit("b", pack(folder))
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league))
+        for manifest in (hosted.root / "a").rglob("rage-bot.toml"):
+            manifest.unlink()
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
+        assert info.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert (info.value.details() or "").startswith("bot 'a': version ")
+        assert "cannot be read: rage-bot.toml: missing" in (info.value.details() or "")
+
+    run(tmp_path, scenario)

@@ -242,7 +242,10 @@ class Submissions:
         if entry is None or not entry.ok:
             raise FailedPrecondition(f"bot {name!r}: version {version.removeprefix('sha256:')[:16]} is not built")
         folder = Path(entry.folder)
-        return Submission(load_manifest(folder), version, folder)
+        try:
+            return Submission(load_manifest(folder), version, folder)
+        except ManifestError as error:  # its folder was removed or changed on the referee's machine
+            raise FailedPrecondition(f"bot {name!r}: version {entry.short} cannot be read: {error}") from None
 
     def pins_for(self, league_id: int, bots: Iterable[str]) -> dict[str, str]:
         """The versions the league plays: pinned when it first starts (each bot's current one), kept after."""
