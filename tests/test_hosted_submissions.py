@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import shutil
+import stat
 import tarfile
 import zipfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -29,6 +30,7 @@ from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
 from rage_referee.hosted.submissions import SandboxPolicy
+from rage_referee.submissions import archive
 from rage_referee.submissions.pack import chunks, pack
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
@@ -237,10 +239,23 @@ def good(manifest: str = MANIFEST) -> list[tuple[tarfile.TarInfo, bytes]]:
 
 
 def zip_bomb() -> bytes:
+    """A few KiB that unpack to 8 MiB, past the cap the tests set (the real cap is 200 MiB)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("rage-bot.toml", MANIFEST)
-        archive.writestr("bomb.bin", b"\0" * (300 * 1024 * 1024))
+        with archive.open("bomb.bin", "w") as bomb:
+            for _ in range(8):
+                bomb.write(bytes(1024 * 1024))
+    return buffer.getvalue()
+
+
+def zip_link() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("rage-bot.toml", MANIFEST)
+        link = zipfile.ZipInfo("passwd")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(link, "/etc/passwd")
     return buffer.getvalue()
 
 
@@ -262,7 +277,8 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         lambda: tar_with(*good(), (member("null", tarfile.CHRTYPE), b"")),
         "'null': a device file",
     ),
-    "zip bomb": ("zip", zip_bomb, "'bomb.bin': unpacks past 200 MiB in all: refused"),
+    "zip bomb": ("zip", zip_bomb, "'bomb.bin': unpacks past 4 MiB in all: refused"),
+    "zip link": ("zip", zip_link, "'passwd': a link or special file"),
     "bad manifest": (
         "tar.gz",
         lambda: tar_with(*good(MANIFEST.replace('"python bot.py"', '"python bot.py --port {port}"'))),
@@ -279,7 +295,10 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
-def test_a_hostile_upload_is_refused_naming_the_problem_and_nothing_is_stored(tmp_path: Path, case: str) -> None:
+def test_a_hostile_upload_is_refused_naming_the_problem_and_nothing_is_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    monkeypatch.setattr(archive, "MAX_BYTES", 4 * 1024 * 1024)
     fmt, data, message = HOSTILE[case]
 
     async def scenario(hosted: Referee) -> None:
