@@ -67,3 +67,24 @@ def test_the_node_bot_plays_a_match_without_faults_and_beats_the_simple_bots(
     figures = json.loads(match.stdout)["bots"]
     assert all(bot["faults"] == 0 for bot in figures.values()), figures
     assert figures["node"]["mean_score"] > max(figures["random"]["mean_score"], figures["greedy"]["mean_score"])
+
+
+@pytest.mark.slow
+def test_the_node_bot_serves_on_a_unix_socket(node_env: dict[str, str], tmp_path: Path) -> None:
+    check = rage("bot", "check", f"node {NODE_BOT / 'bot.js'} --listen {{listen}}", env=node_env, cwd=tmp_path)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "passed every check" in check.stdout
+    log = (tmp_path / "logs" / "bot.log").read_text()
+    assert "--listen unix:" in log and "serving on unix:" in log
+
+
+def test_the_node_bot_refuses_a_listen_address_that_is_no_unix_socket(node_env: dict[str, str]) -> None:
+    done = subprocess.run(
+        ["node", str(NODE_BOT / "bot.js"), "--listen", "127.0.0.1:5"],
+        env=node_env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert '--listen: expected unix:PATH, not "127.0.0.1:5"' in done.stderr

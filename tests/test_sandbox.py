@@ -317,6 +317,12 @@ def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(
     assert len(versions) == 2 and versions[0][1] == versions[1][1]  # the same files: the same version
     assert "submitted: 2 games" in result.stdout
     assert "serving on unix:/run/rage/bot.sock" in (tmp_path / "logs" / "folder.log").read_text()
+    shown = f"submitted bots' versions: archive {versions[0][1]}, folder {versions[0][1]}"
+    assert shown in result.stdout
+    ratings = subprocess.run(
+        [sys.executable, "-m", "rage_referee", "ratings", "--league", str(path)], capture_output=True, text=True
+    )
+    assert ratings.returncode == 0 and shown in ratings.stdout, ratings.stderr
     (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# a new version\n")
     changed = run_league(path)
     assert changed.returncode == 2 and "submitted" in changed.stderr  # the league is pinned to its versions

@@ -7,6 +7,7 @@
 // a plus5 for a trick it wins.
 //
 //     npm ci && node bot.js --port 50051        (the referee launches it as: node bot.js --port N)
+//     node bot.js --listen unix:/run/rage/bot.sock   (on a Unix socket: how a sandboxed bot is launched)
 //     rage bot check "node examples/node/bot.js"
 
 "use strict";
@@ -215,17 +216,23 @@ function refereeGone(pid, launchedDirectly) {
 function main() {
   const args = process.argv.slice(2);
   const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+  const listen = option("--listen", null); // unix:PATH, instead of a TCP port
+  if (listen !== null && !/^unix:.+/.test(listen)) {
+    log(`--listen: expected unix:PATH, not ${JSON.stringify(listen)}`);
+    process.exit(2);
+  }
   const port = Number(option("--port", "50051"));
   const host = option("--host", "127.0.0.1"); // the referee calls 127.0.0.1:PORT
+  const address = listen ?? `${host}:${port}`;
   const server = new grpc.Server();
   server.addService(BotService, { Hello: hello, Play: play });
   server.addService(HealthService, { Check: check, Watch: watch });
-  server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+  server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => {
     if (error) {
-      log(`cannot listen on ${host}:${port}: ${error.message}`);
+      log(`cannot listen on ${address}: ${error.message}`);
       process.exit(1);
     }
-    log(`serving on port ${bound}`);
+    log(listen === null ? `serving on port ${bound}` : `serving on ${listen}`);
   });
   const stop = () => server.tryShutdown(() => process.exit(0));
   process.on("SIGTERM", stop);

@@ -270,7 +270,8 @@ class _Game:
         record = record_json(state, list(self.spec.seats))
         record["faults"] = [fault.to_json() for fault in self.faults]
         add_times(record, self.times)
-        record["meta"] = game_meta(self.spec, [bot.identity for bot in self.bots], self.times, self.date)
+        versions = [None if bot.submission is None else bot.submission.version for bot in self.bots]
+        record["meta"] = game_meta(self.spec, [bot.identity for bot in self.bots], self.times, self.date, versions)
         for seat in range(len(self.bots)):
             notes = tuple(FaultNote(f.kind.value, f.round, f.trick, f.detail) for f in self.faults if f.seat == seat)
             handle = self.bots[seat]

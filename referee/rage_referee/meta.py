@@ -63,11 +63,19 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def game_meta(spec: GameSpec, identities: list[BotIdentity | None], times: DecisionTimes, date: str) -> dict[str, Any]:
+def game_meta(
+    spec: GameSpec,
+    identities: list[BotIdentity | None],
+    times: DecisionTimes,
+    date: str,
+    submissions: list[str | None] | None = None,
+) -> dict[str, Any]:
     """The ``meta`` of a game's record, for example::
 
         {"league": "demo", "game": 12, "set": 3, "deal_commitment": "9f86d0...",
          "bots": [{"name": "greedy", "version": "1"}, ...],          # as each seat's bot announced itself
+                                                                      # (and "submission": "sha256:..." for
+                                                                      # a submitted bot: the version played)
          "time": {"decision_ms": 1000, "bank_ms": 10000, "max_faults": 20},
          "date": "2026-12-01T09:30:00Z",                               # when the game started, UTC
          "bid_ms": [[12, 3, 40], ...]}                                # per round, by seat
@@ -90,6 +98,9 @@ def game_meta(spec: GameSpec, identities: list[BotIdentity | None], times: Decis
         else {"name": bot_text(identity.name, MAX_BOT_TEXT), "version": bot_text(identity.version, MAX_BOT_TEXT)}
         for identity in identities
     ]
+    for seat, version in enumerate(submissions or []):
+        if version is not None:
+            meta["bots"][seat]["submission"] = version
     meta["time"] = {"decision_ms": time.decision_ms, "bank_ms": time.bank_ms, "max_faults": time.max_faults}
     meta["date"] = date
     meta["bid_ms"] = times.bids

@@ -72,6 +72,9 @@ def build_command(
         Path, typer.Argument(help="A bot's folder, .tar.gz or .zip with its rage-bot.toml.", show_default=False)
     ],
     versions: Annotated[Path, typer.Option(help="Where versions are stored.")] = Path("submissions"),
+    no_sandbox: Annotated[
+        bool, typer.Option("--no-sandbox", help="Build without the sandbox, with your own rights (trusted code only).")
+    ] = False,
 ) -> None:
     """Store a submission as a version (by content hash) and build it once in the sandbox; print the build log."""
     from rich.markup import escape
@@ -88,10 +91,14 @@ def build_command(
         submission = store_submission(source, versions)
     except (ArchiveError, ManifestError) as error:
         fail(f"{source}: {error}")
-    try:
-        sandbox = Sandbox.available(SandboxSettings(enabled=True))
-    except SandboxError as error:
-        fail(f"cannot build in a sandbox: {error}", 1)
+    sandbox = None
+    if no_sandbox:
+        err.print("--no-sandbox: the build runs without the sandbox, with your rights and network")
+    else:
+        try:
+            sandbox = Sandbox.available(SandboxSettings(enabled=True))
+        except SandboxError as error:
+            fail(f"cannot build in a sandbox: {error} (--no-sandbox builds without one)", 1)
     out.print(f"{submission.manifest.name} version {submission.short}: {submission.folder}")
     result = build(submission, sandbox)
     if result.log:

@@ -68,7 +68,7 @@ def run_command(
     from ..league.ratings import rating_table
     from ..league.runner import plan_league, run_league, stored
     from ..league.store import Store, StoreError
-    from ..league.submitted import SubmissionError, pins, prepare_submissions
+    from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
     from ..runner.settings import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
@@ -147,6 +147,9 @@ def run_command(
     games = store.games(plan.league_id)
     title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
+    versions = versions_line(games)
+    if versions is not None:
+        out.print(versions, markup=False)
 
 
 def ray_runner(address: str, settings: RunnerSettings) -> RunnerSettings:

@@ -165,6 +165,7 @@ def ratings_command(
     from ..league.pairs import pair_table
     from ..league.ratings import rating_table
     from ..league.store import Store, StoreError
+    from ..league.submitted import versions_line
 
     if (league is None) == (db is None):
         fail("give --league FILE or --db URL")
@@ -173,7 +174,9 @@ def ratings_command(
             config = load_league(league)
             store = Store(config.database_url(league.parent), create=False)
             league_name = config.name
-            key = config.schedule_key()
+            # A league of submitted bots is stored under its versions too, which its file does not name.
+            submitted = any(spec.kind == "submission" for spec in config.bot_specs())
+            key = None if submitted else config.schedule_key()
             forfeits = forfeits or config.forfeits
         else:
             assert db is not None
@@ -201,6 +204,9 @@ def ratings_command(
     else:
         render(rating_table(games, forfeits=policy), format, f"{league_name}: {len(games)} games", policy)
     (out if format is Format.TABLE else err).print(deals_line(deal_key))
+    versions = versions_line(games)
+    if versions is not None:
+        (out if format is Format.TABLE else err).print(versions, markup=False)
 
 
 def deals_line(deal_key: DealKey | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -124,13 +125,17 @@ def _database_url(db: str) -> str:
     return db if "://" in db else f"sqlite:///{Path(db).resolve()}"
 
 
-def _token_path(db: str, kind: str) -> Path:
+def _beside_database(db: str, kind: str) -> Path:
     """Beside an SQLite database (``referee.admin-token`` for ``referee.sqlite``), else in the current folder."""
     url = _database_url(db)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         path = Path(url.removeprefix("sqlite:///"))
-        return path.with_name(f"{path.stem}.{kind}-token")
-    return Path(f"referee.{kind}-token")
+        return path.with_name(f"{path.stem}.{kind}")
+    return Path(f"referee.{kind}")
+
+
+def _token_path(db: str, kind: str) -> Path:
+    return _beside_database(db, f"{kind}-token")
 
 
 def _token(path: Path, kind: str, option: str) -> str:
@@ -200,12 +205,22 @@ def serve_command(
             min=0, max=65535, help="Also serve every league's pages, live, over HTTP on this port.", show_default=False
         ),
     ] = None,
+    submissions: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where submitted bots' versions are kept (default: beside the database).", show_default=False
+        ),
+    ] = None,
+    no_sandbox: Annotated[
+        bool, typer.Option("--no-sandbox", help="Run submitted bots without the sandbox, with the referee's rights.")
+    ] = False,
 ) -> None:
     """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart."""
     import asyncio
 
     from ..hosted.addresses import LOOPBACK, AllowList
     from ..hosted.server import Settings, serve
+    from ..hosted.submissions import SandboxPolicy
     from ..league.store import StoreError
 
     try:
@@ -223,12 +238,16 @@ def serve_command(
         tls=tls,
         grace=grace,
         http_port=http,
+        submissions_dir=submissions or _beside_database(db, "submissions"),
+        policy=SandboxPolicy.for_referee(no_sandbox),
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
     def ready(bound: int) -> None:
         scheme = "TLS" if settings.tls else "plaintext"
         err.print(f"referee serving on port {bound} ({scheme}); bots may be reached at: {allowed.describe()}")
+        assert settings.policy is not None
+        err.print(f"submitted bots: {settings.policy.describe()}", markup=False)
         if settings.http_port is not None:
             err.print(
                 f"league pages on http://{host.strip('[]')}:{settings.http_port}/ (read-only; sign in with a token)"
@@ -293,6 +312,99 @@ def bots_command(
         out.print(f"{bot.name}\t{bot.address or '-'}\t{bot.owner}")
 
 
+BUILD_TIMEOUT = 600.0
+"""Seconds a submission's call may take: the upload and its build (at most 300 s) in the sandbox."""
+
+
+@app.command("submit")
+def submit_command(
+    source: Annotated[
+        Path,
+        typer.Argument(help="The bot: a folder with rage-bot.toml (packed), a .tar.gz or a .zip.", show_default=False),
+    ],
+    name: Annotated[str, typer.Option("--name", help="The bot's name on the referee.", show_default=False)],
+    owner: Annotated[str, typer.Option(help="Who enters the bot (a new bot).")] = "",
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Upload a bot's code: with the entry token a new bot (its token printed on stdout, shown this once),
+    with the bot's own token a new version. The referee builds it in its sandbox and shows the build's log."""
+    import grpc
+    from rage_sdk.pb import referee_pb2 as pb
+    from rage_sdk.pb import referee_pb2_grpc
+
+    from ..submissions.pack import archive_of, chunks
+
+    try:
+        fmt, data = archive_of(source)
+    except ValueError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot read {source}: {error.strerror or error}")
+    target = remote(referee, token, tls_ca)
+    metadata = target.metadata()
+
+    def requests() -> Iterator[pb.SubmitBotChunk]:
+        for number, piece in enumerate(chunks(data)):
+            yield (
+                pb.SubmitBotChunk(name=name, format=fmt, owner=owner, data=piece)
+                if number == 0
+                else pb.SubmitBotChunk(data=piece)
+            )
+
+    with target.channel() as channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
+        try:
+            reply = stub.SubmitBot(requests(), metadata=metadata, timeout=BUILD_TIMEOUT)
+        except grpc.RpcError as error:
+            refused(error, target.address)
+    version = reply.version
+    err.print(
+        f"{reply.bot.name}: version {version.version.removeprefix('sha256:')[:16]} ({version.bytes:,} bytes)",
+        markup=False,
+    )
+    _show_build(version)
+    if reply.token:
+        err.print(f"{reply.bot.name} is a new bot. Its token, shown this once (it alone may submit its new versions):")
+        print(reply.token)
+    if version.build != pb.BUILD_STATE_OK:
+        raise typer.Exit(1)
+
+
+def _show_build(version: pb.VersionInfo) -> None:
+    """A version's build: its log (escaped by the referee), then its outcome in a line."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    if version.build_log:
+        out.print(version.build_log, markup=False, highlight=False)
+    ok = version.build == pb.BUILD_STATE_OK
+    current = ", current" if version.current else ""
+    (out if ok else err).print(f"build: {version.build_detail} ({version.build_seconds:.1f} s){current}", markup=False)
+
+
+@app.command("builds")
+def builds_command(
+    name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False)],
+    logs: Annotated[bool, typer.Option(help="Show each build's log (the admin's and the bot's own token).")] = False,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """A submitted bot's versions, newest first, with how each one's build went."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("ListVersions", pb.ListVersionsRequest(name=name))
+    for version in reply.versions:
+        ok = "built" if version.build == pb.BUILD_STATE_OK else "FAILED"
+        current = "  (current)" if version.current else ""
+        short = version.version.removeprefix("sha256:")[:16]
+        line = f"{short}  {ok}: {version.build_detail}  {version.bytes:,} bytes{current}"
+        out.print(line, markup=False)
+        if logs and version.build_log:
+            out.print(version.build_log, markup=False, highlight=False)
+
+
 # ---------------------------------------------------------------------- the organizer
 
 
@@ -329,10 +441,12 @@ def create_command(
 def _league_line(league: pb.LeagueInfo) -> str:
     status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
-    return (
+    bots = ", ".join(f"{bot} {league.versions[bot]}" if bot in league.versions else bot for bot in league.bots)
+    line = (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
-        f"{league.players} per table, ruleset {league.ruleset}, bots {', '.join(league.bots)}, {deals}"
+        f"{league.players} per table, ruleset {league.ruleset}, bots {bots}, {deals}"
     )
+    return line + (f"; submitted bots: {league.sandbox}" if league.sandbox else "")
 
 
 @app.command("leagues")
@@ -403,6 +517,9 @@ def standings_command(
     render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games")
     deals = f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
     (out if format is Format.TABLE else err).print(deals)
+    versions = ", ".join(f"{row.bot} {row.version}" for row in reply.rows if row.version)
+    if versions:
+        (out if format is Format.TABLE else err).print(f"submitted bots' versions: {versions}", markup=False)
 
 
 @app.command("record")

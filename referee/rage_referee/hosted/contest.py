@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..league.store import Store
 from .addresses import AllowList
@@ -11,6 +12,8 @@ from .events import EventHub
 from .leagues import LeagueManager
 from .registry import Registry
 from .standings import StandingsCache
+from .submissions import SandboxPolicy, Submissions
+from .versions import Versions
 
 
 @dataclass
@@ -22,24 +25,35 @@ class Contest:
     hub: EventHub
     leagues: LeagueManager
     standings: StandingsCache
+    submissions: Submissions
 
     @staticmethod
-    def open(db_url: str, admin_token: str, entry_token: str, allow: AllowList) -> Contest:
-        """The contest kept in ``db_url``.
+    def open(
+        db_url: str,
+        admin_token: str,
+        entry_token: str,
+        allow: AllowList,
+        submissions_dir: Path | None = None,
+        policy: SandboxPolicy | None = None,
+    ) -> Contest:
+        """The contest kept in ``db_url``; submitted bots' versions in ``submissions_dir`` (default:
+        ``referee-submissions`` here), run as ``policy`` says (default: in the sandbox, probed at first use).
 
         :raises rage_referee.league.store.StoreError: the database cannot be used.
         """
         store = Store(db_url)
         registry = Registry(store.engine)
         hub = EventHub()
+        submissions = Submissions(submissions_dir or Path("referee-submissions"), Versions(store.engine), policy)
         return Contest(
             store,
             registry,
             Authenticator(admin_token, entry_token, registry.bot_of_hash),
             allow,
             hub,
-            LeagueManager(registry, store, hub, allow),
+            LeagueManager(registry, store, hub, allow, submissions),
             StandingsCache(registry),
+            submissions,
         )
 
     def close(self) -> None:

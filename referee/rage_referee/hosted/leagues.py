@@ -5,7 +5,9 @@ ends (as :func:`rage_referee.league.runner.run_league` does) and announced to wa
 lets the games in progress finish and starts no more; resuming, or the server starting again with
 the league marked running, begins a new run from what is stored. Cancelling drops the games in
 progress. The referee connects to each bot at the address in the registry, checked against the
-allow-list again just before; a bot whose address is refused is played by the fallback.
+allow-list again just before; a bot whose address is refused is played by the fallback. A submitted
+bot plays the version the league was pinned to when it first started, launched by the referee in the
+sandbox from its own folder (:mod:`.submissions`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoredGame, StoreError
 from ..runner import GameRunner, LocalRunner, StartFailure
-from ..seats import BotKind, BotSpec
+from ..sandbox import Sandbox
+from ..seats import SUBMISSION, BotKind, BotSpec
+from ..submissions.store import Submission
 from . import messages
 from .addresses import AllowList, callable_address
 from .definition import LeagueDefinition, league_config, schedule_key
@@ -38,6 +42,7 @@ from .errors import AlreadyExists, ContestError, FailedPrecondition
 from .events import EventHub
 from .registry import LeagueEntry, LeagueStatus, Registry
 from .standings import point_table
+from .submissions import Submissions
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +83,9 @@ class LeagueRun:
         store: Store,
         registry: Registry,
         hub: EventHub,
+        submissions: Mapping[str, Submission] | None = None,
+        sandbox: Sandbox | None = None,
+        log_dir: Path = UNUSED_LOG_DIR,
     ) -> None:
         self.name = name
         self.league_id = league_id
@@ -87,6 +95,10 @@ class LeagueRun:
         self.store = store
         self.registry = registry
         self.hub = hub
+        self.submissions = dict(submissions or {})
+        """The submitted bots, each at its pinned version: launched in ``sandbox``, logs in ``log_dir``."""
+        self.sandbox = sandbox
+        self.log_dir = log_dir
         self.stopping = False
         """Set to start no more games (a pause, or the server stopping)."""
         self.runner: GameRunner | None = None
@@ -126,8 +138,18 @@ class LeagueRun:
             if address is None:
                 ledger.forfeit(name, "its address is not one the organizer allows")
         bots = [BotSpec(name, address or "", BotKind.ADDRESS) for name, address in self.addresses.items()]
+        bots += [
+            BotSpec(name, f"{SUBMISSION}{submission.folder}", BotKind.SUBMISSION)
+            for name, submission in self.submissions.items()
+        ]
         self.runner = LocalRunner(
-            bots, ledger, self.config.concurrency, UNUSED_LOG_DIR, start_failure=StartFailure.RETRY
+            bots,
+            ledger,
+            self.config.concurrency,
+            self.log_dir,
+            start_failure=StartFailure.RETRY,
+            sandbox=self.sandbox,
+            submissions=self.submissions,
         )
         if self.stopping:
             self.runner.stop()
@@ -135,6 +157,10 @@ class LeagueRun:
         try:
             async with self.runner:
                 for name, why in self.runner.unstarted.items():
+                    if name in self.submissions:
+                        log.warning("league %s: submitted bot %s could not start: %s", self.name, name, why)
+                        ledger.forfeit(name, f"could not start: {why}")
+                        continue
                     message = "league %s: bot %s cannot be reached yet (%s); retried at its next decision"
                     log.warning(message, self.name, name, why)
                 await self.runner.run(specs, self._finished, self._failed)
@@ -186,7 +212,8 @@ class LeagueRun:
                 self._unpublished = False
                 table = await asyncio.to_thread(point_table, list(self.results), self.config.forfeits)
                 self._published_at = time.monotonic()
-                self.hub.publish(messages.standings_event(self.name, table))
+                versions = {name: submission.version for name, submission in self.submissions.items()}
+                self.hub.publish(messages.standings_event(self.name, table, versions))
                 if len(self.results) < self.total:
                     break  # the next game to finish asks again
         finally:
@@ -201,11 +228,14 @@ class LeagueRun:
 class LeagueManager:
     """Every hosted league's state, and the runs of those that are running."""
 
-    def __init__(self, registry: Registry, store: Store, hub: EventHub, allow: AllowList) -> None:
+    def __init__(
+        self, registry: Registry, store: Store, hub: EventHub, allow: AllowList, submissions: Submissions | None = None
+    ) -> None:
         self.registry = registry
         self.store = store
         self.hub = hub
         self.allow = allow
+        self.submissions = submissions
         self._runs: dict[str, tuple[LeagueRun, asyncio.Task[None]]] = {}
         self._lock = asyncio.Lock()
 
@@ -220,6 +250,14 @@ class LeagueManager:
         return self.registry.add_league(
             config.name, league_id, text, definition.bots, ruleset, config.players, len(definition.schedule)
         )
+
+    def targets(self) -> dict[str, str]:
+        """Every registered bot, by name: its address, or ``submission:NAME`` for a submitted bot."""
+        submitted = set() if self.submissions is None else self.submissions.versions.submitted()
+        return {
+            bot.name: f"{SUBMISSION}{bot.name}" if bot.name in submitted else bot.address
+            for bot in self.registry.bots()
+        }
 
     async def start(self, name: str) -> LeagueEntry:
         return await self._change(name, "start")
@@ -246,9 +284,11 @@ class LeagueManager:
                 with contextlib.suppress(asyncio.CancelledError):
                     await running[1]  # a pause's games in progress finish before the league resumes
                 self._check(self.registry.league(name), verb)  # the run may have finished the league meanwhile
+            if target is LeagueStatus.RUNNING:
+                submitted = self._submitted(self.registry.league(name))  # refused before the status changes
             entry = self.registry.set_status(name, target)
             if target is LeagueStatus.RUNNING:
-                await self._launch(entry)
+                await self._launch(entry, submitted)
             self._announce(entry)
             log.info("league %s: %s", name, target.value)
             return entry
@@ -274,12 +314,32 @@ class LeagueManager:
             for entry in self.registry.leagues():
                 if entry.status is LeagueStatus.RUNNING and entry.name not in self._runs:
                     log.info("league %s: running when the referee stopped; resuming", entry.name)
-                    await self._launch(entry)
+                    try:
+                        submitted = self._submitted(entry)
+                    except ContestError as error:
+                        self._announce(self.registry.set_status(entry.name, LeagueStatus.FAILED, str(error)))
+                        log.error("league %s: failed: %s", entry.name, error)
+                        continue
+                    await self._launch(entry, submitted)
 
-    async def _launch(self, entry: LeagueEntry) -> None:
+    def _submitted(self, entry: LeagueEntry) -> dict[str, Submission]:
+        """The league's submitted bots at their pinned versions (pinned now, at its first start).
+
+        :raises FailedPrecondition: the referee may not run them (no sandbox), or one has no version that built.
+        """
+        if self.submissions is None or not self.submissions.versions.submitted().intersection(entry.bots):
+            return {}
+        self.submissions.policy.require()
+        pins = self.submissions.pins_for(entry.league_id, entry.bots)
+        return {name: self.submissions.submission(name, version) for name, version in pins.items()}
+
+    async def _launch(self, entry: LeagueEntry, submitted: dict[str, Submission]) -> None:
         addresses: dict[str, str | None] = {}
         registered: dict[str, str] = {}
         for name in entry.bots:
+            if name in submitted:
+                registered[name] = f"{SUBMISSION}{name}"
+                continue
             registered[name] = self.registry.bot(name).address
             try:
                 addresses[name] = await callable_address(registered[name], self.allow)
@@ -287,7 +347,26 @@ class LeagueManager:
                 log.warning("league %s: bot %s refused (%s); the fallback plays for it", entry.name, name, error)
                 addresses[name] = None
         config = league_config(entry.definition, entry.name, registered)
-        run = LeagueRun(entry.name, entry.league_id, config, addresses, self.store, self.registry, self.hub)
+        sandbox, log_dir = None, UNUSED_LOG_DIR
+        if submitted:
+            assert self.submissions is not None
+            sandbox = self.submissions.policy.for_league(config.sandbox)
+            log_dir = self.submissions.root / ".logs" / entry.name
+            log.info(
+                "league %s: submitted bots %s, %s", entry.name, ", ".join(submitted), self.submissions.policy.describe()
+            )
+        run = LeagueRun(
+            entry.name,
+            entry.league_id,
+            config,
+            addresses,
+            self.store,
+            self.registry,
+            self.hub,
+            submitted,
+            sandbox,
+            log_dir,
+        )
         task = asyncio.create_task(self._run(run), name=f"league {entry.name}")
         self._runs[entry.name] = (run, task)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from rage_sdk.pb import referee_pb2 as pb
@@ -13,6 +14,10 @@ from ..league.store import StoredGame
 from ..text import bot_text
 from .registry import BotEntry, LeagueEntry, LeagueStatus
 from .standings import Table
+from .versions import VersionEntry
+
+MAX_LOG_LINES = 400
+MAX_LOG_LINE = 300
 
 STATUS = {
     LeagueStatus.CREATED: pb.LEAGUE_STATUS_CREATED,
@@ -24,17 +29,45 @@ STATUS = {
 }
 
 
-def bot_info(bot: BotEntry, show_address: bool) -> pb.BotInfo:
+def bot_info(bot: BotEntry, show_address: bool, version: str = "") -> pb.BotInfo:
     return pb.BotInfo(
         name=bot.name,
         address=bot.address if show_address else "",
         owner=bot.owner,
         registered_unix=int(bot.registered_at.timestamp()),
+        version=version,
     )
 
 
-def league_info(league: LeagueEntry, games_done: int, deal_commitment: str = "") -> pb.LeagueInfo:
+def version_info(entry: VersionEntry, current: bool, log: str = "") -> pb.VersionInfo:
+    """A submitted bot's version; ``log`` (its build's, escaped here) only for who may see it."""
+    return pb.VersionInfo(
+        version=entry.version,
+        submitted_unix=int(entry.submitted_at.timestamp()),
+        bytes=entry.bytes,
+        build=pb.BUILD_STATE_OK if entry.ok else pb.BUILD_STATE_FAILED,
+        build_detail=entry.detail,
+        build_log=build_log_text(log),
+        build_seconds=entry.seconds,
+        current=current,
+    )
+
+
+def build_log_text(log: str) -> str:
+    """A build's log as the entrant sees it: its last lines, each escaped and capped (the bot wrote them)."""
+    return "\n".join(bot_text(line, MAX_LOG_LINE) for line in log.splitlines()[-MAX_LOG_LINES:])
+
+
+def league_info(
+    league: LeagueEntry,
+    games_done: int,
+    deal_commitment: str = "",
+    sandbox: str = "",
+    versions: Mapping[str, str] | None = None,
+) -> pb.LeagueInfo:
     return pb.LeagueInfo(
+        sandbox=sandbox,
+        versions={bot: short_version(version) for bot, version in (versions or {}).items()},
         name=league.name,
         status=STATUS[league.status],
         bots=list(league.bots),
@@ -67,13 +100,20 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
     return message
 
 
-def standings(league: str, table: Table, deal_commitment: str = "") -> pb.Standings:
+def short_version(version: str) -> str:
+    """A version as standings show it: 16 hex digits."""
+    return version.removeprefix("sha256:")[:16]
+
+
+def standings(
+    league: str, table: Table, deal_commitment: str = "", versions: Mapping[str, str] | None = None
+) -> pb.Standings:
+    """The league's table; ``versions`` names each submitted bot's pinned version in its row."""
+    rows = [standings_row(row, table.intervals) for row in table.rows]
+    for row in rows:
+        row.version = short_version((versions or {}).get(row.bot, ""))
     return pb.Standings(
-        league=league,
-        deal_commitment=deal_commitment,
-        games=table.games,
-        intervals=table.intervals,
-        rows=[standings_row(row, table.intervals) for row in table.rows],
+        league=league, deal_commitment=deal_commitment, games=table.games, intervals=table.intervals, rows=rows
     )
 
 
@@ -100,8 +140,8 @@ def status_event(league: str, status: LeagueStatus, done: int, total: int, reaso
     return pb.LeagueEvent(league=league, status_changed=changed)
 
 
-def standings_event(league: str, table: Table) -> pb.LeagueEvent:
-    return pb.LeagueEvent(league=league, standings_changed=standings(league, table))
+def standings_event(league: str, table: Table, versions: Mapping[str, str] | None = None) -> pb.LeagueEvent:
+    return pb.LeagueEvent(league=league, standings_changed=standings(league, table, versions=versions))
 
 
 def game_events(league: str, game: StoredGame, done: int, total: int) -> list[pb.LeagueEvent]:

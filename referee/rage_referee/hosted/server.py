@@ -12,6 +12,7 @@ import asyncio
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -24,6 +25,7 @@ from .checks import MAX_REQUEST_BYTES
 from .contest import Contest
 from .decoding import UndecodableRequests
 from .service import SERVICE_NAME, RefereeServicer
+from .submissions import SandboxPolicy
 
 MAX_REPLY_BYTES = 16 * 1024 * 1024
 MAX_METADATA_BYTES = 16 * 1024
@@ -55,6 +57,10 @@ class Settings:
     grace: float = 5.0
     http_port: int | None = None
     """Serve the leagues' pages over HTTP on this port too (:mod:`rage_referee.report.live`)."""
+    submissions_dir: Path | None = None
+    """Where submitted bots' versions are kept."""
+    policy: SandboxPolicy | None = None
+    """How submitted bots run: the sandbox, or none (``--no-sandbox``); probed at first use when not given."""
 
 
 async def create_server(
@@ -90,7 +96,14 @@ async def serve(settings: Settings, ready: Callable[[int], None] | None = None) 
     :raises rage_referee.league.store.StoreError: the database cannot be used.
     :raises OSError: the port cannot be bound.
     """
-    contest = Contest.open(settings.db_url, settings.admin_token, settings.entry_token, settings.allow)
+    contest = Contest.open(
+        settings.db_url,
+        settings.admin_token,
+        settings.entry_token,
+        settings.allow,
+        settings.submissions_dir,
+        settings.policy,
+    )
     health_servicer = health.aio.HealthServicer()
     try:
         server, port = await create_server(contest, settings.port, settings.host, settings.tls, health_servicer)

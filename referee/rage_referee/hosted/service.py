@@ -74,7 +74,16 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     def _info(self, entry: LeagueEntry) -> pb.LeagueInfo:
         done = self.contest.registry.games_done(entry.league_id)
-        return messages.league_info(entry, done, self.contest.leagues.deal_commitment(entry))
+        commitment = self.contest.leagues.deal_commitment(entry)
+        submissions = self.contest.submissions
+        submitted = submissions.versions.submitted().intersection(entry.bots)
+        sandbox = submissions.policy.describe() if submitted else ""
+        pins = submissions.versions.pins(entry.league_id)
+        return messages.league_info(entry, done, commitment, sandbox, pins)
+
+    def _current(self, name: str) -> str:
+        entry = self.contest.submissions.versions.current(name)
+        return "" if entry is None else entry.short
 
     # ------------------------------------------------------------------ entrants
     @refusals
@@ -92,6 +101,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def UpdateBot(self, request: pb.UpdateBotRequest, context: Any) -> pb.BotInfo:
         self._caller(context).require_bot(request.name, "change it")
         name = check_name(request.name, "name", MAX_BOT_NAME)
+        if name in self.contest.submissions.versions.submitted():
+            raise FailedPrecondition(f"name: bot {name!r} is submitted code the referee runs: it has no address")
         address = await callable_address(request.address, self.contest.allow)
         bot = self.contest.registry.set_address(name, request.address)
         self.contest.leagues.readdress(name, address)
@@ -102,13 +113,64 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def ListBots(self, request: pb.ListBotsRequest, context: Any) -> pb.ListBotsReply:
         caller = self._caller(context)
         bots = self.contest.registry.bots()
-        return pb.ListBotsReply(bots=[messages.bot_info(bot, caller.sees_address_of(bot.name)) for bot in bots])
+        return pb.ListBotsReply(
+            bots=[messages.bot_info(bot, caller.sees_address_of(bot.name), self._current(bot.name)) for bot in bots]
+        )
+
+    @refusals
+    async def SubmitBot(self, request: AsyncIterator[pb.SubmitBotChunk], context: Any) -> pb.SubmitBotReply:
+        caller = self._caller(context)
+        chunks = aiter(request)
+        first = await anext(chunks, None)
+        if first is None:
+            raise InvalidArgument("name", "missing: the first message names the bot")
+        name = check_name(first.name, "name", MAX_BOT_NAME)
+        owner = check_text(first.owner, "owner", MAX_OWNER)
+        submissions = self.contest.submissions
+        names = {bot.name for bot in self.contest.registry.bots()}
+        submissions.check_caller(caller, name, name in names)
+        submissions.policy.require()
+        async with submissions.lock(name):
+            new = submissions.check_caller(caller, name, name in {bot.name for bot in self.contest.registry.bots()})
+            async with submissions.upload(first.format, first.data, chunks, submissions.room(name)) as upload:
+                entry, result = await submissions.accept(name, upload)
+            token = ""
+            if new:
+                token = new_token()
+                try:
+                    bot = self.contest.registry.add_bot(name, "", owner, token_hash(token))
+                except ContestError:
+                    submissions.discard(name)
+                    raise
+                log.info("bot %s submitted (%s)", name, owner or "no owner given")
+            else:
+                bot = self.contest.registry.bot(name)
+        current = self._current(name)
+        info = messages.version_info(entry, current == entry.short, result.log)
+        return pb.SubmitBotReply(bot=messages.bot_info(bot, True, current), version=info, token=token)
+
+    @refusals
+    async def ListVersions(self, request: pb.ListVersionsRequest, context: Any) -> pb.ListVersionsReply:
+        caller = self._caller(context)
+        name = check_name(request.name, "name", MAX_BOT_NAME)
+        submissions = self.contest.submissions
+        versions = submissions.versions.of(name)
+        if not versions:
+            raise NotFound(f"name: no submitted bot {name!r}")
+        current = submissions.versions.current(name)
+        shown = caller.sees_address_of(name)
+        return pb.ListVersionsReply(
+            versions=[
+                messages.version_info(entry, entry == current, submissions.build_log(entry) if shown else "")
+                for entry in versions
+            ]
+        )
 
     # ------------------------------------------------------------------ the organizer
     @refusals
     async def CreateLeague(self, request: pb.CreateLeagueRequest, context: Any) -> pb.LeagueInfo:
         self._caller(context).require_admin("create a league")
-        registered = {bot.name: bot.address for bot in self.contest.registry.bots()}
+        registered = self.contest.leagues.targets()
         # Off the event loop: a big schedule takes a second to build, and other calls must not wait for it.
         definition = await asyncio.to_thread(read_definition, request.definition, request.name, registered)
         entry = self.contest.leagues.create(definition, request.definition)
@@ -155,7 +217,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         self._caller(context)
         entry = self._league(request.league)
         table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
-        return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry))
+        pins = self.contest.submissions.versions.pins(entry.league_id)
+        return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry), pins)
 
     @refusals
     async def GetRecord(self, request: pb.GetRecordRequest, context: Any) -> pb.GameRecord:
@@ -200,9 +263,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 for event in messages.game_events(name, game, done, entry.games_total):
                     yield event
         if games:
-            yield messages.standings_event(
-                name, await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
-            )
+            table = await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
+            yield messages.standings_event(name, table, self.contest.submissions.versions.pins(entry.league_id))
         if entry.status.over:
             return
         while True:

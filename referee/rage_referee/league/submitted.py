@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..sandbox import Sandbox
@@ -9,6 +10,7 @@ from ..seats import SUBMISSION
 from ..submissions.build import build
 from ..submissions.store import Submission, store_submission
 from .config import LeagueConfig
+from .store import StoredGame
 
 
 class SubmissionError(ValueError):
@@ -45,3 +47,25 @@ def prepare_submissions(config: LeagueConfig, base: Path, sandbox: Sandbox | Non
 def pins(submissions: dict[str, Submission]) -> dict[str, str]:
     """The versions a league is pinned to: a stored league resumes only with the same ones."""
     return {name: submission.version for name, submission in sorted(submissions.items())}
+
+
+def played_versions(games: Iterable[StoredGame]) -> dict[str, list[str]]:
+    """The versions each submitted bot played, by name (16 hex digits each), from the records' ``meta``."""
+    played: dict[str, list[str]] = {}
+    for game in games:
+        bots = game.record.get("meta", {}).get("bots", [])
+        for name, seat in zip(game.seats, bots if isinstance(bots, list) else []):
+            version = seat.get("submission") if isinstance(seat, dict) else None
+            if isinstance(version, str):
+                short = version.removeprefix("sha256:")[:16]
+                if short not in played.setdefault(name, []):
+                    played[name].append(short)
+    return played
+
+
+def versions_line(games: Iterable[StoredGame]) -> str | None:
+    """``submitted bots' versions: NAME HEX, ...`` for a table's games, or none without submitted bots."""
+    played = played_versions(games)
+    if not played:
+        return None
+    return "submitted bots' versions: " + ", ".join(f"{name} {' '.join(v)}" for name, v in sorted(played.items()))

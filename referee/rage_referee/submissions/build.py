@@ -1,25 +1,36 @@
-"""Building a stored submission once, in the sandbox: no network, its limits, a time limit.
+"""Building a stored submission once, in the sandbox: no network, its limits, a time limit, a disk limit.
 
 The build runs its manifest's ``build`` command in the version's own folder (writable to the build
-alone). Its outcome and log (capped) are kept beside the version, so a version is built once.
+alone). Its outcome and log (its last :data:`MAX_LOG` bytes) are kept beside the version, so a
+version is built once. A build is killed when its time is up or its folder passes
+:data:`MAX_BUILT_BYTES` (looked at every :data:`WATCH_SECONDS`). Without a sandbox (``--no-sandbox``)
+it runs with the referee's rights, in its own process group, with the same limits of time and disk.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import IO
 
-from ..sandbox import Sandbox
+from ..sandbox import MiB, Sandbox
 from .store import Submission
 
 BUILD_SECONDS = 300.0
 MAX_LOG = 64 * 1024
+MAX_BUILT_BYTES = 256 * 1024 * 1024
+"""A version's files during and after its build, at most."""
+WATCH_SECONDS = 0.5
+"""How often a running build's time and files are looked at."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +54,21 @@ def command_of(text: str) -> list[str]:
     return argv
 
 
-def build(submission: Submission, sandbox: Sandbox, seconds: float = BUILD_SECONDS) -> BuildResult:
-    """Build ``submission`` unless it was built already; return the outcome (stored beside it)."""
+def folder_bytes(folder: Path) -> int:
+    """The size of the files under ``folder`` (links not followed)."""
+    return sum(path.lstat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+
+
+def build(
+    submission: Submission,
+    sandbox: Sandbox | None,
+    seconds: float = BUILD_SECONDS,
+    max_bytes: int = MAX_BUILT_BYTES,
+) -> BuildResult:
+    """Build ``submission`` unless it was built already; return the outcome (stored beside it).
+
+    ``sandbox`` none builds without one, with the referee's rights (``--no-sandbox``).
+    """
     outcome_file, log_file = _files(submission)
     if outcome_file.exists():
         stored = json.loads(outcome_file.read_text())
@@ -52,7 +76,14 @@ def build(submission: Submission, sandbox: Sandbox, seconds: float = BUILD_SECON
     if submission.manifest.build is None:
         result = BuildResult(True, "nothing to build", "", 0.0)
     else:
-        result = _run(submission, sandbox, seconds)
+        if sandbox is not None:
+            result = _run(submission, sandbox, seconds, max_bytes)
+        else:
+            result = _run_plain(submission, seconds, max_bytes)
+        size = folder_bytes(submission.folder)
+        if result.ok and size > max_bytes:  # written between two looks
+            detail = f"wrote past {max_bytes // MiB} MiB of files"
+            result = BuildResult(False, detail, result.log, result.seconds)
     log_file.write_text(result.log)
     outcome_file.write_text(json.dumps({key: value for key, value in asdict(result).items() if key != "log"}))
     return result
@@ -68,27 +99,70 @@ def _settle(folder: Path) -> None:
             path.chmod(path.stat().st_mode | 0o444)
 
 
-def _run(submission: Submission, sandbox: Sandbox, seconds: float) -> BuildResult:
+def _run(submission: Submission, sandbox: Sandbox, seconds: float, max_bytes: int) -> BuildResult:
+    """The build in the sandbox, as a user of its own; whatever it leaves running is killed after."""
     assert submission.manifest.build is not None
     jail = sandbox.jail(submission.folder, fresh=False)
-    start = time.monotonic()
     try:
-        done = subprocess.run(
-            jail.argv(command_of(submission.manifest.build)),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            env=jail.environment(),
-            timeout=seconds,
-            check=False,
-        )
-        output, detail = done.stdout + done.stderr, "built" if done.returncode == 0 else f"exit code {done.returncode}"
-        ok = done.returncode == 0
-    except subprocess.TimeoutExpired as timeout:
-        output = (timeout.stdout or b"") + (timeout.stderr or b"")
-        ok, detail = False, f"timed out after {seconds:.0f} s"
+        argv = jail.argv(command_of(submission.manifest.build))
+        return _supervised(argv, jail.environment(), None, submission.folder, seconds, max_bytes)
     finally:
         jail.end()
         _settle(submission.folder)
+
+
+def _run_plain(submission: Submission, seconds: float, max_bytes: int) -> BuildResult:
+    """The build without a sandbox, in the version's folder, with the referee's rights."""
+    assert submission.manifest.build is not None
+    argv = command_of(submission.manifest.build)
+    return _supervised(argv, None, submission.folder, submission.folder, seconds, max_bytes)
+
+
+class _Tail(threading.Thread):
+    """Drains a build's output as it comes, keeping only its last :data:`MAX_LOG` bytes."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.kept = bytearray()
+
+    def run(self) -> None:
+        while chunk := os.read(self.stream.fileno(), 65536):
+            self.kept += chunk
+            del self.kept[:-MAX_LOG]
+
+
+def _supervised(
+    argv: list[str], env: dict[str, str] | None, cwd: Path | None, folder: Path, seconds: float, max_bytes: int
+) -> BuildResult:
+    """Run a build in its own process group: killed whole when its time is up or ``folder`` passes ``max_bytes``."""
+    start = time.monotonic()
+    process = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+        start_new_session=True,
+    )  # fmt: skip
+    assert process.stdout is not None
+    tail = _Tail(process.stdout)
+    tail.start()
+    stopped = None
+    while process.poll() is None and stopped is None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(WATCH_SECONDS)
+        if time.monotonic() - start > seconds:
+            stopped = f"timed out after {seconds:.0f} s"
+        elif folder_bytes(folder) > max_bytes:
+            stopped = f"wrote past {max_bytes // MiB} MiB of files"
+    if stopped is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    tail.join(5)
+    code = process.returncode
+    detail = stopped or ("built" if code == 0 else f"exit code {code}")
+    return BuildResult(detail == "built", detail, _log_text(bytes(tail.kept)), round(time.monotonic() - start, 2))
+
+
+def _log_text(output: bytes) -> str:
+    """The last :data:`MAX_LOG` bytes of a build's output, control characters replaced: a bot wrote it."""
     text = output[-MAX_LOG:].decode(errors="replace")
-    log = "".join(char if char.isprintable() or char in "\n\t" else "\ufffd" for char in text)  # a bot wrote it
-    return BuildResult(ok, detail, log, round(time.monotonic() - start, 2))
+    return "".join(char if char.isprintable() or char in "\n\t" else "\ufffd" for char in text)

@@ -7,6 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class BuildState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BUILD_STATE_UNSPECIFIED: _ClassVar[BuildState]
+    BUILD_STATE_OK: _ClassVar[BuildState]
+    BUILD_STATE_FAILED: _ClassVar[BuildState]
+
 class LeagueStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     LEAGUE_STATUS_UNSPECIFIED: _ClassVar[LeagueStatus]
@@ -16,6 +22,9 @@ class LeagueStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LEAGUE_STATUS_FINISHED: _ClassVar[LeagueStatus]
     LEAGUE_STATUS_CANCELLED: _ClassVar[LeagueStatus]
     LEAGUE_STATUS_FAILED: _ClassVar[LeagueStatus]
+BUILD_STATE_UNSPECIFIED: BuildState
+BUILD_STATE_OK: BuildState
+BUILD_STATE_FAILED: BuildState
 LEAGUE_STATUS_UNSPECIFIED: LeagueStatus
 LEAGUE_STATUS_CREATED: LeagueStatus
 LEAGUE_STATUS_RUNNING: LeagueStatus
@@ -61,16 +70,72 @@ class ListBotsReply(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
 
 class BotInfo(_message.Message):
-    __slots__ = ("name", "address", "owner", "registered_unix")
+    __slots__ = ("name", "address", "owner", "registered_unix", "version")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ADDRESS_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_UNIX_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     name: str
     address: str
     owner: str
     registered_unix: int
-    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., owner: _Optional[str] = ..., registered_unix: _Optional[int] = ...) -> None: ...
+    version: str
+    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., owner: _Optional[str] = ..., registered_unix: _Optional[int] = ..., version: _Optional[str] = ...) -> None: ...
+
+class SubmitBotChunk(_message.Message):
+    __slots__ = ("name", "format", "owner", "data")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    format: str
+    owner: str
+    data: bytes
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., owner: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class SubmitBotReply(_message.Message):
+    __slots__ = ("bot", "version", "token")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    version: VersionInfo
+    token: str
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ..., version: _Optional[_Union[VersionInfo, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class VersionInfo(_message.Message):
+    __slots__ = ("version", "submitted_unix", "bytes", "build", "build_detail", "build_log", "build_seconds", "current")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_UNIX_FIELD_NUMBER: _ClassVar[int]
+    BYTES_FIELD_NUMBER: _ClassVar[int]
+    BUILD_FIELD_NUMBER: _ClassVar[int]
+    BUILD_DETAIL_FIELD_NUMBER: _ClassVar[int]
+    BUILD_LOG_FIELD_NUMBER: _ClassVar[int]
+    BUILD_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    submitted_unix: int
+    bytes: int
+    build: BuildState
+    build_detail: str
+    build_log: str
+    build_seconds: float
+    current: bool
+    def __init__(self, version: _Optional[str] = ..., submitted_unix: _Optional[int] = ..., bytes: _Optional[int] = ..., build: _Optional[_Union[BuildState, str]] = ..., build_detail: _Optional[str] = ..., build_log: _Optional[str] = ..., build_seconds: _Optional[float] = ..., current: _Optional[bool] = ...) -> None: ...
+
+class ListVersionsRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ListVersionsReply(_message.Message):
+    __slots__ = ("versions",)
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    versions: _containers.RepeatedCompositeFieldContainer[VersionInfo]
+    def __init__(self, versions: _Optional[_Iterable[_Union[VersionInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateLeagueRequest(_message.Message):
     __slots__ = ("definition", "name")
@@ -87,7 +152,14 @@ class LeagueRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ...) -> None: ...
 
 class LeagueInfo(_message.Message):
-    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason")
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions")
+    class VersionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +169,8 @@ class LeagueInfo(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    SANDBOX_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: LeagueStatus
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -106,7 +180,9 @@ class LeagueInfo(_message.Message):
     players: int
     deal_commitment: str
     reason: str
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+    sandbox: str
+    versions: _containers.ScalarMap[str, str]
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ListLeaguesRequest(_message.Message):
     __slots__ = ()
@@ -143,7 +219,7 @@ class DealKey(_message.Message):
     def __init__(self, league: _Optional[str] = ..., key: _Optional[str] = ..., commitment: _Optional[str] = ...) -> None: ...
 
 class StandingsRow(_message.Message):
-    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited")
+    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited", "version")
     BOT_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
@@ -156,6 +232,7 @@ class StandingsRow(_message.Message):
     FAULTS_FIELD_NUMBER: _ClassVar[int]
     SKILL_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     bot: str
     elo: float
     low: float
@@ -168,7 +245,8 @@ class StandingsRow(_message.Message):
     faults: int
     skill: float
     forfeited: int
-    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ...) -> None: ...
+    version: str
+    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ..., version: _Optional[str] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("league", "game")

@@ -49,6 +49,16 @@ class RefereeStub:
                 request_serializer=rage_dot_v1_dot_referee__pb2.ListBotsRequest.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.ListBotsReply.FromString,
                 _registered_method=True)
+        self.SubmitBot = channel.stream_unary(
+                '/rage.v1.Referee/SubmitBot',
+                request_serializer=rage_dot_v1_dot_referee__pb2.SubmitBotChunk.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.SubmitBotReply.FromString,
+                _registered_method=True)
+        self.ListVersions = channel.unary_unary(
+                '/rage.v1.Referee/ListVersions',
+                request_serializer=rage_dot_v1_dot_referee__pb2.ListVersionsRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.ListVersionsReply.FromString,
+                _registered_method=True)
         self.CreateLeague = channel.unary_unary(
                 '/rage.v1.Referee/CreateLeague',
                 request_serializer=rage_dot_v1_dot_referee__pb2.CreateLeagueRequest.SerializeToString,
@@ -120,6 +130,25 @@ class RefereeServicer:
 
     def ListBots(self, request, context):
         """Any token. Addresses are shown to the admin and to each bot's own token only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitBot(self, request_iterator, context):
+        """Entrants: a bot's code, streamed (a .tar.gz or .zip of a folder holding rage-bot.toml; at most
+        16 MiB, refused with RESOURCE_EXHAUSTED as soon as more arrives). With the entry token the name
+        is a new bot's, whose token the reply holds, shown this once; with a submitted bot's own token,
+        a new version of it. The referee keeps each upload as a version (the same files are the same
+        version), builds it once in the sandbox (no network; time, memory and disk limits) and answers
+        with the build's outcome and log. Each bot keeps at most 10 versions and 256 MiB of files.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListVersions(self, request, context):
+        """Any token: a submitted bot's versions, newest first; build logs to the admin and the bot's own token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -214,6 +243,16 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.ListBots,
                     request_deserializer=rage_dot_v1_dot_referee__pb2.ListBotsRequest.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.ListBotsReply.SerializeToString,
+            ),
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.SubmitBotChunk.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.SubmitBotReply.SerializeToString,
+            ),
+            'ListVersions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListVersions,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.ListVersionsRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.ListVersionsReply.SerializeToString,
             ),
             'CreateLeague': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateLeague,
@@ -347,6 +386,60 @@ class Referee:
             '/rage.v1.Referee/ListBots',
             rage_dot_v1_dot_referee__pb2.ListBotsRequest.SerializeToString,
             rage_dot_v1_dot_referee__pb2.ListBotsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/rage.v1.Referee/SubmitBot',
+            rage_dot_v1_dot_referee__pb2.SubmitBotChunk.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.SubmitBotReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListVersions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/ListVersions',
+            rage_dot_v1_dot_referee__pb2.ListVersionsRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.ListVersionsReply.FromString,
             options,
             channel_credentials,
             insecure,

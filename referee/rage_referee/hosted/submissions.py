@@ -1,0 +1,264 @@
+"""Hosted submissions: an upload received (capped while it streams), kept as a version, built once.
+
+Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
+a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, so no entrant
+fills the referee's disk. A version is built in the sandbox (or, with ``--no-sandbox``, without one)
+the first time it is uploaded; its outcome and log are kept beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+from ..sandbox import Sandbox, SandboxError, SandboxSettings
+from ..submissions.archive import ArchiveError
+from ..submissions.build import BuildResult, build, folder_bytes
+from ..submissions.manifest import ManifestError, load_manifest
+from ..submissions.store import Submission, store_submission
+from .auth import Caller, Role
+from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, ResourceExhausted
+from .versions import VersionEntry, Versions, now
+
+log = logging.getLogger(__name__)
+
+MiB = 1024 * 1024
+MAX_UPLOAD_BYTES = 16 * MiB
+"""An upload's bytes, at most: refused as soon as more arrive."""
+MAX_VERSIONS = 10
+MAX_BOT_BYTES = 256 * MiB
+"""A bot's versions' files, build output included, at most."""
+MAX_TOTAL_BYTES = 20 * 1024 * MiB
+"""Every submitted bot's versions together, at most: new bots cannot fill the disk either."""
+FORMATS = {"tar.gz": ".tar.gz", "zip": ".zip"}
+
+
+def _size(count: int) -> str:
+    return f"{count / MiB:.1f} MiB" if count >= MiB else f"{count:,} bytes"
+
+
+class Chunk(Protocol):
+    data: bytes
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """How the referee runs submitted bots: in the sandbox, or (``--no-sandbox``) without one."""
+
+    sandbox: Sandbox | None
+    refusal: str = ""
+    """Why this machine gives no sandbox, when it gives none."""
+
+    @property
+    def unsandboxed(self) -> bool:
+        """Started with ``--no-sandbox``: submitted bots run with the referee's rights."""
+        return self.sandbox is None and not self.refusal
+
+    @staticmethod
+    def for_referee(no_sandbox: bool) -> SandboxPolicy:
+        """The sandbox this machine gives, ``--no-sandbox``'s none, or none with the reason why."""
+        if no_sandbox:
+            return SandboxPolicy(None)
+        try:
+            return SandboxPolicy(Sandbox.available(SandboxSettings(enabled=True)))
+        except SandboxError as error:
+            return SandboxPolicy(None, str(error))
+
+    def require(self) -> None:
+        """:class:`FailedPrecondition` when submitted bots may not run: no sandbox, and no ``--no-sandbox``."""
+        if self.refusal:
+            raise FailedPrecondition(
+                f"the referee runs submitted bots only in the sandbox, which this machine cannot give: {self.refusal} "
+                "(the organizer may start it with --no-sandbox)"
+            )
+
+    def describe(self) -> str:
+        if self.sandbox is not None:
+            return self.sandbox.describe()
+        if self.refusal:
+            return f"no sandbox ({self.refusal}): submitted bots are refused"
+        return "no sandbox: the referee was started with --no-sandbox; submitted bots run with its rights"
+
+    def for_league(self, settings: SandboxSettings) -> Sandbox | None:
+        """The sandbox of one league: the referee's tools, the league file's limits."""
+        if self.sandbox is None:
+            return None
+        return replace(
+            self.sandbox, settings=settings.model_copy(update={"enabled": True}), hidden=list(self.sandbox.hidden)
+        )
+
+
+class Submissions:
+    """Every submitted bot's stored versions, on disk under ``root`` and listed in :class:`Versions`."""
+
+    def __init__(self, root: Path, versions: Versions, policy: SandboxPolicy | None = None) -> None:
+        self.root = root
+        self.versions = versions
+        self._policy = policy
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._builds = asyncio.Semaphore(1)
+        """One build at a time: the referee's cores play the games."""
+
+    @property
+    def policy(self) -> SandboxPolicy:
+        """How submitted bots run; without one given, the sandbox is probed at first use."""
+        if self._policy is None:
+            self._policy = SandboxPolicy.for_referee(no_sandbox=False)
+        return self._policy
+
+    def check_caller(self, caller: Caller, name: str, registered: bool) -> bool:
+        """Whether ``caller`` may submit bot ``name``; return whether it is a new bot.
+
+        The entry (or admin) token submits a new bot; a submitted bot's own token its new versions.
+        """
+        if caller.role is Role.BOT:
+            caller.require_bot(name, "submit its versions")
+            if name not in self.versions.submitted():
+                raise FailedPrecondition(f"name: bot {name!r} plays at its address; submit code under a new name")
+            return False
+        caller.require_entrant("submit a new bot")
+        if registered:
+            raise AlreadyExists(f"name: a bot named {name!r} exists; submit its new versions with its own token")
+        return True
+
+    def room(self, name: str) -> int:
+        """The bytes an upload for ``name`` may have; :class:`ResourceExhausted` when it has no room left."""
+        count, size = self.versions.usage(name)
+        if count >= MAX_VERSIONS:
+            raise ResourceExhausted(f"name: bot {name!r} keeps {count} versions, the most a bot may")
+        if size >= MAX_BOT_BYTES:
+            raise ResourceExhausted(f"name: bot {name!r} keeps {size // MiB} MiB of versions, the most a bot may")
+        total = self.versions.total_bytes()
+        if total >= MAX_TOTAL_BYTES:
+            raise ResourceExhausted(f"the referee keeps {_size(total)} of submissions, the most it may")
+        return min(MAX_UPLOAD_BYTES, MAX_BOT_BYTES - size, MAX_TOTAL_BYTES - total)
+
+    def lock(self, name: str) -> asyncio.Lock:
+        """Held while one upload of ``name`` is stored and built: two at once would race for its folder."""
+        return self._locks.setdefault(name, asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def upload(self, fmt: str, first: bytes, rest: AsyncIterator[Chunk], limit: int) -> AsyncIterator[Path]:
+        """The upload written to a scratch file, refused with :class:`ResourceExhausted` once past ``limit``."""
+        if fmt not in FORMATS:
+            raise InvalidArgument("format", f"{fmt!r}: expected {' or '.join(map(repr, FORMATS))}")
+        scratch = self.root / ".uploads"
+        scratch.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(dir=scratch))
+        try:
+            path = folder / f"upload{FORMATS[fmt]}"
+            size = 0
+            with path.open("wb") as sink:
+                data = first
+                while True:
+                    size += len(data)
+                    if size > limit:
+                        raise ResourceExhausted(
+                            f"data: the upload passed {_size(limit)}, the most it may have now: refused"
+                        )
+                    sink.write(data)
+                    chunk = await anext(rest, None)
+                    if chunk is None:
+                        break
+                    data = chunk.data
+            if size == 0:
+                raise InvalidArgument("data", "empty: send the archive's bytes")
+            yield path
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    async def accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
+        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held."""
+        async with self._builds:
+            return await asyncio.to_thread(self._accept, name, upload)
+
+    def _accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
+        folder = self.root / name
+        existed = folder.exists()
+        try:
+            submission = store_submission(upload, folder)
+        except (ArchiveError, ManifestError) as error:
+            if not existed:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise InvalidArgument("data", str(error)) from None
+        known = self.versions.get(name, submission.version)
+        if known is None:
+            _, used = self.versions.usage(name)
+            size = folder_bytes(submission.folder)
+            if used + size > MAX_BOT_BYTES:
+                self._remove(submission)
+                raise ResourceExhausted(
+                    f"data: this version holds {_size(size)}; bot {name!r} keeps {_size(used)} "
+                    f"of the {_size(MAX_BOT_BYTES)} a bot may"
+                )
+            total = self.versions.total_bytes()
+            if total + size > MAX_TOTAL_BYTES:
+                self._remove(submission)
+                raise ResourceExhausted(
+                    f"data: this version holds {_size(size)}; the referee keeps {_size(total)} "
+                    f"of the {_size(MAX_TOTAL_BYTES)} of submissions it may"
+                )
+        result = build(submission, self.policy.sandbox)
+        entry = VersionEntry(
+            name,
+            submission.version,
+            str(submission.folder),
+            folder_bytes(submission.folder),
+            result.ok,
+            result.detail,
+            result.seconds,
+            now(),
+        )
+        log.info("bot %s: version %s stored, build: %s", name, entry.short, result.detail)
+        return self.versions.add(entry), result
+
+    @staticmethod
+    def _remove(submission: Submission) -> None:
+        shutil.rmtree(submission.folder, ignore_errors=True)
+        for suffix in (".build.json", ".build.log"):
+            submission.folder.with_suffix(suffix).unlink(missing_ok=True)
+
+    def discard(self, name: str) -> None:
+        """Forget every version of a bot that could not be registered after all."""
+        self.versions.remove(name)
+        shutil.rmtree(self.root / name, ignore_errors=True)
+
+    def build_log(self, entry: VersionEntry) -> str:
+        try:
+            return Path(entry.folder).with_suffix(".build.log").read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def submission(self, name: str, version: str) -> Submission:
+        """A stored, built version of ``name``, ready to launch."""
+        entry = self.versions.get(name, version)
+        if entry is None or not entry.ok:
+            raise FailedPrecondition(f"bot {name!r}: version {version.removeprefix('sha256:')[:16]} is not built")
+        folder = Path(entry.folder)
+        try:
+            return Submission(load_manifest(folder), version, folder)
+        except ManifestError as error:  # its folder was removed or changed on the referee's machine
+            raise FailedPrecondition(f"bot {name!r}: version {entry.short} cannot be read: {error}") from None
+
+    def pins_for(self, league_id: int, bots: Iterable[str]) -> dict[str, str]:
+        """The versions the league plays: pinned when it first starts (each bot's current one), kept after."""
+        pinned = self.versions.pins(league_id)
+        if pinned:
+            return pinned
+        submitted = self.versions.submitted()
+        current: dict[str, str] = {}
+        for bot in bots:
+            if bot not in submitted:
+                continue
+            entry = self.versions.current(bot)
+            if entry is None:
+                raise FailedPrecondition(f"bot {bot!r}: none of its versions built, so it cannot play")
+            current[bot] = entry.version
+        return self.versions.pin(league_id, current) if current else {}
