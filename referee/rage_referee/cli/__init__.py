@@ -6,6 +6,7 @@ import typer
 from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
+from .bench_ratings import ratings_bench_command
 from .bench_report import report_bench_command
 from .match import match_command
 from .ratings import ratings_command
@@ -26,6 +27,7 @@ app.command("test")(test_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 bench.app.command("report")(report_bench_command)
+bench.app.command("ratings")(ratings_bench_command)
 app.add_typer(referee.app, name="referee")
 
 
