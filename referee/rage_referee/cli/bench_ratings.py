@@ -31,7 +31,8 @@ def ratings_bench_command(
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
-    table = Table(title=f"rage bench ratings: synthetic amigo leagues, 8 bots, 3 a table, {BOOTSTRAP_SAMPLES} resamples")
+    title = f"rage bench ratings: synthetic amigo leagues, 8 bots, 3 a table, {BOOTSTRAP_SAMPLES} resamples"
+    table = Table(title=title)
     for column in ("games", "rating table s", "bootstrap s", "baseline: bootstrap one fit at a time s", "speed-up"):
         table.add_column(column, justify="right")
     for figure in figures:
