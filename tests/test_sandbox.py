@@ -57,8 +57,13 @@ def sandbox_tools() -> None:
     require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
 
 
-def sandbox_processes() -> list[int]:
-    """Processes running as a sandbox user: after a league, there must be none."""
+def sandbox_processes(referee: int) -> list[int]:
+    """Processes running as a sandbox user of the referee process ``referee``: after a league, there must be none.
+
+    Each referee process draws its users from a block of its own (by its process id), so leagues that other
+    tests or test workers run at the same time are not counted.
+    """
+    block = UID_BASE + (referee % 100_000) * 1000
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -66,7 +71,7 @@ def sandbox_processes() -> list[int]:
         except OSError:
             continue
         uid = next((line.split()[1] for line in status.splitlines() if line.startswith("Uid:")), "0")
-        if int(uid) >= UID_BASE and "State:\tZ" not in status:
+        if block <= int(uid) < block + 1000 and "State:\tZ" not in status:
             found.append(int(entry.name))
     return found
 
@@ -89,15 +94,18 @@ def league_file(folder: Path, hostile: str | None, **limits: int) -> Path:
 
 
 def run_league(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options],
-        capture_output=True, text=True, cwd=ROOT, timeout=240,
-    )  # fmt: skip
+    command = [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as league:
+        try:
+            stdout, stderr = league.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            league.kill()
+            raise
     deadline = time.monotonic() + 10
-    while sandbox_processes() and time.monotonic() < deadline:
+    while sandbox_processes(league.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not sandbox_processes(), "a sandboxed bot left processes behind"
-    return result
+    assert not sandbox_processes(league.pid), "a sandboxed bot left processes behind"
+    return subprocess.CompletedProcess(command, league.returncode, stdout, stderr)
 
 
 def played(result: subprocess.CompletedProcess[str]) -> None:
