@@ -44,6 +44,7 @@ KITS = kits()
 RAGE = Path(sys.executable).with_name("rage")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", KITS, ids=lambda kit: str(kit.parents[1].name))
 def test_conformance_kit(run: Path) -> None:
     command = [str(RAGE)] if RAGE.exists() else [sys.executable, "-m", "rage_referee"]

@@ -510,6 +510,7 @@ def stored_rows(url: str) -> dict[int, tuple[Any, ...]]:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path, database_url: str) -> None:
     total = 96
     file = write_league(tmp_path, games=total, database=database_url, extra='records = "records"\nconcurrency = 8')
@@ -607,6 +608,7 @@ def league_process(file: Path, log: Path) -> subprocess.Popen[bytes]:
         )
 
 
+@pytest.mark.slow
 def test_two_league_runs_at_once_store_each_game_once(tmp_path: Path, database_url: str) -> None:
     file = write_league(tmp_path, games=48, database=database_url, extra="concurrency = 4")
     logs = [tmp_path / "first.log", tmp_path / "second.log"]

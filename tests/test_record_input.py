@@ -202,6 +202,7 @@ def mangle(data: bytes, how: tuple[Any, ...]) -> bytes:
     return text.encode(args[0], errors="replace" if args[0] == "latin-1" else "surrogatepass")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(manglings=st.lists(MANGLINGS, min_size=1, max_size=3))
 def test_mangled_records_get_an_exit_code_and_one_line(

@@ -87,23 +87,6 @@ def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> 
     assert figures["difference"] < 0 and figures["llr"] <= figures["lower"]
 
 
-def test_undecided_at_max_games_then_resumed_to_a_verdict(tmp_path: Path) -> None:
-    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
-    code, out, _ = rage_test(tmp_path, *args, "--max-games", "12")
-    assert code == 2 and out.startswith("undecided after 12 games (--max-games 12): "), out
-    store = Store(sqlite_url(tmp_path / "t.sqlite"), create=False)
-    first = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
-    assert sorted(first) == list(range(12))
-    code, out, err = rage_test(tmp_path, *args)
-    assert code == 0 and "12 games stored already" in err, err
-    games = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
-    assert all(games[index] == record for index, record in first.items())
-    # decided: running again plays nothing and says the same
-    code, again, _ = rage_test(tmp_path, *args)
-    assert code == 0 and again == out
-    assert len(store.games(store.league("heuristic-vs-random"))) == len(games)
-
-
 def stored_seeds(tmp_path: Path, name: str = "heuristic-vs-random") -> dict[int, int]:
     """Each stored game's deal seed, by duplicate set."""
     store = Store(sqlite_url(tmp_path / "t.sqlite"), create=False)
@@ -113,24 +96,39 @@ def stored_seeds(tmp_path: Path, name: str = "heuristic-vs-random") -> dict[int,
         store.close()
 
 
-def test_deals_are_secret_by_default_and_the_key_is_revealed_with_the_verdict(tmp_path: Path) -> None:
+def test_undecided_at_max_games_then_resumed_to_a_verdict_on_the_same_secret_deals(tmp_path: Path) -> None:
     args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
     code, out, err = rage_test(tmp_path, *args, "--max-games", "12")
+    assert code == 2 and out.startswith("undecided after 12 games (--max-games 12): "), out
+    # deals are secret by default: the commitment is shown, the key kept while the test can go on
     commitment = re.search(r"deals: secret, commitment ([0-9a-f]{64})", err)
-    assert code == 2 and commitment, err
+    assert commitment, err
     assert "deal key kept secret" in out and not re.search(r"[0-9a-f]{64}", out), out
-    # resumed, the test deals on from the same key; decided, it reveals it
+    store = Store(sqlite_url(tmp_path / "t.sqlite"), create=False)
+    first = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
+    assert sorted(first) == list(range(12))
     code, out, err = rage_test(tmp_path, *args, "--json")
     figures = json.loads(out)
-    assert code == 0 and figures["verdict"] == "H1" and f"commitment {commitment[1]}" in err
+    assert code == 0 and figures["verdict"] == "H1" and "12 games stored already" in err, err
+    games = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
+    assert all(games[index] == record for index, record in first.items())
+    # decided, the key is revealed: the one committed to, every set dealt from it
     key = bytes.fromhex(figures["deal_key"])
     assert key_commitment(key) == figures["deal_commitment"] == commitment[1]
     seeds = stored_seeds(tmp_path)
     assert len(seeds) >= figures["sets"]  # sets are played a batch at a time
     assert seeds == {set_id: Deals(key).seed_for(set_id) for set_id in seeds}
     assert all(seed != Deals.public(0).seed_for(set_id) for set_id, seed in seeds.items())
+    # decided: running again plays nothing and says the same
     code, out, _ = rage_test(tmp_path, *args)
-    assert code == 0 and f"deal key (revealed now the test is decided): {key.hex()}" in out
+    assert (
+        code == 0
+        and out.startswith("H1 accepted")
+        and f"deal key (revealed now the test is decided): {key.hex()}" in out
+    )
+    code, again, _ = rage_test(tmp_path, *args)
+    assert code == 0 and again == out
+    assert len(store.games(store.league("heuristic-vs-random"))) == len(games)
 
 
 def test_a_seed_deals_public_repeatable_games(tmp_path: Path) -> None:
