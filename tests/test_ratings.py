@@ -251,6 +251,22 @@ def test_bootstrap_intervals_contain_the_point_estimate() -> None:
         assert row.high > row.low, row
 
 
+def test_an_unbeaten_bots_interval_still_holds_its_estimate() -> None:
+    # A wins every game it plays, in two duplicate sets: the resamples that draw both sets are the league
+    # itself, and their fits must not land past the estimate by the fits' tolerance
+    for seed in (9, 20, 31, 33):
+        rng = random.Random(seed)
+        games = []
+        for k in range(12):
+            seats = rng.sample(["A", "B", "C", "D"], 3)
+            others = [name for name in seats if name != "A"]
+            rng.shuffle(others)
+            order = ["A", *others] if "A" in seats else others
+            games.append(game(k, seats, [order.index(name) + 1 for name in seats], set_id=k // 6))
+        for row in rating_table(games, with_skill=False):
+            assert row.low <= row.elo <= row.high, (seed, row)
+
+
 def test_bootstrap_is_reproducible_and_shaped_samples_by_bots() -> None:
     games = synthetic_league([0, 100, 200], games=40, seed=4)
     names = ["b0", "b1", "b2"]

@@ -212,6 +212,8 @@ def rating_table(
     elo = fit_elo(games, names)
     fits = bootstrap(games, names, samples) if samples else elo[np.newaxis, :]
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
+    # the fits converge to about 1e-8: a resample like the whole league may land a hair past the estimate
+    low, high = np.minimum(low, elo), np.maximum(high, elo)
     skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
     totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0] for name in names}
     for game in games:
