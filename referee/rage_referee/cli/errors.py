@@ -10,10 +10,11 @@ from typer._click import Context
 from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
+from ..text import bot_text
 from .common import fail
 
 LONGEST_VALUE = 60
-"""Characters of a refused value quoted back."""
+"""Characters of a refused value quoted back (the command line's text is capped and escaped as a bot's is)."""
 
 
 def allowed_range(param: Any) -> str | None:
@@ -37,9 +38,7 @@ def refusal(error: BadParameter) -> tuple[str, str] | None:
     value = str(found[0]["input"])
     if not value.isprintable():
         value = repr(value)
-    if len(value) > LONGEST_VALUE:
-        value = value[: LONGEST_VALUE - 3] + "..."
-    return str(found[0].get("type", "")), value
+    return str(found[0].get("type", "")), bot_text(value, LONGEST_VALUE)
 
 
 NOT_A = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number"}
@@ -57,19 +56,19 @@ def parameter_name(param: Any) -> str:
 def one_line(error: UsageError) -> str:
     """The message of a bad command line, naming the parameter and what it takes."""
     if not isinstance(error, BadParameter) or error.param is None:
-        return error.format_message().replace("\n", " ")
+        return bot_text(error.format_message().replace("\n", " "))
     name, allowed = parameter_name(error.param), allowed_range(error.param)
     if isinstance(error, MissingParameter):
         return f"{name}: required, and not given"
     refused = refusal(error)
     if refused is None:
-        return f"{name}: {error.message}"
+        return f"{name}: {bot_text(error.message)}"
     kind, value = refused
     if kind in NOT_A:
         return f"{name}: {value} is not {NOT_A[kind]}" + (f"; it takes {allowed}" if allowed else "")
     if allowed is not None and kind.startswith(("greater_than", "less_than")):
         return f"{name}: {value} is out of range; it takes {allowed}"
-    return f"{name}: {error.message.rstrip('.')} (got {value})"
+    return f"{name}: {bot_text(error.message.rstrip('.'))} (got {value})"
 
 
 @contextmanager
