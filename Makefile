@@ -17,16 +17,19 @@ install: $(BIN)/rage
 demo: install
 	$(BIN)/rage league run examples/league.toml
 
+# The suite runs on every core (pytest-xdist); a test that is long goes to a free worker.
+XDIST := -n auto --dist worksteal
+
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 # The suite without the tests marked slow, for a quick loop while working.
 test-fast: install
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest $(XDIST) -m "not slow"
 
 # The tests that run on each database, against a throwaway PostgreSQL server (apt-get install postgresql).
 test-postgres: install
-	.ci/services/postgres.sh $(BIN)/python -m pytest -k postgresql
+	.ci/services/postgres.sh $(BIN)/python -m pytest $(XDIST) -k postgresql
 
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5

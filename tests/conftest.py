@@ -12,6 +12,11 @@ pytest_plugins = ("backends",)
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
+# pytest-xdist hands its workers COLUMNS: a console made at import would keep that width for good, and
+# the tests that give the CLI a width of their own (CliRunner's env) would not get it. Without it, a
+# console measures itself as it prints, as in a run without workers.
+os.environ.pop("COLUMNS", None)
+
 
 def require(available: bool, what: str, how: str) -> None:
     """Skip (locally) or fail (in CI, where nothing may be skipped) when ``what`` is missing.

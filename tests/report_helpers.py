@@ -15,24 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from conftest import require, require_command
+from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, write_league
+from league_helpers import stored as stored
 from rage_referee.hosted import messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
-from rage_referee.league.config import load_league
-from rage_referee.league.store import Store, StoredGame
+from rage_referee.league.store import StoredGame
 from rage_referee.report.live import bound_port, start_http
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
-BOTS = {
-    "heuristic": f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
-    "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
-    "random": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
-    "raiser": f"{ROOT / 'tests' / 'bots' / 'raiser.py'}:RaiserBot",
-}
+BOTS = {"heuristic": HEURISTIC, "greedy": GREEDY, "random": RANDOM, "raiser": f"{TEST_BOTS / 'raiser.py'}:RaiserBot"}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -134,32 +128,15 @@ def live_contest(folder: Path, games: list[StoredGame], shown: int) -> Iterator[
 
 def league_file(directory: Path, games: int = 12, bidding: str = "open") -> Path:
     """A league of four in-process bots (one raises now and then: faults), three at a table."""
-    lines = [
-        'name = "mini"',
-        "players = 3",
-        f"games = {games}",
-        "seed = 3",
-        'database = "league.sqlite"',
-        "concurrency = 4",
-        "[ruleset]",
-        'preset = "amigo"',
-        f'bidding = "{bidding}"',
-        "[bots]",
-        *(f'"{name}" = "{target}"' for name, target in BOTS.items()),
-    ]
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "league.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def stored(file: Path) -> list[StoredGame]:
-    config = load_league(file)
-    store = Store(config.database_url(file.parent), create=False)
-    try:
-        return store.games(store.league(config.name))
-    finally:
-        store.close()
+    return write_league(
+        directory,
+        name="mini",
+        games=games,
+        seed=3,
+        bots=BOTS,
+        extra="concurrency = 4",
+        ruleset=f'preset = "amigo"\nbidding = "{bidding}"',
+    )
 
 
 @contextmanager

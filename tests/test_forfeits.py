@@ -12,22 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rage_referee.cli import app
+from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, flat, rage, stored, write_league
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import plan_league, run_league
 from rage_referee.league.store import Store, StoredGame
-from typer.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
-BOTS = {
-    "heuristic": f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
-    "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
-    "random": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
-    "cheater": f"{ROOT / 'tests' / 'bots' / 'cheater.py'}:CheaterBot",
-}
+BOTS = {"heuristic": HEURISTIC, "greedy": GREEDY, "random": RANDOM, "cheater": f"{TEST_BOTS / 'cheater.py'}:CheaterBot"}
 MAX_FAULTS = 3
 
 
@@ -37,43 +29,17 @@ def quick_bootstrap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings_module, "rating_table", partial(rating_table, samples=25))
 
 
-def flat(text: str) -> str:
-    """Text with every run of whitespace made one space (the console wraps long lines)."""
-    return " ".join(text.split())
-
-
-def rage(*args: str | Path) -> Any:
-    return CliRunner().invoke(app, [str(arg) for arg in args])
-
-
 def league_file(directory: Path, *, bots: dict[str, str] = BOTS, extra: str = "", games: int = 12) -> Path:
-    lines = [
-        'name = "forfeits"',
-        "players = 3",
-        f"games = {games}",
-        "concurrency = 1",
-        'database = "league.sqlite"',
-        extra,
-        "[ruleset]",
-        'preset = "amigo"',
-        "rounds = [3, 2]",
-        "[time]",
-        f"max_faults = {MAX_FAULTS}",
-        "[bots]",
-        *(f'{name} = "{target}"' for name, target in bots.items()),
-    ]
-    path = directory / "league.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def stored(file: Path) -> list[StoredGame]:
-    config = load_league(file)
-    store = Store(config.database_url(file.parent))
-    try:
-        return store.games(store.league(config.name))
-    finally:
-        store.close()
+    return write_league(
+        directory,
+        name="forfeits",
+        games=games,
+        seed=None,
+        bots=bots,
+        extra="concurrency = 1\n" + extra,
+        ruleset='preset = "amigo"\nrounds = [3, 2]',
+        tables=f"[time]\nmax_faults = {MAX_FAULTS}",
+    )
 
 
 def play(file: Path, only: set[int] | None = None) -> None:
@@ -115,7 +81,7 @@ DYING = {
     "greedy": BOTS["greedy"],
     "random-1": BOTS["random"],
     "random-2": BOTS["random"],
-    "dying": f"{ROOT / 'tests' / 'bots' / 'raiser.py'}:DyingBot",
+    "dying": f"{TEST_BOTS / 'raiser.py'}:DyingBot",
 }
 
 

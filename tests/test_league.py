@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from backends import BACKENDS, fresh_database
-from rage_referee.cli import app
+from league_helpers import FIELD, flat, league_text, rage, stored, write_league
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
 from rage_referee.league.ratings import rating_table
@@ -29,15 +29,8 @@ from rage_referee.league.runner import league_schedule, plan_league, run_league
 from rage_referee.league.store import GameStoredAlready, Store, StoredGame, StoreError, sqlite_url
 from rage_sdk.replay import verify
 from sqlalchemy import create_engine, text
-from typer.testing import CliRunner
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-BOTS = {
-    "heuristic": f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
-    "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
-    "random": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
-    "random-2": f"{EXAMPLES / 'random_bot.py'}:RandomBot",
-}
+BOTS = FIELD
 FIELDS = [
     "name",
     "elo",
@@ -52,67 +45,12 @@ FIELDS = [
     "skill",
     "forfeited",
 ]
-runner = CliRunner()
-
-
-def rage(*args: str | Path) -> Any:
-    return runner.invoke(app, [str(arg) for arg in args])
-
-
-def flat(text: str) -> str:
-    """Text with every run of whitespace made one space (the console wraps long lines)."""
-    return " ".join(text.split())
 
 
 def clean_failure(result: Any) -> None:
     assert result.exit_code != 0, result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-
-
-def toml_value(value: Any) -> str:
-    return (
-        json.dumps(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
-    )
-
-
-def league_text(
-    *,
-    name: str = "test",
-    players: int = 3,
-    games: int | None = 24,
-    games_per_table: int | None = None,
-    seed: int = 1,
-    database: str = "league.sqlite",
-    bots: dict[str, str] | None = None,
-    ruleset: str = 'preset = "amigo"',
-    extra: str = "",
-) -> str:
-    settings: dict[str, Any] = {"name": name, "players": players, "seed": seed, "database": database}
-    if games is not None:
-        settings["games"] = games
-    if games_per_table is not None:
-        settings["games_per_table"] = games_per_table
-    lines = [f"{key} = {toml_value(value)}" for key, value in settings.items()]
-    lines += [extra, "[ruleset]", ruleset, "[bots]"]
-    lines += [f"{json.dumps(bot)} = {json.dumps(target)}" for bot, target in (bots or BOTS).items()]
-    return "\n".join(lines) + "\n"
-
-
-def write_league(directory: Path, filename: str = "league.toml", **settings: Any) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / filename
-    path.write_text(league_text(**settings))
-    return path
-
-
-def stored_games(file: Path) -> list[StoredGame]:
-    config = load_league(file)
-    store = Store(config.database_url(file.parent))
-    try:
-        return store.games(store.league(config.name))
-    finally:
-        store.close()
 
 
 def assert_matches_schedule(file: Path, games: list[StoredGame]) -> None:
@@ -258,7 +196,7 @@ def test_league_runs_end_to_end_and_prints_the_rating_table(played: tuple[Path, 
         assert column in text
     for name in BOTS:
         assert name in text
-    games = stored_games(file)
+    games = stored(file)
     assert len(games) == 24
     assert_matches_schedule(file, games)
     for game in games:
@@ -275,12 +213,12 @@ def test_league_runs_end_to_end_and_prints_the_rating_table(played: tuple[Path, 
 def test_running_a_league_again_plays_nothing_new(played: tuple[Path, Any]) -> None:
     file, first = played
     assert first.exit_code == 0, first.output
-    before = stored_games(file)
+    before = stored(file)
     result = rage("league", "run", file)
     assert result.exit_code == 0, result.output
     assert "24 of 24 games stored already; playing the other 0" in flat(result.output)
     assert "test: 24 games" in flat(result.output)
-    after = stored_games(file)
+    after = stored(file)
     assert after == before
 
 
@@ -292,7 +230,7 @@ def test_settings_outside_the_schedule_may_change_on_resume(played: tuple[Path, 
     result = rage("league", "run", changed)
     assert result.exit_code == 0, result.output
     assert "24 of 24 games stored already" in flat(result.output)
-    assert len(stored_games(file)) == 24
+    assert len(stored(file)) == 24
 
 
 @pytest.mark.parametrize(
@@ -317,7 +255,7 @@ def test_a_league_stored_under_other_settings_is_refused(played: tuple[Path, Any
     clean_failure(result)
     message = flat(result.output)
     assert "league 'test'" in message and "other settings" in message and "new name" in message
-    assert len(stored_games(file)) == 24
+    assert len(stored(file)) == 24
 
 
 def test_reordering_the_bots_does_not_resume_under_another_schedule(tmp_path: Path) -> None:
@@ -339,9 +277,9 @@ def test_another_league_in_the_same_database_is_kept_apart(tmp_path: Path, datab
     two = write_league(tmp_path, "two.toml", name="two", games=12, seed=5, bots=small, database=database_url)
     assert rage("league", "run", one).exit_code == 0
     assert rage("league", "run", two).exit_code == 0
-    assert len(stored_games(one)) == 6 and len(stored_games(two)) == 12
-    assert_matches_schedule(one, stored_games(one))
-    assert_matches_schedule(two, stored_games(two))
+    assert len(stored(one)) == 6 and len(stored(two)) == 12
+    assert_matches_schedule(one, stored(one))
+    assert_matches_schedule(two, stored(two))
     # a database with two leagues needs --name
     url = database_url
     result = rage("ratings", "--db", url, "--format", "json")
@@ -365,7 +303,7 @@ def test_export_writes_games_standings_and_verifiable_records(played: tuple[Path
     result = rage("league", "export", file, "--out", out)
     assert result.exit_code == 0, result.output
     assert "24 games of test" in flat(result.output)
-    games = stored_games(file)
+    games = stored(file)
 
     rows = json.loads((out / "games.json").read_text())
     assert [row["index"] for row in rows] == list(range(24))
@@ -572,6 +510,7 @@ def stored_rows(url: str) -> dict[int, tuple[Any, ...]]:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path, database_url: str) -> None:
     total = 96
     file = write_league(tmp_path, games=total, database=database_url, extra='records = "records"\nconcurrency = 8')
@@ -602,7 +541,7 @@ def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path,
 
     before = stored_rows(database)
     assert 8 <= len(before) < total
-    games = stored_games(file)
+    games = stored(file)
     assert len(games) == len(before)
     schedule = league_schedule(load_league(file))
     for game in games:
@@ -626,7 +565,7 @@ def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path,
     # the games stored before the kill were not played again
     for row_id, row in before.items():
         assert after[row_id] == row
-    games = stored_games(file)
+    games = stored(file)
     assert_matches_schedule(file, games)
     for game in games:
         assert_verifies(game.record)
@@ -669,6 +608,7 @@ def league_process(file: Path, log: Path) -> subprocess.Popen[bytes]:
         )
 
 
+@pytest.mark.slow
 def test_two_league_runs_at_once_store_each_game_once(tmp_path: Path, database_url: str) -> None:
     file = write_league(tmp_path, games=48, database=database_url, extra="concurrency = 4")
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
@@ -691,7 +631,7 @@ def test_two_league_runs_at_once_store_each_game_once(tmp_path: Path, database_u
     assert len(indices) == len(set(indices)), "a game stored twice"
     result = rage("league", "run", file)
     assert result.exit_code == 0, result.output
-    games = stored_games(file)
+    games = stored(file)
     assert_matches_schedule(file, games)
 
 

@@ -543,6 +543,7 @@ def test_a_relaunch_leaves_nothing_of_the_old_stream_behind(
     assert [record.getMessage() for record in caplog.records if record.name == "asyncio"] == []
 
 
+@pytest.mark.slow
 def test_quitter_that_exits_slowly_is_relaunched(served: dict[str, str], tmp_path: Path) -> None:
     """Each time the bot quits it costs one fault and one restart, until the restarts run out."""
     after = bot_module("quitter").AFTER

@@ -570,6 +570,7 @@ def test_every_player_count_of_every_preset(preset: str) -> None:
         GameChecker(ruleset, players, seed=1000 + players, choice_seed=players, every_step=False).run()
 
 
+@pytest.mark.slow
 @modest(6)
 @given(preset=st.sampled_from(PRESET_NAMES), data=st.data(), seed=seeds, choice_seed=seeds)
 def test_preset_games_every_step(preset: str, data: st.DataObject, seed: int, choice_seed: int) -> None:

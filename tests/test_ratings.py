@@ -8,18 +8,23 @@ from collections.abc import Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
+import choix
 import numpy as np
 import pytest
 from rage_referee.faults import Forfeits
 from rage_referee.league.ratings import (
     CENTRE,
     ELO_PER_NATURAL_UNIT,
+    REGULARISATION,
     bootstrap,
     comparisons,
     counted,
     fit_elo,
+    fit_strengths,
+    fit_strengths_batch,
     openskill_ratings,
     rating_table,
+    win_matrix,
 )
 from rage_referee.league.store import StoredGame
 from scipy.optimize import minimize
@@ -246,6 +251,22 @@ def test_bootstrap_intervals_contain_the_point_estimate() -> None:
         assert row.high > row.low, row
 
 
+def test_an_unbeaten_bots_interval_still_holds_its_estimate() -> None:
+    # A wins every game it plays, in two duplicate sets: the resamples that draw both sets are the league
+    # itself, and their fits must not land past the estimate by the fits' tolerance
+    for seed in (9, 20, 31, 33):
+        rng = random.Random(seed)
+        games = []
+        for k in range(12):
+            seats = rng.sample(["A", "B", "C", "D"], 3)
+            others = [name for name in seats if name != "A"]
+            rng.shuffle(others)
+            order = ["A", *others] if "A" in seats else others
+            games.append(game(k, seats, [order.index(name) + 1 for name in seats], set_id=k // 6))
+        for row in rating_table(games, with_skill=False):
+            assert row.low <= row.elo <= row.high, (seed, row)
+
+
 def test_bootstrap_is_reproducible_and_shaped_samples_by_bots() -> None:
     games = synthetic_league([0, 100, 200], games=40, seed=4)
     names = ["b0", "b1", "b2"]
@@ -289,6 +310,34 @@ def test_bootstrap_with_every_game_in_one_set_gives_zero_width_intervals() -> No
     assert fits[0] == pytest.approx(fit_elo(games, ["b0", "b1", "b2"]))
     for row in rating_table(games, samples=20):
         assert row.low == pytest.approx(row.elo) and row.high == pytest.approx(row.elo)
+
+
+def test_the_fits_of_a_stack_of_win_matrices_are_choix_fits_of_each() -> None:
+    games = synthetic_league([0, 70, 140, 210, 280], games=150, seed=12)
+    names = [f"b{k}" for k in range(5)]
+    wins = win_matrix(games, {name: k for k, name in enumerate(names)})
+    pairs = comparisons(games, {name: k for k, name in enumerate(names)})
+    assert wins.sum() == len(pairs)
+    stack = np.stack([wins, wins.T, 3 * wins, wins + np.diag(np.arange(5.0))])
+    batch = fit_strengths_batch(stack, fit_strengths(wins))
+    for fitted, matrix in zip(batch, stack):
+        exact = choix.ilsr_pairwise_dense(matrix, alpha=REGULARISATION, tol=1e-13, max_iter=1000)
+        assert fitted == pytest.approx(exact, abs=1e-7)
+    assert fit_strengths(wins) == pytest.approx(choix.ilsr_pairwise(5, pairs, alpha=REGULARISATION), abs=1e-7)
+
+
+@pytest.mark.parametrize("set_size", [1, 3])
+def test_bootstrap_intervals_cover_the_true_ratings_about_95_in_100(set_size: int) -> None:
+    # 40 leagues of bots of known strength: the 95% intervals hold the true (centred) rating about as often
+    truth = [0.0, 80.0, 160.0, 240.0]
+    centred = {f"b{k}": elo - np.mean(truth) + CENTRE for k, elo in enumerate(truth)}
+    inside = total = 0
+    for seed in range(40):
+        games = synthetic_league(truth, games=240, seed=1000 + seed, set_size=set_size)
+        rows = rating_table(games, with_skill=False)
+        inside += sum(row.low <= centred[row.name] <= row.high for row in rows)
+        total += len(rows)
+    assert 0.88 <= inside / total <= 0.99, inside / total
 
 
 # --------------------------------------------------------------------------- LOS

@@ -761,6 +761,7 @@ def fuzz_base() -> dict[str, Any]:
     return game_record(ruleset, 3, seed=4)
 
 
+@pytest.mark.slow
 @modest(300)
 @given(data=st.data())
 def test_fuzzed_records_never_raise(fuzz_base: dict[str, Any], data: st.DataObject) -> None:

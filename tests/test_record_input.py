@@ -198,9 +198,11 @@ def mangle(data: bytes, how: tuple[Any, ...]) -> bytes:
         at = args[0] % len(data)
         return data[:at] + args[1].encode("utf-8", errors="surrogatepass") + data[at:]
     text = data.decode("utf-8", errors="surrogateescape").replace('"A"', '"Ä"')
-    return text.encode(args[0], errors="surrogateescape" if args[0] == "latin-1" else "surrogatepass")
+    # latin-1 cannot hold every character (a byte-order mark an earlier utf-8-sig put in): those become "?"
+    return text.encode(args[0], errors="replace" if args[0] == "latin-1" else "surrogatepass")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(manglings=st.lists(MANGLINGS, min_size=1, max_size=3))
 def test_mangled_records_get_an_exit_code_and_one_line(

@@ -696,6 +696,7 @@ def stored_games(database: str, league: str) -> dict[int, dict[str, Any]]:
         store.close()
 
 
+@pytest.mark.slow
 def test_a_killed_server_loses_no_game_and_the_league_completes(
     tmp_path: Path, bots: dict[str, str], database_url: str
 ) -> None:

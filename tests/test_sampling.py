@@ -38,6 +38,7 @@ def check_world(world: GameState, view: SeatView) -> None:
         assert not held & set(colours), f"seat {seat} holds a colour it showed it has none of"
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=rulesets_and_players(), seed=seeds, steps=st.integers(0, 60), seat=st.integers(0, 9))
 def test_every_world_fits_the_view_and_replays_to_it(

@@ -57,8 +57,13 @@ def sandbox_tools() -> None:
     require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
 
 
-def sandbox_processes() -> list[int]:
-    """Processes running as a sandbox user: after a league, there must be none."""
+def sandbox_processes(referee: int) -> list[int]:
+    """Processes running as a sandbox user of the referee process ``referee``: after a league, there must be none.
+
+    Each referee process draws its users from a block of its own (by its process id), so leagues that other
+    tests or test workers run at the same time are not counted.
+    """
+    block = UID_BASE + (referee % 100_000) * 1000
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -66,7 +71,7 @@ def sandbox_processes() -> list[int]:
         except OSError:
             continue
         uid = next((line.split()[1] for line in status.splitlines() if line.startswith("Uid:")), "0")
-        if int(uid) >= UID_BASE and "State:\tZ" not in status:
+        if block <= int(uid) < block + 1000 and "State:\tZ" not in status:
             found.append(int(entry.name))
     return found
 
@@ -89,15 +94,18 @@ def league_file(folder: Path, hostile: str | None, **limits: int) -> Path:
 
 
 def run_league(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options],
-        capture_output=True, text=True, cwd=ROOT, timeout=240,
-    )  # fmt: skip
+    command = [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as league:
+        try:
+            stdout, stderr = league.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            league.kill()
+            raise
     deadline = time.monotonic() + 10
-    while sandbox_processes() and time.monotonic() < deadline:
+    while sandbox_processes(league.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not sandbox_processes(), "a sandboxed bot left processes behind"
-    return result
+    assert not sandbox_processes(league.pid), "a sandboxed bot left processes behind"
+    return subprocess.CompletedProcess(command, league.returncode, stdout, stderr)
 
 
 def played(result: subprocess.CompletedProcess[str]) -> None:
@@ -146,6 +154,7 @@ def listeners() -> Iterator[tuple[list[str], list[bytes]]]:
         server.close()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_tcp_connections_are_refused(tmp_path: Path, listeners: tuple[list[str], list[bytes]]) -> None:
     targets, received = listeners
@@ -156,6 +165,7 @@ def test_tcp_connections_are_refused(tmp_path: Path, listeners: tuple[list[str],
     assert received == []
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_the_database_tokens_and_other_bots_are_out_of_sight(tmp_path: Path) -> None:
     (tmp_path / "tokens.txt").write_text("admin-token-secret")
@@ -174,6 +184,7 @@ def test_the_database_tokens_and_other_bots_are_out_of_sight(tmp_path: Path) -> 
     assert len(log) == len(targets) and all("blocked" in line for line in log), log
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_writes_outside_its_own_directory_fail(tmp_path: Path) -> None:
     escape = f"rage-escape-{uuid.uuid4().hex}"
@@ -190,6 +201,7 @@ def test_writes_outside_its_own_directory_fail(tmp_path: Path) -> None:
     assert (tmp_path / "logs" / "hostile.work" / escape).read_text() == "written from the sandbox"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_memory_past_the_limit_is_refused_and_the_crash_is_a_fault(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "memory"))
@@ -199,6 +211,7 @@ def test_memory_past_the_limit_is_refused_and_the_crash_is_a_fault(tmp_path: Pat
     assert faults(result) >= {"crashed"}
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "fork"))
@@ -207,6 +220,7 @@ def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path) -> None:
     assert refused and all(int(line.split()[3]) < LIMITS["processes"] for line in refused), refused
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_a_huge_file_stops_at_the_file_size_limit(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "hugefile"))
@@ -215,6 +229,7 @@ def test_a_huge_file_stops_at_the_file_size_limit(tmp_path: Path) -> None:
     assert (tmp_path / "logs" / "hostile.work" / "huge").stat().st_size <= LIMITS["file_size_mb"] * 1024 * 1024
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_the_private_tmp_fills_up_at_its_size(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "hugefile /tmp/huge"))
@@ -223,6 +238,7 @@ def test_the_private_tmp_fills_up_at_its_size(tmp_path: Path) -> None:
     assert refused and all(int(line.split()[3]) <= LIMITS["tmp_mb"] for line in refused), refused
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_a_spinning_bot_times_out_and_is_ended_by_its_cpu_limit(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "spin", cpu_seconds=2))
@@ -232,6 +248,7 @@ def test_a_spinning_bot_times_out_and_is_ended_by_its_cpu_limit(tmp_path: Path) 
     assert restarts > 1, "the CPU limit did not end the spinning bot"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_a_child_left_behind_is_killed_with_the_bot(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "orphan"))
@@ -239,6 +256,7 @@ def test_a_child_left_behind_is_killed_with_the_bot(tmp_path: Path) -> None:
     assert any("orphan" in line for line in (tmp_path / "logs" / "hostile.log").read_text().splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_bench_protocol_measures_sandboxed_bots_beside_plain_ones() -> None:
     result = subprocess.run(
@@ -262,6 +280,7 @@ def league_beside_its_bot(folder: Path, database: str, hostile: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_the_logs_and_database_inside_a_bots_folder_are_covered(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
@@ -278,6 +297,7 @@ def test_the_logs_and_database_inside_a_bots_folder_are_covered(tmp_path: Path) 
     assert len(log) == len(targets) and all("blocked" in line or "ESCAPED: []" in line for line in log), log
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_a_bot_in_the_databases_own_folder_is_refused(tmp_path: Path) -> None:
     result = run_league(league_beside_its_bot(tmp_path, "league.sqlite", "read /"))
@@ -305,6 +325,7 @@ def submitted_league(league_dir: Path, **bots: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(tmp_path: Path) -> None:
     bot = submission(tmp_path / "bot")
@@ -328,6 +349,7 @@ def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(
     assert changed.returncode == 2 and "submitted" in changed.stderr  # the league is pinned to its versions
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_a_build_has_no_network_and_its_failure_is_one_line(tmp_path: Path) -> None:
     fetch = "python -c \"import socket; socket.create_connection(('1.1.1.1', 443), timeout=2)\""
@@ -338,6 +360,7 @@ def test_a_build_has_no_network_and_its_failure_is_one_line(tmp_path: Path) -> N
     assert line.startswith("bot a: the build of ") and "Network is unreachable" in line
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
 def test_rage_bot_build_reports_the_version_and_the_build_log(tmp_path: Path) -> None:
     submission(tmp_path / "bot", build="python -c \"print('[red]compiled'); open('out.txt', 'w').write('x')\"")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.deals import Deals
 from rage_referee.league.store import Store, sqlite_url
 from rage_referee.seats import BotSpec
 from rage_referee.trial import TrialConfig, swapped_plan
+from rage_sdk.deal import key_commitment
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
 
@@ -42,7 +45,8 @@ def rage_test(tmp_path: Path, new: str, base: str, *args: str) -> tuple[int, str
 
 def config(players: int, field: int) -> TrialConfig:
     specs = tuple(BotSpec.of(f"field{k}", GREEDY) for k in range(field))
-    return TrialConfig(BotSpec.of("new", HEURISTIC), BotSpec.of("base", RANDOM), specs, players, Ruleset.of("amigo"))
+    new, base = BotSpec.of("new", HEURISTIC), BotSpec.of("base", RANDOM)
+    return TrialConfig(new, base, specs, players, Ruleset.of("amigo"), seed=0)
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 2), (3, 6), (4, 24), (5, 40)])
@@ -83,21 +87,61 @@ def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> 
     assert figures["difference"] < 0 and figures["llr"] <= figures["lower"]
 
 
-def test_undecided_at_max_games_then_resumed_to_a_verdict(tmp_path: Path) -> None:
+def stored_seeds(tmp_path: Path, name: str = "heuristic-vs-random") -> dict[int, int]:
+    """Each stored game's deal seed, by duplicate set."""
+    store = Store(sqlite_url(tmp_path / "t.sqlite"), create=False)
+    try:
+        return {game.set_id: game.seed for game in store.games(store.league(name))}
+    finally:
+        store.close()
+
+
+def test_undecided_at_max_games_then_resumed_to_a_verdict_on_the_same_secret_deals(tmp_path: Path) -> None:
     args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
-    code, out, _ = rage_test(tmp_path, *args, "--max-games", "12")
+    code, out, err = rage_test(tmp_path, *args, "--max-games", "12")
     assert code == 2 and out.startswith("undecided after 12 games (--max-games 12): "), out
+    # deals are secret by default: the commitment is shown, the key kept while the test can go on
+    commitment = re.search(r"deals: secret, commitment ([0-9a-f]{64})", err)
+    assert commitment, err
+    assert "deal key kept secret" in out and not re.search(r"[0-9a-f]{64}", out), out
     store = Store(sqlite_url(tmp_path / "t.sqlite"), create=False)
     first = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
     assert sorted(first) == list(range(12))
-    code, out, err = rage_test(tmp_path, *args)
-    assert code == 0 and "12 games stored already" in err, err
+    code, out, err = rage_test(tmp_path, *args, "--json")
+    figures = json.loads(out)
+    assert code == 0 and figures["verdict"] == "H1" and "12 games stored already" in err, err
     games = {game.index: game.record for game in store.games(store.league("heuristic-vs-random"))}
     assert all(games[index] == record for index, record in first.items())
+    # decided, the key is revealed: the one committed to, every set dealt from it
+    key = bytes.fromhex(figures["deal_key"])
+    assert key_commitment(key) == figures["deal_commitment"] == commitment[1]
+    seeds = stored_seeds(tmp_path)
+    assert len(seeds) >= figures["sets"]  # sets are played a batch at a time
+    assert seeds == {set_id: Deals(key).seed_for(set_id) for set_id in seeds}
+    assert all(seed != Deals.public(0).seed_for(set_id) for set_id, seed in seeds.items())
     # decided: running again plays nothing and says the same
+    code, out, _ = rage_test(tmp_path, *args)
+    assert (
+        code == 0
+        and out.startswith("H1 accepted")
+        and f"deal key (revealed now the test is decided): {key.hex()}" in out
+    )
     code, again, _ = rage_test(tmp_path, *args)
     assert code == 0 and again == out
     assert len(store.games(store.league("heuristic-vs-random"))) == len(games)
+
+
+def test_a_seed_deals_public_repeatable_games(tmp_path: Path) -> None:
+    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3", "--max-games", "12", "--seed", "7")
+    runs = []
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        code, out, err = rage_test(tmp_path / folder, *args, "--json")
+        assert code == 2 and "deals: public (seed 7)" in err
+        figures = json.loads(out)
+        assert figures["seed"] == 7 and "deal_key" not in figures and "deal_commitment" not in figures
+        runs.append(stored_seeds(tmp_path / folder))
+    assert runs[0] == runs[1] == {set_id: Deals.public(7).seed_for(set_id) for set_id in range(2)}
 
 
 @pytest.mark.parametrize(

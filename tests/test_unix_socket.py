@@ -66,6 +66,7 @@ def test_a_unix_address_is_a_bot_serving_there() -> None:
     assert BotSpec.of("a", "python bot.py --listen {listen}").kind == "command"
 
 
+@pytest.mark.slow
 def test_the_referee_launches_a_bot_on_a_socket_and_calls_one_there(socket_dir: Path) -> None:
     address = f"unix:{socket_dir}/served.sock"
     served = subprocess.Popen(

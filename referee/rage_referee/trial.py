@@ -7,6 +7,9 @@ At 3 players that is the six seatings of the deal. A set's figure is NEW's total
 its games, per game; the sequential test (:mod:`.sprt`) runs on these figures after each complete
 set, in set order, so a resumed test reaches the same verdict on the same games. The games are
 stored as a league's are, each the moment it ends.
+
+Deals come from a secret key drawn when the test is first stored (kept with its games, so a resumed
+test deals on from it; :mod:`.deals`), or from an explicit public seed for a repeatable run.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 from rage_sdk.rules import Ruleset
 
-from .deals import deal_seed
+from .deals import Deals, deal_seed
 from .finished import FinishedGame
 from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
@@ -58,7 +61,8 @@ class TrialConfig:
     field: tuple[BotSpec, ...]
     players: int
     ruleset: Ruleset
-    seed: int = 0
+    seed: int | None = None
+    """Public deals from this seed; None: from the test's secret deal key (:func:`trial_deals`)."""
     elo1: float | None = DEFAULT_ELO1
     """The margin of H1 in Elo, or None when it is given in ``points``."""
     points: float | None = None
@@ -94,9 +98,13 @@ class TrialConfig:
         fields = list(combinations([spec.name for spec in self.field], self.players - 2))
         return (self.new.name, self.base.name, *fields[set_id % len(fields)])
 
-    def games_of(self, set_id: int) -> list[ScheduledGame]:
-        deal = deal_seed(set_id, key=None, seed=self.seed)
-        return duplicate_set(self.table(set_id), deal, set_id, set_id * self.set_size, self.plan)
+    def games_of(self, set_id: int, deals: Deals | None = None) -> list[ScheduledGame]:
+        """Set ``set_id``'s games, dealt from ``deals`` (by default the public seed's)."""
+        if deals is None:
+            if self.seed is None:
+                raise ValueError("a test with secret deals needs its deals (trial_deals)")
+            deals = Deals.public(self.seed)
+        return duplicate_set(self.table(set_id), deals.seed_for(set_id), set_id, set_id * self.set_size, self.plan)
 
     def key(self) -> dict[str, Any]:
         """What the games and the verdict depend on: a stored test resumes only under the same."""
@@ -228,6 +236,15 @@ def first_status(config: TrialConfig, figures: SetFigures, max_sets: int | None 
     return status_after(config, figures, last)
 
 
+def trial_deals(config: TrialConfig, store: Store, trial_id: int) -> Deals:
+    """Public deals for an explicit seed; otherwise the test's secret key, drawn and stored when it has none."""
+    if config.seed is not None:
+        return Deals.public(config.seed)
+    stored_key = store.deal_key(trial_id, create=True)
+    assert stored_key is not None
+    return Deals(stored_key.key)
+
+
 def max_sets_for(config: TrialConfig, max_games: int) -> int:
     return max(1, max_games // config.set_size)
 
@@ -248,6 +265,7 @@ async def run_trial(
     status = first_status(config, set_figures(config, games), max_sets)
     if status.verdict is not Verdict.UNDECIDED or status.sets >= max_sets:
         return status
+    deals = trial_deals(config, store, trial_id)
     specs = (config.new, config.base, *config.field)
     ledger = FaultLedger(config.time.max_faults)
     size = config.set_size
@@ -267,7 +285,7 @@ async def run_trial(
             todo = [
                 GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time)
                 for set_id in range(status.sets, min(status.sets + batch, max_sets))
-                for game in config.games_of(set_id)
+                for game in config.games_of(set_id, deals)
                 if game.index not in done
             ]
             await runner.run(todo, finished)

@@ -6,7 +6,9 @@ import typer
 from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
+from .bench_ratings import ratings_bench_command
 from .bench_report import report_bench_command
+from .errors import OneLineErrors
 from .match import match_command
 from .ratings import ratings_command
 from .report import report_command
@@ -16,6 +18,7 @@ app = typer.Typer(
     help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    cls=OneLineErrors,
 )
 app.add_typer(replay.app, name="replay")
 app.command("match")(match_command)
@@ -26,6 +29,7 @@ app.command("test")(test_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 bench.app.command("report")(report_bench_command)
+bench.app.command("ratings")(ratings_bench_command)
 app.add_typer(referee.app, name="referee")
 
 

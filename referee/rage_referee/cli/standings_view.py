@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import RenderableType
 from rich.progress import Progress
 from rich.table import Table
 
-from ..league.ratings import rating_table
-from ..league.store import StoredGame
+if TYPE_CHECKING:
+    from ..league.store import StoredGame
 
 MAX_NAME = 24
 
@@ -36,6 +37,8 @@ class LiveStandings:
             self.refit()
 
     def refit(self) -> None:
+        from ..league.ratings import rating_table  # imported when first needed: choix and scipy take a while
+
         self._since = 0
         rows = rating_table(self.games, samples=0, with_skill=False)
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, title_justify="left")

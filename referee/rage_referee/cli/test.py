@@ -14,9 +14,11 @@ from rich.live import Live
 from rich.markup import escape
 from rich.text import Text
 
+from ..limits import MAX_SEED
 from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
+    from ..deals import Deals
     from ..trial import TrialConfig, TrialStatus
 
 EXIT_CODES = {"H1": 0, "H0": 1, "undecided": 2}
@@ -78,7 +80,15 @@ def test_command(
     beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,
     max_games: Annotated[int, typer.Option(min=1, help="Stop undecided after this many games.")] = 6000,
     concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 8,
-    seed: Annotated[int, typer.Option(min=0, help="The deals' seed.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=MAX_SEED,
+            help="Public deals for a repeatable run (set s from (seed << 32) + s); without it, a secret deal key "
+            "stored with the test's games and revealed with its verdict.",
+        ),
+    ] = None,
     db: Annotated[Path, typer.Option(help="SQLite file the games are stored in (resumes from it).")] = Path(
         "rage-test/tests.sqlite"
     ),
@@ -94,7 +104,7 @@ def test_command(
     from ..game_spec import TimeControl
     from ..league.store import Store, StoreError, sqlite_url
     from ..seats import BotSpec, BotSpecError, HandshakeError
-    from ..trial import DEFAULT_ELO1, TrialConfig, first_status, max_sets_for, run_trial, set_figures
+    from ..trial import DEFAULT_ELO1, TrialConfig, first_status, max_sets_for, run_trial, set_figures, trial_deals
 
     specs = []
     for role, text in [("NEW", new), ("BASE", base), *(("--field", text) for text in field)]:
@@ -124,8 +134,10 @@ def test_command(
     try:
         store = Store(sqlite_url(db))
         trial_id = store.league(name or f"{config.new.name}-vs-{config.base.name}", config.key())
+        deals = trial_deals(config, store, trial_id)
     except StoreError as error:
         fail(str(error).replace("give the league a new name", "give the test a new --name"))
+    err.print(deals.describe(), markup=False)
     already = first_status(config, set_figures(config, store.games(trial_id)), max_sets_for(config, max_games))
     if already.games:
         err.print(f"{already.games} games stored already in {escape(str(db))}; going on from there")
@@ -156,8 +168,35 @@ def test_command(
             fail(f"cannot run the test: {error}", 3)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {db}: run again to resume", 130)
+    decided = status.verdict.value != "undecided"
+    if decided and deals.key is not None:
+        store.reveal(trial_id)
     if as_json:
-        print(json.dumps({"new": config.new.name, "base": config.base.name, **status.to_json()}))
+        print(
+            json.dumps(
+                {"new": config.new.name, "base": config.base.name, **status.to_json(), **deals_json(deals, decided)}
+            )
+        )
     else:
         out.print(escape(closing_line(config, status, max_games)))
+        if deals.key is not None:
+            out.print(deals_line(deals, decided), soft_wrap=True)  # the key on one line, to copy
     raise typer.Exit(EXIT_CODES[status.verdict.value])
+
+
+def deals_json(deals: Deals, decided: bool) -> dict[str, object]:
+    """The deals in the JSON verdict: the seed, or the commitment and, once decided, the key."""
+    if deals.key is None:
+        return {"seed": deals.seed}
+    shown: dict[str, object] = {"deal_commitment": deals.commitment}
+    if decided:
+        shown["deal_key"] = deals.key.hex()
+    return shown
+
+
+def deals_line(deals: Deals, decided: bool) -> str:
+    """The secret deal key revealed with the verdict, or why it is kept."""
+    assert deals.key is not None
+    if decided:
+        return f"deal key (revealed now the test is decided): {deals.key.hex()}"
+    return "deal key kept secret: the test can go on (again with a larger --max-games); it is revealed with the verdict"

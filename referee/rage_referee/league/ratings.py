@@ -17,7 +17,6 @@ at all is listed last, unrated.
 from __future__ import annotations
 
 import math
-import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -101,32 +100,79 @@ def comparisons(games: Sequence[StoredGame], index: dict[str, int]) -> list[tupl
     return pairs
 
 
+def win_matrix(games: Sequence[StoredGame], index: dict[str, int]) -> np.ndarray:
+    """The :func:`comparisons` of ``games`` as counts: ``[i, j]`` is how often ``i`` beat ``j``."""
+    wins = np.zeros((len(index), len(index)))
+    for winner, loser in comparisons(games, index):
+        wins[winner, loser] += 1
+    return wins
+
+
+def fit_strengths(wins: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """Maximum-likelihood Bradley-Terry strengths (natural units) of a win matrix, from ``start`` if given."""
+    if not wins.any():
+        return np.zeros(len(wins))
+    return np.asarray(choix.ilsr_pairwise_dense(wins, alpha=REGULARISATION, initial_params=start), dtype=float)
+
+
+def elo_of(strengths: np.ndarray) -> np.ndarray:
+    """Strengths on the Elo scale, centred on 1500 (along the last axis)."""
+    elo: np.ndarray = strengths * ELO_PER_NATURAL_UNIT
+    centred: np.ndarray = elo - elo.mean(axis=-1, keepdims=True) + CENTRE
+    return centred
+
+
 def fit_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry ratings on the Elo scale, centred on 1500, by ``names``."""
-    index = {name: k for k, name in enumerate(names)}
-    pairs = comparisons(games, index)
-    if not pairs:
-        return np.full(len(names), CENTRE)
-    strengths = choix.ilsr_pairwise(len(names), pairs, alpha=REGULARISATION)
-    elo: np.ndarray = np.asarray(strengths, dtype=float) * ELO_PER_NATURAL_UNIT
-    centred: np.ndarray = elo - elo.mean() + CENTRE
-    return centred
+    return elo_of(fit_strengths(win_matrix(games, {name: k for k, name in enumerate(names)})))
 
 
 def bootstrap(
     games: Sequence[StoredGame], names: Sequence[str], samples: int = BOOTSTRAP_SAMPLES, seed: int = 0
 ) -> np.ndarray:
-    """Ratings refitted on resampled leagues (games of one duplicate set stay together): samples x bots."""
+    """Ratings refitted on resampled leagues (games of one duplicate set stay together): samples x bots.
+
+    Each set's results are counted once; a resampled league's win matrix is the sets' matrices weighted
+    by how often each was drawn, and all resamples are fitted at once (:func:`fit_strengths_batch`).
+    """
+    index = {name: k for k, name in enumerate(names)}
     groups: dict[int, list[StoredGame]] = defaultdict(list)
     for game in games:
         groups[game.set_id].append(game)
-    sets = list(groups.values())
-    rng = random.Random(seed)
-    fits = []
-    for _ in range(samples):
-        drawn = [game for _ in sets for game in sets[rng.randrange(len(sets))]]
-        fits.append(fit_elo(drawn, names))
-    return np.array(fits)
+    if not groups or not samples:
+        return np.full((samples, len(names)), CENTRE)
+    per_set = np.array([win_matrix(members, index).ravel() for members in groups.values()])
+    start = fit_strengths(per_set.sum(axis=0).reshape(len(names), len(names)))
+    rng = np.random.default_rng(seed)
+    drawn = rng.multinomial(len(per_set), np.full(len(per_set), 1 / len(per_set)), size=samples)
+    resampled = (drawn @ per_set).reshape(samples, len(names), len(names))
+    return elo_of(fit_strengths_batch(resampled, start))
+
+
+def fit_strengths_batch(wins: np.ndarray, start: np.ndarray, tol: float = 1e-8, max_iter: int = 100) -> np.ndarray:
+    """:func:`fit_strengths` of a stack of win matrices (samples x bots x bots) at once, each from ``start``.
+
+    The same iteration as choix's ``ilsr_pairwise_dense`` (Luce spectral ranking, rates started at the
+    regularisation), run on every matrix together until each has moved by less than ``tol`` (L1).
+    """
+    samples, bots, _ = wins.shape
+    params: np.ndarray = np.tile(start - start.mean(), (samples, 1))
+    beaten = wins.transpose(0, 2, 1)  # [s, i, j]: how often j beat i
+    diagonal = np.arange(bots)
+    ones = np.zeros((samples, bots, 1))
+    ones[:, -1] = 1.0
+    for _ in range(max_iter):
+        weights = np.exp(params)
+        weights *= bots / weights.sum(axis=1, keepdims=True)  # as choix scales them: the rates' scale matters
+        chain = REGULARISATION + beaten / (weights[:, :, np.newaxis] + weights[:, np.newaxis, :])
+        system = chain.transpose(0, 2, 1).copy()  # the generator's transpose: rates with each row's total out
+        system[:, diagonal, diagonal] -= chain.sum(axis=2)
+        system[:, -1, :] = 1.0  # the stationary distribution sums to 1, in place of one redundant equation
+        logs = np.log(np.linalg.solve(system, ones)[..., 0])
+        moved, params = params, logs - logs.mean(axis=1, keepdims=True)
+        if np.abs(params - moved).sum(axis=1).max() < tol:
+            return params
+    raise RuntimeError(f"the bootstrap fits did not converge in {max_iter} iterations")
 
 
 def openskill_ratings(games: Sequence[StoredGame], names: Sequence[str]) -> dict[str, float]:
@@ -166,6 +212,8 @@ def rating_table(
     elo = fit_elo(games, names)
     fits = bootstrap(games, names, samples) if samples else elo[np.newaxis, :]
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
+    # the fits converge to about 1e-8: a resample like the whole league may land a hair past the estimate
+    low, high = np.minimum(low, elo), np.maximum(high, elo)
     skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
     totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0] for name in names}
     for game in games:

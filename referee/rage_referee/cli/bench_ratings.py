@@ -1,0 +1,46 @@
+"""``rage bench ratings``: the rating table's time on big leagues, beside its bootstrap fitted the old way."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .common import fail
+
+
+def ratings_bench_command(
+    games: Annotated[str, typer.Option(help="League sizes to measure, comma-separated.")] = "1000,10000",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """The rating table of synthetic leagues (200 bootstrap resamples), beside the same resamples fitted one
+    by one from pair lists, as before (timed on a few and scaled)."""
+    from ..league.ratings import BOOTSTRAP_SAMPLES
+    from ..ratings_bench import measure
+
+    try:
+        sizes = [int(part) for part in games.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or any(size < 1 for size in sizes):
+        fail(f"--games: {games!r} is not a list of positive numbers such as 1000,10000")
+    figures = [measure(size) for size in sizes]
+    if as_json:
+        print(json.dumps([figure.to_json() for figure in figures]))
+        return
+    title = f"rage bench ratings: synthetic amigo leagues, 8 bots, 3 a table, {BOOTSTRAP_SAMPLES} resamples"
+    table = Table(title=title)
+    for column in ("games", "rating table s", "bootstrap s", "baseline: bootstrap one fit at a time s", "speed-up"):
+        table.add_column(column, justify="right")
+    for figure in figures:
+        table.add_row(
+            str(figure.games),
+            f"{figure.table_seconds:.2f}",
+            f"{figure.bootstrap_seconds:.2f}",
+            f"{figure.baseline_seconds:.1f} (from {figure.baseline_fits} fits)",
+            f"{figure.baseline_seconds / figure.bootstrap_seconds:.0f}x",
+        )
+    Console().print(table)
