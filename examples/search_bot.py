@@ -13,6 +13,7 @@ import argparse
 import functools
 import random
 import time
+from collections.abc import Callable
 
 from rage_sdk import Action, Bot, Play, SeatView
 from rage_sdk.events import GameInfo
@@ -25,8 +26,10 @@ class SearchBot(Bot):
     name = "search"
     version = "1"
 
-    def __init__(self, budget_ms: float = 100) -> None:
+    def __init__(self, budget_ms: float = 100, clock: Callable[[], float] = time.perf_counter) -> None:
         self.budget_ms = budget_ms
+        self.clock = clock
+        """Counts the budget: the wall clock under a referee, ``time.thread_time`` to measure strength."""
         self.rng = random.Random()
 
     def on_game_start(self, game: GameInfo) -> None:
@@ -44,11 +47,11 @@ class SearchBot(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        stop = time.perf_counter() + self.budget_ms / 1000
+        stop = self.clock() + self.budget_ms / 1000
         scores = [0] * len(legal)
         try:
             sampler = WorldSampler(view)
-            while time.perf_counter() < stop:
+            while self.clock() < stop:
                 world = sampler.sample(self.rng)
                 for index, action in enumerate(legal):  # every action in the same world: a fair comparison
                     scores[index] += playout(world.copy(history=False), self.rng, first=action)[view.seat]
