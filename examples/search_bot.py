@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from rage_sdk import Action, Bot, Play, SeatView
 from rage_sdk.events import GameInfo
-from rage_sdk.rollout import playout
+from rage_sdk.rollout import aiming_policy, playout
 from rage_sdk.sampling import SamplingError, WorldSampler
 from rage_sdk.server import main
 
@@ -42,6 +42,10 @@ class SearchBot(Bot):
     def play(self, view: SeatView) -> Play:
         return self.search(view)  # type: ignore[return-value]
 
+    def sampler(self, view: SeatView) -> WorldSampler:
+        """Where worlds come from: uniform over the deals that fit the view."""
+        return WorldSampler(view)
+
     def search(self, view: SeatView) -> Action:
         """The legal action with the best mean round score for this seat over sampled worlds."""
         legal = view.legal_actions
@@ -50,11 +54,11 @@ class SearchBot(Bot):
         stop = self.clock() + self.budget_ms / 1000
         scores = [0] * len(legal)
         try:
-            sampler = WorldSampler(view)
+            sampler = self.sampler(view)
             while self.clock() < stop:
                 world = sampler.sample(self.rng)
                 for index, action in enumerate(legal):  # every action in the same world: a fair comparison
-                    scores[index] += playout(world.copy(history=False), self.rng, first=action)[view.seat]
+                    scores[index] += playout(world.copy(history=False), self.rng, aiming_policy, action)[view.seat]
         except SamplingError:
             pass  # no world found (big tables with many voids): the best so far, or the first action
         return legal[max(range(len(legal)), key=scores.__getitem__)]

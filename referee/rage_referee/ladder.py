@@ -11,7 +11,7 @@ Strength is the Elo of the measured bot less the mean Elo of the reference bot's
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import inspect
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -40,11 +40,8 @@ CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.
 
 def load_example(module: str) -> type[Bot]:
     """The class of an example bot, by module name (``search_bot``)."""
-    spec = importlib.util.spec_from_file_location(f"rage_ladder_{module}", example_bot(module))
-    assert spec is not None and spec.loader is not None
-    code = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(code)
-    cls: type[Bot] = getattr(code, EXAMPLE_BOTS[module])
+    example_bot(module)  # a clear error for a name that is no example
+    cls: type[Bot] = getattr(importlib.import_module(f"rage_sdk.examples.{module}"), EXAMPLE_BOTS[module])
     return cls
 
 

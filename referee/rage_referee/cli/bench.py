@@ -305,28 +305,26 @@ def ladder_command(
     from rage_sdk.examples import EXAMPLE_BOTS
 
     from .. import ladder
+    from .common import fail
 
     if clock not in ladder.CLOCKS:
-        err.print(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")
-        raise typer.Exit(2)
+        fail(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")
     modules = [bot, *(part.strip() for part in field.split(",") if part.strip())]
     unknown = [module for module in modules if module not in EXAMPLE_BOTS]
     if unknown:
-        err.print(f"--bot/--field: no example bot {unknown[0]!r} (one of {', '.join(EXAMPLE_BOTS)})")
-        raise typer.Exit(2)
+        fail(f"--bot/--field: no example bot {unknown[0]!r} (one of {', '.join(EXAMPLE_BOTS)})")
     if len(modules) != 4:
-        err.print(f"--field: three bots beside --bot make the table of 4, not {len(modules) - 1}")
-        raise typer.Exit(2)
+        fail(f"--field: three bots beside --bot make the table of 4, not {len(modules) - 1}")
     try:
         levels = [float(part) for part in budgets.split(",") if part.strip()]
+        if not levels or not all(0 < level <= 60_000 for level in levels):
+            raise ValueError
     except ValueError:
-        err.print(f"--budgets: expected milliseconds like 10,30,100, not {budgets!r}")
-        raise typer.Exit(2) from None
+        fail(f"--budgets: expected milliseconds like 10,30,100 (each above 0, at most 60000), not {budgets!r}")
     names = ladder.seat_names(modules)
     refs = ladder.reference_seats(names[1:], reference)
     if not refs:
-        err.print(f"--reference: no {reference!r} seat in --field")
-        raise typer.Exit(2)
+        fail(f"--reference: no {reference!r} seat in --field")
     table = Table(
         title=f"rage bench ladder: {names[0]} against {', '.join(names[1:])} (amigo, duplicate, {clock} clock)"
     )
