@@ -3,8 +3,8 @@ are drawn more often.
 
 A world's weight is, for each bid this seat has seen from another seat, a Gaussian in the gap
 between that bid and what the opponent's hand (as dealt, in that world) looks worth by the
-heuristic bot's card estimate. Worlds are kept with that weight, so fewer are played out per
-decision, but they look more like the real deal.
+heuristic bot's card estimate (never below ``FLOOR``). Worlds are kept with that weight, so
+fewer are played out per decision, but they look more like the real deal.
 
     python examples/bid_reading_bot.py --port 50051 --budget-ms 100
 """
@@ -25,6 +25,8 @@ from rage_sdk.state import NO_TRUMP, GameState
 
 SPREAD = 1.0
 """How far (in tricks) a bid may stray from the hand's estimate before a world is half as likely."""
+FLOOR = 0.05
+"""The least weight: a bid no hand explains (bidding all ten) costs at most 20 draws a world."""
 
 
 class BidReadingBot(SearchBot):
@@ -45,7 +47,7 @@ class BidReadingBot(SearchBot):
             for seat, bid in bids:
                 worth = sum(win_chance(CARDS[card], trump, view.players) for card in world.hands[seat] + played[seat])
                 gap += (bid - worth) ** 2
-            return math.exp(-gap / scale)
+            return max(FLOOR, math.exp(-gap / scale))
 
         return WorldSampler(view, weight=weight if bids else None)
 
