@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from helpers import play, show, started
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rage_sdk.actions import Bid, Play
@@ -11,7 +12,6 @@ from rage_sdk.cards import card_id
 from rage_sdk.rollout import aiming_policy, greedy_policy, playout, random_policy
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
-from helpers import play, show, started
 from strategies import rulesets_and_players
 from test_properties import snapshot
 
