@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import play, show, started
+from helpers import play as play_cards
+from helpers import show, started
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rage_sdk.actions import Bid, Play
@@ -111,14 +112,14 @@ def test_the_aiming_policy_wins_cheaply_when_short_and_ducks_once_its_bid_is_mad
     """Seat 1 leads r9; seat 2 (bid 1, short) beats it with r10, not r14; bid 0, it keeps under with r8."""
     hands = [["g1", "g2", "g3"], ["r9", "b1", "b2"], ["r8", "r10", "r14"]]
     short = started(hands, ["p0"], bids=[0, 0, 1])
-    play(short, "r9")
+    play_cards(short, "r9")
     assert _aim(short) == "r10"
     made = started(hands, ["p0"], bids=[0, 0, 0])
-    play(made, "r9")
+    play_cards(made, "r9")
     assert _aim(made) == "r8"
 
 
 def test_the_aiming_policy_sheds_a_minus5_on_a_trick_it_need_not_win() -> None:
     state = started([["g1", "g2"], ["r9", "b1"], ["minus5", "b3"]], ["p0"], bids=[0, 1, 0])
-    play(state, "r9")
+    play_cards(state, "r9")
     assert _aim(state) == "minus5"
