@@ -1,6 +1,7 @@
 """Determinized Monte Carlo: deal the unseen cards many ways that fit what this seat has seen,
 play each legal bid or card out to the end of the round in every such world with a quick
-policy, and take the one that scores best on average.
+policy (the heuristic bot's play rule, ``aiming_policy``), and take the one that scores best on
+average.
 
 Each decision gets ``--budget-ms`` (never more than half the referee's deadline).
 
