@@ -1,6 +1,7 @@
 """Determinized Monte Carlo: deal the unseen cards many ways that fit what this seat has seen,
 play each legal bid or card out to the end of the round in every such world with a quick
-policy, and take the one that scores best on average.
+policy (the heuristic bot's play rule, ``aiming_policy``), and take the one that scores best on
+average.
 
 Each decision gets ``--budget-ms`` (never more than half the referee's deadline).
 
@@ -13,10 +14,11 @@ import argparse
 import functools
 import random
 import time
+from collections.abc import Callable
 
 from rage_sdk import Action, Bot, Play, SeatView
 from rage_sdk.events import GameInfo
-from rage_sdk.rollout import playout
+from rage_sdk.rollout import aiming_policy, playout
 from rage_sdk.sampling import SamplingError, WorldSampler
 from rage_sdk.server import main
 
@@ -25,8 +27,10 @@ class SearchBot(Bot):
     name = "search"
     version = "1"
 
-    def __init__(self, budget_ms: float = 100) -> None:
+    def __init__(self, budget_ms: float = 100, clock: Callable[[], float] = time.perf_counter) -> None:
         self.budget_ms = budget_ms
+        self.clock = clock
+        """Counts the budget: the wall clock under a referee, ``time.thread_time`` to measure strength."""
         self.rng = random.Random()
 
     def on_game_start(self, game: GameInfo) -> None:
@@ -39,19 +43,23 @@ class SearchBot(Bot):
     def play(self, view: SeatView) -> Play:
         return self.search(view)  # type: ignore[return-value]
 
+    def sampler(self, view: SeatView) -> WorldSampler:
+        """Where worlds come from: uniform over the deals that fit the view."""
+        return WorldSampler(view)
+
     def search(self, view: SeatView) -> Action:
         """The legal action with the best mean round score for this seat over sampled worlds."""
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        stop = time.perf_counter() + self.budget_ms / 1000
+        stop = self.clock() + self.budget_ms / 1000
         scores = [0] * len(legal)
         try:
-            sampler = WorldSampler(view)
-            while time.perf_counter() < stop:
+            sampler = self.sampler(view)
+            while self.clock() < stop:
                 world = sampler.sample(self.rng)
                 for index, action in enumerate(legal):  # every action in the same world: a fair comparison
-                    scores[index] += playout(world.copy(history=False), self.rng, first=action)[view.seat]
+                    scores[index] += playout(world.copy(history=False), self.rng, aiming_policy, action)[view.seat]
         except SamplingError:
             pass  # no world found (big tables with many voids): the best so far, or the first action
         return legal[max(range(len(legal)), key=scores.__getitem__)]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+from helpers import play as play_cards
+from helpers import show, started
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rage_sdk.actions import Bid, Play
 from rage_sdk.cards import card_id
-from rage_sdk.rollout import greedy_policy, playout, random_policy
+from rage_sdk.rollout import aiming_policy, greedy_policy, playout, random_policy
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
 from strategies import rulesets_and_players
@@ -74,7 +76,7 @@ def test_a_rollout_copy_scores_the_round_as_the_full_state_does(
     _advance(state, random.Random(seed), steps)
     if state.phase not in (Phase.BID, Phase.PLAY):
         return
-    for policy in (greedy_policy, random_policy):
+    for policy in (greedy_policy, aiming_policy, random_policy):
         fast, full = state.copy(history=False), state.copy()
         points = playout(fast, random.Random(seed), policy)
         assert playout(full, random.Random(seed), policy) == points
@@ -100,3 +102,24 @@ def test_a_playout_whose_first_action_ends_the_round_scores_that_round() -> None
         full = state.copy()
         full.apply(play)
         assert playout(state.copy(history=False), random.Random(0), first=play) == full.results[-1].points
+
+
+def _aim(state: GameState) -> str:
+    return show(aiming_policy(state, state.legal_actions(), random.Random(0)))
+
+
+def test_the_aiming_policy_wins_cheaply_when_short_and_ducks_once_its_bid_is_made() -> None:
+    """Seat 1 leads r9; seat 2 (bid 1, short) beats it with r10, not r14; bid 0, it keeps under with r8."""
+    hands = [["g1", "g2", "g3"], ["r9", "b1", "b2"], ["r8", "r10", "r14"]]
+    short = started(hands, ["p0"], bids=[0, 0, 1])
+    play_cards(short, "r9")
+    assert _aim(short) == "r10"
+    made = started(hands, ["p0"], bids=[0, 0, 0])
+    play_cards(made, "r9")
+    assert _aim(made) == "r8"
+
+
+def test_the_aiming_policy_sheds_a_minus5_on_a_trick_it_need_not_win() -> None:
+    state = started([["g1", "g2"], ["r9", "b1"], ["minus5", "b3"]], ["p0"], bids=[0, 1, 0])
+    play_cards(state, "r9")
+    assert _aim(state) == "minus5"

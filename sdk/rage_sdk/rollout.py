@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from .actions import Action, Bid, Play
-from .cards import NUM_COLOURED, WILD
+from .cards import MINUS5, NUM_COLOURED, WILD
 from .state import NO_TRUMP, GameState, Phase
 
 Policy = Callable[[GameState, list[Action], random.Random], Action]
@@ -78,6 +78,29 @@ def greedy_policy(state: GameState, legal: list[Action], rng: random.Random) -> 
     return best if short else worst
 
 
+def aiming_policy(state: GameState, legal: list[Action], rng: random.Random) -> Action:
+    """The heuristic bot's play rule, cheaply: bids as :func:`greedy_policy`; short of its bid it
+    leads its strongest card and follows with the cheapest card that beats the trick so far (its
+    weakest if none does); once the bid is made it sheds a -5, else plays the strongest card that
+    stays under the trick so far (its strongest if every card would win)."""
+    if state.phase is _BID:
+        return greedy_policy(state, legal, rng)
+    seat, trump, lead = state.to_move, state.trump, state.lead
+    short = (state.bids[seat] or 0) > state.tricks_won[seat]
+    ranks = [_rank(play, trump, lead) for play in legal]  # type: ignore[arg-type]
+    if not state.trick:
+        return legal[ranks.index(max(ranks) if short else min(ranks))]
+    top = max(_rank(play, trump, lead) for _, play in state.trick)
+    if short:
+        winners = [rank for rank in ranks if rank > top]
+        return legal[ranks.index(min(winners) if winners else min(ranks))]
+    for play in legal:
+        if play._card == MINUS5:  # type: ignore[union-attr]
+            return play
+    losers = [rank for rank in ranks if rank < top]
+    return legal[ranks.index(max(losers) if losers else max(ranks))]
+
+
 def playout(
     state: GameState, rng: random.Random, policy: Policy = greedy_policy, first: Action | None = None
 ) -> tuple[int, ...]:
@@ -97,4 +120,4 @@ def playout(
     return tuple(after - before for after, before in zip(state.totals, totals))
 
 
-__all__ = ["Bid", "Policy", "greedy_policy", "playout", "random_policy"]
+__all__ = ["Bid", "Policy", "aiming_policy", "greedy_policy", "playout", "random_policy"]

@@ -23,6 +23,13 @@ is drawn again. Rejection from a uniform proposal keeps the result uniform over 
 rules accept. One approximation: a choose-mode change also hints that its colour lay deep in
 the pile, which the pile order here ignores.
 
+**Big tables.** Where the splits are too many to count (9 or 10 players with many voids), the
+cards of void colours are dealt one at a time, each to a holder chosen in proportion to its
+room among those that keep the rest dealable (Hall's condition, checked over the sets of void
+colours), and random swaps that keep every void mix the deal: it never fails when a deal
+exists, and is close to uniform (not exactly: where the voids bind, the one-at-a-time deal
+leans, and the swaps only reduce that).
+
 **Weighting.** ``weight(world)``, a number in [0, 1], keeps each drawn world with that
 probability, so worlds are drawn in proportion to it: a bot can favour deals that explain the
 opponents' bids. A weight of 0 everywhere ends in :class:`SamplingError`.
@@ -49,8 +56,9 @@ PILE = -1
 """The pile, as a holder of unseen cards."""
 
 
-_MAX_COUNTS = 20_000
-"""Partial counts kept before exact counting gives way to plain rejection (big tables, many voids)."""
+_MAX_SPLITS = 3_000
+"""Splits counted before exact counting gives way to a deal that keeps the voids (big tables, many
+voids): this bounds the time a sampler takes to build and each exact deal."""
 
 
 class _TooMany(Exception):
@@ -118,12 +126,13 @@ class WorldSampler:
         ]
         self._free_count = len(self._unseen) - sum(map(len, self._groups))
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._splits_left = _MAX_SPLITS
         self.exact = True
-        """Whether worlds come from exact counting; else from plain rejection (big tables, many voids)."""
+        """Whether worlds come from exact counting; else from a deal that keeps the voids (big tables, many voids)."""
         try:
             ways = self._ways(0, tuple(map(len, self._groups)))
-        except _TooMany:
-            self.exact, ways = False, 1  # too many splits to count: plain rejection, just as uniform
+        except _TooMany:  # too many splits to count: a deal that keeps the voids, when one exists
+            self.exact, ways = False, int(min(self._slack()) >= 0)
         if ways == 0:
             raise SamplingError(f"no deal of the unseen cards fits the voids seat {seat} has seen")
 
@@ -150,15 +159,19 @@ class WorldSampler:
             return 1
         key = (index, remaining)
         if key not in self._memo:
-            if len(self._memo) > _MAX_COUNTS:
-                raise _TooMany
-            self._memo[key] = sum(ways * self._ways(index + 1, left) for ways, left in self._options(index, remaining))
+            total = 0
+            for ways, left in self._options(index, remaining):
+                self._splits_left -= 1
+                if self._splits_left < 0:
+                    raise _TooMany
+                total += ways * self._ways(index + 1, left)
+            self._memo[key] = total
         return self._memo[key]
 
     def deal_unseen(self, rng: random.Random) -> list[list[int]]:
         """The unseen cards dealt to :attr:`holders` (the pile last, top first), uniform given the voids."""
         if not self.exact:
-            return self._deal_by_rejection(rng)
+            return self._deal_constrained(rng)
         dealt: list[list[int]] = [[] for _ in self.holders]
         groups = [rng.sample(group, len(group)) for group in self._groups]
         remaining = tuple(map(len, groups))
@@ -184,24 +197,73 @@ class WorldSampler:
                 del rest[len(rest) - room :]
         return dealt
 
-    def _breaks_void(self, index: int, hand: list[int]) -> bool:
-        allowed = self._allowed[index]
-        return any(
-            card < NUM_COLOURED and not allowed[self._colours.index(card >> 4)]
-            for card in hand
-            if card >> 4 in self._colours
-        )
+    def _allowed_masks(self) -> list[int]:
+        """By holder, a bit for each void colour (in :attr:`_colours` order) it may hold."""
+        masks = [(1 << len(self._colours)) - 1] * len(self._room)
+        for index, holder in enumerate(self._void_holders):
+            masks[holder] = sum(1 << c for c, ok in enumerate(self._allowed[index]) if ok)
+        return masks
 
-    def _deal_by_rejection(self, rng: random.Random) -> list[list[int]]:
-        for _ in range(self.max_tries):
-            cards = rng.sample(self._unseen, len(self._unseen))
-            dealt, start = [], 0
-            for room in self._room:
-                dealt.append(cards[start : start + room])
-                start += room
-            if all(not self._breaks_void(index, dealt[h]) for index, h in enumerate(self._void_holders)):
-                return dealt
-        raise SamplingError(f"no deal fitting the voids in {self.max_tries} draws for seat {self.view.seat}")
+    def _slack(self) -> list[int]:
+        """For each set S of void colours (a bit mask), the room of the holders that may hold some
+        colour of S less the cards of S: the voids can all be kept if and only if none is negative."""
+        allowed = self._allowed_masks()
+        slack = [sum(r for h, r in enumerate(self._room) if allowed[h] & s) for s in range(1 << len(self._colours))]
+        for c, group in enumerate(self._groups):
+            for s in range(len(slack)):
+                if s >> c & 1:
+                    slack[s] -= len(group)
+        return slack
+
+    def _deal_constrained(self, rng: random.Random) -> list[list[int]]:
+        """A deal that keeps every void, for tables too big to count: never fails when one exists.
+
+        The cards of colours someone is void in go one at a time, in random order, each to a
+        holder with room that may hold its colour, chosen in proportion to that room among those
+        that leave the rest dealable (Hall's condition over the sets of void colours); the free
+        cards fill the room left. Random swaps that keep every void then mix the deal.
+        """
+        holders, allowed = len(self._room), self._allowed_masks()
+        subsets = range(1, 1 << len(self._colours))
+        slack, room = self._slack(), self._room[:]
+        dealt: list[list[int]] = [[] for _ in self.holders]
+        cards = [(card, c) for c, group in enumerate(self._groups) for card in group]
+        rng.shuffle(cards)
+        for card, c in cards:
+            bit = 1 << c
+            choices = [h for h in range(holders) if room[h] and allowed[h] & bit]
+            while True:  # a feasible holder exists while slack holds, so this ends
+                holder = rng.choices(choices, [room[h] for h in choices])[0]
+                mask = allowed[holder]
+                if all(slack[s] - (s & mask != 0) + (s & bit != 0) >= 0 for s in subsets):
+                    break
+                choices.remove(holder)
+            for s in subsets:
+                slack[s] += (s & bit != 0) - (s & mask != 0)
+            room[holder] -= 1
+            dealt[holder].append(card)
+        free = [card for card in self._unseen if card >= NUM_COLOURED or card >> 4 not in self._colours]
+        rng.shuffle(free)
+        for holder in range(holders):
+            dealt[holder] += free[len(free) - room[holder] :]
+            del free[len(free) - room[holder] :]
+        self._mix(dealt, allowed, rng)
+        return dealt
+
+    def _mix(self, dealt: list[list[int]], allowed: list[int], rng: random.Random) -> None:
+        """Swap random pairs of cards between holders where both may hold what they get (in place)."""
+        index = {c: k for k, c in enumerate(self._colours)}
+        places = [(holder, at) for holder, hand in enumerate(dealt) for at in range(len(hand))]
+
+        def fits(card: int, holder: int) -> bool:
+            colour = index.get(card >> 4) if card < NUM_COLOURED else None
+            return colour is None or allowed[holder] >> colour & 1 == 1
+
+        for _ in range(2 * len(places)):
+            (h1, a1), (h2, a2) = rng.choice(places), rng.choice(places)
+            one, two = dealt[h1][a1], dealt[h2][a2]
+            if h1 != h2 and fits(one, h2) and fits(two, h1):
+                dealt[h1][a1], dealt[h2][a2] = two, one
 
     def sample(self, rng: random.Random) -> GameState:
         """A world at the view's moment, replayed through the engine with every action checked.

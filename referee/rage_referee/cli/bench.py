@@ -323,3 +323,73 @@ def runner_command(
         f"a finished game's round trip through an actor: {figures.round_trip_ms:.2f} ms; "
         f"starting Ray here: {figures.ray_start_s:.1f} s"
     )
+
+
+@app.command("ladder")
+def ladder_command(
+    bot: Annotated[str, typer.Option(help="The example bot measured (a module of rage_sdk.examples).")] = "search_bot",
+    field: Annotated[str, typer.Option(help="The other seats, comma-separated example bots.")] = (
+        "heuristic_bot,heuristic_bot,greedy_bot"
+    ),
+    reference: Annotated[str, typer.Option(help="Strength is over this bot's seats (its mean Elo).")] = "heuristic",
+    budgets: Annotated[str, typer.Option(help="Budgets per decision (ms) for bots that take one, comma-separated.")] = (
+        "10,30,100,300"
+    ),
+    games: Annotated[int, typer.Option(min=1, help="Games per budget (whole duplicate sets of 12).")] = 96,
+    seed: Annotated[int, typer.Option(help="The league's deal seed.")] = 100,
+    clock: Annotated[str, typer.Option(help="A search bot's budget clock: cpu (its own thread's) or wall.")] = "cpu",
+) -> None:
+    """A duplicate league (amigo, 4 players) per budget, bots in-process: the measured bot's Elo over
+    the reference with its 95% interval, and bid accuracy. With --clock cpu the figures do not
+    depend on machine load."""
+    from rage_sdk.examples import EXAMPLE_BOTS
+
+    from .. import ladder
+    from .common import fail
+
+    if clock not in ladder.CLOCKS:
+        fail(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")
+    modules = [bot, *(part.strip() for part in field.split(",") if part.strip())]
+    unknown = [module for module in modules if module not in EXAMPLE_BOTS]
+    if unknown:
+        fail(f"--bot/--field: no example bot {unknown[0]!r} (one of {', '.join(EXAMPLE_BOTS)})")
+    if len(modules) != 4:
+        fail(f"--field: three bots beside --bot make the table of 4, not {len(modules) - 1}")
+    try:
+        levels = [float(part) for part in budgets.split(",") if part.strip()]
+        if not levels or not all(0 < level <= 60_000 for level in levels):
+            raise ValueError
+    except ValueError:
+        fail(f"--budgets: expected milliseconds like 10,30,100 (each above 0, at most 60000), not {budgets!r}")
+    names = ladder.seat_names(modules)
+    refs = ladder.reference_seats(names[1:], reference)
+    if not refs:
+        fail(f"--reference: no {reference!r} seat in --field")
+    table = Table(
+        title=f"rage bench ladder: {names[0]} against {', '.join(names[1:])} (amigo, duplicate, {clock} clock)"
+    )
+    for column in (
+        "budget",
+        "games",
+        f"Elo over {reference}",
+        "95% interval",
+        f"bid accuracy: {names[0]} / {reference}",
+    ):
+        table.add_column(column, justify="right")
+    for budget in levels:
+        factories = {name: ladder.factory_for(m, budget, clock) for name, m in zip(names, modules)}
+        played = []
+        for game in ladder.play_league(factories, games, seed):
+            played.append(game)
+            if len(played) % 12 == 0:
+                figure = ladder.strength(played, names[0], refs, samples=0)
+                err.print(f"{budget:g} ms: {len(played)} games, {figure.elo:+.0f} Elo, bids {figure.bid_accuracy:.1%}")
+        s = ladder.strength(played, names[0], refs)
+        table.add_row(
+            f"{budget:g} ms",
+            str(s.games),
+            f"{s.elo:+.0f}",
+            f"{s.low:+.0f} to {s.high:+.0f}",
+            f"{s.bid_accuracy:.1%} / {s.reference_bid_accuracy:.1%}",
+        )
+    Console().print(table)

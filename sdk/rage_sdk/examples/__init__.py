@@ -17,6 +17,7 @@ EXAMPLE_BOTS: Final = {
     "greedy_bot": "GreedyBot",
     "heuristic_bot": "HeuristicBot",
     "search_bot": "SearchBot",
+    "bid_reading_bot": "BidReadingBot",
 }
 
 

@@ -1,0 +1,1 @@
+../../../examples/bid_reading_bot.py
