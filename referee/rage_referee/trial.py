@@ -24,7 +24,7 @@ from typing import Any
 
 from rage_sdk.rules import Ruleset
 
-from .deals import Deals, deal_seed
+from .deals import Deals
 from .finished import FinishedGame
 from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
