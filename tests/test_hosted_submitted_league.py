@@ -191,3 +191,37 @@ def test_a_submitted_bot_that_cannot_start_is_forfeited_and_the_league_finishes(
             assert "could not start" in detail and "exited with code 4" in detail and "\x1b" not in detail
 
     asyncio.run(main())
+
+
+def test_a_referee_started_again_resumes_the_league_at_its_pinned_versions(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "bot")
+    definition = (
+        LEAGUE.replace('"random"', '"rnd2"')
+        .replace("games = 8", "games = 24")
+        .replace("concurrency = 2", "concurrency = 1")
+    )
+
+    async def main() -> None:
+        async with referee(tmp_path, SandboxPolicy(None)) as hosted:
+            first = await hosted.submit("rnd", pack(folder))
+            await hosted.submit("rnd2", pack(bot_folder(tmp_path / "other")))
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
+            await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
+            while not hosted.contest.registry.games_done(hosted.contest.registry.league("cup").league_id):
+                await asyncio.sleep(0.1)
+        # The referee stopped with the league running; a new version arrives before it starts again.
+        async with referee(tmp_path, SandboxPolicy(None)) as hosted:
+            (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# version two\n")
+            second = await hosted.submit("rnd", pack(folder), token=first.token)
+            assert second.version.current and second.version.version != first.version.version
+            await hosted.contest.leagues.resume_running()
+            info = await wait_over(hosted, "cup")
+            assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
+            for game in range(info.games_total):
+                record = json.loads(
+                    (await hosted.call("GetRecord", pb.GetRecordRequest(league="cup", game=game))).record
+                )
+                rnd = [seat for seat, name in zip(record["meta"]["bots"], record["players"]) if name == "rnd"]
+                assert [seat["submission"] for seat in rnd] == [first.version.version]
+
+    asyncio.run(main())
