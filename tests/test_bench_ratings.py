@@ -14,7 +14,7 @@ def test_bench_ratings_json_gives_each_size_its_figures() -> None:
     figures = json.loads(result.stdout)
     assert [figure["games"] for figure in figures] == [30, 60]
     for figure in figures:
-        assert 0 < figure["bootstrap_seconds"] <= figure["table_seconds"]
+        assert figure["bootstrap_seconds"] > 0 and figure["table_seconds"] > 0  # timed apart: no order between them
         assert figure["baseline_seconds"] > 0 and figure["baseline_fits"] == 5
 
 

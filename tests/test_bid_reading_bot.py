@@ -6,9 +6,10 @@ import asyncio
 import random
 from pathlib import Path
 
-from rage_referee.bots import BotHandle, BotSpec, start_all
-from rage_referee.game import FaultLedger, GameSpec
-from rage_referee.match import play_games
+from rage_referee.game import FaultLedger
+from rage_referee.game_spec import GameSpec
+from rage_referee.runner import LocalRunner
+from rage_referee.seats import BotSpec
 from rage_sdk.cards import CARDS
 from rage_sdk.events import GameInfo
 from rage_sdk.examples import example_bot
@@ -69,10 +70,12 @@ def test_a_game_under_the_referee_is_legal_and_within_the_deadline() -> None:
     }
 
     async def play() -> list[object]:
-        handles = {name: BotHandle(BotSpec.of(name, target), Path(".")) for name, target in bots.items()}
-        await start_all(handles.values())
+        specs = [BotSpec.of(name, target) for name, target in bots.items()]
         spec = GameSpec(0, Ruleset.of("amigo", rounds=[4, 3, 1]), tuple(bots), 8)
-        return list(await play_games([spec], handles, FaultLedger(10**9)))
+        finished: list[object] = []
+        async with LocalRunner(specs, FaultLedger(10**9), 1, Path(".")) as runner:
+            await runner.run([spec], finished.append)
+        return finished
 
     (result,) = asyncio.run(play())
     assert not result.faults, result.faults  # type: ignore[attr-defined]

@@ -17,8 +17,8 @@ from pathlib import Path
 import grpc
 import pytest
 from conftest import require, require_command
-from rage_referee.bots import free_port, stop_group
 from rage_referee.hosted.submissions import SandboxPolicy
+from rage_referee.seats import free_port, stop_group
 from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 from test_hosted_submissions import ENTRY, EXAMPLES, Referee, bot_folder, referee

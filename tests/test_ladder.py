@@ -27,7 +27,9 @@ def test_a_league_deals_each_set_alike_and_seats_every_bot_everywhere() -> None:
         assert {game.seats[seat] for game in games} == set(names)
     assert all(game.rounds == 10 and len(game.totals) == 4 for game in games)
     figure = ladder.strength(games, "heuristic", ["random", "random-2"], samples=20)
-    assert figure.games == 12 and figure.low <= figure.elo <= figure.high
+    assert (
+        figure.games == 12 and figure.low - 1e-6 <= figure.elo <= figure.high + 1e-6
+    )  # a degenerate interval: equal up to rounding
     assert figure.elo > 0, "heuristic beats random players"
     assert 0 <= figure.reference_bid_accuracy < figure.bid_accuracy <= 1
 

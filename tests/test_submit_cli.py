@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from rage_referee.bots import free_port, stop_group
 from rage_referee.cli import app
+from rage_referee.seats import free_port, stop_group
 from test_hosted_submissions import bot_folder
 from test_referee_server import launch, wait_serving
 from typer.testing import CliRunner

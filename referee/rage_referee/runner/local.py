@@ -61,6 +61,9 @@ class LocalRunner(GameRunner):
         async def worker() -> None:
             nonlocal refused
             while not (self.stopping or refused):
+                # a game among in-process bots may never wait: yield between games, so a Ctrl-C
+                # (the loop's cancellation) and the other workers get their turn
+                await asyncio.sleep(0)
                 spec = next(pending, None)
                 if spec is None:
                     return
