@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from rage_referee.cli import app
+from rage_referee.finished import FinishedGame
 from rage_referee.league.config import load_league
-from rage_referee.league.store import Store, StoredGame
+from rage_referee.league.store import Store
 from typer.testing import CliRunner, Result
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +71,7 @@ def write_league(directory: Path, filename: str = "league.toml", **settings: Any
     return path
 
 
-def stored(file: Path) -> list[StoredGame]:
+def stored(file: Path) -> list[FinishedGame]:
     """The games the league of ``file`` has stored, in its database."""
     config = load_league(file)
     store = Store(config.database_url(file.parent))

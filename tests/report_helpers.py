@@ -17,13 +17,13 @@ from typing import Any
 from conftest import require, require_command
 from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, write_league
 from league_helpers import stored as stored
+from rage_referee.finished import FinishedGame
 from rage_referee.hosted import messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
-from rage_referee.league.store import StoredGame
 from rage_referee.report.live import bound_port, start_http
 
 BOTS = {"heuristic": HEURISTIC, "greedy": GREEDY, "random": RANDOM, "raiser": f"{TEST_BOTS / 'raiser.py'}:RaiserBot"}
@@ -62,15 +62,15 @@ class Live:
     """The token of bot ``raiser``."""
     contest: Contest
     loop: asyncio.AbstractEventLoop
-    games: list[StoredGame]
+    games: list[FinishedGame]
 
-    def finish(self, game: StoredGame) -> None:
+    def finish(self, game: FinishedGame) -> None:
         """Store a game and announce it, as a league run does, in the server's loop."""
         league = self.contest.registry.league("cup")
 
         def publish() -> None:
             self.contest.store.add(league.league_id, game)
-            done = self.contest.registry.games_done(league.league_id)
+            done = self.contest.store.count(league.league_id)
             for event in messages.game_events("cup", game, done, league.games_total):
                 self.contest.hub.publish(event)
 
@@ -86,7 +86,7 @@ async def _cancel_the_rest() -> None:
 
 
 @contextmanager
-def live_contest(folder: Path, games: list[StoredGame], shown: int) -> Iterator[Live]:
+def live_contest(folder: Path, games: list[FinishedGame], shown: int) -> Iterator[Live]:
     """A contest whose running league "cup" holds the first ``shown`` of ``games``, its pages served."""
     admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
     contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))

@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 from backends import BACKENDS, fresh_database
 from league_helpers import FIELD, flat, league_text, rage, stored, write_league
+from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import league_schedule, plan_league, run_league
-from rage_referee.league.store import GameStoredAlready, Store, StoredGame, StoreError, sqlite_url
+from rage_referee.league.store import GameStoredAlready, Store, StoreError, sqlite_url
 from rage_sdk.replay import verify
 from sqlalchemy import create_engine, text
 
@@ -53,7 +54,7 @@ def clean_failure(result: Any) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
 
 
-def assert_matches_schedule(file: Path, games: list[StoredGame]) -> None:
+def assert_matches_schedule(file: Path, games: list[FinishedGame]) -> None:
     """The stored games are the league's schedule, each once, seats and deals as scheduled."""
     schedule = league_schedule(load_league(file))
     assert [game.index for game in games] == list(range(len(schedule)))

@@ -24,7 +24,7 @@ from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.league.config import load_league
-from rage_referee.league.store import Store, StoredGame, StoreError
+from rage_referee.league.store import Store, StoreError
 from rage_referee.match import match_specs
 from rage_referee.runner import LocalRunner, StartFailure
 from rage_referee.seats import BotSpec
@@ -245,7 +245,7 @@ def league_file(folder: Path, bots: dict[str, str], games: int, concurrency: int
     return path
 
 
-def stored(file: Path) -> dict[int, StoredGame]:
+def stored(file: Path) -> dict[int, FinishedGame]:
     """The league's games stored so far, by index (none before its first run has made the league)."""
     config = load_league(file)
     if not (file.parent / config.database).exists():

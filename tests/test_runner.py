@@ -40,9 +40,9 @@ def play(runner: LocalRunner, games: Iterator[GameSpec], **hooks: object) -> lis
 
 def test_every_game_finishes_once_and_pickles(tmp_path: Path) -> None:
     finished = play(LocalRunner(BOTS, FaultLedger(20), 3, tmp_path), specs(7))
-    assert sorted(game.spec.game_id for game in finished) == list(range(7))
+    assert sorted(game.index for game in finished) == list(range(7))
     again = pickle.loads(pickle.dumps(finished[0]))
-    assert again.totals == finished[0].totals and again.spec == finished[0].spec
+    assert again == finished[0]
 
 
 def test_stop_takes_no_more_games(tmp_path: Path) -> None:
@@ -111,3 +111,23 @@ def test_each_runner_paces_its_own_bots(tmp_path: Path) -> None:
 
     first, second = asyncio.run(go())
     assert len(first) == 1 and len(second) == 1 and first != second
+
+
+def test_the_loop_runs_between_in_process_games(tmp_path: Path) -> None:
+    """In-process games never wait, yet a stop (or Ctrl-C) from elsewhere on the loop is heard between them."""
+    finished: list[FinishedGame] = []
+
+    async def go() -> None:
+        async with LocalRunner(BOTS, FaultLedger(20), 1, tmp_path) as runner:
+
+            async def stop_soon() -> None:
+                while not finished:
+                    await asyncio.sleep(0)
+                runner.stop()
+
+            stopper = asyncio.create_task(stop_soon())
+            await runner.run(specs(40), finished.append)
+            await stopper
+
+    asyncio.run(go())
+    assert len(finished) < 40

@@ -27,9 +27,9 @@ from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
 from rage_sdk.view import view_for
 
+from .finished import FinishedGame
 from .league.ratings import bootstrap, fit_elo
 from .league.schedule import schedule
-from .league.store import StoredGame
 
 DECISION_MS = 60_000
 """The deadline bots are told (a search bot caps its budget at half of it)."""
@@ -80,13 +80,13 @@ def play_game(ruleset: Ruleset, seats: Sequence[BotFactory], seed: int, game: in
 
 def play_league(
     factories: dict[str, BotFactory], games: int, seed: int, ruleset: Ruleset | None = None
-) -> Iterator[StoredGame]:
+) -> Iterator[FinishedGame]:
     """A duplicate league of one table with every bot seated: each game as it finishes."""
     ruleset = ruleset or Ruleset.of("amigo")
     for scheduled in schedule(list(factories), len(factories), games=games, seed=seed, duplicate=True):
         state = play_game(ruleset, [factories[name] for name in scheduled.seats], scheduled.seed, scheduled.index)
         outcome = state.outcome()
-        yield StoredGame(
+        yield FinishedGame(
             scheduled.index,
             scheduled.set_id,
             scheduled.seed,
@@ -115,7 +115,7 @@ class Strength:
     reference_bid_accuracy: float
 
 
-def bid_accuracy(games: Sequence[StoredGame], names: Sequence[str]) -> float:
+def bid_accuracy(games: Sequence[FinishedGame], names: Sequence[str]) -> float:
     """Rounds bid exactly, as a share of the rounds the ``names`` seats played."""
     hits = rounds = 0
     for game in games:
@@ -125,7 +125,7 @@ def bid_accuracy(games: Sequence[StoredGame], names: Sequence[str]) -> float:
     return hits / rounds if rounds else 0.0
 
 
-def strength(games: Sequence[StoredGame], bot: str, reference: Sequence[str], samples: int = 200) -> Strength:
+def strength(games: Sequence[FinishedGame], bot: str, reference: Sequence[str], samples: int = 200) -> Strength:
     """``bot``'s Elo over the mean of the ``reference`` seats, with a bootstrap interval over sets."""
     names = sorted({name for game in games for name in game.seats})
     at, refs = names.index(bot), [names.index(name) for name in reference]

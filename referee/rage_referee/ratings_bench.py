@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import choix
 
+from .finished import FinishedGame
 from .league.ratings import BOOTSTRAP_SAMPLES, REGULARISATION, bootstrap, comparisons, rating_table
-from .league.store import StoredGame
 from .report.bench import synthetic_games
 
 
@@ -35,10 +35,10 @@ class RatingsFigures:
         return self.__dict__.copy()
 
 
-def pairwise_fits(games: list[StoredGame], names: list[str], fits: int, seed: int = 0) -> float:
+def pairwise_fits(games: list[FinishedGame], names: list[str], fits: int, seed: int = 0) -> float:
     """Seconds to fit ``fits`` resamples of ``games`` as the bootstrap did before, one by one from pair lists."""
     index = {name: k for k, name in enumerate(names)}
-    groups: dict[int, list[StoredGame]] = defaultdict(list)
+    groups: dict[int, list[FinishedGame]] = defaultdict(list)
     for game in games:
         groups[game.set_id].append(game)
     sets = list(groups.values())

@@ -12,7 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ..league.store import StoredGame
+    from ..finished import FinishedGame
 
 MAX_NAME = 24
 
@@ -20,7 +20,7 @@ MAX_NAME = 24
 class LiveStandings:
     """The leading ``top`` bots by the maximum-likelihood Elo (no bootstrap), refitted every ``every`` games."""
 
-    def __init__(self, games: Iterable[StoredGame], every: int, top: int) -> None:
+    def __init__(self, games: Iterable[FinishedGame], every: int, top: int) -> None:
         self.games = [replace(game, record={}) for game in games]
         self.every = every
         self.top = top
@@ -29,7 +29,7 @@ class LiveStandings:
         if self.games:
             self.refit()
 
-    def add(self, game: StoredGame) -> None:
+    def add(self, game: FinishedGame) -> None:
         """Count a finished game; refit when ``every`` have finished since the last refit."""
         self.games.append(replace(game, record={}))
         self._since += 1

@@ -52,7 +52,7 @@ class Contest:
             allow,
             hub,
             LeagueManager(registry, store, hub, allow, submissions),
-            StandingsCache(registry),
+            StandingsCache(store),
             submissions,
         )
 

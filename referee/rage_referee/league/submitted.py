@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..finished import FinishedGame
 from ..sandbox import Sandbox
 from ..seats import SUBMISSION
 from ..submissions.build import build
 from ..submissions.store import Submission, store_submission
 from .config import LeagueConfig
-from .store import StoredGame
 
 
 class SubmissionError(ValueError):
@@ -49,7 +49,7 @@ def pins(submissions: dict[str, Submission]) -> dict[str, str]:
     return {name: submission.version for name, submission in sorted(submissions.items())}
 
 
-def played_versions(games: Iterable[StoredGame]) -> dict[str, list[str]]:
+def played_versions(games: Iterable[FinishedGame]) -> dict[str, list[str]]:
     """The versions each submitted bot played, by name (16 hex digits each), from the records' ``meta``."""
     played: dict[str, list[str]] = {}
     for game in games:
@@ -63,7 +63,7 @@ def played_versions(games: Iterable[StoredGame]) -> dict[str, list[str]]:
     return played
 
 
-def versions_line(games: Iterable[StoredGame]) -> str | None:
+def versions_line(games: Iterable[FinishedGame]) -> str | None:
     """``submitted bots' versions: NAME HEX, ...`` for a table's games, or none without submitted bots."""
     played = played_versions(games)
     if not played:

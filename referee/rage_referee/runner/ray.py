@@ -299,7 +299,7 @@ class RayRunner(GameRunner):
         """Fold a game's charged faults into the driver's ledger."""
         for fault in game.faults:
             if fault.charged:
-                self.ledger.charge(game.spec.seats[fault.seat])
+                self.ledger.charge(game.seats[fault.seat])
 
 
 def _awaited(ref: Any) -> asyncio.Future[Any]:
