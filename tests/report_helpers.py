@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import require, require_command
+from rage_referee.finished import FinishedGame
 from rage_referee.hosted import messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
@@ -22,7 +23,7 @@ from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
 from rage_referee.league.config import load_league
-from rage_referee.league.store import Store, StoredGame
+from rage_referee.league.store import Store
 from rage_referee.report.live import bound_port, start_http
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,15 +69,15 @@ class Live:
     """The token of bot ``raiser``."""
     contest: Contest
     loop: asyncio.AbstractEventLoop
-    games: list[StoredGame]
+    games: list[FinishedGame]
 
-    def finish(self, game: StoredGame) -> None:
+    def finish(self, game: FinishedGame) -> None:
         """Store a game and announce it, as a league run does, in the server's loop."""
         league = self.contest.registry.league("cup")
 
         def publish() -> None:
             self.contest.store.add(league.league_id, game)
-            done = self.contest.registry.games_done(league.league_id)
+            done = self.contest.store.count(league.league_id)
             for event in messages.game_events("cup", game, done, league.games_total):
                 self.contest.hub.publish(event)
 
@@ -92,7 +93,7 @@ async def _cancel_the_rest() -> None:
 
 
 @contextmanager
-def live_contest(folder: Path, games: list[StoredGame], shown: int) -> Iterator[Live]:
+def live_contest(folder: Path, games: list[FinishedGame], shown: int) -> Iterator[Live]:
     """A contest whose running league "cup" holds the first ``shown`` of ``games``, its pages served."""
     admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
     contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))
@@ -153,7 +154,7 @@ def league_file(directory: Path, games: int = 12, bidding: str = "open") -> Path
     return path
 
 
-def stored(file: Path) -> list[StoredGame]:
+def stored(file: Path) -> list[FinishedGame]:
     config = load_league(file)
     store = Store(config.database_url(file.parent), create=False)
     try:

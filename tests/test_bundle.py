@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings
 from rage_referee.league.bundle import record_name
-from rage_referee.league.store import StoredGame
 from rage_sdk.record import record_json
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import CHANCE, GameState
@@ -89,7 +89,7 @@ def restandings(bundle: Path) -> None:
     games = []
     for r in read(bundle, "games.json"):
         results = tuple(r["totals"]), tuple(r["places"]), tuple(r["hits"])
-        games.append(StoredGame(r["index"], r["set"], r["seed"], tuple(r["seats"]), *results, r["rounds"], (), 0, {}))
+        games.append(FinishedGame(r["index"], r["set"], r["seed"], tuple(r["seats"]), *results, r["rounds"], (), 0, {}))
     write(bundle, "standings.json", [asdict(row) for row in ratings.rating_table(games)])
 
 

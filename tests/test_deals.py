@@ -21,7 +21,7 @@ from rage_referee.hosted.leagues import LeagueManager
 from rage_referee.hosted.registry import LeagueStatus, Registry
 from rage_referee.league.config import load_league
 from rage_referee.league.runner import plan_league, run_league
-from rage_referee.league.store import Store, StoredGame
+from rage_referee.league.store import Store
 from rage_referee.match import run_match
 from rage_referee.seats import BotSpec
 from rage_sdk.cards import token
@@ -257,7 +257,7 @@ def test_hosted_records_wait_until_every_game_dealt_the_same_hands_is_played(tmp
 
     def finish(index: int) -> None:
         record = {"format": "rage-record/1"}
-        store.add(league_id, StoredGame(index, index // 2, 0, ("a", "b"), (0, 0), (1, 1), (0, 0), 1, (), 0, record))
+        store.add(league_id, FinishedGame(index, index // 2, 0, ("a", "b"), (0, 0), (1, 1), (0, 0), 1, (), 0, record))
 
     finish(0)
     assert "shares its deal with 1 games still to be played" in (manager.withheld(entry, 0) or "")
@@ -281,10 +281,10 @@ def test_league_record_files_wait_until_every_game_dealt_the_same_hands_is_playe
     early: list[str] = []
 
     def finished(game: FinishedGame) -> None:
-        played.add(game.spec.game_id)
+        played.add(game.index)
         for path in records.glob("game-*.json"):
             if not sets[plan.games[int(path.stem[5:])].set_id] <= played:
-                early.append(f"{path.name} after game {game.spec.game_id}")
+                early.append(f"{path.name} after game {game.index}")
 
     first_set = sorted(sets[0])
     partial = replace(plan, done={game.index for game in plan.games} - set(first_set[:2]))  # stopped inside set 0

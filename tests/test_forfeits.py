@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import plan_league, run_league
-from rage_referee.league.store import Store, StoredGame
+from rage_referee.league.store import Store
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +68,7 @@ def league_file(directory: Path, *, bots: dict[str, str] = BOTS, extra: str = ""
     return path
 
 
-def stored(file: Path) -> list[StoredGame]:
+def stored(file: Path) -> list[FinishedGame]:
     config = load_league(file)
     store = Store(config.database_url(file.parent))
     try:
@@ -89,7 +90,7 @@ def play(file: Path, only: set[int] | None = None) -> None:
         store.close()
 
 
-def charged(games: list[StoredGame], bot: str) -> int:
+def charged(games: list[FinishedGame], bot: str) -> int:
     return sum(game.faults_of(game.seats.index(bot)) for game in games if bot in game.seats)
 
 
@@ -167,11 +168,11 @@ def test_an_excluded_entrant_s_remaining_games_are_forfeits(tmp_path: Path) -> N
         if "greedy" not in game.seats:
             continue
         seat = game.seats.index("greedy")
-        mine = [fault for fault in game.faults if fault["seat"] == seat]
+        mine = [fault for fault in game.faults if fault.seat == seat]
         if game.index < 6:
             assert mine == []
         else:
-            assert mine and {(fault["kind"], fault["detail"]) for fault in mine} == {
+            assert mine and {(fault.kind, fault.detail) for fault in mine} == {
                 ("forfeited", "excluded by the organizer")
             }
             assert len(mine) == 7, "every decision of the seat (2 bids, 5 plays) was the referee's"
@@ -199,20 +200,20 @@ def test_a_bot_that_cannot_start_stops_the_league_unless_asked_to_keep_going(tmp
     for game in games:
         if "broken" in game.seats:
             seat = game.seats.index("broken")
-            details = {fault["detail"] for fault in game.faults if fault["seat"] == seat}
+            details = {fault.detail for fault in game.faults if fault.seat == seat}
             assert len(details) == 1 and details.pop().startswith("could not start: ")
     assert "broken forfeited (could not start" in flat(kept.output)
 
 
 def test_hosted_standings_count_forfeits_as_the_definition_says() -> None:
-    from rage_referee.faults import Forfeits
+    from rage_referee.faults import Fault, FaultKind, Forfeits
     from rage_referee.hosted.definition import forfeits_of
     from rage_referee.hosted.standings import point_table
 
     assert forfeits_of('players = 2\ngames = 4\n[ruleset]\npreset = "amigo"\n') is Forfeits.UNRATED
     assert forfeits_of('forfeits = "loss"\nplayers = 2\n[ruleset]\npreset = "amigo"\n') is Forfeits.LOSS
-    faults = ({"seat": 0, "kind": "forfeited"},)
-    game = StoredGame(0, 0, 0, ("dead", "a", "b"), (9, 1, 2), (1, 3, 2), (0, 0, 0), 2, faults, 0, {})
+    faults = (Fault(0, FaultKind.FORFEITED, 1, 0, "excluded by the organizer", "bid 0"),)
+    game = FinishedGame(0, 0, 0, ("dead", "a", "b"), (9, 1, 2), (1, 3, 2), (0, 0, 0), 2, faults, 0, {})
     assert [row.games for row in point_table([game]).rows] == [1, 1, 0]
     assert [(row.name, row.games) for row in point_table([game], Forfeits.LOSS).rows][-1] == ("dead", 1)
 

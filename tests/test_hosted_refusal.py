@@ -35,14 +35,18 @@ class Registry:
         self.statuses.append((status, reason))
         return SimpleNamespace(name=name, status=status, league_id=1, games_total=6, reason=reason or "")
 
-    def games_done(self, league_id: int) -> int:
+
+class Store:
+    """What the manager asks of the store when it announces a status."""
+
+    def count(self, league_id: int) -> int:
         return 0
 
 
 def test_a_refused_hosted_run_is_one_line_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
     registry = Registry()
     hub = SimpleNamespace(publish=lambda event: None, close=lambda name: None)
-    manager = LeagueManager(cast(Any, registry), cast(Any, None), cast(Any, hub), cast(Any, None))
+    manager = LeagueManager(cast(Any, registry), cast(Any, Store()), cast(Any, hub), cast(Any, None))
     with caplog.at_level(logging.ERROR, logger="rage_referee.hosted.leagues"):
         asyncio.run(manager._run(cast(LeagueRun, RefusedRun())))
     assert all(record.exc_info is None for record in caplog.records), "no traceback"

@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 from backends import BACKENDS, fresh_database
 from rage_referee.cli import app
+from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import league_schedule, plan_league, run_league
-from rage_referee.league.store import GameStoredAlready, Store, StoredGame, StoreError, sqlite_url
+from rage_referee.league.store import GameStoredAlready, Store, StoreError, sqlite_url
 from rage_sdk.replay import verify
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
@@ -106,7 +107,7 @@ def write_league(directory: Path, filename: str = "league.toml", **settings: Any
     return path
 
 
-def stored_games(file: Path) -> list[StoredGame]:
+def stored_games(file: Path) -> list[FinishedGame]:
     config = load_league(file)
     store = Store(config.database_url(file.parent))
     try:
@@ -115,7 +116,7 @@ def stored_games(file: Path) -> list[StoredGame]:
         store.close()
 
 
-def assert_matches_schedule(file: Path, games: list[StoredGame]) -> None:
+def assert_matches_schedule(file: Path, games: list[FinishedGame]) -> None:
     """The stored games are the league's schedule, each once, seats and deals as scheduled."""
     schedule = league_schedule(load_league(file))
     assert [game.index for game in games] == list(range(len(schedule)))

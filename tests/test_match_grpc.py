@@ -31,13 +31,13 @@ from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, FaultLedger, fallback_for, play_game
 from rage_referee.game_spec import GameSpec, TimeControl
-from rage_referee.match import BotStats, MatchResult, run_match
+from rage_referee.match import MatchResult, run_match
 from rage_referee.meta import game_part
 from rage_referee.seats import MAX_RESTARTS, BotHandle, BotIdentity, BotProcess, BotSpec, RemoteConnection
 from rage_sdk.actions import Bid
 from rage_sdk.cards import card_id
 from rage_sdk.pb import bot_pb2 as pb
-from rage_sdk.record import load_record
+from rage_sdk.record import GameRecord, load_record
 from rage_sdk.replay import play_of, verify
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState
@@ -173,12 +173,12 @@ def outcome(game: FinishedGame) -> tuple[dict[str, Any], tuple[int, ...], tuple[
 
 def assert_sound(result: MatchResult, games: int) -> None:
     """Every game was played to the end, its record verifies and carries the game's faults."""
-    assert [game.spec.game_id for game in result.games] == list(range(games))
+    assert [game.index for game in result.games] == list(range(games))
     for game in result.games:
         verdict = verify(json.dumps(game.record))
         assert verdict.exit_code == 0, verdict.message
         assert verdict.totals == list(game.totals) and verdict.places == list(game.places)
-        assert len(game.record["rounds"]) == len(game.spec.ruleset.rounds) == game.rounds
+        assert len(game.record["rounds"]) == len(GameRecord.model_validate(game.record).ruleset.rounds) == game.rounds
         assert game.record["faults"] == [fault.to_json() for fault in game.faults]
 
 
@@ -232,7 +232,7 @@ def bad_faults(result: MatchResult) -> list[list[tuple[str, int, int]]]:
     """Per game, the misbehaving bot's faults as (kind, round, trick); no other seat may have any."""
     out = []
     for game in result.games:
-        seat = game.spec.seats.index(BAD)
+        seat = game.seats.index(BAD)
         assert all(fault.seat == seat for fault in game.faults), "a well-behaved seat was charged"
         out.append([(fault.kind.value, fault.round, fault.trick) for fault in game.faults])
     for name in TABLE:
@@ -244,7 +244,7 @@ def expected_faults(result: MatchResult, kind_for: Any) -> list[list[tuple[str, 
     """Per game, (kind, round, trick) of each of the bad seat's turns where ``kind_for(turn)`` names a fault."""
     out = []
     for game in result.games:
-        turns = turns_of(game.record, game.spec.seats.index(BAD))
+        turns = turns_of(game.record, game.seats.index(BAD))
         out.append([(kind, t.round, t.trick) for t in turns if (kind := kind_for(t)) is not None])
     return out
 
@@ -252,7 +252,7 @@ def expected_faults(result: MatchResult, kind_for: Any) -> list[list[tuple[str, 
 def assert_fallbacks(result: MatchResult) -> None:
     """Each fault names the fallback the referee played: the lowest legal bid or the first legal play."""
     for game in result.games:
-        turns = {(t.round, t.trick): t for t in turns_of(game.record, game.spec.seats.index(BAD))}
+        turns = {(t.round, t.trick): t for t in turns_of(game.record, game.seats.index(BAD))}
         for fault in game.faults:
             assert fault.fallback == fallback_text(turns[fault.round, fault.trick])
 
@@ -326,7 +326,7 @@ def test_cheater_is_charged_illegal(served: dict[str, str], tmp_path: Path) -> N
     assert_fallbacks(result)
     kinds_seen = set()
     for game in result.games:
-        seat = game.spec.seats.index(BAD)
+        seat = game.seats.index(BAD)
         turns = {(t.round, t.trick): t for t in turns_of(game.record, seat)}
         for fault in game.faults:
             turn = turns[fault.round, fault.trick]
@@ -353,7 +353,7 @@ def test_raiser_is_charged_bot_error(served: dict[str, str], served_logs: Path, 
     assert bad_faults(result) == expected
     assert_fallbacks(result)
     for game in result.games:
-        numbers = [t.number for t in turns_of(game.record, game.spec.seats.index(BAD)) if t.number % raiser.EVERY == 0]
+        numbers = [t.number for t in turns_of(game.record, game.seats.index(BAD)) if t.number % raiser.EVERY == 0]
         for fault, number in zip(game.faults, numbers, strict=True):
             assert f"RuntimeError: raiser fails on decision {number} (round {fault.round})" in fault.detail
     assert "RuntimeError: raiser fails" in (served_logs / "raiser.log").read_text()
@@ -466,7 +466,7 @@ def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
     # Charged for its first three decisions; from then on the fallback plays for it without asking,
     # and each of those decisions is marked in the record as the referee's.
     first = turns_of(result.games[0].record, 0)
-    second = turns_of(result.games[1].record, result.games[1].spec.seats.index(BAD))
+    second = turns_of(result.games[1].record, result.games[1].seats.index(BAD))
     assert bad_faults(result) == [
         [("illegal", t.round, t.trick) for t in first[:3]] + [("forfeited", t.round, t.trick) for t in first[3:]],
         [("forfeited", t.round, t.trick) for t in second],
@@ -481,10 +481,7 @@ def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
 # ------------------------------------------------------------------ a bot that quits mid-game
 def one_game_match(game: FinishedGame) -> MatchResult:
     """A match of one game, with its figures, as run_match would report it."""
-    result = MatchResult({name: BotStats(name) for name in game.spec.seats}, [game])
-    for seat, name in enumerate(game.spec.seats):
-        result.stats[name].add(game, seat)
-    return result
+    return MatchResult.of(game.seats, [game])
 
 
 async def _play_one(specs: Sequence[BotSpec], spec: GameSpec, logs: Path) -> tuple[FinishedGame, BotHandle]:

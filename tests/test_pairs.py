@@ -7,14 +7,14 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from rage_referee.finished import FinishedGame
 from rage_referee.league.pairs import Summary, pair_row, pair_table, set_differences
 from rage_referee.league.schedule import schedule
-from rage_referee.league.store import StoredGame
 
 
-def game(index: int, set_id: int, seats: Sequence[str], totals: Sequence[int]) -> StoredGame:
+def game(index: int, set_id: int, seats: Sequence[str], totals: Sequence[int]) -> FinishedGame:
     places = tuple(1 + sum(other > total for other in totals) for total in totals)
-    return StoredGame(index, set_id, 0, tuple(seats), tuple(totals), places, (0,) * len(seats), 10, (), 0, {})
+    return FinishedGame(index, set_id, 0, tuple(seats), tuple(totals), places, (0,) * len(seats), 10, (), 0, {})
 
 
 def test_summary_of_known_values() -> None:

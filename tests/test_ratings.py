@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from rage_referee.faults import Forfeits
+from rage_referee.faults import Fault, Forfeits
+from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import (
     CENTRE,
     ELO_PER_NATURAL_UNIT,
@@ -21,7 +22,6 @@ from rage_referee.league.ratings import (
     openskill_ratings,
     rating_table,
 )
-from rage_referee.league.store import StoredGame
 from scipy.optimize import minimize
 from scipy.special import expit
 
@@ -38,9 +38,9 @@ def game(
     hits: Sequence[int] | None = None,
     rounds: int = 10,
     faults: Sequence[dict[str, Any]] = (),
-) -> StoredGame:
+) -> FinishedGame:
     n = len(seats)
-    return StoredGame(
+    return FinishedGame(
         index,
         index if set_id is None else set_id,
         index,
@@ -49,13 +49,18 @@ def game(
         tuple(places),
         tuple(hits) if hits is not None else (0,) * n,
         rounds,
-        tuple(faults),
+        tuple(fault_of(entry) for entry in faults),
         0,
         {},
     )
 
 
-def wins(winner: str, loser: str, times: int, start: int = 0) -> list[StoredGame]:
+def fault_of(entry: dict[str, Any]) -> Fault:
+    """A fault from the parts a test cares about (seat and kind), the rest filled in."""
+    return Fault.from_json({"round": 1, "trick": 0, "detail": "", "fallback": "bid 0"} | entry)
+
+
+def wins(winner: str, loser: str, times: int, start: int = 0) -> list[FinishedGame]:
     """Two-player games ``winner`` beats ``loser``, seats alternating."""
     out = []
     for k in range(times):
@@ -64,20 +69,20 @@ def wins(winner: str, loser: str, times: int, start: int = 0) -> list[StoredGame
     return out
 
 
-def draw(a: str, b: str, index: int) -> StoredGame:
+def draw(a: str, b: str, index: int) -> FinishedGame:
     return game(index, (a, b), (1, 1))
 
 
-def renumber(games: Sequence[StoredGame]) -> list[StoredGame]:
+def renumber(games: Sequence[FinishedGame]) -> list[FinishedGame]:
     """The same results under fresh indices (and sets of their own)."""
     return [game(k, g.seats, g.places) for k, g in enumerate(games)]
 
 
-def by_name(games: Sequence[StoredGame], names: Sequence[str]) -> dict[str, float]:
+def by_name(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[str, float]:
     return dict(zip(names, fit_elo(games, names).tolist()))
 
 
-def exact_bt_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
+def exact_bt_elo(games: Sequence[FinishedGame], names: Sequence[str]) -> np.ndarray:
     """The unregularised Bradley-Terry MLE over every pair at every table (a draw half a win), by scipy."""
     index = {name: k for k, name in enumerate(names)}
     won = np.zeros((len(names), len(names)))
@@ -199,7 +204,7 @@ def test_fit_does_not_depend_on_game_order_seat_order_or_name_order() -> None:
 
 def synthetic_league(
     strengths_elo: Sequence[float], games: int, seed: int, sizes: Sequence[int] = (3, 4), set_size: int = 1
-) -> list[StoredGame]:
+) -> list[FinishedGame]:
     """Games among bots ``b0, b1, ...`` of known Elo strength: Plackett-Luce finishing orders (Gumbel noise)."""
     rng = random.Random(seed)
     names = [f"b{k}" for k in range(len(strengths_elo))]
@@ -256,7 +261,7 @@ def test_bootstrap_is_reproducible_and_shaped_samples_by_bots() -> None:
     assert not np.array_equal(fits, bootstrap(games, names, samples=30, seed=4))
 
 
-def mean_width(games: Sequence[StoredGame]) -> float:
+def mean_width(games: Sequence[FinishedGame]) -> float:
     return float(np.mean([row.high - row.low for row in rating_table(games, samples=100)]))
 
 

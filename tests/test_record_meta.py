@@ -48,13 +48,13 @@ def test_a_match_records_meta_and_times(tmp_path: Path) -> None:
     rules = Ruleset.of("amigo", rounds=[3, 2])
     result = asyncio.run(run_match(specs, rules, 3, Deals.public(4), time=time, records=tmp_path, log_dir=tmp_path))
     for game in result.games:
-        record = json.loads((tmp_path / f"game-{game.spec.game_id:05d}.json").read_text())
+        record = json.loads((tmp_path / f"game-{game.index:05d}.json").read_text())
         assert record == game.record
         assert verify(json.dumps(record)).ok
         assert_meta_of_a_game(record, 3)
         meta = record["meta"]
         assert meta["match"] == "greedy vs random vs loud"
-        assert meta["game"] == game.spec.game_id and "set" not in meta
+        assert meta["game"] == game.index and "set" not in meta
         assert meta["time"] == {"decision_ms": 700, "bank_ms": 3000, "max_faults": 9}
         announced = {name: bot for name, bot in zip(record["players"], meta["bots"])}
         assert announced["greedy"] == {"name": "greedy", "version": "1"}

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.faults import Fault, FaultKind
+from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import rating_table
-from rage_referee.league.store import StoredGame
 from rage_referee.report.pages import bot_file
 from rage_referee.report.replays import replay_views
 from rage_referee.report.site import build_site
@@ -24,13 +26,13 @@ from typer.testing import CliRunner
 runner = CliRunner()
 
 
-def game(index: int, seats: tuple[str, ...], places: tuple[int, ...], faults: tuple[Any, ...] = ()) -> StoredGame:
+def game(index: int, seats: tuple[str, ...], places: tuple[int, ...], faults: tuple[Any, ...] = ()) -> FinishedGame:
     n = len(seats)
-    return StoredGame(index, index, index, seats, (0,) * n, places, (0,) * n, 10, faults, 0, {})
+    return FinishedGame(index, index, index, seats, (0,) * n, places, (0,) * n, 10, faults, 0, {})
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredGame]]:
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[FinishedGame]]:
     file = league_file(tmp_path_factory.mktemp("league"))
     result = runner.invoke(app, ["league", "run", str(file), "--standings-every", "5"])
     assert result.exit_code == 0, result.output
@@ -58,8 +60,9 @@ def test_rating_history_ends_with_the_fit_of_all_games() -> None:
     assert history[-1][1] == pytest.approx(final)
 
 
-def test_forfeits_are_read_from_the_faults_however_they_are_marked() -> None:
-    faults = ({"seat": 0, "kind": "timeout"}, {"seat": 0, "kind": "forfeit"}, {"seat": 1, "forfeit": True})
+def test_forfeits_are_read_from_the_faults() -> None:
+    timeout, forfeited = (Fault(0, kind, 1, 1, "", "r1") for kind in (FaultKind.TIMEOUT, FaultKind.FORFEITED))
+    faults = (timeout, forfeited, replace(forfeited, seat=1))
     records = bot_records([game(0, ("a", "b"), (1, 2), faults)])
     assert (records["a"].forfeits, len(records["a"].faults), records["b"].forfeits) == (1, 2, 1)
 
@@ -130,11 +133,11 @@ def test_a_fault_is_marked_with_its_detail_only_for_its_own_seat_and_the_organiz
     assert marked["public"][0]["faults"] == [{"kind": "timeout"}]
 
 
-def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tuple[Path, list[StoredGame]]) -> None:
+def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tuple[Path, list[FinishedGame]]) -> None:
     _, games = played
     hostile = "<script>alert(1)</script>" + "x" * 300
     renamed = [
-        StoredGame(**{**g.__dict__, "seats": tuple(hostile if s == "random" else s for s in g.seats)}) for g in games
+        FinishedGame(**{**g.__dict__, "seats": tuple(hostile if s == "random" else s for s in g.seats)}) for g in games
     ]
     for g in renamed:
         g.record["players"] = list(g.seats)
@@ -149,7 +152,7 @@ def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tu
         assert "</script" not in script.read_text()
 
 
-def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list[StoredGame]]) -> None:
+def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list[FinishedGame]]) -> None:
     file, games = played
     assert runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r")]).exit_code == 0
     assert len(list((tmp_path / "r" / "games").glob("*.html"))) == len(games)
@@ -187,7 +190,7 @@ def test_report_command_refuses_bad_input_in_one_line(tmp_path: Path, args: list
     assert "Traceback" not in result.output
 
 
-def test_ratings_crosstable(played: tuple[Path, list[StoredGame]]) -> None:
+def test_ratings_crosstable(played: tuple[Path, list[FinishedGame]]) -> None:
     file, games = played
     result = runner.invoke(app, ["ratings", "--league", str(file), "--crosstable", "--format", "json"])
     assert result.exit_code == 0, result.output
@@ -203,12 +206,12 @@ def test_ratings_crosstable(played: tuple[Path, list[StoredGame]]) -> None:
 
 
 def test_a_record_that_cannot_be_replayed_is_listed_without_a_replay(
-    tmp_path: Path, played: tuple[Path, list[StoredGame]]
+    tmp_path: Path, played: tuple[Path, list[FinishedGame]]
 ) -> None:
     _, games = played
     broken = dict(games[1].record)
     broken["rounds"] = [{**broken["rounds"][0], "plays": list(reversed(broken["rounds"][0]["plays"]))}]
-    damaged = [games[0], StoredGame(**{**games[1].__dict__, "record": broken}), *games[2:]]
+    damaged = [games[0], FinishedGame(**{**games[1].__dict__, "record": broken}), *games[2:]]
     built = build_site("mini", damaged, rating_table(damaged, samples=5), tmp_path / "site")
     assert len(built.skipped) == 1 and built.skipped[0].startswith("game 1: ")
     assert not (tmp_path / "site" / "games" / "00001.html").exists()

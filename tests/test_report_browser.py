@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import rating_table
-from rage_referee.league.store import StoredGame
 from report_helpers import chromium, league_file, served, stored
 from typer.testing import CliRunner
 
@@ -18,7 +18,7 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredGame]]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[FinishedGame]]:
     directory = tmp_path_factory.mktemp("report")
     file = league_file(directory)
     assert runner.invoke(app, ["league", "run", str(file)]).exit_code == 0
@@ -43,7 +43,7 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
-def test_standings_show_the_rating_table(site: tuple[Path, list[StoredGame]], page: Any) -> None:
+def test_standings_show_the_rating_table(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
     directory, games = site
     with served(directory) as base:
         page.goto(f"{base}/index.html")
@@ -67,7 +67,7 @@ def test_standings_show_the_rating_table(site: tuple[Path, list[StoredGame]], pa
         )
 
 
-def test_crosstable_matches_the_store(site: tuple[Path, list[StoredGame]], page: Any) -> None:
+def test_crosstable_matches_the_store(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
     directory, games = site
     tally: dict[tuple[str, str], list[int]] = {}
     for game in games:
@@ -89,7 +89,7 @@ def hand_of(page: Any, seat: int) -> list[str]:
     return page.locator(f"#board tr[data-seat='{seat}'] td.hand .card").all_inner_texts()
 
 
-def test_replay_steps_through_the_game_with_the_record_cards(site: tuple[Path, list[StoredGame]], page: Any) -> None:
+def test_replay_steps_through_the_game_with_the_record_cards(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
     directory, games = site
     game = next(game for game in games if game.faults)
     record = game.record
@@ -122,7 +122,7 @@ def test_replay_steps_through_the_game_with_the_record_cards(site: tuple[Path, l
         assert faulted == len(game.faults)
 
 
-def test_a_seat_view_never_shows_another_seat_hand(site: tuple[Path, list[StoredGame]], page: Any) -> None:
+def test_a_seat_view_never_shows_another_seat_hand(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
     directory, games = site
     game = games[0]
     with served(directory) as base:
@@ -143,7 +143,7 @@ def test_a_seat_view_never_shows_another_seat_hand(site: tuple[Path, list[Stored
         assert '"0":' not in text and '"2":' not in text and "pile" not in text
 
 
-def test_the_report_opens_from_disk(site: tuple[Path, list[StoredGame]], page: Any) -> None:
+def test_the_report_opens_from_disk(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
     directory, _ = site
     page.goto((directory / "index.html").as_uri())
     page.locator("table.games a").first.click()

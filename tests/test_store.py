@@ -8,14 +8,16 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
-from rage_referee.league.store import GameStoredAlready, Store, StoredGame, StoreError
+from rage_referee.faults import Fault, FaultKind
+from rage_referee.finished import FinishedGame
+from rage_referee.league.store import GameStoredAlready, Store, StoreError
 
 T = TypeVar("T")
 KEY = {"players": 2, "games": 4}
 
 
-def game(index: int, record: dict[str, Any] | None = None) -> StoredGame:
-    return StoredGame(
+def game(index: int, record: dict[str, Any] | None = None) -> FinishedGame:
+    return FinishedGame(
         index,
         index // 2,
         2**62 + index,
@@ -24,7 +26,7 @@ def game(index: int, record: dict[str, Any] | None = None) -> StoredGame:
         (1, 2),
         (2, 0),
         3,
-        ({"seat": 1, "kind": "timeout", "round": 1, "trick": 0, "detail": "late"},),
+        (Fault(1, FaultKind.TIMEOUT, 1, 0, "late", "bid 0"),),
         41,
         record or {"format": "rage-record/1", "players": ["alpha", "beta"], "nested": {"k": [1, 2.5, None]}},
     )

@@ -27,7 +27,7 @@ from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
 from .league.config import LeagueConfig
 from .league.ratings import rating_table
-from .league.runner import league_game, league_schedule, stored
+from .league.runner import league_game, league_schedule
 from .match import match_specs
 from .runner import GameRunner, LocalRunner
 from .sandbox import Sandbox
@@ -324,9 +324,8 @@ async def interval_widths(games: int, leagues: int) -> list[IntervalWidth]:
             per_league = []
             for seed in range(leagues):
                 config = _bench_league(bots, 3, games, seed, duplicate)
-                scheduled = {game.index: game for game in league_schedule(config)}
                 _, finished = await _timed(runner, _league_specs(config))
-                stored_games = sorted((stored(scheduled[g.spec.game_id], g) for g in finished), key=lambda g: g.index)
-                per_league += [row.high - row.low for row in rating_table(stored_games)]
+                finished.sort(key=lambda game: game.index)
+                per_league += [row.high - row.low for row in rating_table(finished)]
             widths.append(IntervalWidth(duplicate, sum(per_league) / len(per_league)))
         return widths

@@ -87,7 +87,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
             result = await play_game(game, {"bot": handle})
             results.append(result)
             report.add(not result.faults, _game_line(result, decision_ms))
-        _fault_lines(report, [SeenFault(r.spec.game_id, r.spec.ruleset, f) for r in results for f in r.faults])
+        _fault_lines(report, [SeenFault(r.index, CHECK_RULESETS[r.index], f) for r in results for f in r.faults])
         report.add(True, _kinds_line(results))
     finally:
         await handle.stop()
@@ -100,7 +100,8 @@ def _game_line(result: FinishedGame, decision_ms: int) -> str:
     """A game's decisions and slowest answer, a decision that timed out counting as the time waited for it."""
     timeouts = sum(fault.kind == "timeout" for fault in result.faults)
     slowest = f"slowest {result.slowest_ms:.0f} ms" + (f" with {timeouts} timed out" if timeouts else "")
-    line = f"game {result.spec.game_id}, {result.spec.ruleset.describe()}: {result.decisions} decisions, {slowest}"
+    rules = CHECK_RULESETS[result.index].describe()
+    line = f"game {result.index}, {rules}: {result.decisions} decisions, {slowest}"
     line += f" (deadline {decision_ms} ms)"
     return line + (f", {len(result.faults)} faults" if result.faults else "")
 

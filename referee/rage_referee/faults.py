@@ -10,7 +10,7 @@ record shows exactly which moves the bot did not make itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
@@ -63,15 +63,26 @@ class Fault:
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "kind": self.kind.value}
 
+    @staticmethod
+    def from_json(data: object) -> Fault:
+        """A record's ``faults`` entry read back.
 
-def is_charged(fault: dict[str, Any]) -> bool:
-    """Whether a stored fault (a record's ``faults`` entry) is one the bot is charged with."""
-    return fault.get("kind") != FaultKind.FORFEITED.value
-
-
-def forfeited_seats(faults: Iterable[dict[str, Any]]) -> set[int]:
-    """The seats of a game the referee played for, at least in part, after their bot was forfeited."""
-    return {int(fault.get("seat", -1)) for fault in faults if not is_charged(fault)}
+        :raises ValueError: it is not shaped like one (a known kind, whole numbers, texts).
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a fault is an object, not {type(data).__name__}")
+        try:
+            kind = FaultKind(data["kind"])
+            seat, round_, trick = (data[key] for key in ("seat", "round", "trick"))
+            detail, fallback = data["detail"], data["fallback"]
+        except KeyError as missing:
+            raise ValueError(f"a fault without {missing}") from None
+        decision = data.get("decision", 0)
+        if not all(type(n) is int for n in (seat, round_, trick, decision)):
+            raise ValueError("a fault's seat, round, trick and decision are whole numbers")
+        if not (isinstance(detail, str) and isinstance(fallback, str)):
+            raise ValueError("a fault's detail and fallback are texts")
+        return Fault(seat, kind, round_, trick, detail, fallback, decision)
 
 
 def fault_lines(game: int, seats: Sequence[str], faults: Iterable[Fault]) -> list[str]:

@@ -11,9 +11,8 @@ bot is sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from rage_sdk import wire
 from rage_sdk.actions import Action, Bid
@@ -35,7 +34,7 @@ from rage_sdk.record import record_json
 from rage_sdk.rules import Bidding
 from rage_sdk.state import CHANCE, GameState, Phase
 
-from .faults import Fault, FaultKind, is_charged
+from .faults import Fault, FaultKind
 from .finished import FinishedGame
 from .game_spec import GameSpec
 from .meta import DecisionTimes, add_times, game_meta, utc_now
@@ -62,12 +61,11 @@ class FaultLedger:
         """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
         self.forfeited.setdefault(name, why)
 
-    def add_stored(self, seats: Sequence[str], faults: Iterable[dict[str, Any]]) -> None:
+    def add_stored(self, game: FinishedGame) -> None:
         """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
-        for fault in faults:
-            seat = fault.get("seat")
-            if is_charged(fault) and isinstance(seat, int) and 0 <= seat < len(seats):
-                self.charge(seats[seat])
+        for fault in game.faults:
+            if fault.charged and 0 <= fault.seat < len(game.seats):
+                self.charge(game.seats[fault.seat])
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:
@@ -277,16 +275,20 @@ class _Game:
             if handle.connection is not None and handle.connection.alive:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
                 handle.connection.send(self.message(seat, end=end.SerializeToString()))
+        spec = self.spec
         return FinishedGame(
-            self.spec,
-            record,
+            spec.game_id,
+            spec.game_id if spec.occasion.set_id is None else spec.occasion.set_id,
+            spec.seed,
+            spec.seats,
             outcome.totals,
             outcome.places,
             outcome.hits,
             len(state.results),
-            self.faults,
+            tuple(self.faults),
             self.decisions,
-            self.latencies_ms,
+            record,
+            tuple(self.latencies_ms),
         )
 
 

@@ -11,13 +11,12 @@ from pathlib import Path
 from rage_sdk.rules import Ruleset
 
 from .deals import Deals
-from .finished import FinishedGame
+from .finished import BotTotals, FinishedGame, bot_totals
 from .game import FaultLedger
-from .game_spec import GameSpec, TimeControl
+from .game_spec import GameSpec, Occasion, TimeControl
 from .league.record_files import write_record_file
 from .league.schedule import duplicate_set
 from .league.seatings import seatings
-from .meta import Occasion
 from .runner import LocalRunner
 from .seats import BotSpec
 
@@ -25,45 +24,8 @@ DEFAULT_TIME = TimeControl()
 
 
 @dataclass
-class BotStats:
-    """One bot's figures over a match."""
-
-    name: str
-    games: int = 0
-    score: int = 0
-    place: int = 0
-    rounds: int = 0
-    hits: int = 0
-    faults: int = 0
-    forfeited_games: int = 0
-    """Games in which the referee played for the bot, at least in part, after it was forfeited."""
-
-    def add(self, result: FinishedGame, seat: int) -> None:
-        self.games += 1
-        self.score += result.totals[seat]
-        self.place += result.places[seat]
-        self.rounds += result.rounds
-        self.hits += result.hits[seat]
-        self.faults += sum(fault.seat == seat and fault.charged for fault in result.faults)
-        self.forfeited_games += any(fault.seat == seat and not fault.charged for fault in result.faults)
-
-    @property
-    def mean_score(self) -> float:
-        return self.score / self.games if self.games else 0.0
-
-    @property
-    def mean_place(self) -> float:
-        return self.place / self.games if self.games else 0.0
-
-    @property
-    def bid_accuracy(self) -> float:
-        """The share of rounds bid exactly."""
-        return self.hits / self.rounds if self.rounds else 0.0
-
-
-@dataclass
 class MatchResult:
-    stats: dict[str, BotStats]
+    stats: dict[str, BotTotals]
     games: list[FinishedGame] = field(default_factory=list)
     forfeited: set[str] = field(default_factory=set)
     deals: Deals = field(default_factory=lambda: Deals.public(0))
@@ -75,11 +37,7 @@ class MatchResult:
     @staticmethod
     def of(names: Sequence[str], games: Sequence[FinishedGame]) -> MatchResult:
         """The figures of ``games`` among the bots ``names`` (a match stopped part way, say)."""
-        result = MatchResult({name: BotStats(name) for name in names}, list(games))
-        for game in games:
-            for seat, name in enumerate(game.spec.seats):
-                result.stats[name].add(game, seat)
-        return result
+        return MatchResult(bot_totals(games, names), list(games))
 
 
 def match_specs(
@@ -118,7 +76,7 @@ def duplicate_specs(
 
 def write_record(directory: Path, result: FinishedGame) -> Path:
     """Write a game's record as ``game-NNNNN.json``, atomically."""
-    return write_record_file(directory, result.spec.game_id, result.record)
+    return write_record_file(directory, result.index, result.record)
 
 
 async def run_match(
@@ -143,14 +101,14 @@ async def run_match(
     """
     ruleset.check_players(len(specs))
     deals = deals or Deals.secret()
-    result = MatchResult({spec.name: BotStats(spec.name) for spec in specs}, deals=deals)
+    result = MatchResult(bot_totals((), [spec.name for spec in specs]), deals=deals)
     ledger = FaultLedger(time.max_faults)
 
     def finished(game: FinishedGame) -> None:
         if records is not None:
             write_record(records, game)
         result.games.append(game)
-        for seat, name in enumerate(game.spec.seats):
+        for seat, name in enumerate(game.seats):
             result.stats[name].add(game, seat)
         if on_game is not None:
             on_game(game)
@@ -159,7 +117,7 @@ async def run_match(
     schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
     async with LocalRunner(specs, ledger, concurrency, log_dir) as runner:
         await runner.run(schedule, finished)
-    result.games.sort(key=lambda game: game.spec.game_id)
+    result.games.sort(key=lambda game: game.index)
     result.forfeited = set(ledger.forfeited)
     if records is not None and deals.key is not None:
         write_deal_key(records, deals)

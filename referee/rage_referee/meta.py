@@ -20,23 +20,6 @@ MAX_BOT_TEXT = 100
 """Characters kept of a name or version a bot announced."""
 
 
-@dataclass(frozen=True)
-class Occasion:
-    """What a game was played for: a league or a match, by name, and its duplicate set."""
-
-    kind: str = "match"
-    """``league`` or ``match``."""
-    name: str = ""
-    set_id: int | None = None
-    """The duplicate set the game belongs to, when it belongs to one."""
-    deal_commitment: str | None = None
-    """The hash of the secret deal key the seeds come from; ``None`` for public deals."""
-
-
-UNNAMED = Occasion()
-"""A game played for no named league or match (``rage bot check``, benchmarks)."""
-
-
 @dataclass
 class DecisionTimes:
     """Milliseconds each decision of a game took, as the referee saw them: bids by seat, plays in order."""

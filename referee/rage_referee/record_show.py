@@ -9,6 +9,7 @@ scores; its legal actions, its choice, its time, and its own faults.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .faults import Fault, FaultKind
+from .faults import Fault
 from .record_ask import Answer
 from .record_text import action_text, card_text, cards_text, colour_text, legal_text, trick_text
 from .text import bot_text
@@ -39,14 +40,8 @@ def faults_of(data: dict[str, Any]) -> list[Fault]:
     found = []
     entries = data.get("faults")
     for entry in entries if isinstance(entries, list) else []:
-        try:
-            kind = FaultKind(entry["kind"])
-            numbers = [entry[key] for key in ("seat", "round", "trick")]
-            texts = [entry[key] for key in ("detail", "fallback")]
-        except (KeyError, TypeError, ValueError):
-            continue
-        if all(type(n) is int for n in numbers) and all(isinstance(t, str) for t in texts):
-            found.append(Fault(numbers[0], kind, numbers[1], numbers[2], texts[0], texts[1]))
+        with contextlib.suppress(ValueError):
+            found.append(Fault.from_json(entry))
     return found
 
 

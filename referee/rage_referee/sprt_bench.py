@@ -19,8 +19,8 @@ from rage_sdk.actions import Bid
 from rage_sdk.bot import Bot
 from rage_sdk.events import GameInfo
 
+from .finished import FinishedGame
 from .league.schedule import ScheduledGame
-from .league.store import StoredGame
 from .seats import BotSpec, load_bot_class
 from .sprt import Sprt, Verdict, score_of_elo
 from .trial import DEFAULT_ELO1, TrialConfig, set_figures, status_after
@@ -31,7 +31,7 @@ SLOPPY = f"{EXAMPLES / 'heuristic_bot.py'}:SloppyHeuristicBot"
 GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
 
 
-def play_direct(game: ScheduledGame, ruleset: Ruleset, classes: Mapping[str, type[Bot]]) -> StoredGame:
+def play_direct(game: ScheduledGame, ruleset: Ruleset, classes: Mapping[str, type[Bot]]) -> FinishedGame:
     """One game on the engine, each seat's bot a fresh instance asked with :func:`view_for`."""
     state = GameState(ruleset, len(game.seats))
     bots = [classes[name]() for name in game.seats]
@@ -46,7 +46,7 @@ def play_direct(game: ScheduledGame, ruleset: Ruleset, classes: Mapping[str, typ
         bot = bots[seat]
         state.apply(Bid(bot.bid(view)) if isinstance(view.legal_actions[0], Bid) else bot.play(view))
     totals, places, hits = state.outcome()
-    return StoredGame(game.index, game.set_id, game.seed, game.seats, totals, places, hits, 0, (), 0, {})
+    return FinishedGame(game.index, game.set_id, game.seed, game.seats, totals, places, hits, 0, (), 0, {})
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class RunResult:
     baseline_games: int
 
 
-def head_to_head(games: list[StoredGame], new: str, base: str) -> list[float]:
+def head_to_head(games: list[FinishedGame], new: str, base: str) -> list[float]:
     """Each game's result for ``new`` against ``base`` at the same table: 1, 1/2 or 0."""
     scores = []
     for game in sorted(games, key=lambda g: g.index):
@@ -76,7 +76,7 @@ def one_run(
     )
     classes = {spec.name: load_bot_class(spec.target) for spec in (config.new, config.base, *config.field)}
     baseline_test = Sprt(0.5, score_of_elo(elo1), config.alpha, config.beta)
-    games: list[StoredGame] = []
+    games: list[FinishedGame] = []
     scores: list[float] = []
     paired = baseline = Verdict.UNDECIDED
     paired_games = baseline_games = 0

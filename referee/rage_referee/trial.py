@@ -24,12 +24,11 @@ from rage_sdk.rules import Ruleset
 from .deals import deal_seed
 from .finished import FinishedGame
 from .game import FaultLedger
-from .game_spec import GameSpec, TimeControl
+from .game_spec import GameSpec, Occasion, TimeControl
 from .league.pairs import Summary
-from .league.runner import stored
 from .league.schedule import ScheduledGame, duplicate_set
 from .league.seatings import Seating, seatings
-from .league.store import Store, StoredGame
+from .league.store import Store
 from .runner import LocalRunner
 from .seats import BotSpec
 from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
@@ -174,9 +173,9 @@ class SetFigures:
     games: int = 0
 
 
-def set_figures(config: TrialConfig, games: Sequence[StoredGame]) -> SetFigures:
+def set_figures(config: TrialConfig, games: Sequence[FinishedGame]) -> SetFigures:
     """The complete sets from set 0 on, up to the first one not complete."""
-    by_set: dict[int, list[StoredGame]] = defaultdict(list)
+    by_set: dict[int, list[FinishedGame]] = defaultdict(list)
     for game in games:
         by_set[game.set_id].append(game)
     figures = SetFigures([], [])
@@ -253,19 +252,17 @@ async def run_trial(
     size = config.set_size
     batch = max(1, math.ceil(concurrency / size))
 
-    def finished(result: FinishedGame) -> None:
-        spec = result.spec
-        game = stored(ScheduledGame(spec.game_id, spec.seats, spec.seed, spec.game_id // size), result)
+    def finished(game: FinishedGame) -> None:
         store.add(trial_id, game)
         games.append(game)
         if on_game is not None:
-            on_game(result)
+            on_game(game)
 
     async with LocalRunner(specs, ledger, concurrency, log_dir) as runner:
         while status.verdict is Verdict.UNDECIDED and status.sets < max_sets:
             done = {game.index for game in games}
             todo = [
-                GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time)
+                GameSpec(game.index, config.ruleset, game.seats, game.seed, config.time, Occasion(set_id=set_id))
                 for set_id in range(status.sets, min(status.sets + batch, max_sets))
                 for game in config.games_of(set_id)
                 if game.index not in done

@@ -14,7 +14,7 @@ from rich.table import Table
 from .common import Format, out
 
 if TYPE_CHECKING:
-    from ..league.store import StoredGame
+    from ..finished import FinishedGame
 
 LEGEND = (
     "row against column: wins-draws-losses by finishing order in the games both played, "
@@ -22,7 +22,7 @@ LEGEND = (
 )
 
 
-def render_crosstable(games: Sequence[StoredGame], order: Sequence[str], fmt: Format, title: str) -> None:
+def render_crosstable(games: Sequence[FinishedGame], order: Sequence[str], fmt: Format, title: str) -> None:
     """Print the crosstable of ``games``, rows and columns in ``order`` (the rating table's)."""
     from ..report.tables import crosstable
 

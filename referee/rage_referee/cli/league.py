@@ -66,7 +66,7 @@ def run_command(
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
-    from ..league.runner import plan_league, run_league, stored
+    from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions
     from ..runner.settings import RunnerError
@@ -106,7 +106,6 @@ def run_command(
         out.print(f"{config.name}: {config.runner.describe()}")
     if already:
         out.print(f"{config.name}: {already} of {total} games stored already; playing the other {total - already}")
-    scheduled = {game.index: game for game in plan.games}
     progress = StandingsProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -127,11 +126,11 @@ def run_command(
 
         def advance(game: FinishedGame) -> None:
             if progress.standings is not None:
-                progress.standings.add(stored(scheduled[game.spec.game_id], game))
+                progress.standings.add(game)
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):
+            for line in fault_lines(game.index, game.seats, game.faults):
                 progress.console.print(line, style="yellow", markup=False)
 
         try:

@@ -54,28 +54,13 @@ def match_table(result: MatchResult, title: str) -> Table:
 
 def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
     """Every pair's duplicate score difference over the match's sets (``names`` best first)."""
+    from dataclasses import replace
+
     from ..league.pairs import pair_table
     from ..league.seatings import seatings
-    from ..league.store import StoredGame
 
     size = len(seatings(len(names)))
-    games = [
-        StoredGame(
-            g.spec.game_id,
-            g.spec.game_id // size,
-            g.spec.seed,
-            g.spec.seats,
-            g.totals,
-            g.places,
-            g.hits,
-            g.rounds,
-            (),
-            0,
-            {},
-        )
-        for g in result.games
-    ]
-    return pair_table(games, names)
+    return pair_table([replace(game, set_id=game.index // size) for game in result.games], names)
 
 
 def pair_line(row: PairRow) -> str:
@@ -165,7 +150,7 @@ def match_command(
         def advance(game: FinishedGame) -> None:
             finished.append(game)
             progress.update(task, advance=1)
-            for line in fault_lines(game.spec.game_id, game.spec.seats, game.faults):
+            for line in fault_lines(game.index, game.seats, game.faults):
                 progress.console.print(line, markup=False)
 
         try:
@@ -178,7 +163,7 @@ def match_command(
             result = None
     source = "secret deals" if deals.key else f"public deals, seed {seed}"
     if result is None:  # stopped with Ctrl-C (the bots are stopped): the games finished so far, then exit 130
-        stopped = MatchResult.of(names, sorted(finished, key=lambda game: game.spec.game_id))
+        stopped = MatchResult.of(names, sorted(finished, key=lambda game: game.index))
         title = f"stopped after {len(finished)} of {total} games, {rules.describe()}, {source}"
         _report(stopped, rules, as_json, title, records, deals, duplicate)
         raise typer.Exit(130)

@@ -13,10 +13,10 @@ AUTO_REPLAYS = 1000
 """Without --replays, leagues of more games get replays for this many recent games (and faulted ones)."""
 
 if TYPE_CHECKING:
-    from ..league.store import StoredGame
+    from ..finished import FinishedGame
 
 
-def open_games(league: Path | None, db: str | None, name: str | None) -> tuple[str, list[StoredGame]]:
+def open_games(league: Path | None, db: str | None, name: str | None) -> tuple[str, list[FinishedGame]]:
     """The league's name and stored games, from a league file or a database URL; a clear exit otherwise."""
     from ..league.config import LeagueConfigError, load_league
     from ..league.store import Store, StoreError

@@ -10,8 +10,8 @@ from rich.console import RenderableType
 from rich.progress import Progress
 from rich.table import Table
 
+from ..finished import FinishedGame
 from ..league.ratings import rating_table
-from ..league.store import StoredGame
 
 MAX_NAME = 24
 
@@ -19,7 +19,7 @@ MAX_NAME = 24
 class LiveStandings:
     """The leading ``top`` bots by the maximum-likelihood Elo (no bootstrap), refitted every ``every`` games."""
 
-    def __init__(self, games: Iterable[StoredGame], every: int, top: int) -> None:
+    def __init__(self, games: Iterable[FinishedGame], every: int, top: int) -> None:
         self.games = [replace(game, record={}) for game in games]
         self.every = every
         self.top = top
@@ -28,7 +28,7 @@ class LiveStandings:
         if self.games:
             self.refit()
 
-    def add(self, game: StoredGame) -> None:
+    def add(self, game: FinishedGame) -> None:
         """Count a finished game; refit when ``every`` have finished since the last refit."""
         self.games.append(replace(game, record={}))
         self._since += 1

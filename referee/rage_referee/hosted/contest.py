@@ -39,7 +39,7 @@ class Contest:
             allow,
             hub,
             LeagueManager(registry, store, hub, allow),
-            StandingsCache(registry),
+            StandingsCache(store),
         )
 
     def close(self) -> None:

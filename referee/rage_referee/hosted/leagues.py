@@ -17,7 +17,6 @@ import logging
 import time
 import tomllib
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 
 from rage_sdk.deal import key_commitment
@@ -26,9 +25,9 @@ from ..finished import FinishedGame
 from ..game import FaultLedger
 from ..game_spec import GameSpec
 from ..league.config import LeagueConfig
-from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, stored
+from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule
 from ..league.schedule import ScheduledGame
-from ..league.store import Store, StoredGame, StoreError
+from ..league.store import Store, StoreError
 from ..runner import GameRunner, LocalRunner, StartFailure
 from ..seats import BotKind, BotSpec
 from . import messages
@@ -92,7 +91,7 @@ class LeagueRun:
         self.runner: GameRunner | None = None
         self.scheduled: dict[int, ScheduledGame] = {}
         """The games of the league not stored when the run began, by index."""
-        self.results: list[StoredGame] = []
+        self.results: list[FinishedGame] = []
         self.total = 0
         self._published_at = 0.0
         self._unpublished = False
@@ -111,7 +110,7 @@ class LeagueRun:
         # a big schedule must not stall the loop
         schedule = await asyncio.to_thread(league_schedule, self.config, deals)
         self.total = len(schedule)
-        self.results = self.registry.results(self.league_id)
+        self.results = await asyncio.to_thread(self.store.games, self.league_id, False)
         done = {game.index for game in self.results}
         self.scheduled = {game.index: game for game in schedule if game.index not in done}
         todo = list(self.scheduled.values())
@@ -119,7 +118,7 @@ class LeagueRun:
         time_control = self.config.time.control()
         ledger = FaultLedger(time_control.max_faults)
         for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
-            ledger.add_stored(game.seats, game.faults)
+            ledger.add_stored(game)
         for name in self.config.exclude:
             ledger.forfeit(name, EXCLUDED)
         for name, address in self.addresses.items():
@@ -160,15 +159,14 @@ class LeagueRun:
             "league %s: game %d failed: %s", self.name, game.game_id, problem, exc_info=error if first else None
         )
         if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW and self.failure is None:
-            self.failure = f"{self.failures_in_a_row} games failed in a row; the last, game {game}: {problem}"
+            self.failure = f"{self.failures_in_a_row} games failed in a row; the last, game {game.game_id}: {problem}"
             self.stop()
 
-    def _finished(self, result: FinishedGame) -> None:
-        finished = stored(self.scheduled[result.spec.game_id], result)
-        self.store.add(self.league_id, finished)
+    def _finished(self, game: FinishedGame) -> None:
+        self.store.add(self.league_id, game)
         self.failures_in_a_row = 0
-        self.results.append(replace(finished, record={}))
-        for event in messages.game_events(self.name, finished, len(self.results), self.total):
+        self.results.append(game.without_record())
+        for event in messages.game_events(self.name, game, len(self.results), self.total):
             self.hub.publish(event)
         self._unpublished = True
         due = len(self.results) == self.total or time.monotonic() - self._published_at >= STANDINGS_INTERVAL
@@ -263,7 +261,7 @@ class LeagueManager:
             )
 
     def _announce(self, entry: LeagueEntry) -> None:
-        done = self.registry.games_done(entry.league_id)
+        done = self.store.count(entry.league_id)
         self.hub.publish(messages.status_event(entry.name, entry.status, done, entry.games_total, entry.reason))
         if entry.status.over:
             self.hub.close(entry.name)
@@ -339,7 +337,7 @@ class LeagueManager:
         the same hands, are still to be played (until the league is over)."""
         if entry.status.over or not tomllib.loads(entry.definition).get("duplicate", True):
             return None
-        waiting = entry.players - self.registry.set_games(entry.league_id, index)
+        waiting = entry.players - self.store.set_games(entry.league_id, index)
         if waiting <= 0:
             return None
         return (

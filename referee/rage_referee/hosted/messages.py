@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from rage_sdk.pb import referee_pb2 as pb
 
-from ..faults import is_charged
+from ..faults import Fault
+from ..finished import FinishedGame
 from ..league.ratings import RatingRow
-from ..league.store import StoredGame
 from ..text import bot_text
 from .registry import BotEntry, LeagueEntry, LeagueStatus
 from .standings import Table
@@ -104,7 +103,7 @@ def standings_event(league: str, table: Table) -> pb.LeagueEvent:
     return pb.LeagueEvent(league=league, standings_changed=standings(league, table))
 
 
-def game_events(league: str, game: StoredGame, done: int, total: int) -> list[pb.LeagueEvent]:
+def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[pb.LeagueEvent]:
     """A game's end, then each charged fault, then one ``forfeited`` event per seat the referee played for."""
     forfeited = sorted(game.forfeited)
     finished = pb.GameFinished(
@@ -112,32 +111,32 @@ def game_events(league: str, game: StoredGame, done: int, total: int) -> list[pb
         seats=list(game.seats),
         totals=list(game.totals),
         places=list(game.places),
-        faults=sum(map(is_charged, game.faults)),
+        faults=sum(fault.charged for fault in game.faults),
         games_done=done,
         games_total=total,
         forfeited=[game.seats[seat] for seat in forfeited if 0 <= seat < len(game.seats)],
     )
     events = [pb.LeagueEvent(league=league, game_finished=finished)]
-    decisions: dict[int, list[dict[str, Any]]] = {}
+    decisions: dict[int, list[Fault]] = {}
     for fault in game.faults:
-        if not is_charged(fault):
-            decisions.setdefault(int(fault.get("seat", 0)), []).append(fault)
+        if not fault.charged:
+            decisions.setdefault(fault.seat, []).append(fault)
             continue
-        events.append(pb.LeagueEvent(league=league, bot_faulted=_faulted(game, fault, str(fault.get("detail", "")))))
+        events.append(pb.LeagueEvent(league=league, bot_faulted=_faulted(game, fault, fault.detail)))
     for entries in decisions.values():
-        detail = f"{entries[0].get('detail', '')}: the referee played its {len(entries)} decisions"
+        detail = f"{entries[0].detail}: the referee played its {len(entries)} decisions"
         events.append(pb.LeagueEvent(league=league, bot_faulted=_faulted(game, entries[0], detail)))
     return events
 
 
-def _faulted(game: StoredGame, fault: dict[str, Any], detail: str) -> pb.BotFaulted:
-    seat = int(fault.get("seat", 0))
+def _faulted(game: FinishedGame, fault: Fault, detail: str) -> pb.BotFaulted:
+    seat = fault.seat
     return pb.BotFaulted(
         game=game.index,
         bot=game.seats[seat] if 0 <= seat < len(game.seats) else "",
         seat=seat,
-        kind=str(fault.get("kind", "")),
-        round=int(fault.get("round", 0)),
-        trick=int(fault.get("trick", 0)),
+        kind=fault.kind.value,
+        round=fault.round,
+        trick=fault.trick,
         detail=bot_text(detail),
     )

@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
 
 from sqlalchemy import JSON, DateTime, Integer, String, Text, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..league.store import GameRow, StoredGame, create_tables
+from ..league.store import create_tables
 from .checks import MAX_BOTS
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
@@ -226,60 +225,6 @@ class Registry:
                 session.delete(failure)
             session.commit()
             return _league(row, reason)
-
-    # ------------------------------------------------------------------ games (the store's table, read only)
-    def games_done(self, league_id: int) -> int:
-        with Session(self.engine) as session:
-            count = session.scalar(select(func.count()).select_from(GameRow).where(GameRow.league_id == league_id))
-            return int(count or 0)
-
-    def results(self, league_id: int) -> list[StoredGame]:
-        """The league's finished games without their records (what ratings and events need), by index."""
-        columns = (
-            GameRow.index,
-            GameRow.set_id,
-            GameRow.seed,
-            GameRow.seats,
-            GameRow.totals,
-            GameRow.places,
-            GameRow.hits,
-            GameRow.rounds,
-            GameRow.faults,
-            GameRow.decisions,
-        )
-        with Session(self.engine) as session:
-            rows = session.execute(select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index))
-            return [
-                StoredGame(
-                    index,
-                    set_id,
-                    seed,
-                    tuple(seats),
-                    tuple(totals),
-                    tuple(places),
-                    tuple(hits),
-                    rounds,
-                    tuple(faults),
-                    decisions,
-                    {},
-                )
-                for index, set_id, seed, seats, totals, places, hits, rounds, faults, decisions in rows
-            ]
-
-    def set_games(self, league_id: int, index: int) -> int:
-        """How many finished games share game ``index``'s duplicate set (its deal), itself included."""
-        with Session(self.engine) as session:
-            of_league = GameRow.league_id == league_id
-            set_id = select(GameRow.set_id).where(of_league, GameRow.index == index).scalar_subquery()
-            count = session.scalar(select(func.count()).select_from(GameRow).where(of_league, GameRow.set_id == set_id))
-            return int(count or 0)
-
-    def record(self, league_id: int, index: int) -> dict[str, Any] | None:
-        """One finished game's rage-record/1, or ``None`` when it has not finished."""
-        with Session(self.engine) as session:
-            query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
-            record: dict[str, Any] | None = session.scalar(query)
-            return record
 
 
 def _reason(session: Session, league_id: int) -> str:

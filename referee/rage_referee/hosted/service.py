@@ -73,7 +73,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         return self.contest.registry.league(check_name(name, "league", MAX_LEAGUE_NAME))
 
     def _info(self, entry: LeagueEntry) -> pb.LeagueInfo:
-        done = self.contest.registry.games_done(entry.league_id)
+        done = self.contest.store.count(entry.league_id)
         return messages.league_info(entry, done, self.contest.leagues.deal_commitment(entry))
 
     # ------------------------------------------------------------------ entrants
@@ -163,7 +163,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         entry = self._league(request.league)
         if request.game >= entry.games_total:
             raise InvalidArgument("game", f"league {entry.name!r} has games 0-{entry.games_total - 1}")
-        record = self.contest.registry.record(entry.league_id, request.game)
+        record = self.contest.store.record(entry.league_id, request.game)
         if record is None:
             raise NotFound(f"game: game {request.game} of league {entry.name!r} has not finished")
         withheld = self.contest.leagues.withheld(entry, request.game)
@@ -191,7 +191,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         """The league's state now (subscribed first, so nothing falls between), then its live events."""
         registry = self.contest.registry
         entry = registry.league(name)
-        games = registry.results(entry.league_id)
+        games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
         yield messages.status_event(name, entry.status, len(games), entry.games_total, entry.reason)
         seen: set[int] = set()
         if history:
@@ -213,7 +213,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 if entry.status is LeagueStatus.RUNNING:
                     continue
                 # A league that is not running may never start: the stream ends rather than hold a place.
-                done = registry.games_done(entry.league_id)
+                done = self.contest.store.count(entry.league_id)
                 yield messages.status_event(name, entry.status, done, entry.games_total, entry.reason)
                 return
             if live is None:

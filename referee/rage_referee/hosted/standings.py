@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..faults import Forfeits
+from ..finished import FinishedGame
 from ..league.ratings import RatingRow, rating_table
-from ..league.store import StoredGame
-from .registry import Registry
+from ..league.store import Store
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Table:
     """False for point estimates: ``low``, ``high``, ``los_next`` and ``skill`` mean nothing."""
 
 
-def point_table(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
+def point_table(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
     """Every bot of ``games``, best first, by the maximum-likelihood Elo alone."""
     return Table(len(games), rating_table(games, samples=0, with_skill=False, forfeits=forfeits), intervals=False)
 
@@ -30,17 +30,17 @@ def point_table(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRAT
 class StandingsCache:
     """Full rating tables, recomputed only when a league has new games, one computation at a time."""
 
-    def __init__(self, registry: Registry) -> None:
-        self.registry = registry
+    def __init__(self, store: Store) -> None:
+        self.store = store
         self._tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def table(self, league_id: int, forfeits: Forfeits = Forfeits.UNRATED) -> Table:
         async with self._locks[league_id]:
             cached = self._tables.get(league_id)
-            if cached is not None and cached.games == self.registry.games_done(league_id):
+            if cached is not None and cached.games == self.store.count(league_id):
                 return cached
-            games = self.registry.results(league_id)
+            games = await asyncio.to_thread(self.store.games, league_id, False)
             rows = await asyncio.to_thread(rating_table, games, forfeits=forfeits)
             table = Table(len(games), rows, intervals=True)
             self._tables[league_id] = table

@@ -34,11 +34,11 @@ from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
 
 from ..deals import Deals, key_from_hex
-from ..faults import Forfeits
+from ..faults import Fault, Forfeits
+from ..finished import FinishedGame
 from . import ratings
 from .config import LeagueConfig
 from .schedule import ScheduledGame, schedule
-from .store import StoredGame
 
 FORMAT = "rage-contest-bundle/1"
 MANIFEST = "manifest.json"
@@ -74,7 +74,7 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
 
 
 def write_bundle(
-    directory: Path, config: LeagueConfig, deals: Deals, revealed: bool, games: Sequence[StoredGame]
+    directory: Path, config: LeagueConfig, deals: Deals, revealed: bool, games: Sequence[FinishedGame]
 ) -> None:
     """Write the league's bundle into ``directory`` (its key only when ``revealed``), the manifest last."""
     (directory / RECORDS).mkdir(parents=True, exist_ok=True)
@@ -94,7 +94,7 @@ def write_bundle(
     (directory / MANIFEST).write_bytes(_json(manifest))
 
 
-def game_row(game: StoredGame) -> dict[str, Any]:
+def game_row(game: FinishedGame) -> dict[str, Any]:
     return {
         "index": game.index,
         "set": game.set_id,
@@ -108,7 +108,7 @@ def game_row(game: StoredGame) -> dict[str, Any]:
     }
 
 
-def _games_csv(games: Iterable[StoredGame]) -> bytes:
+def _games_csv(games: Iterable[FinishedGame]) -> bytes:
     header = ["index", "set", "seed", "seat", "bot", "total", "place", "rounds_bid_exactly", "faults"]
     rows = [
         [g.index, g.set_id, g.seed, seat, name, g.totals[seat], g.places[seat], g.hits[seat], g.faults_of(seat)]
@@ -229,14 +229,14 @@ def _revealed_key(directory: Path, commitment: Any, problems: list[str]) -> byte
 
 def _check_records(
     directory: Path, ruleset: Ruleset, planned: list[ScheduledGame], commitment: str | None, problems: list[str]
-) -> list[StoredGame]:
+) -> list[FinishedGame]:
     """Each scheduled game's record: present once, seated and dealt as planned, legal; replayed."""
     wanted = {record_name(game.index) for game in planned}
     for path in sorted((directory / RECORDS).glob("*")):
         name = path.relative_to(directory).as_posix()
         if name not in wanted:
             problems.append(f"{name}: not a game of the league's schedule")
-    replayed: list[StoredGame] = []
+    replayed: list[FinishedGame] = []
     for game in planned:
         name = record_name(game.index)
         path = directory / name
@@ -251,7 +251,7 @@ def _check_records(
 
 def _check_record(
     name: str, text: bytes, ruleset: Ruleset, game: ScheduledGame, commitment: str | None, problems: list[str]
-) -> StoredGame | None:
+) -> FinishedGame | None:
     verdict = verify(text)
     if verdict.record is None:
         problems.append(f"{name}: not a well-formed record: {verdict.message}")
@@ -279,12 +279,16 @@ def _check_record(
         if round_.hands != hands or round_.pile != [token(card) for card in deal.pile]:
             problems.append(f"{name}: round {number} is not the deal the key gives for set {game.set_id}")
             break
-    faults = data.get("faults", [])
-    if not isinstance(faults, list) or not all(isinstance(fault, dict) for fault in faults):
-        problems.append(f"{name}: faults: not a list of objects")
-        faults = []
+    entries = data.get("faults", [])
+    try:
+        if not isinstance(entries, list):
+            raise ValueError("not a list")
+        faults = tuple(map(Fault.from_json, entries))
+    except ValueError as error:
+        problems.append(f"{name}: faults: {error}")
+        faults = ()
     hits = [sum(r.bids[seat] == r.tricks_won[seat] for r in verdict.rounds) for seat in range(len(game.seats))]
-    return StoredGame(
+    return FinishedGame(
         game.index,
         game.set_id,
         game.seed,
@@ -293,13 +297,13 @@ def _check_record(
         tuple(verdict.places),
         tuple(hits),
         len(verdict.rounds),
-        tuple(faults),
+        faults,
         0,
         {},
     )
 
 
-def _check_results(directory: Path, replayed: list[StoredGame], problems: list[str], forfeits: Forfeits) -> None:
+def _check_results(directory: Path, replayed: list[FinishedGame], problems: list[str], forfeits: Forfeits) -> None:
     """``games.json`` and ``standings.json`` as the replayed records give them."""
     listed = _read_json(directory, GAMES, list)
     expected = {game.index: game_row(game) for game in replayed}

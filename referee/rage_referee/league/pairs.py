@@ -19,7 +19,7 @@ from itertools import combinations
 
 from scipy import stats
 
-from .store import StoredGame
+from ..finished import FinishedGame
 
 LEVEL = 0.95
 
@@ -69,9 +69,9 @@ class PairRow:
         }
 
 
-def set_differences(games: Sequence[StoredGame], a: str, b: str) -> list[float]:
+def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
     """One figure per duplicate set in which ``a`` and ``b`` held the same hands equally often."""
-    sets: dict[int, list[StoredGame]] = defaultdict(list)
+    sets: dict[int, list[FinishedGame]] = defaultdict(list)
     for game in games:
         sets[game.set_id].append(game)
     figures = []
@@ -86,11 +86,11 @@ def set_differences(games: Sequence[StoredGame], a: str, b: str) -> list[float]:
     return figures
 
 
-def pair_row(games: Sequence[StoredGame], a: str, b: str) -> PairRow:
+def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:
     summary = Summary.of(set_differences(games, a, b))
     return PairRow(a, b, summary.n, summary.mean, summary.low, summary.high, summary.los)
 
 
-def pair_table(games: Sequence[StoredGame], names: Sequence[str]) -> list[PairRow]:
+def pair_table(games: Sequence[FinishedGame], names: Sequence[str]) -> list[PairRow]:
     """Every pair of ``names``, the earlier one as ``a`` (give them best first)."""
     return [pair_row(games, a, b) for a, b in combinations(names, 2)]

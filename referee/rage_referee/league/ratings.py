@@ -27,7 +27,7 @@ import numpy as np
 from openskill.models import PlackettLuce
 
 from ..faults import Forfeits
-from .store import StoredGame
+from ..finished import FinishedGame, bot_totals
 
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)
 CENTRE = 1500.0
@@ -55,7 +55,7 @@ class RatingRow:
     """Games in which the referee played for the bot after it was forfeited."""
 
 
-def counted(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRATED) -> list[StoredGame]:
+def counted(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> list[FinishedGame]:
     """The games as the ratings count them: forfeited seats left out, or placed below every other seat."""
     out = []
     for game in games:
@@ -85,7 +85,7 @@ def counted(games: Sequence[StoredGame], forfeits: Forfeits = Forfeits.UNRATED) 
     return out
 
 
-def comparisons(games: Sequence[StoredGame], index: dict[str, int]) -> list[tuple[int, int]]:
+def comparisons(games: Sequence[FinishedGame], index: dict[str, int]) -> list[tuple[int, int]]:
     """Pairwise results ``(winner, loser)``: a win counts twice, a draw once each way (half a win)."""
     pairs: list[tuple[int, int]] = []
     for game in games:
@@ -101,7 +101,7 @@ def comparisons(games: Sequence[StoredGame], index: dict[str, int]) -> list[tupl
     return pairs
 
 
-def fit_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
+def fit_elo(games: Sequence[FinishedGame], names: Sequence[str]) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry ratings on the Elo scale, centred on 1500, by ``names``."""
     index = {name: k for k, name in enumerate(names)}
     pairs = comparisons(games, index)
@@ -114,10 +114,10 @@ def fit_elo(games: Sequence[StoredGame], names: Sequence[str]) -> np.ndarray:
 
 
 def bootstrap(
-    games: Sequence[StoredGame], names: Sequence[str], samples: int = BOOTSTRAP_SAMPLES, seed: int = 0
+    games: Sequence[FinishedGame], names: Sequence[str], samples: int = BOOTSTRAP_SAMPLES, seed: int = 0
 ) -> np.ndarray:
     """Ratings refitted on resampled leagues (games of one duplicate set stay together): samples x bots."""
-    groups: dict[int, list[StoredGame]] = defaultdict(list)
+    groups: dict[int, list[FinishedGame]] = defaultdict(list)
     for game in games:
         groups[game.set_id].append(game)
     sets = list(groups.values())
@@ -129,7 +129,7 @@ def bootstrap(
     return np.array(fits)
 
 
-def openskill_ratings(games: Sequence[StoredGame], names: Sequence[str]) -> dict[str, float]:
+def openskill_ratings(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[str, float]:
     """OpenSkill Plackett-Luce, games in league order; mu - 3 sigma by name."""
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}
@@ -142,7 +142,7 @@ def openskill_ratings(games: Sequence[StoredGame], names: Sequence[str]) -> dict
 
 
 def rating_table(
-    games: Sequence[StoredGame],
+    games: Sequence[FinishedGame],
     samples: int = BOOTSTRAP_SAMPLES,
     with_skill: bool = True,
     forfeits: Forfeits = Forfeits.UNRATED,
@@ -153,35 +153,24 @@ def rating_table(
     ``with_skill=False`` leaves the OpenSkill column out (NaN): the cheap table for live updates.
     ``forfeits`` says how a game counts for a seat the referee played for after its bot was forfeited.
     """
-    every = sorted({name for game in games for name in game.seats})
-    faults, forfeited = dict.fromkeys(every, 0), dict.fromkeys(every, 0)
-    for game in games:
-        for seat, name in enumerate(game.seats):
-            faults[name] += game.faults_of(seat)
-            forfeited[name] += seat in game.forfeited
+    every = bot_totals(games)  # faults and forfeits over every game
+    faults = {name: bot.faults for name, bot in every.items()}
+    forfeited = {name: bot.forfeited_games for name, bot in every.items()}
     games = counted(games, forfeits)
     names = sorted({name for game in games for name in game.seats})
     if not names:
-        return [_unrated(name, faults[name], forfeited[name]) for name in every]
+        return [_unrated(name, faults[name], forfeited[name]) for name in sorted(every)]
     elo = fit_elo(games, names)
     fits = bootstrap(games, names, samples) if samples else elo[np.newaxis, :]
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
     skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
-    totals: dict[str, list[float]] = {name: [0, 0, 0, 0, 0] for name in names}
-    for game in games:
-        for seat, name in enumerate(game.seats):
-            row = totals[name]
-            row[0] += 1
-            row[1] += game.totals[seat]
-            row[2] += game.places[seat]
-            row[3] += game.hits[seat]
-            row[4] += game.rounds
+    totals = bot_totals(games)  # the figures over the games rated
     order = sorted(range(len(names)), key=lambda k: -elo[k])
     rows = []
     for rank, k in enumerate(order):
         below = order[rank + 1] if rank + 1 < len(order) else None
         los = None if below is None or not samples else float(np.mean(fits[:, k] > fits[:, below]))
-        played, score, place, hits, rounds = totals[names[k]]
+        bot = totals[names[k]]
         rows.append(
             RatingRow(
                 names[k],
@@ -189,16 +178,16 @@ def rating_table(
                 float(low[k]),
                 float(high[k]),
                 los,
-                int(played),
-                score / played if played else 0.0,
-                place / played if played else 0.0,
-                hits / rounds if rounds else 0.0,
+                bot.games,
+                bot.mean_score,
+                bot.mean_place,
+                bot.bid_accuracy,
                 faults[names[k]],
                 skill[names[k]],
                 forfeited[names[k]],
             )
         )
-    return rows + [_unrated(name, faults[name], forfeited[name]) for name in every if name not in totals]
+    return rows + [_unrated(name, faults[name], forfeited[name]) for name in sorted(every) if name not in totals]
 
 
 def _unrated(name: str, faults: int, forfeited: int) -> RatingRow:

@@ -14,15 +14,14 @@ from pathlib import Path
 from ..deals import Deals
 from ..finished import FinishedGame
 from ..game import FaultLedger
-from ..game_spec import GameSpec
-from ..meta import Occasion
+from ..game_spec import GameSpec, Occasion
 from ..runner import StartFailure
 from ..sandbox import Sandbox
 from ..submissions.store import Submission
 from .config import LeagueConfig
 from .record_files import RecordFiles
 from .schedule import ScheduledGame, schedule
-from .store import Store, StoredGame, StoreError
+from .store import Store, StoreError
 
 
 @dataclass(frozen=True)
@@ -85,27 +84,11 @@ def league_ledger(config: LeagueConfig, store: Store, league_id: int) -> FaultLe
     """Who is forfeited before the next game: the faults of the games stored go on counting, and the
     entrants the league file excludes play no more (the referee plays their remaining games)."""
     ledger = FaultLedger(config.time.max_faults)
-    for seats, faults in store.faults(league_id):
-        ledger.add_stored(seats, faults)
+    for game in store.games(league_id, records=False):
+        ledger.add_stored(game)
     for name in config.exclude:
         ledger.forfeit(name, EXCLUDED)
     return ledger
-
-
-def stored(game: ScheduledGame, result: FinishedGame) -> StoredGame:
-    return StoredGame(
-        game.index,
-        game.set_id,
-        game.seed,
-        result.spec.seats,
-        result.totals,
-        result.places,
-        result.hits,
-        result.rounds,
-        tuple(result.record["faults"]),
-        result.decisions,
-        result.record,
-    )
 
 
 async def run_league(
@@ -129,13 +112,12 @@ async def run_league(
     todo = plan.todo
     if not todo:
         return 0
-    by_index = {game.index: game for game in todo}
     specs = (league_game(config, game, plan.deals) for game in todo)
 
     def finished(result: FinishedGame) -> None:
-        store.add(plan.league_id, stored(by_index[result.spec.game_id], result))
+        store.add(plan.league_id, result)
         if files is not None:
-            files.stored_game(result.spec.game_id)
+            files.stored_game(result.index)
         if on_game is not None:
             on_game(result)
 

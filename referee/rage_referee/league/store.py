@@ -1,6 +1,7 @@
 """Finished games, stored as they end: SQLite by default, any SQLAlchemy URL (PostgreSQL) alike.
 
-The store is the one home of I/O for finished games and knows no rules. Each game is committed
+The store is the one home of I/O for finished games (:class:`~rage_referee.finished.FinishedGame`
+in, and out again) and knows no rules; no other module reads its tables. Each game is committed
 the moment it ends, so killing the process loses none, and a league resumes from what is here.
 """
 
@@ -32,7 +33,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
-from ..faults import forfeited_seats, is_charged
+from ..faults import Fault
+from ..finished import FinishedGame
 
 
 class StoreError(RuntimeError):
@@ -92,32 +94,6 @@ class DealKey:
 
     key: bytes
     revealed: bool
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """A finished game as the ratings and exports read it."""
-
-    index: int
-    set_id: int
-    seed: int
-    seats: tuple[str, ...]
-    totals: tuple[int, ...]
-    places: tuple[int, ...]
-    hits: tuple[int, ...]
-    rounds: int
-    faults: tuple[dict[str, Any], ...]
-    decisions: int
-    record: dict[str, Any]
-
-    def faults_of(self, seat: int) -> int:
-        """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""
-        return sum(fault.get("seat") == seat and is_charged(fault) for fault in self.faults)
-
-    @property
-    def forfeited(self) -> set[int]:
-        """The seats the referee played for, at least in part, after their bot was forfeited."""
-        return forfeited_seats(self.faults)
 
 
 SCHEMA_LOCK = 0x7261676573746F72
@@ -230,7 +206,7 @@ class Store:
         with Session(self.engine) as session:
             return set(session.scalars(select(GameRow.index).where(GameRow.league_id == league_id)))
 
-    def add(self, league_id: int, game: StoredGame) -> None:
+    def add(self, league_id: int, game: FinishedGame) -> None:
         """Store one finished game, committed before returning.
 
         :raises GameStoredAlready: the league has a game of that index already (each is stored once).
@@ -247,7 +223,7 @@ class Store:
                     places=list(game.places),
                     hits=list(game.hits),
                     rounds=game.rounds,
-                    faults=list(game.faults),
+                    faults=[fault.to_json() for fault in game.faults],
                     decisions=game.decisions,
                     record=game.record,
                     finished_at=datetime.now(UTC),
@@ -273,36 +249,80 @@ class Store:
             )
             return {index: record for index, record in session.execute(query)}
 
-    def faults(self, league_id: int) -> list[tuple[tuple[str, ...], list[dict[str, Any]]]]:
-        """Each stored game's seats and faults (what a resumed league's fault counts start from), by index."""
+    def count(self, league_id: int) -> int:
+        """How many of the league's games are stored."""
         with Session(self.engine) as session:
-            rows = session.execute(
-                select(GameRow.seats, GameRow.faults).where(GameRow.league_id == league_id).order_by(GameRow.index)
-            )
-            return [(tuple(seats), list(faults)) for seats, faults in rows]
+            count = session.scalar(select(func.count()).select_from(GameRow).where(GameRow.league_id == league_id))
+            return int(count or 0)
 
-    def games(self, league_id: int) -> list[StoredGame]:
+    def set_games(self, league_id: int, index: int) -> int:
+        """How many stored games share game ``index``'s duplicate set (its deal), itself included."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(GameRow).where(GameRow.league_id == league_id).order_by(GameRow.index))
-            return [
-                StoredGame(
-                    row.index,
-                    row.set_id,
-                    row.seed,
-                    tuple(row.seats),
-                    tuple(row.totals),
-                    tuple(row.places),
-                    tuple(row.hits),
-                    row.rounds,
-                    tuple(row.faults),
-                    row.decisions,
-                    row.record,
-                )
-                for row in rows
-            ]
+            of_league = GameRow.league_id == league_id
+            set_id = select(GameRow.set_id).where(of_league, GameRow.index == index).scalar_subquery()
+            count = session.scalar(select(func.count()).select_from(GameRow).where(of_league, GameRow.set_id == set_id))
+            return int(count or 0)
+
+    def record(self, league_id: int, index: int) -> dict[str, Any] | None:
+        """One stored game's rage-record/1, or ``None`` when it is not stored."""
+        with Session(self.engine) as session:
+            query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
+            record: dict[str, Any] | None = session.scalar(query)
+            return record
+
+    def games(self, league_id: int, records: bool = True) -> list[FinishedGame]:
+        """The league's stored games by index; without ``records``, each with ``{}`` for its record
+        (what ratings, fault counts and events need, a fraction of the memory and time)."""
+        columns = [*_COLUMNS, GameRow.record] if records else _COLUMNS
+        with Session(self.engine) as session:
+            rows = session.execute(select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index))
+            return [_game(*row) for row in rows]
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+_COLUMNS = [
+    GameRow.index,
+    GameRow.set_id,
+    GameRow.seed,
+    GameRow.seats,
+    GameRow.totals,
+    GameRow.places,
+    GameRow.hits,
+    GameRow.rounds,
+    GameRow.faults,
+    GameRow.decisions,
+]
+
+
+def _game(
+    index: Any,
+    set_id: Any,
+    seed: Any,
+    seats: Any,
+    totals: Any,
+    places: Any,
+    hits: Any,
+    rounds: Any,
+    faults: Any,
+    decisions: Any,
+    record: Any = None,
+) -> FinishedGame:
+    """A stored row as a finished game (the columns of :data:`_COLUMNS`, then the record when read)."""
+    return FinishedGame(
+        index,
+        set_id,
+        seed,
+        tuple(seats),
+        tuple(totals),
+        tuple(places),
+        tuple(hits),
+        rounds,
+        tuple(map(Fault.from_json, faults)),
+        decisions,
+        record or {},
+    )
 
 
 def settings_changed(old: dict[str, Any], new: dict[str, Any]) -> str:

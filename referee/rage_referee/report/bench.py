@@ -16,12 +16,15 @@ from pathlib import Path
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 
+from ..faults import Fault, FaultKind
+from ..finished import FinishedGame
 from ..league.ratings import rating_table
-from ..league.store import StoredGame
 from .site import Built, build_site
 
 
-def synthetic_games(count: int, bots: int = 8, players: int = 3, distinct: int = 40, seed: int = 1) -> list[StoredGame]:
+def synthetic_games(
+    count: int, bots: int = 8, players: int = 3, distinct: int = 40, seed: int = 1
+) -> list[FinishedGame]:
     """``count`` stored games of amigo among ``bots`` names, random legal play, one fault in 50."""
     rng = random.Random(seed)
     names = [f"bot-{k}" for k in range(bots)]
@@ -39,12 +42,12 @@ def synthetic_games(count: int, bots: int = 8, players: int = 3, distinct: int =
         state = played[index % distinct]
         seats = tuple(rng.sample(names, players))
         outcome = state.outcome()
-        faults: tuple[dict[str, object], ...] = ()
+        faults: tuple[Fault, ...] = ()
         if index % 50 == 7:
-            faults = ({"seat": 1, "kind": "timeout", "round": 2, "trick": 1, "detail": "no decision", "fallback": "?"},)
+            faults = (Fault(1, FaultKind.TIMEOUT, 2, 1, "no decision", "?"),)
         record = record_json(state, list(seats))
         games.append(
-            StoredGame(index, index // players, index, seats, outcome.totals, outcome.places, outcome.hits,
+            FinishedGame(index, index // players, index, seats, outcome.totals, outcome.places, outcome.hits,
                        len(state.results), faults, 0, record)
         )  # fmt: skip
     return games

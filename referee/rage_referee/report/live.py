@@ -30,13 +30,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..finished import FinishedGame
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
-from ..league.store import StoredGame
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
@@ -52,7 +52,7 @@ GAME_PATH = re.compile(r"(\d{5})\.html")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
 
 
-def allowed_views(caller: Caller, game: StoredGame) -> list[str]:
+def allowed_views(caller: Caller, game: FinishedGame) -> list[str]:
     """The replay views ``caller`` may see of ``game``, the fullest first."""
     if caller.role is Role.ADMIN:
         return view_names(len(game.seats))
@@ -88,12 +88,12 @@ class LivePages:
     async def snapshot(self, request: Request, fresh: bool = False) -> tuple[LeagueEntry, Snapshot]:
         """The league's snapshot; a running league's standings are point estimates (no bootstrap)."""
         entry = self.contest.registry.league(request.path_params["league"])
-        count = self.contest.registry.games_done(entry.league_id)
+        count = self.contest.store.count(entry.league_id)
         cached = self._snapshots.get(entry.name)
         running = entry.status is LeagueStatus.RUNNING
         if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
             return entry, cached
-        games = await asyncio.to_thread(self.contest.registry.results, entry.league_id)
+        games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
         if running:
             table = await asyncio.to_thread(point_table, games)
         else:
@@ -104,7 +104,7 @@ class LivePages:
         self._snapshots[entry.name] = snapshot
         return entry, snapshot
 
-    async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, StoredGame]:
+    async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, FinishedGame]:
         entry, snapshot = await self.snapshot(request)
         if index not in snapshot.league.replays:  # finished since the snapshot, perhaps
             entry, snapshot = await self.snapshot(request, fresh=True)
@@ -141,16 +141,17 @@ class LivePages:
         entry, _, game = await self.game(request, index)
         if view not in allowed_views(self.caller(request), game):
             raise PermissionError(f"this token may not see view {view} of game {index}")
-        record = self.contest.registry.record(entry.league_id, index) or {}
+        record = self.contest.store.record(entry.league_id, index) or {}
         try:
-            data = await asyncio.to_thread(_replay_views, record, game.faults, view)
+            faults = [fault.to_json() for fault in game.faults]
+            data = await asyncio.to_thread(_replay_views, record, faults, view)
         except (ValueError, IllegalActionError) as error:
             raise LookupError(f"no replay of game {index}: {error}") from None
         return replay_script(data)
 
     def leagues_page(self) -> str:
         registry = self.contest.registry
-        leagues = [(entry, registry.games_done(entry.league_id)) for entry in registry.leagues()]
+        leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
         return environment().get_template("plain.html").render(leagues=leagues)
 
     async def events(self, request: Request) -> AsyncIterator[dict[str, str]]:
@@ -158,7 +159,7 @@ class LivePages:
         entry = self.contest.registry.league(request.path_params["league"])
         watcher = self.contest.hub.subscribe(entry.name)
         try:
-            done = self.contest.registry.games_done(entry.league_id)
+            done = self.contest.store.count(entry.league_id)
             yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
             while (event := await watcher.next()) is not None:
                 kind = str(event.WhichOneof("kind"))

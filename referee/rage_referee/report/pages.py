@@ -18,8 +18,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from ..finished import FinishedGame
 from ..league.ratings import RatingRow
-from ..league.store import StoredGame
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
 from .text import capped
@@ -68,7 +68,7 @@ class League:
     """What every page of one league is drawn from."""
 
     name: str
-    games: Sequence[StoredGame]
+    games: Sequence[FinishedGame]
     rows: Sequence[RatingRow]
     """The rating table, best first."""
     replays: set[int] = field(default_factory=set)
@@ -147,7 +147,7 @@ def render_bot(league: League, name: str) -> str:
     )
 
 
-def render_game(league: League, game: StoredGame, views: Sequence[str]) -> str:
+def render_game(league: League, game: FinishedGame, views: Sequence[str]) -> str:
     """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it."""
     labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
     choices = [(view, labels.get(view) or f"seat {view}: {capped(game.seats[int(view)], 60)}") for view in views]

@@ -16,8 +16,8 @@ from pathlib import Path
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord, check_shape
 
+from ..finished import FinishedGame
 from ..league.ratings import RatingRow
-from ..league.store import StoredGame
 from .pages import (
     League,
     bot_file,
@@ -57,18 +57,18 @@ def copy_static(out: Path) -> None:
             (static / asset.name).write_bytes(asset.read_bytes())
 
 
-def write_replay(directory: Path, game: StoredGame, league: League) -> None:
+def write_replay(directory: Path, game: FinishedGame, league: League) -> None:
     """A game's page and one script per view; :class:`ValueError` if its record cannot be replayed."""
     record = GameRecord.model_validate(game.record)
     check_shape(record)
-    views = replay_views(record, game.faults)
+    views = replay_views(record, [fault.to_json() for fault in game.faults])
     stem = game_file(game.index)
     for name, data in views.items():
         (directory / f"{stem}.{name}.js").write_text(replay_script(data))
     (directory / f"{stem}.html").write_text(render_game(league, game, view_names(len(record.players))))
 
 
-def replayable(games: Sequence[StoredGame], limit: int | None) -> list[StoredGame]:
+def replayable(games: Sequence[FinishedGame], limit: int | None) -> list[FinishedGame]:
     """The games to build replays for: all, or the ``limit`` most recent and every game with a fault."""
     if limit is None:
         return list(games)
@@ -78,7 +78,7 @@ def replayable(games: Sequence[StoredGame], limit: int | None) -> list[StoredGam
 
 def build_site(
     name: str,
-    games: Sequence[StoredGame],
+    games: Sequence[FinishedGame],
     rows: Sequence[RatingRow],
     out: Path,
     replay_limit: int | None = None,

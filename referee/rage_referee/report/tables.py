@@ -1,6 +1,6 @@
 """The figures of a league report, from its stored games: crosstable, rating history, a bot's record.
 
-Pure functions over :class:`~rage_referee.league.store.StoredGame` values; the pages and the
+Pure functions over :class:`~rage_referee.league.store.FinishedGame` values; the pages and the
 ``rage`` commands print what these return.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..finished import FinishedGame
 from ..league.ratings import fit_elo
-from ..league.store import StoredGame
 
 HISTORY_STEPS = 24
 """Refits of the rating history, at most (each a fit over the games so far)."""
@@ -47,7 +47,7 @@ class Pairing:
         return max(-MAX_ELO_GAP, min(MAX_ELO_GAP, -400 * math.log10(1 / score - 1))) + 0.0  # never -0
 
 
-def crosstable(games: Sequence[StoredGame]) -> dict[str, dict[str, Pairing]]:
+def crosstable(games: Sequence[FinishedGame]) -> dict[str, dict[str, Pairing]]:
     """``table[a][b]``: how ``a`` did against ``b`` in the games both played (a better place wins)."""
     table: dict[str, dict[str, Pairing]] = defaultdict(lambda: defaultdict(Pairing))
     for game in games:
@@ -65,7 +65,7 @@ def crosstable(games: Sequence[StoredGame]) -> dict[str, dict[str, Pairing]]:
     return {a: dict(row) for a, row in table.items()}
 
 
-def rating_history(games: Sequence[StoredGame], steps: int = HISTORY_STEPS) -> list[tuple[int, dict[str, float]]]:
+def rating_history(games: Sequence[FinishedGame], steps: int = HISTORY_STEPS) -> list[tuple[int, dict[str, float]]]:
     """Ratings refitted on the first k games (in league order) at up to ``steps`` evenly spaced k."""
     ordered = sorted(games, key=lambda game: game.index)
     names = sorted({name for game in ordered for name in game.seats})
@@ -89,7 +89,7 @@ class BotRecord:
     """What one bot's page shows: its games, bid accuracy by round size, its faults."""
 
     name: str
-    games: list[StoredGame] = field(default_factory=list)
+    games: list[FinishedGame] = field(default_factory=list)
     bids_by_size: dict[int, list[int]] = field(default_factory=dict)
     """Cards dealt -> [rounds bid exactly, rounds]."""
     faults: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
@@ -115,7 +115,7 @@ def _round_hits(record: Mapping[str, Any], seat: int) -> list[tuple[int, bool]]:
     return out
 
 
-def bot_records(games: Sequence[StoredGame]) -> dict[str, BotRecord]:
+def bot_records(games: Sequence[FinishedGame]) -> dict[str, BotRecord]:
     """Every bot's :class:`BotRecord`, by name."""
     records: dict[str, BotRecord] = {}
     for game in sorted(games, key=lambda g: g.index):
@@ -127,9 +127,8 @@ def bot_records(games: Sequence[StoredGame]) -> dict[str, BotRecord]:
                 tally[0] += hit
                 tally[1] += 1
         for fault in game.faults:
-            at = fault.get("seat")
-            if isinstance(at, int) and 0 <= at < len(game.seats):
-                bot = records[game.seats[at]]
-                bot.faults.append((game.index, fault))
-                bot.forfeits += is_forfeit(fault)
+            if 0 <= fault.seat < len(game.seats):
+                bot = records[game.seats[fault.seat]]
+                bot.faults.append((game.index, fault.to_json()))  # as the record has it, for the page
+                bot.forfeits += not fault.charged
     return records

@@ -312,7 +312,7 @@ class RayRunner(GameRunner):
         """Fold a game's charged faults into the driver's ledger."""
         for fault in game.faults:
             if fault.charged:
-                self.ledger.charge(game.spec.seats[fault.seat])
+                self.ledger.charge(game.seats[fault.seat])
 
 
 def _check_listening(address: str, timeout: float = PROBE_SECONDS) -> None:
