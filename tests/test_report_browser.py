@@ -60,7 +60,7 @@ def test_standings_show_the_rating_table(site: tuple[Path, list[FinishedGame]], 
         page.locator("table.standings a", has_text="raiser").click()
         assert page.locator("h2.bot-name").inner_text() == "raiser"
         assert page.locator("table.faults tbody tr").count() == sum(
-            fault["seat"] == game.seats.index("raiser")
+            fault.seat == game.seats.index("raiser")
             for game in games
             if "raiser" in game.seats
             for fault in game.faults

@@ -111,3 +111,23 @@ def test_each_runner_paces_its_own_bots(tmp_path: Path) -> None:
 
     first, second = asyncio.run(go())
     assert len(first) == 1 and len(second) == 1 and first != second
+
+
+def test_the_loop_runs_between_in_process_games(tmp_path: Path) -> None:
+    """In-process games never wait, yet a stop (or Ctrl-C) from elsewhere on the loop is heard between them."""
+    finished: list[FinishedGame] = []
+
+    async def go() -> None:
+        async with LocalRunner(BOTS, FaultLedger(20), 1, tmp_path) as runner:
+
+            async def stop_soon() -> None:
+                while not finished:
+                    await asyncio.sleep(0)
+                runner.stop()
+
+            stopper = asyncio.create_task(stop_soon())
+            await runner.run(specs(40), finished.append)
+            await stopper
+
+    asyncio.run(go())
+    assert len(finished) < 40

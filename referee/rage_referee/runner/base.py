@@ -3,7 +3,9 @@
 A caller builds a runner over the bots, enters it (the bots start), hands :meth:`GameRunner.run`
 the games to play and stores each :class:`~rage_referee.finished.FinishedGame` as it arrives; the
 runner stores nothing. The :class:`~rage_referee.game.FaultLedger` (fault counts, forfeits)
-belongs to the caller: a runner charges it as its games report faults.
+belongs to the caller: a runner charges it as its games report faults. :class:`LocalRunner`
+charges it live; a runner that plays elsewhere may fold each game's charges in when the game
+returns, so there a bot's forfeit can lag by the games in flight.
 """
 
 from __future__ import annotations

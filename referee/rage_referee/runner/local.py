@@ -61,6 +61,9 @@ class LocalRunner(GameRunner):
         async def worker() -> None:
             nonlocal refused
             while not (self.stopping or refused):
+                await asyncio.sleep(0)  # the loop runs between games (in-process games never wait): Ctrl-C, other runs
+                if self.stopping or refused:
+                    return
                 spec = next(pending, None)
                 if spec is None:
                     return
