@@ -98,10 +98,10 @@ def test_ray_plays_the_games_a_local_run_plays(ray_address: str, tmp_path: Path)
     games = specs(names(MIXED), 6)
     remote = asyncio.run(on_ray(MIXED, games, tmp_path, workers=2, concurrency=2))
     local = asyncio.run(locally(MIXED, games, tmp_path))
-    assert sorted(game.spec.game_id for game in remote) == list(range(6)), "each game once"
-    by_id = {game.spec.game_id: game for game in remote}
+    assert sorted(game.index for game in remote) == list(range(6)), "each game once"
+    by_id = {game.index: game for game in remote}
     for game in local:
-        twin = by_id[game.spec.game_id]
+        twin = by_id[game.index]
         assert without_timing(twin.record) == without_timing(game.record)
         assert (twin.totals, twin.places, twin.faults) == (game.totals, game.places, game.faults)
 
@@ -125,7 +125,7 @@ def test_keep_going_forfeits_a_bot_that_cannot_start_on_a_worker(ray_address: st
     )
     assert len(games) == 3
     for game in games:
-        ghost = game.spec.seats.index("ghost")
+        ghost = game.seats.index("ghost")
         mine = [fault for fault in game.faults if fault.seat == ghost]
         assert mine and all(not fault.charged and "could not start on worker 1" in fault.detail for fault in mine)
 
@@ -142,11 +142,11 @@ def test_the_drivers_ledger_takes_each_games_faults_and_forfeits_from_the_next_g
             await runner.run(specs(names(bots), 4), finished.append)
 
     asyncio.run(run())
-    charged = [sum(f.charged for f in game.faults if game.spec.seats[f.seat] == "blunder") for game in finished]
+    charged = [sum(f.charged for f in game.faults if game.seats[f.seat] == "blunder") for game in finished]
     assert ledger.counts["blunder"] == sum(charged), "every charged fault counted once by the driver"
     assert "blunder" in ledger.forfeited and charged[0] < 30
     last = finished[-1]
-    seat = last.spec.seats.index("blunder")
+    seat = last.seats.index("blunder")
     assert charged[-1] == 0 and all(not f.charged for f in last.faults if f.seat == seat), "forfeited from the start"
 
 
@@ -204,10 +204,10 @@ def test_a_worker_killed_mid_game_costs_only_that_games_retry(ray_address: str, 
     launches = sorted(path.read_text().count("the referee (pid") for path in (tmp_path / "logs").glob("worker-*/a.log"))
     assert launches == [1, 2], "the killed worker's actor came back and launched its bots again"
     assert not failed
-    assert sorted(game.spec.game_id for game in finished) == list(range(len(games))), "every game once, none lost"
+    assert sorted(game.index for game in finished) == list(range(len(games))), "every game once, none lost"
     for game in finished:
-        assert verify(json.dumps(game.record)).ok, f"game {game.spec.game_id} does not replay"
-        assert game.record["meta"]["game"] == game.spec.game_id
+        assert verify(json.dumps(game.record)).ok, f"game {game.index} does not replay"
+        assert game.record["meta"]["game"] == game.index
 
 
 @pytest.mark.slow
@@ -219,7 +219,7 @@ def test_a_game_whose_worker_dies_past_its_retries_fails_in_one_line(ray_address
     spec, error = failed[0]
     assert isinstance(error, RayRunnerError)
     assert str(error).startswith(f"game {spec.game_id}: its worker died 1 times: ") and "\n" not in str(error)
-    played = sorted(game.spec.game_id for game in finished)
+    played = sorted(game.index for game in finished)
     assert played == sorted(set(range(6)) - {spec.game_id}), "the other games all finish, once each"
 
 

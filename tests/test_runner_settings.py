@@ -76,3 +76,17 @@ def test_ray_settings_without_ray_installed_say_how_to_get_it(monkeypatch: pytes
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
     with pytest.raises(RunnerError, match=r"^the Ray runner needs Ray: pip install 'rage-arena\[ray\]'$"):
         RunnerSettings(kind=RunnerKind.RAY).make([], FaultLedger(1), 1, tmp_path)
+
+
+def test_a_ray_address_where_nothing_listens_is_one_line(tmp_path: Path) -> None:
+    import importlib.util
+
+    from conftest import require
+    from rage_referee.seats import free_port
+
+    require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
+    address = f"127.0.0.1:{free_port()}"
+    result = CliRunner().invoke(app, ["league", "run", str(league(tmp_path)), "--ray", address])
+    assert result.exit_code == 1, result.output
+    assert f"cannot run the league: cannot reach the Ray cluster at {address}: Connection refused" in result.output
+    assert "Traceback" not in result.output

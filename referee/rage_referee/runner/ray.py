@@ -50,6 +50,10 @@ MAX_RETRIES = 3
 RESTART_SECONDS = 120.0
 RESTART_POLL = 0.5
 """How long a game waits for its restarted worker to come back, and how often it asks."""
+PROBE_SECONDS = 5.0
+"""How long a cluster's address may take to accept a connection."""
+START_SECONDS = 300.0
+"""How long the workers may take to be placed and start their bots."""
 
 
 class RayRunnerError(RunnerError):
@@ -157,7 +161,14 @@ class RayRunner(GameRunner):
         retry = self.start_failure is StartFailure.RETRY
         self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry) for k in range(workers)]
         try:
-            starts: list[WorkerStart] = await asyncio.gather(*(_awaited(a.start.remote()) for a in self._actors))
+            started = asyncio.gather(*(_awaited(a.start.remote()) for a in self._actors))
+            starts: list[WorkerStart] = await asyncio.wait_for(started, START_SECONDS)
+        except TimeoutError:
+            await self._stop_all()
+            raise RayRunnerError(
+                f"the {workers} workers did not start their bots within {START_SECONDS:.0f} s "
+                f"(is the cluster short of free CPUs or memory?)"
+            ) from None
         except BaseException:
             await self._stop_all()
             raise
@@ -178,6 +189,8 @@ class RayRunner(GameRunner):
             "log_to_driver": False,
             "logging_level": logging.WARNING,
         }
+        if self.address is not None and self.address != "auto":
+            _check_listening(self.address)
         try:
             if self.address is None:
                 ray.init(num_cpus=self.workers, include_dashboard=False, **settings)  # none: the machine's CPUs
@@ -300,6 +313,15 @@ class RayRunner(GameRunner):
         for fault in game.faults:
             if fault.charged:
                 self.ledger.charge(game.seats[fault.seat])
+
+
+def _check_listening(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Refuse a cluster address where nothing listens (Ray itself would wait there for minutes)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise RayRunnerError(f"cannot reach the Ray cluster at {address}: {error.strerror or error}") from None
 
 
 def _awaited(ref: Any) -> asyncio.Future[Any]:
