@@ -180,6 +180,12 @@ class _Scoring(NamedTuple):
         )
 
 
+def _holds(hand: list[int], colour: int) -> bool:
+    """Whether a sorted ``hand`` holds a card of ``colour``."""
+    index = bisect_left(hand, colour << 4)
+    return index < len(hand) and hand[index] >> 4 == colour
+
+
 _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
 _BID_LIST: Final = list(BIDS)
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
@@ -686,15 +692,46 @@ class GameState:
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         """
-        if self.phase is _PLAY and action.__class__ is Play and (seat is None or seat == self.to_move):
+        mover = self.to_move
+        if action.__class__ is Play and self.phase is _PLAY and (seat is None or seat == mover):
+            code = action.code
+            if 0 <= code < NUM_COLOURED:  # a coloured card, no declaration: the hot path, checked inline
+                hand = self.hands[mover]
+                index = bisect_left(hand, code)
+                lead = self.lead
+                if (
+                    index < len(hand)
+                    and hand[index] == code
+                    and (lead < 0 or code >> 4 == lead or not _holds(hand, lead))
+                ):
+                    del hand[index]
+                    del self._hand_plays[mover][index]
+                    trick = self.trick
+                    trick.append((mover, action))
+                    if lead < 0:
+                        self.lead = code >> 4
+                    if len(trick) == self.players:
+                        self._end_trick()
+                    else:
+                        self.to_move = self._next[mover]
+                    return
             reason = self._play_violation(action)
             if reason is None:
                 self._play(action)
                 return
-        elif self.phase is _BID and action.__class__ is Bid and (seat is None or seat == self.to_move):
+        elif action.__class__ is Bid and self.phase is _BID and (seat is None or seat == mover):
+            tricks = action.tricks
+            if type(tricks) is int and 0 <= tricks <= self.cards and not self._plus_minus_one:
+                self.bids[mover] = tricks  # the hot path: any whole number up to the hand is legal
+                self.bids_made += 1
+                if mover == self.dealer:
+                    self.phase = _PLAY
+                    self.trick_number = 1
+                self.to_move = self._next[mover]
+                return
             reason = self._bid_violation(action)
             if reason is None:
-                self._bid(action.tricks)
+                self._bid(tricks)
                 return
         else:
             reason = self.violation(action, seat)
@@ -707,7 +744,7 @@ class GameState:
             reason,
             round_number=self.round_number,
             trick=self.trick_number if phase is _PLAY else None,
-            seat=self.to_move if seat is None else seat,
+            seat=mover if seat is None else seat,
         )
 
     def apply_unchecked(self, action: Action) -> None:
