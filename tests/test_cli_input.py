@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,11 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> N
     records = tmp_path / "records"
     argv = [RAGE, "match", "--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--bot", f"c={GREEDY}"]
     argv += ["--games", "100000", "--records", str(records), "--logs", str(tmp_path / "logs")]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # a test worker may ignore SIGINT, and a child inherits that: the match gets Ctrl-C as a terminal gives it
+    interruptible = partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible
+    )
     try:
         deadline = time.monotonic() + 60
         while len(list(records.glob("game-*.json"))) < 3:

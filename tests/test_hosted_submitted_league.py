@@ -207,7 +207,7 @@ def test_a_referee_started_again_resumes_the_league_at_its_pinned_versions(tmp_p
             await hosted.submit("rnd2", pack(bot_folder(tmp_path / "other")))
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
             await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
-            while not hosted.contest.registry.games_done(hosted.contest.registry.league("cup").league_id):
+            while not hosted.contest.store.count(hosted.contest.registry.league("cup").league_id):
                 await asyncio.sleep(0.1)
         # The referee stopped with the league running; a new version arrives before it starts again.
         async with referee(tmp_path, SandboxPolicy(None)) as hosted:
