@@ -188,6 +188,8 @@ def _holds(hand: list[int], colour: int) -> bool:
 
 _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
 _BID_LIST: Final = list(BIDS)
+_PLAY_LIST: Final = list(PLAYS)
+_NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 
 
@@ -283,12 +285,18 @@ class GameState:
         n = self.players
         self.cards = cards
         self.hands = hands
-        self._hand_plays = [list(map(PLAYS.__getitem__, hand[: bisect_left(hand, NUM_COLOURED)])) for hand in hands]
+        plays = _PLAY_LIST  # a list, not the tuple: indexing it in a comprehension is quicker
+        self._hand_plays = [
+            [plays[card] for card in hand]
+            if not hand or hand[-1] < NUM_COLOURED
+            else [plays[card] for card in hand if card < NUM_COLOURED]
+            for hand in hands
+        ]
         self._action_plays: list[list[Play] | None] = [
             self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
         ]
         self._pile = pile
-        self._pile_colours: set[int] = set()
+        self._pile_colours: frozenset[int] | set[int] = _NO_COLOURS
         self._pile_colours_size = -1
         self.turned: list[int] = []
         self.trump = NO_TRUMP
