@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from rage_sdk.actions import BIDS, PLAYS, Action, Bid
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.rules import Ruleset
