@@ -188,6 +188,8 @@ def _holds(hand: list[int], colour: int) -> bool:
 
 _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
 _BID_LIST: Final = list(BIDS)
+_PLAY_LIST: Final = list(PLAYS)
+_NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 
 
@@ -283,12 +285,18 @@ class GameState:
         n = self.players
         self.cards = cards
         self.hands = hands
-        self._hand_plays = [list(map(PLAYS.__getitem__, hand[: bisect_left(hand, NUM_COLOURED)])) for hand in hands]
+        plays = _PLAY_LIST  # a list, not the tuple: indexing it in a comprehension is quicker
+        self._hand_plays = [
+            [plays[card] for card in hand]
+            if not hand or hand[-1] < NUM_COLOURED
+            else [plays[card] for card in hand if card < NUM_COLOURED]
+            for hand in hands
+        ]
         self._action_plays: list[list[Play] | None] = [
             self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
         ]
         self._pile = pile
-        self._pile_colours: set[int] = set()
+        self._pile_colours: frozenset[int] | set[int] = _NO_COLOURS
         self._pile_colours_size = -1
         self.turned: list[int] = []
         self.trump = NO_TRUMP
@@ -411,16 +419,18 @@ class GameState:
     def legal_plays(self) -> list[Play]:
         """Every legal play of the seat to move: by card, then by declaration."""
         seat = self.to_move
-        hand = self.hands[seat]  # sorted: each colour in a run, then the action cards
-        coloured = self._hand_plays[seat]  # PLAYS[card] for the coloured cards of hand, in order
+        coloured = self._hand_plays[seat]  # PLAYS[card] for the coloured cards of the hand, in order
         lead = self.lead
         if lead >= 0:
+            hand = self.hands[seat]  # sorted: each colour in a run, then the action cards
             low = lead << 4
             start = bisect_left(hand, low)
             if start < len(coloured) and hand[start] < low + 16:  # must follow the lead colour
                 follow = coloured[start : bisect_left(hand, low + 16, start)]
-                return follow + self._actions(seat) if self._anytime and len(hand) > len(coloured) else follow
-        if len(hand) == len(coloured):
+                if self._anytime and self._action_plays[seat] is not _NO_PLAYS:
+                    follow += self._actions(seat)
+                return follow
+        if self._action_plays[seat] is _NO_PLAYS:
             return coloured[:]
         return coloured + self._actions(seat)
 
@@ -549,7 +559,7 @@ class GameState:
             if self.lead < 0:
                 self.lead = card >> 4
         else:
-            self._action_plays[seat] = self._plays_of_actions(hand)
+            self._action_plays[seat] = self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
             if card == WILD:
                 if self.lead < 0:
                     self.lead = play.color  # type: ignore[assignment]

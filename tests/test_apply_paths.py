@@ -1,0 +1,48 @@
+"""apply()'s inline checks for coloured cards and bids agree with the violation walk and the general path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rage_sdk.actions import BIDS, PLAYS, Action, Bid
+from rage_sdk.errors import IllegalActionError
+from rage_sdk.rules import Ruleset
+from rage_sdk.state import GameState, Phase
+
+
+def _picture(state: GameState) -> tuple[object, ...]:
+    return (state.hands, state.trick, state.lead, state.to_move, state.tricks_won, state.bids, state.phase)
+
+
+def _general(state: GameState, action: Action) -> GameState:
+    """The state after ``action`` taken by the general path (the one action cards take)."""
+    twin = state.copy()
+    if isinstance(action, Bid):
+        twin._bid(action.tricks)
+    else:
+        twin._play(action)  # type: ignore[arg-type]
+    return twin
+
+
+@pytest.mark.parametrize("preset", ["amigo", "fundex", "waddingtons"])
+@pytest.mark.parametrize("seed", range(3))
+def test_inline_checks_agree_with_violation(preset: str, seed: int) -> None:
+    rng = random.Random(seed)
+    state = GameState(Ruleset.of(preset), 4)
+    while not state.is_terminal():
+        if state.phase is Phase.DEAL:
+            state.deal_seeded(seed)
+            continue
+        tries: list[Action] = list(PLAYS[:96]) if state.phase is Phase.PLAY else list(BIDS[: state.cards + 2])
+        for action in tries:
+            reason = state.violation(action)
+            twin = state.copy()
+            if reason is None:
+                twin.apply(action)
+                assert _picture(twin) == _picture(_general(state, action)), action
+            else:
+                with pytest.raises(IllegalActionError, match="seat"):
+                    twin.apply(action)
+                assert _picture(twin) == _picture(state), action
+        state.apply(rng.choice(state.legal_actions()))
