@@ -71,7 +71,7 @@ def test_ray_settings_without_ray_installed_say_how_to_get_it(monkeypatch: pytes
     import importlib.util
 
     from rage_referee.game import FaultLedger
-    from rage_referee.runner.settings import RunnerError
+    from rage_referee.runner.base import RunnerError
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
     with pytest.raises(RunnerError, match=r"^the Ray runner needs Ray: pip install 'rage-arena\[ray\]'$"):

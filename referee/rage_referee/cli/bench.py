@@ -293,7 +293,8 @@ def runner_command(
 ) -> None:
     """The same 4-player league of the example bots over gRPC on LocalRunner and on Ray with 1 and 2 workers,
     and what Ray costs per game."""
-    from ..runner.settings import RunnerError, ray_available
+    from ..runner.base import RunnerError
+    from ..runner.settings import ray_available
 
     if not ray_available():
         err.print(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")))

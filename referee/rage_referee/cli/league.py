@@ -69,7 +69,7 @@ def run_command(
     from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
-    from ..runner.settings import RunnerError
+    from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
 

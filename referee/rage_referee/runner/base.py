@@ -29,6 +29,10 @@ OnFinished = Callable[[FinishedGame], None]
 OnFailed = Callable[[GameSpec, BaseException], None]
 
 
+class RunnerError(RuntimeError):
+    """A runner that cannot run here (what it needs is missing, its cluster cannot be reached); one line."""
+
+
 class StartFailure(StrEnum):
     """What a runner does about a bot that cannot start."""
 

@@ -42,8 +42,7 @@ from ..finished import FinishedGame
 from ..game import FaultLedger, play_game
 from ..game_spec import GameSpec
 from ..seats import BotHandle, BotSpec, Dispatcher, start_all
-from .base import GameRunner, OnFailed, OnFinished, StartFailure
-from .settings import RunnerError
+from .base import GameRunner, OnFailed, OnFinished, RunnerError, StartFailure
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""

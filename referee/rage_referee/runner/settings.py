@@ -24,15 +24,11 @@ from ..game import FaultLedger
 from ..sandbox import Sandbox
 from ..seats import BotSpec
 from ..submissions.store import Submission
-from .base import GameRunner, StartFailure
+from .base import GameRunner, RunnerError, StartFailure
 from .local import LocalRunner
 
 MAX_WORKERS = 4096
 _ADDRESS = re.compile(r"^(auto|(ray://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5})$")
-
-
-class RunnerError(RuntimeError):
-    """A runner that cannot run here (what it needs is missing, its cluster cannot be reached); one line."""
 
 
 def ray_available() -> bool:
