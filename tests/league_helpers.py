@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +85,30 @@ def stored(file: Path) -> list[FinishedGame]:
         return store.games(store.league(config.name))
     finally:
         store.close()
+
+
+def kill_league_run(argv: list[str], cwd: Path, played: Callable[[], int], games: int, seconds: float) -> None:
+    """Run ``rage league run`` (``argv`` after ``rage_referee``) and SIGKILL it once ``played()`` reaches ``games``.
+
+    Fails when the league ends before it could be killed; its output is in ``cwd/run.log``.
+    """
+    with (cwd / "run.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rage_referee", *argv],
+            cwd=cwd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            deadline = time.monotonic() + seconds
+            while played() < games and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert process.poll() is None, "the league ended before it was killed: " + (cwd / "run.log").read_text()
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+    assert process.returncode == -signal.SIGKILL

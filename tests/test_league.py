@@ -8,11 +8,9 @@ import io
 import json
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from functools import partial
 from itertools import combinations
@@ -21,7 +19,7 @@ from typing import Any
 
 import pytest
 from backends import BACKENDS, fresh_database
-from league_helpers import FIELD, flat, league_text, rage, stored, write_league
+from league_helpers import FIELD, flat, kill_league_run, league_text, rage, stored, write_league
 from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
@@ -516,29 +514,7 @@ def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path,
     total = 96
     file = write_league(tmp_path, games=total, database=database_url, extra='records = "records"\nconcurrency = 8')
     database = database_url
-    log = (tmp_path / "run.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rage_referee", "league", "run", str(file)],
-        cwd=tmp_path,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while count_stored(database) < 8 and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert process.poll() is None, (
-            "the league finished before it could be killed: " + (tmp_path / "run.log").read_text()
-        )
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
-        log.close()
-    assert process.returncode == -signal.SIGKILL
+    kill_league_run(["league", "run", str(file)], tmp_path, lambda: count_stored(database), 8, 60)
 
     before = stored_rows(database)
     assert 8 <= len(before) < total

@@ -8,8 +8,6 @@ import importlib.util
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -18,6 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import require
+from league_helpers import kill_league_run
 from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
@@ -283,27 +282,8 @@ def test_a_league_on_ray_whose_driver_is_killed_resumes(ray_address: str, tmp_pa
     total = 12
     dawdler = f"python {BOTS / 'dawdler.py'}"
     file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
-    log = (tmp_path / "run.log").open("wb")
-    driver = subprocess.Popen(
-        [sys.executable, "-m", "rage_referee", "league", "run", str(file), "--ray", ray_address],
-        cwd=tmp_path,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while len(stored(file)) < 3 and driver.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert driver.poll() is None, (
-            "the league ended before its driver was killed: " + (tmp_path / "run.log").read_text()
-        )
-        driver.send_signal(signal.SIGKILL)
-        driver.wait(10)
-    finally:
-        if driver.poll() is None:
-            driver.kill()
-            driver.wait(10)
-        log.close()
+    argv = ["league", "run", str(file), "--ray", ray_address]
+    kill_league_run(argv, tmp_path, lambda: len(stored(file)), 3, 120)
     before = stored(file)
     assert 3 <= len(before) < total
     result = league_run(file, "--ray", ray_address)
