@@ -75,7 +75,7 @@ def test_ray_settings_without_ray_installed_say_how_to_get_it(monkeypatch: pytes
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
     with pytest.raises(RunnerError, match=r"^the Ray runner needs Ray: pip install 'rage-arena\[ray\]'$"):
-        RunnerSettings(kind=RunnerKind.RAY).make([], FaultLedger(1), 1, tmp_path)
+        RunnerSettings(kind=RunnerKind.RAY).make([], FaultLedger(1), log_dir=tmp_path)
 
 
 def test_a_ray_address_where_nothing_listens_is_one_line(tmp_path: Path) -> None:

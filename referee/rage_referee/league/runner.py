@@ -126,8 +126,8 @@ async def run_league(
     runner = config.runner.make(
         config.bot_specs(),
         ledger,
-        config.concurrency,
-        log_dir,
+        concurrency=config.concurrency,
+        log_dir=log_dir,
         start_failure=start_failure,
         sandbox=sandbox,
         submissions=submissions,

@@ -16,7 +16,7 @@ from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Self, TypedDict
 
 from ..finished import FinishedGame
 from ..game import FaultLedger
@@ -42,6 +42,16 @@ class StartFailure(StrEnum):
     """Forfeit the bot, so the referee plays its games (a league's ``keep_going``)."""
     RETRY = "retry"
     """Try again at its next decision (hosted bots at addresses that may come up later)."""
+
+
+class RunnerOptions(TypedDict, total=False):
+    """:class:`GameRunner`'s settings past its bots and ledger, for a runner or factory that passes them on."""
+
+    concurrency: int
+    log_dir: Path
+    start_failure: StartFailure
+    sandbox: Sandbox | None
+    submissions: Mapping[str, Submission] | None
 
 
 class GameRunner(ABC):

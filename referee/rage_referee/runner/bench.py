@@ -109,7 +109,7 @@ async def runner_figures(games: int, concurrency: int, workers: Sequence[int] = 
         ray_start = time.perf_counter() - started
         try:
             for count in workers:
-                runner = RayRunner(bots, FaultLedger(10**9), concurrency, Path(logs), workers=count)
+                runner = RayRunner(bots, FaultLedger(10**9), workers=count, concurrency=concurrency, log_dir=Path(logs))
                 rate, start = await timed(runner, specs)
                 sides.append(RunnerRate(count, rate, start))
             round_trip = _round_trip_ms(await _one_game(bots, specs[0], Path(logs)))

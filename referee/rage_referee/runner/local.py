@@ -9,7 +9,7 @@ from typing import Self
 
 from ..game import play_game
 from ..game_spec import GameSpec
-from ..seats import BotHandle, Dispatcher, RemoteConnection, start_all
+from ..seats import BotHandle, Dispatcher, start_all
 from ..tasks import all_or_cancel
 from .base import GameRunner, OnFailed, OnFinished, StartFailure
 
@@ -88,5 +88,5 @@ class LocalRunner(GameRunner):
     def readdress(self, bot: str, address: str) -> None:
         super().readdress(bot, address)
         handle = getattr(self, "handles", {}).get(bot)
-        if handle is not None and isinstance(handle.connection, RemoteConnection):
-            handle.connection.address = address
+        if handle is not None:
+            handle.readdress(address)

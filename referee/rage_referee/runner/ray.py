@@ -16,6 +16,12 @@ and the driver adds the game's charged faults when it returns, so a bot forfeite
 is forfeited in the games started after that; the games already in flight (at most ``workers x
 concurrency``) still ask it.
 
+A bot at an address moved by :meth:`RayRunner.readdress` (a hosted entrant's new address) is
+called there by each worker from the next game the driver sends it: every game carries the moved
+addresses. A message of its own would be lost when Ray restarts the worker from its constructor's
+arguments, and would wait behind the games filling the worker's slots anyway. The games already in
+flight keep their open streams, and reconnect to the old address until their worker's next game.
+
 Commands must exist on every worker, at the same path relative to the worker's folder (the
 driver's folder on a one-machine cluster; ``runtime_env={"working_dir": ...}`` ships one):
 :meth:`RayRunner.__aenter__` starts every bot on every worker and names, per worker, each one
@@ -29,11 +35,11 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 import ray
 from ray.exceptions import ActorUnavailableError, RayActorError, RayError, RayTaskError
@@ -42,7 +48,7 @@ from ..finished import FinishedGame
 from ..game import FaultLedger, play_game
 from ..game_spec import GameSpec
 from ..seats import BotHandle, BotSpec, Dispatcher, start_all
-from .base import GameRunner, OnFailed, OnFinished, RunnerError, StartFailure
+from .base import GameRunner, OnFailed, OnFinished, RunnerError, RunnerOptions, StartFailure
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
@@ -89,17 +95,27 @@ class GameWorker:
         self.failed: dict[str, str] = {}
         self._started: asyncio.Task[dict[str, str]] | None = None
 
-    async def start(self) -> WorkerStart:
-        """Start every bot not forfeited (once; a restarted actor starts them again on its first game)."""
+    async def start(self, moved: Mapping[str, str]) -> WorkerStart:
+        """Start every bot not forfeited, those ``moved`` at their new addresses (once; a restarted actor
+        starts them again when first asked)."""
+        self.follow(moved)
         if self._started is None:
             playing = [h for name, h in self.handles.items() if name not in self.skipped and h.spec.target]
             self._started = asyncio.ensure_future(start_all(playing, keep_going=True))
         self.failed = await self._started
         return WorkerStart(self.index, socket.gethostname(), os.getpid(), self.failed)
 
-    async def play(self, spec: GameSpec, ledger: FaultLedger) -> FinishedGame:
-        """One game; a bot that could not start here is forfeited in it (unless it is to be retried)."""
-        await self.start()
+    def follow(self, moved: Mapping[str, str]) -> None:
+        """Call each bot ``moved`` at its new address from its next connection on."""
+        for name, address in moved.items():
+            handle = self.handles.get(name)
+            if handle is not None and handle.spec.target != address:
+                handle.readdress(address)
+
+    async def play(self, spec: GameSpec, ledger: FaultLedger, moved: Mapping[str, str]) -> FinishedGame:
+        """One game, the bots ``moved`` called at their new addresses; a bot that could not start here
+        is forfeited in it (unless it is to be retried)."""
+        await self.start(moved)
         for name, why in {} if self.retry else self.failed.items():
             ledger.forfeit(name, f"could not start on worker {self.index}: {why}")
         return await play_game(spec, self.handles, ledger)
@@ -123,22 +139,25 @@ class RayRunner(GameRunner):
         self,
         bots: Sequence[BotSpec],
         ledger: FaultLedger,
-        concurrency: int = 1,
-        log_dir: Path = Path("logs"),
         *,
-        start_failure: StartFailure = StartFailure.RAISE,
         address: str | None = None,
         workers: int | None = None,
         max_retries: int = MAX_RETRIES,
         runtime_env: dict[str, Any] | None = None,
+        **options: Unpack[RunnerOptions],
     ) -> None:
-        super().__init__(bots, ledger, concurrency, log_dir, start_failure=start_failure)
+        if options.get("sandbox") is not None or options.get("submissions"):
+            refused = 'play them on this machine ([runner] kind = "local")'
+            raise RunnerError(f"the Ray runner runs no sandboxed or submitted bots yet: {refused}")
+        super().__init__(bots, ledger, **options)
         self.address = address
         """The cluster: ``auto`` (the one Ray finds), ``HOST:PORT`` or ``ray://HOST:PORT``; none: a new one here."""
         self.workers = workers
         """Worker processes (each takes one CPU of the cluster); none: one per CPU."""
         self.max_retries = max_retries
         self.runtime_env = runtime_env
+        self.moved: dict[str, str] = {}
+        """Bots at addresses given a new one (:meth:`readdress`), sent with every game."""
         self._actors: list[Any] = []
         self._restarting: set[Any] = set()
         """Workers that died under a game: the next game waits until they are back."""
@@ -160,7 +179,7 @@ class RayRunner(GameRunner):
         retry = self.start_failure is StartFailure.RETRY
         self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry) for k in range(workers)]
         try:
-            started = asyncio.gather(*(_awaited(a.start.remote()) for a in self._actors))
+            started = asyncio.gather(*(_awaited(a.start.remote(dict(self.moved))) for a in self._actors))
             starts: list[WorkerStart] = await asyncio.wait_for(started, START_SECONDS)
         except TimeoutError:
             await self._stop_all()
@@ -183,23 +202,8 @@ class RayRunner(GameRunner):
         return self
 
     def _connect(self) -> None:
-        settings: dict[str, Any] = {
-            "runtime_env": self.runtime_env,
-            "log_to_driver": False,
-            "logging_level": logging.WARNING,
-        }
-        if self.address is not None and self.address != "auto":
-            _check_listening(self.address)
-        try:
-            if self.address is None:
-                ray.init(num_cpus=self.workers, include_dashboard=False, **settings)  # none: the machine's CPUs
-            else:
-                ray.init(address=self.address, **settings)
-            self._session = True  # this runner's to end (a Ray of its own stops, a cluster is only left)
-        except (ConnectionError, RuntimeError, ValueError) as error:
-            where = self.address or "a new Ray on this machine"
-            said = " ".join(str(error).split())
-            raise RayRunnerError(f"cannot reach the Ray cluster at {where}: {said[:300]}") from None
+        connect(self.address, self.runtime_env, self.workers)
+        self._session = True  # this runner's to end (a Ray of its own stops, a cluster is only left)
 
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
@@ -267,7 +271,7 @@ class RayRunner(GameRunner):
         """One game on ``actor`` (once it is back, if it was restarting), with the ledger as it is then."""
         if actor in self._restarting:
             await self._back(actor)
-        ref = actor.play.remote(spec, self._ledger_copy())
+        ref = actor.play.remote(spec, self._ledger_copy(), dict(self.moved))
         try:
             game: FinishedGame = await _awaited(ref)
         except asyncio.CancelledError:
@@ -281,7 +285,7 @@ class RayRunner(GameRunner):
         deadline = asyncio.get_running_loop().time() + RESTART_SECONDS
         while True:
             try:
-                await _awaited(actor.start.remote())
+                await _awaited(actor.start.remote(dict(self.moved)))
             except ActorUnavailableError:
                 if asyncio.get_running_loop().time() > deadline:
                     raise
@@ -289,6 +293,12 @@ class RayRunner(GameRunner):
                 continue
             self._restarting.discard(actor)
             return
+
+    def readdress(self, bot: str, address: str) -> None:
+        """Call ``bot`` at ``address``: each game sent from now on carries it to its worker (module docstring)."""
+        super().readdress(bot, address)
+        if bot in self.bots:
+            self.moved[bot] = address
 
     def _failed(self, spec: GameSpec, error: RayError, on_failed: OnFailed | None) -> None:
         failure = self._failure(spec, error)
@@ -312,6 +322,34 @@ class RayRunner(GameRunner):
         for fault in game.faults:
             if fault.charged:
                 self.ledger.charge(game.seats[fault.seat])
+
+
+def connect(address: str | None, runtime_env: dict[str, Any] | None = None, cpus: int | None = None) -> None:
+    """Connect this process to the Ray cluster at ``address`` (none: start a Ray of its own here, with
+    ``cpus``, default the machine's); :class:`RayRunnerError` in one line when it cannot."""
+    settings: dict[str, Any] = {"runtime_env": runtime_env, "log_to_driver": False, "logging_level": logging.WARNING}
+    if address is not None and address != "auto":
+        _check_listening(address)
+    try:
+        if address is None:
+            ray.init(num_cpus=cpus, include_dashboard=False, **settings)
+        else:
+            ray.init(address=address, **settings)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        where = address or "a new Ray on this machine"
+        said = " ".join(str(error).split())
+        raise RayRunnerError(f"cannot reach the Ray cluster at {where}: {said[:300]}") from None
+
+
+@contextlib.contextmanager
+def session(address: str | None, runtime_env: dict[str, Any] | None = None) -> Iterator[None]:
+    """This process on the Ray cluster at ``address`` while the block runs (a hosted referee's lifetime):
+    the runners made inside use the connection and leave it open; it ends with the block."""
+    connect(address, runtime_env)
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 def _check_listening(address: str, timeout: float = PROBE_SECONDS) -> None:

@@ -11,20 +11,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..game import FaultLedger
-from ..sandbox import Sandbox
 from ..seats import BotSpec
-from ..submissions.store import Submission
-from .base import GameRunner, RunnerError, StartFailure
+from .base import GameRunner, RunnerError, RunnerOptions
 from .local import LocalRunner
 
 MAX_WORKERS = 4096
@@ -36,6 +34,12 @@ def ray_available() -> bool:
     return importlib.util.find_spec("ray") is not None
 
 
+def require_ray() -> None:
+    """:class:`RunnerError` saying how to install Ray, when it is not."""
+    if not ray_available():
+        raise RunnerError("the Ray runner needs Ray: pip install 'rage-arena[ray]'")
+
+
 class RunnerKind(StrEnum):
     LOCAL = "local"
     RAY = "ray"
@@ -44,7 +48,7 @@ class RunnerKind(StrEnum):
 class RunnerSettings(BaseModel):
     """Which runner plays a league's games, and its settings (see the module docstring)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: RunnerKind = RunnerKind.LOCAL
     address: str | None = Field(None, description="the Ray cluster: auto, HOST:PORT or ray://HOST:PORT")
@@ -76,42 +80,30 @@ class RunnerSettings(BaseModel):
         workers = "one worker per CPU" if self.workers is None else f"{self.workers} workers"
         return f"games on {where}, {workers}"
 
-    def make(
-        self,
-        bots: Sequence[BotSpec],
-        ledger: FaultLedger,
-        concurrency: int,
-        log_dir: Path,
-        *,
-        start_failure: StartFailure = StartFailure.RAISE,
-        sandbox: Sandbox | None = None,
-        submissions: Mapping[str, Submission] | None = None,
-    ) -> GameRunner:
+    def make(self, bots: Sequence[BotSpec], ledger: FaultLedger, **options: Unpack[RunnerOptions]) -> GameRunner:
         """The runner these settings name; :class:`RunnerError` when it cannot run here."""
         if self.kind is RunnerKind.LOCAL:
-            return LocalRunner(
-                bots,
-                ledger,
-                concurrency,
-                log_dir,
-                start_failure=start_failure,
-                sandbox=sandbox,
-                submissions=submissions,
-            )
-        if sandbox is not None or submissions:
-            raise RunnerError('the Ray runner runs no sandboxed or submitted bots yet: use [runner] kind = "local"')
-        if not ray_available():
-            raise RunnerError("the Ray runner needs Ray: pip install 'rage-arena[ray]'")
+            return LocalRunner(bots, ledger, **options)
+        require_ray()
         from .ray import RayRunner
 
-        runtime_env: dict[str, Any] | None = None if self.working_dir is None else {"working_dir": self.working_dir}
-        return RayRunner(
-            bots,
-            ledger,
-            concurrency,
-            log_dir,
-            start_failure=start_failure,
-            address=self.address,
-            workers=self.workers,
-            runtime_env=runtime_env,
-        )
+        env = self.runtime_env()
+        return RayRunner(bots, ledger, address=self.address, workers=self.workers, runtime_env=env, **options)
+
+    def session(self) -> contextlib.AbstractContextManager[None]:
+        """For a process that makes many runners (the hosted referee): connected to Ray while the block
+        runs (nothing to do locally); :class:`RunnerError` in one line when it cannot connect."""
+        if self.kind is RunnerKind.LOCAL:
+            return contextlib.nullcontext()
+        require_ray()
+        from .ray import session
+
+        return session(self.address, self.runtime_env())
+
+    def runtime_env(self) -> dict[str, Any] | None:
+        """What Ray ships to every worker: the ``working_dir``, if any."""
+        return None if self.working_dir is None else {"working_dir": self.working_dir}
+
+
+LOCAL = RunnerSettings()
+"""Games on this machine (the default)."""

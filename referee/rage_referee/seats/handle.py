@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..sandbox import Sandbox
@@ -14,7 +14,7 @@ from .connection import BotIdentity, Connection
 from .errors import HandshakeError
 from .process import BotProcess
 from .remote import Dispatcher, RemoteConnection
-from .spec import BotSpec, BotSpecError
+from .spec import BotKind, BotSpec, BotSpecError
 from .transports import TRANSPORTS
 
 MAX_RESTARTS = 3
@@ -66,6 +66,14 @@ class BotHandle:
                 assert isinstance(self.connection, RemoteConnection)
                 self.connection.address = await self.process.start()
             await self.connection.open()
+
+    def readdress(self, address: str) -> None:
+        """Call a bot that serves at an address at ``address`` from its next connection on (an open one stays)."""
+        if self.spec.kind is not BotKind.ADDRESS:
+            return
+        self.spec = replace(self.spec, target=address)
+        if isinstance(self.connection, RemoteConnection):
+            self.connection.address = address
 
     async def stop(self) -> None:
         """Close the connection (what is queued is sent first) and end the process, if the referee runs it."""
