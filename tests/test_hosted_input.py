@@ -31,6 +31,7 @@ from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
 from rage_referee.runner import local as local_runner
+from rage_referee.runner.settings import LOCAL, RunnerSettings
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
@@ -72,9 +73,10 @@ class Hosted:
 
 
 @asynccontextmanager
-async def hosted(folder: Path) -> AsyncIterator[Hosted]:
+async def hosted(folder: Path, runner: RunnerSettings = LOCAL) -> AsyncIterator[Hosted]:
     """A referee serving on a free loopback port, :data:`BOTS` registered at addresses nobody serves."""
-    contest = Contest.open(f"sqlite:///{folder / 'contest.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK))
+    url = f"sqlite:///{folder / 'contest.sqlite'}"
+    contest = Contest.open(url, ADMIN, ENTRY, AllowList.parse(LOOPBACK), runner=runner)
     for number, name in enumerate(BOTS):
         contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
     server, port = await create_server(contest, 0, "127.0.0.1")
@@ -88,9 +90,9 @@ async def hosted(folder: Path) -> AsyncIterator[Hosted]:
         contest.close()
 
 
-def run(tmp_path: Path, scenario: Callable[[Hosted], Awaitable[None]]) -> None:
+def run(tmp_path: Path, scenario: Callable[[Hosted], Awaitable[None]], runner: RunnerSettings = LOCAL) -> None:
     async def main() -> None:
-        async with hosted(tmp_path) as referee:
+        async with hosted(tmp_path, runner) as referee:
             await asyncio.wait_for(scenario(referee), DEADLINE * 3)
 
     asyncio.run(main())
@@ -138,6 +140,38 @@ def test_settings_out_of_range_are_refused_at_creation(tmp_path: Path, settings:
         assert not (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues
 
     run(tmp_path, scenario)
+
+
+def test_a_runner_table_is_refused_at_creation(tmp_path: Path) -> None:
+    """Where hosted games are played is the referee's choice (``serve --ray``), not a league's."""
+
+    async def scenario(referee: Hosted) -> None:
+        text = definition() + '[runner]\nkind = "ray"\naddress = "auto"\n'
+        code, details = await referee.refusal("CreateLeague", pb.CreateLeagueRequest(definition=text))
+        assert code is grpc.StatusCode.INVALID_ARGUMENT
+        assert details == "definition.runner: where the games are played is the referee's (serve --ray)"
+
+    run(tmp_path, scenario)
+
+
+def test_a_referee_on_ray_refuses_a_league_of_submitted_bots_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Submitted bots run in the referee's sandbox on its own machine: not on Ray, and said so at start."""
+
+    async def scenario(referee: Hosted) -> None:
+        monkeypatch.setattr(referee.contest.submissions.versions, "submitted", lambda: {"b1", "b3"})
+        await referee.create(definition())
+        code, details = await referee.refusal("StartLeague", pb.LeagueRequest(league="cup"))
+        assert code is grpc.StatusCode.FAILED_PRECONDITION
+        assert details == (
+            "league 'cup' has submitted bots (b1, b3): this referee plays its games on Ray, where only bots at "
+            "addresses play yet (a referee serving without --ray runs them)"
+        )
+        (info,) = (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues
+        assert info.status == pb.LEAGUE_STATUS_CREATED, "refused before the status changes"
+
+    run(tmp_path, scenario, RunnerSettings.ray("auto"))
 
 
 def test_the_largest_seed_in_range_plays(tmp_path: Path) -> None:

@@ -150,6 +150,8 @@ class Referee:
     bot_tokens: dict[str, str] = field(default_factory=dict)
     follower: Follower | None = None
     """The Watch stream that followed the league of the ``contest`` fixture."""
+    options: tuple[str, ...] = ()
+    """More options for ``rage referee serve``."""
 
     @property
     def address(self) -> str:
@@ -163,7 +165,7 @@ class Referee:
         argv = [
             RAGE, "referee", "serve", "--port", str(self.port), "--host", "127.0.0.1", "--db", self.database,
             "--admin-token-file", str(self.folder / "admin.token"),
-            "--entry-token-file", str(self.folder / "entry.token"),
+            "--entry-token-file", str(self.folder / "entry.token"), *self.options,
         ]  # fmt: skip
         self.process = launch(argv, self.log)
         wait_serving(self.address, self.process, self.log, service="rage.v1.Referee")
@@ -197,13 +199,13 @@ class Referee:
 
 
 @contextlib.contextmanager
-def referee_server(folder: Path, database: str) -> Iterator[Referee]:
+def referee_server(folder: Path, database: str, *options: str) -> Iterator[Referee]:
     """A referee on a free loopback port keeping ``database``, its token files written first; stopped at the end."""
     folder.mkdir(parents=True, exist_ok=True)
     admin, entry = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     (folder / "admin.token").write_text(admin + "\n")
     (folder / "entry.token").write_text(entry + "\n")
-    referee = Referee(folder, database, free_port(), admin, entry)
+    referee = Referee(folder, database, free_port(), admin, entry, options=options)
     try:
         yield referee.start()
     finally:

@@ -214,6 +214,19 @@ def serve_command(
     no_sandbox: Annotated[
         bool, typer.Option("--no-sandbox", help="Run submitted bots without the sandbox, with the referee's rights.")
     ] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="auto|ADDRESS",
+            help="Play the leagues' games on a Ray cluster (auto: the one Ray finds); bots at addresses only.",
+            show_default=False,
+        ),
+    ] = None,
+    ray_workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --ray: Ray workers for each league (default: one per CPU).", show_default=False),
+    ] = None,
 ) -> None:
     """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart."""
     import asyncio
@@ -222,7 +235,15 @@ def serve_command(
     from ..hosted.server import Settings, serve
     from ..hosted.submissions import SandboxPolicy
     from ..league.store import StoreError
+    from ..runner.base import RunnerError
+    from ..runner.settings import LOCAL, MAX_WORKERS, RunnerKind, RunnerSettings
+    from .league import ray_runner
 
+    if ray_workers is not None and ray is None:
+        fail("--ray-workers: only with --ray")
+    if ray_workers is not None and ray_workers > MAX_WORKERS:
+        fail(f"--ray-workers: at most {MAX_WORKERS}")
+    runner = LOCAL if ray is None else ray_runner(ray, RunnerSettings(kind=RunnerKind.RAY, workers=ray_workers))
     try:
         allowed = AllowList.parse(allow or LOOPBACK)
     except ValueError as error:
@@ -240,6 +261,7 @@ def serve_command(
         http_port=http,
         submissions_dir=submissions or _beside_database(db, "submissions"),
         policy=SandboxPolicy.for_referee(no_sandbox),
+        runner=runner,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
@@ -248,6 +270,8 @@ def serve_command(
         err.print(f"referee serving on port {bound} ({scheme}); bots may be reached at: {allowed.describe()}")
         assert settings.policy is not None
         err.print(f"submitted bots: {settings.policy.describe()}", markup=False)
+        if runner.kind is RunnerKind.RAY:
+            err.print(f"leagues: {runner.describe()} a league", markup=False)
         if settings.http_port is not None:
             err.print(
                 f"league pages on http://{host.strip('[]')}:{settings.http_port}/ (read-only; sign in with a token)"
@@ -257,6 +281,8 @@ def serve_command(
         asyncio.run(serve(settings, ready))
     except StoreError as error:
         fail(str(error), 1)
+    except RunnerError as error:
+        fail(f"cannot serve: {error}", 1)
     except OSError as error:
         fail(f"cannot serve: {error.strerror or error}", 1)
 

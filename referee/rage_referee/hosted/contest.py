@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..league.store import Store
+from ..runner.settings import LOCAL, RunnerSettings
 from .addresses import AllowList
 from .auth import Authenticator
 from .events import EventHub
@@ -35,9 +36,11 @@ class Contest:
         allow: AllowList,
         submissions_dir: Path | None = None,
         policy: SandboxPolicy | None = None,
+        runner: RunnerSettings = LOCAL,
     ) -> Contest:
         """The contest kept in ``db_url``; submitted bots' versions in ``submissions_dir`` (default:
-        ``referee-submissions`` here), run as ``policy`` says (default: in the sandbox, probed at first use).
+        ``referee-submissions`` here), run as ``policy`` says (default: in the sandbox, probed at first use);
+        the leagues' games played where ``runner`` says (default: on this machine).
 
         :raises rage_referee.league.store.StoreError: the database cannot be used.
         """
@@ -51,7 +54,7 @@ class Contest:
             Authenticator(admin_token, entry_token, registry.bot_of_hash),
             allow,
             hub,
-            LeagueManager(registry, store, hub, allow, submissions),
+            LeagueManager(registry, store, hub, allow, submissions, runner),
             StandingsCache(store),
             submissions,
         )

@@ -4,7 +4,8 @@ The text is a league file (:mod:`rage_referee.league.config`). Its ``[bots]`` ta
 or a ``bots`` array names registered bots; without either, every bot registered at creation takes
 part. The bots are fixed when the league is created; their addresses come from the registry each
 time the league (re)connects. ``database`` and ``records`` are ignored: the referee keeps every
-league in its own database.
+league in its own database. Where the games are played is the referee's (``rage referee serve --ray``):
+a ``[runner]`` table is refused.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def read_definition(text: str, name: str, registered: Mapping[str, str]) -> Leag
     :raises InvalidArgument: naming ``definition.KEY`` (or ``name``) for anything wrong.
     """
     data = _parse(text)
+    if "runner" in data:
+        raise InvalidArgument(f"{FIELD}.runner", "where the games are played is the referee's (serve --ray)")
     stated = data.get("name")
     if stated is None:
         if not name:

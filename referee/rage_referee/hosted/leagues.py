@@ -7,7 +7,9 @@ the league marked running, begins a new run from what is stored. Cancelling drop
 progress. The referee connects to each bot at the address in the registry, checked against the
 allow-list again just before; a bot whose address is refused is played by the fallback. A submitted
 bot plays the version the league was pinned to when it first started, launched by the referee in the
-sandbox from its own folder (:mod:`.submissions`).
+sandbox from its own folder (:mod:`.submissions`). The games are played on this machine or, when the
+referee serves with ``--ray``, on a Ray cluster (:class:`~rage_referee.runner.ray.RayRunner`; bots at
+addresses only): either way only the referee stores them, as they return.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from ..league.config import LeagueConfig
 from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoreError
-from ..runner import GameRunner, LocalRunner, StartFailure
+from ..runner import GameRunner, StartFailure
+from ..runner.settings import LOCAL, RunnerKind, RunnerSettings
 from ..sandbox import Sandbox
 from ..seats import SUBMISSION, BotKind, BotSpec
 from ..submissions.store import Submission
@@ -85,6 +88,7 @@ class LeagueRun:
         submissions: Mapping[str, Submission] | None = None,
         sandbox: Sandbox | None = None,
         log_dir: Path = UNUSED_LOG_DIR,
+        runner: RunnerSettings = LOCAL,
     ) -> None:
         self.name = name
         self.league_id = league_id
@@ -98,6 +102,8 @@ class LeagueRun:
         """The submitted bots, each at its pinned version: launched in ``sandbox``, logs in ``log_dir``."""
         self.sandbox = sandbox
         self.log_dir = log_dir
+        self.runner_settings = runner
+        """Where the games are played: this machine, or a Ray cluster (``rage referee serve --ray``)."""
         self.stopping = False
         """Set to start no more games (a pause, or the server stopping)."""
         self.runner: GameRunner | None = None
@@ -141,11 +147,11 @@ class LeagueRun:
             BotSpec(name, f"{SUBMISSION}{submission.folder}", BotKind.SUBMISSION)
             for name, submission in self.submissions.items()
         ]
-        self.runner = LocalRunner(
+        self.runner = self.runner_settings.make(
             bots,
             ledger,
-            self.config.concurrency,
-            self.log_dir,
+            concurrency=self.config.concurrency,
+            log_dir=self.log_dir,
             start_failure=StartFailure.RETRY,
             sandbox=self.sandbox,
             submissions=self.submissions,
@@ -227,13 +233,21 @@ class LeagueManager:
     """Every hosted league's state, and the runs of those that are running."""
 
     def __init__(
-        self, registry: Registry, store: Store, hub: EventHub, allow: AllowList, submissions: Submissions | None = None
+        self,
+        registry: Registry,
+        store: Store,
+        hub: EventHub,
+        allow: AllowList,
+        submissions: Submissions | None = None,
+        runner: RunnerSettings = LOCAL,
     ) -> None:
         self.registry = registry
         self.store = store
         self.hub = hub
         self.allow = allow
         self.submissions = submissions
+        self.runner = runner
+        """Where every league's games are played."""
         self._runs: dict[str, tuple[LeagueRun, asyncio.Task[None]]] = {}
         self._lock = asyncio.Lock()
 
@@ -323,10 +337,17 @@ class LeagueManager:
     def _submitted(self, entry: LeagueEntry) -> dict[str, Submission]:
         """The league's submitted bots at their pinned versions (pinned now, at its first start).
 
-        :raises FailedPrecondition: the referee may not run them (no sandbox), or one has no version that built.
+        :raises FailedPrecondition: the referee may not run them (no sandbox, or its games are on Ray), or
+            one has no version that built.
         """
         if self.submissions is None or not self.submissions.versions.submitted().intersection(entry.bots):
             return {}
+        if self.runner.kind is RunnerKind.RAY:
+            names = ", ".join(sorted(self.submissions.versions.submitted().intersection(entry.bots)))
+            raise FailedPrecondition(
+                f"league {entry.name!r} has submitted bots ({names}): this referee plays its games on Ray, "
+                "where only bots at addresses play yet (a referee serving without --ray runs them)"
+            )
         self.submissions.policy.require()
         pins = self.submissions.pins_for(entry.league_id, entry.bots)
         return {name: self.submissions.submission(name, version) for name, version in pins.items()}
@@ -364,6 +385,7 @@ class LeagueManager:
             submitted,
             sandbox,
             log_dir,
+            self.runner,
         )
         task = asyncio.create_task(self._run(run), name=f"league {entry.name}")
         self._runs[entry.name] = (run, task)

@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha import reflection
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.server import bind
 
+from ..runner.settings import LOCAL, RunnerSettings
 from .addresses import AllowList
 from .checks import MAX_REQUEST_BYTES
 from .contest import Contest
@@ -61,6 +62,8 @@ class Settings:
     """Where submitted bots' versions are kept."""
     policy: SandboxPolicy | None = None
     """How submitted bots run: the sandbox, or none (``--no-sandbox``); probed at first use when not given."""
+    runner: RunnerSettings = LOCAL
+    """Where the leagues' games are played: this machine, or a Ray cluster (``--ray``)."""
 
 
 async def create_server(
@@ -94,8 +97,14 @@ async def serve(settings: Settings, ready: Callable[[int], None] | None = None) 
     """Serve until SIGTERM or SIGINT; ``ready`` is told the port once serving and leagues resumed.
 
     :raises rage_referee.league.store.StoreError: the database cannot be used.
+    :raises rage_referee.runner.base.RunnerError: the Ray cluster of ``settings.runner`` cannot be reached.
     :raises OSError: the port cannot be bound.
     """
+    with settings.runner.session():  # connected before the signal handlers go in, so they are the server's
+        await _serve(settings, ready)
+
+
+async def _serve(settings: Settings, ready: Callable[[int], None] | None) -> None:
     contest = Contest.open(
         settings.db_url,
         settings.admin_token,
@@ -103,6 +112,7 @@ async def serve(settings: Settings, ready: Callable[[int], None] | None = None) 
         settings.allow,
         settings.submissions_dir,
         settings.policy,
+        settings.runner,
     )
     health_servicer = health.aio.HealthServicer()
     try:
