@@ -49,13 +49,12 @@ from typer.testing import CliRunner
 
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
-import psutil  # noqa: E402
 import ray  # noqa: E402
 from rage_referee.runner.ray import RayRunner  # noqa: E402
+from test_ray_runner import game_workers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_BOTS = ROOT / "tests" / "bots"
-WORKER_TITLE = "ray::GameWorker"
 PLAYERS = ("random-a", "greedy", "heuristic")
 
 
@@ -67,18 +66,6 @@ def ray_address() -> Iterator[str]:
         yield str(ray.get_runtime_context().gcs_address)
     finally:
         ray.shutdown()
-
-
-def game_workers() -> list[psutil.Process]:
-    """This module's Ray workers (its Ray's processes descend from this one; others' Rays are left alone)."""
-    found = []
-    for process in psutil.Process().children(recursive=True):
-        try:
-            if " ".join(process.cmdline()).startswith(WORKER_TITLE):
-                found.append(process)
-        except psutil.Error:
-            continue
-    return found
 
 
 def no_workers_within(seconds: float) -> bool:

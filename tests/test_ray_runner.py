@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import os
 import signal
 import threading
 import time
@@ -150,11 +149,14 @@ def test_the_drivers_ledger_takes_each_games_faults_and_forfeits_from_the_next_g
 
 
 def game_workers() -> list[psutil.Process]:
+    """This module's Ray workers (its Ray's processes descend from this one; others' Rays are left alone)."""
     found = []
-    for process in psutil.process_iter(["cmdline"]):
-        with_title = " ".join(process.info["cmdline"] or ())
-        if with_title.startswith(WORKER_TITLE) and process.pid != os.getpid():
-            found.append(process)
+    for process in psutil.Process().children(recursive=True):
+        try:
+            if " ".join(process.cmdline()).startswith(WORKER_TITLE):
+                found.append(process)
+        except psutil.Error:
+            continue
     return found
 
 

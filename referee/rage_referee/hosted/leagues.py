@@ -225,6 +225,7 @@ class LeagueRun:
 
     def readdress(self, bot: str, address: str) -> None:
         """Call ``bot`` at ``address`` from its next connection on (a reconnection after a failure)."""
+        self.addresses[bot] = address  # a runner not made yet starts there
         if self.runner is not None:
             self.runner.readdress(bot, address)
 
