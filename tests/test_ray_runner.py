@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from conftest import require
@@ -25,7 +25,9 @@ from rage_referee.league.config import load_league
 from rage_referee.league.store import Store, StoreError
 from rage_referee.match import match_specs
 from rage_referee.runner import LocalRunner, StartFailure
+from rage_referee.runner.base import RunnerError
 from rage_referee.seats import BotSpec
+from rage_referee.submissions.store import Submission
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from typer.testing import CliRunner
@@ -102,6 +104,15 @@ def test_ray_plays_the_games_a_local_run_plays(ray_address: str, tmp_path: Path)
         twin = by_id[game.index]
         assert without_timing(twin.record) == without_timing(game.record)
         assert (twin.totals, twin.places, twin.faults) == (game.totals, game.places, game.faults)
+
+
+def test_submitted_bots_are_refused_in_one_line() -> None:
+    submitted = {"mine": cast(Submission, object())}
+    with pytest.raises(RunnerError) as caught:
+        RayRunner([BotSpec.of("mine", "submission:mine")], FaultLedger(1), submissions=submitted)
+    assert str(caught.value) == (
+        'the Ray runner runs no sandboxed or submitted bots yet: play them on this machine ([runner] kind = "local")'
+    )
 
 
 def test_a_bot_that_cannot_start_is_named_for_every_worker(ray_address: str, tmp_path: Path) -> None:
