@@ -6,14 +6,15 @@ the moment it ends, so killing the process loses none, and a league resumes from
 
 A game's record is the one source of its figures. Beside it the store keeps an index of them
 (seats, totals, places, hits, rounds, faults), derived from the record in one place,
-:func:`index_row`, when the game is stored: ratings and standings read a 10,000-game league's
-figures from the index some 25 times faster than by parsing every record. A database made by an
-earlier release is brought up to date when opened (:mod:`.schema`).
+:func:`index_row`, when the game is stored. Ratings, standings and resume read every game's figures:
+for a 10,000-game league on SQLite, 0.5 s from the index and 8.4 s from the records (``rage bench
+store``). A database made by an earlier release is brought up to date when opened (:mod:`.schema`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -202,15 +203,7 @@ class Store:
         :raises GameStoredAlready: the league has a game of that index already (each is stored once).
         :raises ValueError: the game comes without the record of a finished game.
         """
-        row = GameRow(
-            league_id=league_id,
-            index=game.index,
-            set_id=game.set_id,
-            seed=game.seed,
-            **index_row(game.record),
-            record=game.record,
-            finished_at=datetime.now(UTC),
-        )
+        row = _row(league_id, game)
         with Session(self.engine) as session:
             session.add(row)
             try:
@@ -224,6 +217,15 @@ class Store:
                     f"league {name!r}: game {game.index} is stored already in {self.url}; "
                     "another run of the league is writing to it: run one at a time"
                 ) from None
+
+    def add_all(self, league_id: int, games: Iterable[FinishedGame]) -> None:
+        """Store many finished games in one transaction, all or none (a benchmark's league, an import).
+
+        :raises IntegrityError: one of them is stored already.
+        """
+        with Session(self.engine) as session:
+            session.add_all(_row(league_id, game) for game in games)
+            session.commit()
 
     def records(self, league_id: int, indices: list[int]) -> dict[int, dict[str, Any]]:
         """The records of the league's stored games among ``indices``, by index."""
@@ -304,6 +306,18 @@ def _game(
         tuple(map(Fault.from_json, faults)),
         0,
         record or {},
+    )
+
+
+def _row(league_id: int, game: FinishedGame) -> GameRow:
+    return GameRow(
+        league_id=league_id,
+        index=game.index,
+        set_id=game.set_id,
+        seed=game.seed,
+        **index_row(game.record),
+        record=game.record,
+        finished_at=datetime.now(UTC),
     )
 
 
