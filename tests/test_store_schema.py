@@ -14,8 +14,9 @@ import pytest
 from league_helpers import flat, rage, stored, write_league
 from rage_referee.finished import figures_of
 from rage_referee.league import ratings as ratings_module
+from rage_referee.league import store as store_module
 from rage_referee.league.ratings import rating_table
-from rage_referee.league.store import Store
+from rage_referee.league.store import Store, StoreError
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -32,6 +33,8 @@ from sqlalchemy import (
     inspect,
     select,
 )
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from test_store import at_once
 
 RELEASED = MetaData()
@@ -166,3 +169,23 @@ def test_two_stores_opening_a_released_database_at_once_both_open_it(tmp_path: P
         for store in opened:
             if isinstance(store, Store):
                 store.close()
+
+
+def test_a_released_database_that_cannot_be_changed_is_read_as_it_is(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rage ratings`` and the report open for reading: a database they may not change still reads."""
+    reference = write_league(tmp_path / "reference", games=6)
+    assert rage("league", "run", reference).exit_code == 0
+    reference_url = f"sqlite:///{reference.parent / 'league.sqlite'}"
+    released_copy(reference_url, database_url, 6)
+
+    def read_only(engine: Engine) -> None:
+        raise OperationalError("ALTER TABLE games DROP COLUMN decisions", {}, Exception("readonly database"))
+
+    monkeypatch.setattr(store_module, "upgrade", read_only)
+    assert ratings(database_url) == ratings(reference_url)
+    assert "decisions" in columns(database_url)
+    with pytest.raises(StoreError, match="readonly database") as refused:
+        Store(database_url)  # to write games, it must be brought up to date
+    assert "\n" not in str(refused.value)

@@ -33,7 +33,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
@@ -121,7 +121,7 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
             create_tables(self.engine, Base.metadata)
-            upgrade(self.engine)
+            self._upgrade(create)
         except ImportError as error:
             raise StoreError(
                 f"cannot open the database {self.url}: its driver is not installed ({error}); "
@@ -129,6 +129,15 @@ class Store:
             ) from None
         except (SQLAlchemyError, OSError, ValueError) as error:
             raise StoreError(f"cannot open the database {self.url}: {_one_line(error)}") from None
+
+    def _upgrade(self, create: bool) -> None:
+        """Bring the tables of an earlier release up to date; one this process may not change is read as
+        it is when opened for reading (``create=False``: every column read is in both schemas)."""
+        try:
+            upgrade(self.engine)
+        except OperationalError:
+            if create:
+                raise
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
         """The league's id; created with ``key`` when new and ``create``.
