@@ -42,7 +42,11 @@ def test_a_finished_game_reads_its_figures_and_faults_from_its_record() -> None:
 
 @pytest.mark.parametrize(
     ("change", "fragment"),
-    [({"result": None}, "TypeError"), ({"rounds": []}, "0 rounds, 10 scored"), ({"players": ["a"]}, "rounds")],
+    [
+        ({"result": None}, "TypeError"),
+        ({"rounds": []}, "0 rounds, 10 scored"),
+        ({"players": ["a"]}, "2 totals of 1 seats"),
+    ],
 )
 def test_a_record_of_no_finished_game_has_no_figures(change: dict[str, object], fragment: str) -> None:
     record = {**played_record(("a", "b"), seed=1), **change}

@@ -29,7 +29,7 @@ class Figures:
 
 
 def figures_of(record: Mapping[str, Any]) -> Figures:
-    """A finished game's figures, derived from its ``rage-record/1`` (the one place they are).
+    """A finished game's figures, derived from its ``rage-record/1`` (the one place they are derived).
 
     Places are by total, then hits under the ``most_hits`` tie-break, as the engine places seats.
 
@@ -43,11 +43,13 @@ def figures_of(record: Mapping[str, Any]) -> Figures:
         bids = [round_["bids"] for round_ in record["rounds"]]
         faults = tuple(map(Fault.from_json, record.get("faults", [])))
         tiebreak = ruleset_of(record["ruleset"]).tiebreak
-    except (KeyError, TypeError) as error:
+        if len(bids) != len(scored) or len(totals) != len(seats):
+            raise ValueError(f"{len(bids)} rounds, {len(scored)} scored, {len(totals)} totals of {len(seats)} seats")
+        hits = tuple(sum(bid[seat] == won[seat] for bid, won in zip(bids, scored)) for seat in range(len(seats)))
+    except (KeyError, TypeError, IndexError) as error:
         raise ValueError(f"not the record of a finished game: {type(error).__name__} {error}") from None
-    if len(bids) != len(scored) or len(totals) != len(seats):
-        raise ValueError(f"not the record of a finished game: {len(bids)} rounds, {len(scored)} scored")
-    hits = tuple(sum(bid[seat] == won[seat] for bid, won in zip(bids, scored)) for seat in range(len(seats)))
+    except ValueError as error:
+        raise ValueError(f"not the record of a finished game: {error}") from None
     return Figures(seats, totals, places_for(totals, hits, tiebreak), hits, len(scored), faults)
 
 
