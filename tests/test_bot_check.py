@@ -8,10 +8,15 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from rage_referee.check import CHECK_RULESETS, PLAYERS
-from rage_referee.seats import free_port, stop_group, wait_healthy
+import pytest
+from rage_referee.check import CHECK_RULESETS, PLAYERS, check_bot
+from rage_referee.game_spec import GameSpec
+from rage_referee.runner import LocalRunner
+from rage_referee.seats import BotSpec, free_port, stop_group, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RAGE = Path(sys.executable).with_name("rage")
@@ -72,3 +77,22 @@ def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path) ->
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"the bot serves at 127.0.0.1:{port}: its log is wherever it writes one" in proc.stdout
     assert not (tmp_path / "logs").exists()
+
+
+def test_check_plays_its_games_through_the_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rage bot check`` plays on the one runner seam, as match, league, hosted and bench do."""
+    played: list[GameSpec] = []
+    run = LocalRunner.run
+
+    async def counted(self: LocalRunner, specs: Iterable[GameSpec], *args: Any, **kwargs: Any) -> None:
+        specs = list(specs)
+        played.extend(specs)
+        await run(self, specs, *args, **kwargs)
+
+    monkeypatch.setattr(LocalRunner, "run", counted)
+    spec = BotSpec.of("bot", f"{ROOT}/examples/random_bot.py:RandomBot")
+    report = asyncio.run(check_bot(spec, 1000, tmp_path / "logs"))
+    assert report.ok, [line.text for line in report.lines]
+    assert [(game.ruleset, game.seats) for game in played] == [(rules, ("bot",) * PLAYERS) for rules in CHECK_RULESETS]
+    games = [line.text for line in report.lines if line.text.startswith("game ")]
+    assert [line.split(",")[0] for line in games] == [f"game {k}" for k in range(len(CHECK_RULESETS))]

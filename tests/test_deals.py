@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_records import finished_game
 from rage_referee.cli import app
 from rage_referee.deals import Deals, deal_seed
 from rage_referee.finished import FinishedGame
@@ -256,8 +257,7 @@ def test_hosted_records_wait_until_every_game_dealt_the_same_hands_is_played(tmp
     entry = registry.league("cup")
 
     def finish(index: int) -> None:
-        record = {"format": "rage-record/1"}
-        store.add(league_id, FinishedGame(index, index // 2, 0, ("a", "b"), (0, 0), (1, 1), (0, 0), 1, (), 0, record))
+        store.add(league_id, finished_game(index, ("a", "b"), set_id=index // 2))
 
     finish(0)
     assert "shares its deal with 1 games still to be played" in (manager.withheld(entry, 0) or "")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import pytest
+from game_records import played_record
 from rage_referee.faults import Fault, FaultKind
 from rage_referee.finished import FinishedGame
 from rage_referee.league.store import GameStoredAlready, Store, StoreError
@@ -16,20 +18,14 @@ T = TypeVar("T")
 KEY = {"players": 2, "games": 4}
 
 
-def game(index: int, record: dict[str, Any] | None = None) -> FinishedGame:
-    return FinishedGame(
-        index,
-        index // 2,
-        2**62 + index,
-        ("alpha", "beta"),
-        (12, -3),
-        (1, 2),
-        (2, 0),
-        3,
-        (Fault(1, FaultKind.TIMEOUT, 1, 0, "late", "bid 0"),),
-        41,
-        record or {"format": "rage-record/1", "players": ["alpha", "beta"], "nested": {"k": [1, 2.5, None]}},
-    )
+SEATS = ("alpha", "beta")
+FAULT = Fault(1, FaultKind.TIMEOUT, 1, 0, "late", "bid 0")
+
+
+def game(index: int, extra: dict[str, Any] | None = None) -> FinishedGame:
+    """Game ``index`` with a real record (one fault in it, and ``extra`` keys), figures read from it."""
+    record = {**played_record(SEATS, index), "faults": [FAULT.to_json()], **(extra or {})}
+    return FinishedGame.of_record(index, index // 2, 2**62 + index, record)
 
 
 def at_once(count: int, work: Callable[[int], T]) -> list[T | BaseException]:
@@ -179,3 +175,19 @@ def test_runs_opening_a_new_database_at_once_all_open_it(database_url: str) -> N
         for store in stores:
             if isinstance(store, Store):
                 store.close()
+
+
+def test_a_games_figures_are_stored_as_its_record_gives_them(database_url: str) -> None:
+    """The record is the one source: figures that disagree with it are not stored beside it."""
+    store = Store(database_url)
+    try:
+        league = store.league("spring", KEY)
+        true = game(0)
+        store.add(league, replace(true, totals=(999, 999), places=(1, 1), hits=(0, 0), rounds=1, faults=()))
+        assert store.games(league) == [true]
+        assert store.games(league, records=False) == [true.without_record()]
+        with pytest.raises(ValueError, match="not the record of a finished game"):
+            store.add(league, replace(game(1), record={}))
+        assert store.finished(league) == {0}
+    finally:
+        store.close()

@@ -10,8 +10,9 @@ from rage_sdk.rules import Ruleset
 
 from .faults import Fault
 from .finished import FinishedGame
-from .game import play_game
+from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
+from .runner import LocalRunner
 from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError
 from .text import bot_text
 
@@ -25,6 +26,8 @@ CHECK_RULESETS = (
 PLAYERS = 4
 LOG_LINES = 12
 """How much of the end of the bot's own log a failed check shows."""
+NEVER_FORFEITED = 10**9
+"""The fault limit of a check: every decision is asked, so every fault shows."""
 
 
 @dataclass(frozen=True)
@@ -62,38 +65,49 @@ class SeenFault:
 
 
 async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path("logs")) -> CheckReport:
-    """Greet the bot, then play a game per check ruleset with the bot in every seat.
+    """Greet the bot, then play a game per check ruleset with the bot in every seat, through the runner
+    that plays every other game (:class:`~rage_referee.runner.LocalRunner`).
 
     A bot the referee launches writes its stderr to ``log_dir``; the log is kept, and a failed
     check shows its last lines.
     """
     report = CheckReport()
-    handle = BotHandle(spec, log_dir)
+    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEITED), log_dir=log_dir)
     try:
-        try:
-            identity = await handle.start()
-        except (BotSpecError, HandshakeError) as error:
-            report.add(False, f"handshake: {bot_text(str(error), 2000)}")
-            return report
-        report.add(True, f"handshake: {bot_text(identity.name, 80)} {bot_text(identity.version, 80)}, protocol 1")
-        if handle.process is not None:
-            report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
-        elif spec.kind is BotKind.ADDRESS:
-            report.add(True, f"the bot serves at {spec.target}: its log is wherever it writes one")
-        results = []
-        for number, rules in enumerate(CHECK_RULESETS):
-            time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=10**9)
-            game = GameSpec(number, rules, ("bot",) * PLAYERS, seed=number, time=time)
-            result = await play_game(game, {"bot": handle})
-            results.append(result)
+        async with runner:
+            _greeted(report, runner.handles[spec.name])
+            results: list[FinishedGame] = []
+            await runner.run(check_games(spec.name, decision_ms), results.append)
+        for result in results:
             report.add(not result.faults, _game_line(result, decision_ms))
         _fault_lines(report, [SeenFault(r.index, CHECK_RULESETS[r.index], f) for r in results for f in r.faults])
         report.add(True, _kinds_line(results))
-    finally:
-        await handle.stop()
-        if not report.ok and handle.process is not None:
-            _log_lines(report, handle.process.log_path)
+    except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
+        report.add(False, f"handshake: {bot_text(str(error), 2000)}")
+    handle = getattr(runner, "handles", {}).get(spec.name)
+    if not report.ok and handle is not None and handle.process is not None:
+        _log_lines(report, handle.process.log_path)
     return report
+
+
+def _greeted(report: CheckReport, handle: BotHandle) -> None:
+    """The handshake's line, and where the bot's log goes."""
+    identity = handle.identity
+    assert identity is not None, "a started bot has greeted"
+    report.add(True, f"handshake: {bot_text(identity.name, 80)} {bot_text(identity.version, 80)}, protocol 1")
+    if handle.process is not None:
+        report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
+    elif handle.spec.kind is BotKind.ADDRESS:
+        report.add(True, f"the bot serves at {handle.spec.target}: its log is wherever it writes one")
+
+
+def check_games(name: str, decision_ms: int) -> list[GameSpec]:
+    """One game per check ruleset, bot ``name`` in every seat, never forfeited however many faults."""
+    time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=NEVER_FORFEITED)
+    return [
+        GameSpec(number, rules, (name,) * PLAYERS, seed=number, time=time)
+        for number, rules in enumerate(CHECK_RULESETS)
+    ]
 
 
 def _game_line(result: FinishedGame, decision_ms: int) -> str:

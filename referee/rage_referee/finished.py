@@ -1,12 +1,56 @@
-"""A finished game: what one game came to, as a runner reports it and as the store keeps and returns it."""
+"""A finished game: what one game came to, as a runner reports it and as the store keeps and returns it.
+
+A game's record is the one source of its figures: :func:`figures_of` reads them from it, for a
+game just played (:meth:`FinishedGame.of_record`) and for the store's index beside each record.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rage_sdk.record import ruleset_of
+from rage_sdk.state import places_for
+
 from .faults import Fault
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a game came to, as its record says: the figures ratings, standings and reports read."""
+
+    seats: tuple[str, ...]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    hits: tuple[int, ...]
+    rounds: int
+    faults: tuple[Fault, ...]
+
+
+def figures_of(record: Mapping[str, Any]) -> Figures:
+    """A finished game's figures, derived from its ``rage-record/1`` (the one place they are derived).
+
+    Places are by total, then hits under the ``most_hits`` tie-break, as the engine places seats.
+
+    :raises ValueError: the record is not one of a finished game (no ``result``, rounds unscored).
+    """
+    try:
+        seats = tuple(map(str, record["players"]))
+        result = record["result"]
+        totals = tuple(int(total) for total in result["totals"])
+        scored = [round_["tricks_won"] for round_ in result["rounds"]]
+        bids = [round_["bids"] for round_ in record["rounds"]]
+        faults = tuple(map(Fault.from_json, record.get("faults", [])))
+        tiebreak = ruleset_of(record["ruleset"]).tiebreak
+        if len(bids) != len(scored) or len(totals) != len(seats):
+            raise ValueError(f"{len(bids)} rounds, {len(scored)} scored, {len(totals)} totals of {len(seats)} seats")
+        hits = tuple(sum(bid[seat] == won[seat] for bid, won in zip(bids, scored)) for seat in range(len(seats)))
+    except (KeyError, TypeError, IndexError) as error:
+        raise ValueError(f"not the record of a finished game: {type(error).__name__} {error}") from None
+    except ValueError as error:
+        raise ValueError(f"not the record of a finished game: {error}") from None
+    return Figures(seats, totals, places_for(totals, hits, tiebreak), hits, len(scored), faults)
 
 
 @dataclass(frozen=True)
@@ -27,10 +71,26 @@ class FinishedGame:
     faults: tuple[Fault, ...]
     """Every decision the referee took for a seat, in order (``forfeited`` entries are no charge)."""
     decisions: int
+    """How many decisions the referee asked the bots for; only while the game is fresh (0 once stored)."""
     record: dict[str, Any]
     """The game's ``rage-record/1``, with its ``meta``, each play's ``ms`` and its faults; ``{}`` when not read."""
     latencies_ms: tuple[float, ...] = ()
     """How long each decision took, as the referee saw it; only while the game is fresh (not stored)."""
+
+    @classmethod
+    def of_record(
+        cls,
+        index: int,
+        set_id: int,
+        seed: int,
+        record: dict[str, Any],
+        decisions: int = 0,
+        latencies_ms: tuple[float, ...] = (),
+    ) -> FinishedGame:
+        """The game of ``record``, its figures read from it (:func:`figures_of`)."""
+        f = figures_of(record)
+        return cls(index, set_id, seed, f.seats, f.totals, f.places, f.hits, f.rounds, f.faults, decisions, record,
+                   latencies_ms)  # fmt: skip
 
     def faults_of(self, seat: int) -> int:
         """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""

@@ -8,6 +8,7 @@ from rage_sdk.gc_tuning import tune_gc
 from . import bench, bot, league, referee, replay
 from .bench_ratings import ratings_bench_command
 from .bench_report import report_bench_command
+from .bench_store import store_bench_command
 from .errors import OneLineErrors
 from .match import match_command
 from .ratings import ratings_command
@@ -30,6 +31,7 @@ app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 bench.app.command("report")(report_bench_command)
 bench.app.command("ratings")(ratings_bench_command)
+bench.app.command("store")(store_bench_command)
 app.add_typer(referee.app, name="referee")
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..league.store import create_tables
+from ..league.schema import create_tables
 from .checks import MAX_BOTS
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 

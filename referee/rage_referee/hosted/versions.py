@@ -13,7 +13,7 @@ from sqlalchemy import Boolean, DateTime, Float, Integer, String, Text, UniqueCo
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..league.store import create_tables
+from ..league.schema import create_tables
 
 
 class VersionsBase(DeclarativeBase):

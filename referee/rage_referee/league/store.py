@@ -3,11 +3,18 @@
 The store is the one home of I/O for finished games (:class:`~rage_referee.finished.FinishedGame`
 in, and out again) and knows no rules; no other module reads its tables. Each game is committed
 the moment it ends, so killing the process loses none, and a league resumes from what is here.
+
+A game's record is the one source of its figures. Beside it the store keeps an index of them
+(seats, totals, places, hits, rounds, faults), derived from the record in one place,
+:func:`index_row`, when the game is stored. Ratings, standings and resume read every game's figures:
+for a 10,000-game league on SQLite, 0.5 s from the index and 8.4 s from the records (``rage bench
+store``). A database made by an earlier release is brought up to date when opened (:mod:`.schema`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,22 +26,20 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
-    MetaData,
     String,
     UniqueConstraint,
     create_engine,
     func,
-    inspect,
     select,
-    text,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
 from ..faults import Fault
-from ..finished import FinishedGame
+from ..finished import FinishedGame, figures_of
+from .schema import create_tables, upgrade
 
 
 class StoreError(RuntimeError):
@@ -60,6 +65,8 @@ class LeagueRow(Base):
 
 
 class GameRow(Base):
+    """One finished game: its place in the league, its record, and the index :func:`index_row` derives from it."""
+
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("league_id", "index"),)
 
@@ -74,7 +81,6 @@ class GameRow(Base):
     hits: Mapped[list[int]] = mapped_column(JSON)
     rounds: Mapped[int] = mapped_column(Integer)
     faults: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    decisions: Mapped[int] = mapped_column(Integer)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -96,24 +102,6 @@ class DealKey:
     revealed: bool
 
 
-SCHEMA_LOCK = 0x7261676573746F72
-"""The PostgreSQL advisory lock held while tables are created ("ragestor")."""
-
-
-def create_tables(engine: Engine, metadata: MetaData) -> None:
-    """Create the tables of ``metadata`` the database lacks, one process at a time (a lock held to
-    the commit), so two runs opening a new database at once do not both create them."""
-    with engine.connect() as connection:
-        if set(inspect(connection).get_table_names()) >= set(metadata.tables):
-            return  # nothing to create: no lock, so a read-only database opens too
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-        elif connection.dialect.name == "sqlite":
-            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the database's write lock, before looking
-        metadata.create_all(connection)
-
-
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -133,6 +121,7 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
             create_tables(self.engine, Base.metadata)
+            self._upgrade(create)
         except ImportError as error:
             raise StoreError(
                 f"cannot open the database {self.url}: its driver is not installed ({error}); "
@@ -140,6 +129,15 @@ class Store:
             ) from None
         except (SQLAlchemyError, OSError, ValueError) as error:
             raise StoreError(f"cannot open the database {self.url}: {_one_line(error)}") from None
+
+    def _upgrade(self, create: bool) -> None:
+        """Bring the tables of an earlier release up to date; one this process may not change is read as
+        it is when opened for reading (``create=False``: every column read is in both schemas)."""
+        try:
+            upgrade(self.engine)
+        except OperationalError:
+            if create:
+                raise
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
         """The league's id; created with ``key`` when new and ``create``.
@@ -209,26 +207,14 @@ class Store:
     def add(self, league_id: int, game: FinishedGame) -> None:
         """Store one finished game, committed before returning.
 
+        The game's figures are stored as its record gives them (:func:`index_row`).
+
         :raises GameStoredAlready: the league has a game of that index already (each is stored once).
+        :raises ValueError: the game comes without the record of a finished game.
         """
+        row = _row(league_id, game)
         with Session(self.engine) as session:
-            session.add(
-                GameRow(
-                    league_id=league_id,
-                    index=game.index,
-                    set_id=game.set_id,
-                    seed=game.seed,
-                    seats=list(game.seats),
-                    totals=list(game.totals),
-                    places=list(game.places),
-                    hits=list(game.hits),
-                    rounds=game.rounds,
-                    faults=[fault.to_json() for fault in game.faults],
-                    decisions=game.decisions,
-                    record=game.record,
-                    finished_at=datetime.now(UTC),
-                )
-            )
+            session.add(row)
             try:
                 session.commit()
             except IntegrityError:
@@ -240,6 +226,15 @@ class Store:
                     f"league {name!r}: game {game.index} is stored already in {self.url}; "
                     "another run of the league is writing to it: run one at a time"
                 ) from None
+
+    def add_all(self, league_id: int, games: Iterable[FinishedGame]) -> None:
+        """Store many finished games in one transaction, all or none (a benchmark's league, an import).
+
+        :raises IntegrityError: one of them is stored already.
+        """
+        with Session(self.engine) as session:
+            session.add_all(_row(league_id, game) for game in games)
+            session.commit()
 
     def records(self, league_id: int, indices: list[int]) -> dict[int, dict[str, Any]]:
         """The records of the league's stored games among ``indices``, by index."""
@@ -273,7 +268,7 @@ class Store:
     def games(self, league_id: int, records: bool = True) -> list[FinishedGame]:
         """The league's stored games by index; without ``records``, each with ``{}`` for its record
         (what ratings, fault counts and events need, a fraction of the memory and time)."""
-        columns = [*_COLUMNS, GameRow.record] if records else _COLUMNS
+        columns: list[Any] = [*_COLUMNS, GameRow.record] if records else _COLUMNS
         with Session(self.engine) as session:
             rows = session.execute(select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index))
             return [_game(*row) for row in rows]
@@ -292,7 +287,6 @@ _COLUMNS = [
     GameRow.hits,
     GameRow.rounds,
     GameRow.faults,
-    GameRow.decisions,
 ]
 
 
@@ -306,7 +300,6 @@ def _game(
     hits: Any,
     rounds: Any,
     faults: Any,
-    decisions: Any,
     record: Any = None,
 ) -> FinishedGame:
     """A stored row as a finished game (the columns of :data:`_COLUMNS`, then the record when read)."""
@@ -320,9 +313,37 @@ def _game(
         tuple(hits),
         rounds,
         tuple(map(Fault.from_json, faults)),
-        decisions,
+        0,
         record or {},
     )
+
+
+def _row(league_id: int, game: FinishedGame) -> GameRow:
+    return GameRow(
+        league_id=league_id,
+        index=game.index,
+        set_id=game.set_id,
+        seed=game.seed,
+        **index_row(game.record),
+        record=game.record,
+        finished_at=datetime.now(UTC),
+    )
+
+
+def index_row(record: dict[str, Any]) -> dict[str, Any]:
+    """The index the store keeps beside a game's record: its figures (:func:`figures_of`) as columns.
+
+    :raises ValueError: ``record`` is not the record of a finished game.
+    """
+    figures = figures_of(record)
+    return {
+        "seats": list(figures.seats),
+        "totals": list(figures.totals),
+        "places": list(figures.places),
+        "hits": list(figures.hits),
+        "rounds": figures.rounds,
+        "faults": [fault.to_json() for fault in figures.faults],
+    }
 
 
 def settings_changed(old: dict[str, Any], new: dict[str, Any]) -> str:

@@ -1,0 +1,33 @@
+"""Finished games with real records, for the store's tests: random legal play, seeded, in a second or less."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rage_referee.faults import Fault
+from rage_referee.finished import FinishedGame
+from rage_sdk import CHANCE, GameState, Ruleset, view_for
+from rage_sdk.record import record_json
+
+
+def played_record(seats: Sequence[str], seed: int = 0, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """The ``rage-record/1`` of a whole game among ``seats``, every action drawn at random from ``seed``."""
+    rng = random.Random(seed)
+    state = GameState(ruleset or Ruleset.of("amigo"), len(seats))
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.deal_seeded(seed=rng.randrange(1 << 30))
+        else:
+            state.apply(rng.choice(view_for(state, state.current_player()).legal_actions))
+    return record_json(state, list(seats))
+
+
+def finished_game(
+    index: int, seats: Sequence[str], set_id: int | None = None, seed: int = 0, faults: Sequence[Fault] = ()
+) -> FinishedGame:
+    """Game ``index`` among ``seats`` as a runner reports it, its figures read from its record."""
+    record = played_record(seats, seed + index)
+    record["faults"] = [fault.to_json() for fault in faults]
+    return FinishedGame.of_record(index, index if set_id is None else set_id, seed, record)
