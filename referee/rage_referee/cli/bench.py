@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rage_sdk.rules import PRESETS, Ruleset, RulesetError
-from rich.console import Console
 from rich.table import Table
+
+from .console import err, out
 
 if TYPE_CHECKING:
     from .. import bench
 
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
-err = Console(stderr=True, highlight=False)
 
 
 @app.command("engine")
@@ -58,8 +58,8 @@ def engine_command(
         f"{baseline.games_per_s:,.0f}",
         f"{baseline.decisions_per_s:,.0f}",
     )
-    Console().print(table)
-    Console().print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")
+    out.print(table)
+    out.print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")
 
 
 @app.command("search")
@@ -102,7 +102,7 @@ def search_command(
         f"{engine.decisions_per_s / ratio:.2f}x",
     )
     table.add_row("baseline decisions (bare trick-taking)", f"{baseline.decisions_per_s:,.0f}", "1.00x")
-    Console().print(table)
+    out.print(table)
 
 
 @app.command("protocol")
@@ -144,10 +144,10 @@ def protocol_command(
             f"{figure.grpc_median_ms:.2f} ms",
             f"{figure.in_process.decisions_per_s:,.0f}",
         )
-    Console().print(table)
+    out.print(table)
     if jail is not None:
-        Console().print(sandbox_table(figures))
-        Console().print(jail.describe())
+        out.print(sandbox_table(figures))
+        out.print(jail.describe())
 
 
 def sandbox_table(figures: list[bench.ProtocolRate]) -> Table:
@@ -212,9 +212,9 @@ def league_command(
             f"{figure.rate.games_per_s:,.1f}",
             f"{figure.rate.decisions_per_s:,.0f}",
         )
-    Console().print(table)
+    out.print(table)
     with_dup, without = widths
-    Console().print(
+    out.print(
         f"95% rating interval, mean width over {leagues} leagues of {games * 2} games (in-process): "
         f"duplicate deals {with_dup.mean_width:.0f} Elo, random deals {without.mean_width:.0f} Elo "
         f"({1 - with_dup.mean_width / without.mean_width:.0%} narrower)"
@@ -260,7 +260,7 @@ def test_command(
             f"{figures['paired_false_h1_share']:.0%} ({figures['paired_equal_mean_games']:.0f} games)",
             "",
         )
-    Console().print(table)
+    out.print(table)
 
 
 @app.command("create-league")
@@ -282,7 +282,7 @@ def create_league_command(
     table.add_row(
         "baseline: the definition read on the loop", f"{baseline.seconds:.2f}", f"{baseline.longest_stall * 1000:.0f}"
     )
-    Console().print(table)
+    out.print(table)
 
 
 @app.command("runner")
@@ -318,8 +318,8 @@ def runner_command(
             f"{side.rate.decisions_per_s:,.0f}",
             per_worker,
         )
-    Console().print(table)
-    Console().print(
+    out.print(table)
+    out.print(
         f"Ray's overhead per game: {figures.overhead_ms:+.1f} ms (1 worker against the local loop, same concurrency); "
         f"a finished game's round trip through an actor: {figures.round_trip_ms:.2f} ms; "
         f"starting Ray here: {figures.ray_start_s:.1f} s"
@@ -393,4 +393,4 @@ def ladder_command(
             f"{s.low:+.0f} to {s.high:+.0f}",
             f"{s.bid_accuracy:.1%} / {s.reference_bid_accuracy:.1%}",
         )
-    Console().print(table)
+    out.print(table)

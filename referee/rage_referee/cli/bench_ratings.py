@@ -6,10 +6,9 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from .common import fail
+from .common import fail, out
 
 
 def ratings_bench_command(
@@ -43,4 +42,4 @@ def ratings_bench_command(
             f"{figure.baseline_seconds:.1f} (from {figure.baseline_fits} fits)",
             f"{figure.baseline_seconds / figure.bootstrap_seconds:.0f}x",
         )
-    Console().print(table)
+    out.print(table)

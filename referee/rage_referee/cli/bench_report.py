@@ -6,8 +6,9 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from .common import fail, out
 
 
 def report_bench_command(
@@ -25,8 +26,7 @@ def report_bench_command(
         if any(size < 1 for size in sizes):
             raise ValueError
     except ValueError:
-        Console(stderr=True).print(f"--games: {games!r} is not a list of positive numbers such as 360,10000")
-        raise typer.Exit(2) from None
+        fail(f"--games: {games!r} is not a list of positive numbers such as 360,10000")
     figures = [measure(size, replays) for size in sizes]
     if as_json:
         print(json.dumps([{"games": f.games, "ratings_s": f.ratings_seconds, **f.built.__dict__} for f in figures]))
@@ -51,8 +51,8 @@ def report_bench_command(
             f"{built.total_bytes / 1024 / 1024:.1f}",
             f"{built.seconds + missing * seconds_each:.0f}, {(built.total_bytes + missing * bytes_each) / 2**20:.0f}",
         )
-    Console(width=max(Console().width, 120)).print(table)
-    Console().print(
+    out.print(table)
+    out.print(
         "ratings: the rating table alone (the baseline, as rage ratings computes it); report: the site built from it; "
         "the last column extrapolates to a replay for every game"
     )
