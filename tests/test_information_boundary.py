@@ -545,3 +545,14 @@ def test_grpc_bot_receives_exactly_the_in_process_messages(capture: Any, tmp_pat
         if message.HasField("request"):
             assert message.request.ByteSize() < 300
     assert max(message.ByteSize() for message in over_grpc) < 1500
+
+
+def test_a_dump_read_while_the_bot_writes_it_holds_only_whole_messages(tmp_path: Path) -> None:
+    """The wait for the game's end reads the dump as the recorder appends to it: half a message is left for later."""
+    messages = [pb.GameMessage(game=1, start=pb.GameStart(seat=2, decision_ms=1000)), pb.GameMessage(end=pb.GameEnd())]
+    frames = [len(m.SerializeToString()).to_bytes(4, "big") + m.SerializeToString() for m in messages]
+    dump = tmp_path / "dump.bin"
+    for cut in range(sum(map(len, frames)) + 1):
+        dump.write_bytes(b"".join(frames)[:cut])
+        whole = 0 if cut < len(frames[0]) else 1 if cut < len(frames[0]) + len(frames[1]) else 2
+        assert _read(dump) == messages[:whole], cut

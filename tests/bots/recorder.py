@@ -39,10 +39,12 @@ class RecorderServicer(TamperingServicer):
 
 
 def read_dump(path: Path) -> list[pb.GameMessage]:
-    """The messages a recorder wrote, in order."""
+    """The messages a recorder wrote, in order; one it is still writing is left out."""
     data, messages, at = path.read_bytes(), [], 0
-    while at < len(data):
+    while at + 4 <= len(data):
         size = int.from_bytes(data[at : at + 4], "big")
+        if at + 4 + size > len(data):
+            break
         messages.append(pb.GameMessage.FromString(data[at + 4 : at + 4 + size]))
         at += 4 + size
     return messages
