@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rage_referee.cli import app
 from typer.testing import CliRunner
 
@@ -45,3 +46,18 @@ def test_a_long_message_to_no_terminal_is_one_line() -> None:
     code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
     assert code == 2 and stdout == ""
     assert stderr.splitlines() == [f"--matches: expected numbers like 1,8,32, not {matches!r}"]
+
+
+def test_a_value_that_looks_like_console_markup_is_quoted_back_as_given() -> None:
+    for matches in ("[/]", "[bold]1,x"):
+        code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
+        assert code == 2 and stdout == ""
+        assert stderr.splitlines() == [f"--matches: expected numbers like 1,8,32, not {matches!r}"]
+    code, _, stderr = run(["bench", "engine", "--ruleset", "[/]"])
+    assert code == 2 and stderr.startswith("--ruleset: unknown preset '[/]' (one of amigo"), stderr
+
+
+def test_the_bench_runners_want_of_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rage_referee.runner.settings.ray_available", lambda: False)
+    code, _, stderr = run(["bench", "runner"])
+    assert code == 1 and "pip install 'rage-arena[ray]'" in stderr, stderr  # not read as console markup

@@ -10,7 +10,7 @@ import typer
 from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 
 from .bench_table import figures_table, print_figures
-from .console import err, out
+from .common import err, fail, out
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -31,16 +31,14 @@ def engine_command(
 
     The engine and the baseline take turns of a tenth of a second, so both see the same machine load."""
     if ruleset not in PRESETS:
-        err.print(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
-        raise typer.Exit(2)
+        fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
     from .. import bench
 
     rules = Ruleset.of(ruleset)
     try:
         rules.check_players(players)
     except RulesetError as error:
-        err.print(f"--players: {error}")
-        raise typer.Exit(2) from None
+        fail(f"--players: {error}")
     engine, baseline = bench.take_turns([bench.engine_games(rules, players), bench.baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
@@ -113,19 +111,16 @@ def protocol_command(
     try:
         levels = [int(part) for part in matches.split(",") if part.strip()]
     except ValueError:
-        err.print(f"--matches: expected numbers like 1,8,32, not {matches!r}")
-        raise typer.Exit(2) from None
+        fail(f"--matches: expected numbers like 1,8,32, not {matches!r}")
     if not levels or min(levels) < 1:
-        err.print("--matches: give at least one concurrency, each 1 or more")
-        raise typer.Exit(2)
+        fail("--matches: give at least one concurrency, each 1 or more")
     from .. import bench
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
     try:
         jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
     except SandboxError as error:
-        err.print(f"--sandbox: {error}")
-        raise typer.Exit(1) from None
+        fail(f"--sandbox: {error}", 1)
     figures = asyncio.run(bench.protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
@@ -185,8 +180,7 @@ def league_command(
     try:
         levels = [int(part) for part in matches.split(",") if part.strip()]
     except ValueError:
-        err.print(f"--matches: expected numbers like 1,4,16, not {matches!r}")
-        raise typer.Exit(2) from None
+        fail(f"--matches: expected numbers like 1,4,16, not {matches!r}")
     from .. import bench
 
     engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
@@ -290,8 +284,7 @@ def runner_command(
     from ..runner.settings import ray_available
 
     if not ray_available():
-        err.print(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")))
-        raise typer.Exit(1)
+        fail(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")), 1)
     from ..runner.bench import runner_figures
 
     figures = asyncio.run(runner_figures(games, concurrency))
@@ -338,7 +331,6 @@ def ladder_command(
     from rage_sdk.examples import EXAMPLE_BOTS
 
     from .. import ladder
-    from .common import fail
 
     if clock not in ladder.CLOCKS:
         fail(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")
