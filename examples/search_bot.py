@@ -65,6 +65,15 @@ class SearchBot(Bot):
         return legal[max(range(len(legal)), key=scores.__getitem__)]
 
 
+class CpuSearchBot(SearchBot):
+    """The search bot counting its budget in its own CPU time (``time.thread_time``), as ``rage bench
+    ladder --clock cpu`` does: its play does not depend on machine load. For the referee's process
+    (``FILE.py:CLASS``), where a decision runs start to end on one thread; the deadline stays the wall's."""
+
+    def __init__(self, budget_ms: float = 100, clock: Callable[[], float] = time.thread_time) -> None:
+        super().__init__(budget_ms, clock)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision")

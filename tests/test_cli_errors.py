@@ -47,3 +47,11 @@ def test_a_refused_value_is_quoted_back_printable_and_capped() -> None:
 def test_a_command_group_alone_still_shows_its_help() -> None:
     result = runner.invoke(app, ["bench"])
     assert "Usage:" in result.output and "engine" in result.output and "create-league" in result.output
+
+
+def test_the_usage_errors_come_from_typers_own_click_not_plain_click() -> None:
+    """Why errors.py imports typer._click: plain click's UsageError would catch none of Typer's errors."""
+    click = pytest.importorskip("click")
+    from rage_referee.cli.errors import UsageError
+
+    assert not issubclass(UsageError, click.UsageError)

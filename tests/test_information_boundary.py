@@ -57,6 +57,10 @@ OTHER_FIELDS = {
 }  # fmt: skip
 # The legal actions of a request: play codes (of cards in the seat's own hand) or bids.
 LEGAL = "legal"
+# A request tells the seat its time left (time_ms, bank_ms), and a decision slower than decision_ms
+# draws on the bank: with the usual second, a bot held up by a loaded machine would be told a smaller
+# bank from then on. A deadline no held-up bot reaches keeps what a seat is told the same in every run.
+UNHURRIED = TimeControl(decision_ms=60_000, bank_ms=10_000, max_faults=10**6)
 
 
 def card_of_play(code: int) -> int:
@@ -262,7 +266,7 @@ async def _capture(rules: Ruleset, targets: Sequence[str], seed: int, logs: Path
     for name, target, connection in zip(names, targets, connections):
         handles[name] = BotHandle(BotSpec.of(name, target), logs, connection=connection)
         await connection.open()
-    result = await play_game(GameSpec(seed, rules, names, seed, TimeControl(max_faults=10**6)), handles)
+    result = await play_game(GameSpec(seed, rules, names, seed, UNHURRIED), handles)
     return Capture(result, connections, names)
 
 
@@ -496,13 +500,14 @@ def test_the_checks_catch_leaks(capture: Any) -> None:
 
 # ------------------------------------------------------------------ over gRPC
 async def _remote_capture(rules: Ruleset, dump: Path, logs: Path) -> FinishedGame:
-    command = shlex.join([sys.executable, str(BOTS / "recorder.py"), "--dump", str(dump)])
+    # The recorder is held up once past the usual deadline of a second, as a loaded machine may hold it.
+    command = shlex.join([sys.executable, str(BOTS / "recorder.py"), "--dump", str(dump), "--stall-ms", "1200"])
     names = ("s0", "s1", "s2", "s3")
     targets = [command, RANDOM, HEURISTIC, RANDOM]
     handles = {name: BotHandle(BotSpec.of(name, target), logs) for name, target in zip(names, targets)}
     try:
         await asyncio.gather(*(handle.start() for handle in handles.values()))
-        result = await play_game(GameSpec(5, rules, names, 5, TimeControl(max_faults=10**6)), handles)
+        result = await play_game(GameSpec(5, rules, names, 5, UNHURRIED), handles)
         # Let the game's end reach the bot before its stream is closed.
         deadline = time.monotonic() + 5
         while not any(m.HasField("end") for m in _read(dump)) and time.monotonic() < deadline:
@@ -540,3 +545,14 @@ def test_grpc_bot_receives_exactly_the_in_process_messages(capture: Any, tmp_pat
         if message.HasField("request"):
             assert message.request.ByteSize() < 300
     assert max(message.ByteSize() for message in over_grpc) < 1500
+
+
+def test_a_dump_read_while_the_bot_writes_it_holds_only_whole_messages(tmp_path: Path) -> None:
+    """The wait for the game's end reads the dump as the recorder appends to it: half a message is left for later."""
+    messages = [pb.GameMessage(game=1, start=pb.GameStart(seat=2, decision_ms=1000)), pb.GameMessage(end=pb.GameEnd())]
+    frames = [len(m.SerializeToString()).to_bytes(4, "big") + m.SerializeToString() for m in messages]
+    dump = tmp_path / "dump.bin"
+    for cut in range(sum(map(len, frames)) + 1):
+        dump.write_bytes(b"".join(frames)[:cut])
+        whole = 0 if cut < len(frames[0]) else 1 if cut < len(frames[0]) + len(frames[1]) else 2
+        assert _read(dump) == messages[:whole], cut

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import pytest
 from rage_referee import ladder
+from rage_referee.league.config import load_league
+from rage_referee.seats import load_bot_class
 from test_cli import rage
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_seats_of_one_kind_are_numbered() -> None:
@@ -72,3 +77,11 @@ def test_strength_without_samples_is_the_point_estimate() -> None:
     games = list(ladder.play_league(factories, 12, seed=1))
     figure = ladder.strength(games, "a", ["b"], samples=0)
     assert figure.low == figure.elo == figure.high and not math.isnan(figure.elo)
+
+
+def test_the_example_ladder_league_counts_the_search_bots_budget_on_the_cpu_clock() -> None:
+    """examples/ladder.toml plays the search bot on the clock the README's ladder figures were measured on."""
+    config = load_league(ROOT / "examples" / "ladder.toml")
+    (target,) = [target for target in config.bots.values() if "search_bot.py" in target]
+    bot = load_bot_class(f"{ROOT}/{target}")()
+    assert bot.clock is ladder.CLOCKS["cpu"]  # type: ignore[attr-defined]

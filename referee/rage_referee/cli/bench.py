@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rage_sdk.rules import PRESETS, Ruleset, RulesetError
-from rich.console import Console
-from rich.table import Table
+
+from .bench_table import figures_table, print_figures
+from .common import err, fail, out
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from .. import bench
 
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
-err = Console(stderr=True, highlight=False)
 
 
 @app.command("engine")
@@ -29,37 +31,30 @@ def engine_command(
 
     The engine and the baseline take turns of a tenth of a second, so both see the same machine load."""
     if ruleset not in PRESETS:
-        err.print(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
-        raise typer.Exit(2)
+        fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
     from .. import bench
 
     rules = Ruleset.of(ruleset)
     try:
         rules.check_players(players)
     except RulesetError as error:
-        err.print(f"--players: {error}")
-        raise typer.Exit(2) from None
+        fail(f"--players: {error}")
     engine, baseline = bench.take_turns([bench.engine_games(rules, players), bench.baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
         return
-    table = Table(title=f"rage bench engine: {ruleset}, {players} players, random legal decisions")
-    for column in ("", "games", "games_per_s", "decisions_per_s"):
-        table.add_column(column, justify="right" if column else "left")
-    table.add_row(
-        "engine (all rules, every action checked)",
-        str(engine.games),
-        f"{engine.games_per_s:,.0f}",
-        f"{engine.decisions_per_s:,.0f}",
+    print_figures(
+        f"rage bench engine: {ruleset}, {players} players, random legal decisions",
+        ("", "games", "games_per_s", "decisions_per_s"),
+        [
+            (label, str(rate.games), f"{rate.games_per_s:,.0f}", f"{rate.decisions_per_s:,.0f}")
+            for label, rate in (
+                ("engine (all rules, every action checked)", engine),
+                ("baseline: bare trick-taking, no action cards", baseline),
+            )
+        ],
+        f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second",
     )
-    table.add_row(
-        "baseline: bare trick-taking, no action cards",
-        str(baseline.games),
-        f"{baseline.games_per_s:,.0f}",
-        f"{baseline.decisions_per_s:,.0f}",
-    )
-    Console().print(table)
-    Console().print(f"engine / baseline: {engine.decisions_per_s / baseline.decisions_per_s:.2f}x decisions per second")
 
 
 @app.command("search")
@@ -86,23 +81,22 @@ def search_command(
         figures = {"worlds": worlds, "playouts": playouts, "engine": engine, "baseline": baseline}
         print(json.dumps({"players": players, **{name: rate.to_json() for name, rate in figures.items()}}))
         return
-    table = Table(title=f"rage bench search: amigo, {players} players, the seat to move at random moments")
-    for column in ("", "per second", "vs baseline decisions/s"):
-        table.add_column(column, justify="right" if column else "left")
     ratio = baseline.decisions_per_s
-    table.add_row("worlds sampled (consistent with the view)", f"{worlds.decisions_per_s:,.0f}", "")
-    table.add_row(
-        "playout decisions (greedy policy, rollout copy)",
-        f"{playouts.decisions_per_s:,.0f}",
-        f"{playouts.decisions_per_s / ratio:.2f}x",
+    print_figures(
+        f"rage bench search: amigo, {players} players, the seat to move at random moments",
+        ("", "per second", "vs baseline decisions/s"),
+        [
+            ("worlds sampled (consistent with the view)", f"{worlds.decisions_per_s:,.0f}", ""),
+            *(
+                (label, f"{rate.decisions_per_s:,.0f}", f"{rate.decisions_per_s / ratio:.2f}x")
+                for label, rate in (
+                    ("playout decisions (greedy policy, rollout copy)", playouts),
+                    ("engine decisions (random, every action checked)", engine),
+                )
+            ),
+            ("baseline decisions (bare trick-taking)", f"{baseline.decisions_per_s:,.0f}", "1.00x"),
+        ],
     )
-    table.add_row(
-        "engine decisions (random, every action checked)",
-        f"{engine.decisions_per_s:,.0f}",
-        f"{engine.decisions_per_s / ratio:.2f}x",
-    )
-    table.add_row("baseline decisions (bare trick-taking)", f"{baseline.decisions_per_s:,.0f}", "1.00x")
-    Console().print(table)
 
 
 @app.command("protocol")
@@ -117,58 +111,60 @@ def protocol_command(
     try:
         levels = [int(part) for part in matches.split(",") if part.strip()]
     except ValueError:
-        err.print(f"--matches: expected numbers like 1,8,32, not {matches!r}")
-        raise typer.Exit(2) from None
+        fail(f"--matches: expected numbers like 1,8,32, not {matches!r}")
     if not levels or min(levels) < 1:
-        err.print("--matches: give at least one concurrency, each 1 or more")
-        raise typer.Exit(2)
+        fail("--matches: give at least one concurrency, each 1 or more")
     from .. import bench
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
     try:
         jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
     except SandboxError as error:
-        err.print(f"--sandbox: {error}")
-        raise typer.Exit(1) from None
+        fail(f"--sandbox: {error}", 1)
     figures = asyncio.run(bench.protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
-    table = Table(title="rage bench protocol: 4 random bots, each its own gRPC process, amigo")
-    for column in ("concurrent games", "gRPC decisions/s", "gRPC median decision", "in-process decisions/s"):
-        table.add_column(column, justify="right")
-    for figure in figures:
-        table.add_row(
-            str(figure.concurrency),
-            f"{figure.grpc.decisions_per_s:,.0f}",
-            f"{figure.grpc_median_ms:.2f} ms",
-            f"{figure.in_process.decisions_per_s:,.0f}",
-        )
-    Console().print(table)
+    print_figures(
+        "rage bench protocol: 4 random bots, each its own gRPC process, amigo",
+        ("concurrent games", "gRPC decisions/s", "gRPC median decision", "in-process decisions/s"),
+        [
+            (
+                str(figure.concurrency),
+                f"{figure.grpc.decisions_per_s:,.0f}",
+                f"{figure.grpc_median_ms:.2f} ms",
+                f"{figure.in_process.decisions_per_s:,.0f}",
+            )
+            for figure in figures
+        ],
+    )
     if jail is not None:
-        Console().print(sandbox_table(figures))
-        Console().print(jail.describe())
+        out.print(sandbox_table(figures))
+        out.print(jail.describe())
 
 
 def sandbox_table(figures: list[bench.ProtocolRate]) -> Table:
     """The same bots over a Unix socket, plain and in the sandbox: what the sandbox costs per decision."""
-    table = Table(title="the sandbox's cost: the same bots over a Unix socket, plain and sandboxed")
-    for column in ("concurrent games", "plain decisions/s", "plain median", "sandboxed decisions/s"):
-        table.add_column(column, justify="right")
-    table.add_column("sandboxed median", justify="right")
-    table.add_column("cost per decision (medians)", justify="right")
+    rows = []
     for figure in figures:
         assert figure.unix is not None and figure.sandboxed is not None
         (plain, plain_ms), (boxed, boxed_ms) = figure.unix, figure.sandboxed
-        table.add_row(
-            str(figure.concurrency),
-            f"{plain.decisions_per_s:,.0f}",
-            f"{plain_ms:.3f} ms",
-            f"{boxed.decisions_per_s:,.0f}",
-            f"{boxed_ms:.3f} ms",
-            f"{(boxed_ms - plain_ms) * 1000:+.0f} µs",
+        rows.append(
+            (
+                str(figure.concurrency),
+                f"{plain.decisions_per_s:,.0f}",
+                f"{plain_ms:.3f} ms",
+                f"{boxed.decisions_per_s:,.0f}",
+                f"{boxed_ms:.3f} ms",
+                f"{(boxed_ms - plain_ms) * 1000:+.0f} µs",
+            )
         )
-    return table
+    columns = ("concurrent games", "plain decisions/s", "plain median", "sandboxed decisions/s", "sandboxed median")
+    return figures_table(
+        "the sandbox's cost: the same bots over a Unix socket, plain and sandboxed",
+        (*columns, "cost per decision (medians)"),
+        rows,
+    )
 
 
 @app.command("league")
@@ -184,8 +180,7 @@ def league_command(
     try:
         levels = [int(part) for part in matches.split(",") if part.strip()]
     except ValueError:
-        err.print(f"--matches: expected numbers like 1,4,16, not {matches!r}")
-        raise typer.Exit(2) from None
+        fail(f"--matches: expected numbers like 1,4,16, not {matches!r}")
     from .. import bench
 
     engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
@@ -202,22 +197,16 @@ def league_command(
             )
         )
         return
-    table = Table(title="rage bench league: heuristic x2 + random x2 over gRPC, 4 players, amigo")
-    for column in ("", "games/s", "decisions/s"):
-        table.add_column(column, justify="right" if column else "left")
-    table.add_row("engine alone (random decisions)", f"{engine.games_per_s:,.1f}", f"{engine.decisions_per_s:,.0f}")
-    for figure in figures:
-        table.add_row(
-            f"league, {figure.concurrency} at once",
-            f"{figure.rate.games_per_s:,.1f}",
-            f"{figure.rate.decisions_per_s:,.0f}",
-        )
-    Console().print(table)
     with_dup, without = widths
-    Console().print(
+    rates = [("engine alone (random decisions)", engine)]
+    rates += [(f"league, {figure.concurrency} at once", figure.rate) for figure in figures]
+    print_figures(
+        "rage bench league: heuristic x2 + random x2 over gRPC, 4 players, amigo",
+        ("", "games/s", "decisions/s"),
+        [(label, f"{rate.games_per_s:,.1f}", f"{rate.decisions_per_s:,.0f}") for label, rate in rates],
         f"95% rating interval, mean width over {leagues} leagues of {games * 2} games (in-process): "
         f"duplicate deals {with_dup.mean_width:.0f} Elo, random deals {without.mean_width:.0f} Elo "
-        f"({1 - with_dup.mean_width / without.mean_width:.0%} narrower)"
+        f"({1 - with_dup.mean_width / without.mean_width:.0%} narrower)",
     )
 
 
@@ -239,28 +228,23 @@ def test_command(
     if as_json:
         print(json.dumps(figures))
         return
-    table = Table(
-        title=f"rage bench test: heuristic against itself with 10% random moves, 3 players, amigo, H1 {margin:+g} Elo"
-    )
-    for column in ("", "rage test (paired duplicate sets)", "baseline: head-to-head W/D/L SPRT"):
-        table.add_column(column, justify="right" if column else "left")
-    table.add_row(
-        f"H1 accepted, of {runs} runs",
-        f"{figures['paired_h1_share']:.0%}",
-        f"{figures['baseline_h1_share']:.0%}",
-    )
-    table.add_row(
-        "mean games to the verdict",
-        f"{figures['paired_mean_games']:.0f}",
-        f"{figures['baseline_mean_games']:.0f}",
-    )
+    rows = [
+        (f"H1 accepted, of {runs} runs", f"{figures['paired_h1_share']:.0%}", f"{figures['baseline_h1_share']:.0%}"),
+        ("mean games to the verdict", f"{figures['paired_mean_games']:.0f}", f"{figures['baseline_mean_games']:.0f}"),
+    ]
     if equal_runs:
-        table.add_row(
-            f"H1 accepted with NEW = BASE, of {equal_runs} runs",
-            f"{figures['paired_false_h1_share']:.0%} ({figures['paired_equal_mean_games']:.0f} games)",
-            "",
+        rows.append(
+            (
+                f"H1 accepted with NEW = BASE, of {equal_runs} runs",
+                f"{figures['paired_false_h1_share']:.0%} ({figures['paired_equal_mean_games']:.0f} games)",
+                "",
+            )
         )
-    Console().print(table)
+    print_figures(
+        f"rage bench test: heuristic against itself with 10% random moves, 3 players, amigo, H1 {margin:+g} Elo",
+        ("", "rage test (paired duplicate sets)", "baseline: head-to-head W/D/L SPRT"),
+        rows,
+    )
 
 
 @app.command("create-league")
@@ -275,14 +259,17 @@ def create_league_command(
     if as_json:
         print(json.dumps({"games": games, "create_league": created.to_json(), "baseline": baseline.to_json()}))
         return
-    table = Table(title=f"rage bench create-league: {games:,} games, 8 bots, 4 per table")
-    for column in ("", "seconds", "longest event-loop stall (ms)"):
-        table.add_column(column, justify="right" if column else "left")
-    table.add_row("CreateLeague over gRPC", f"{created.seconds:.2f}", f"{created.longest_stall * 1000:.0f}")
-    table.add_row(
-        "baseline: the definition read on the loop", f"{baseline.seconds:.2f}", f"{baseline.longest_stall * 1000:.0f}"
+    print_figures(
+        f"rage bench create-league: {games:,} games, 8 bots, 4 per table",
+        ("", "seconds", "longest event-loop stall (ms)"),
+        [
+            (label, f"{stall.seconds:.2f}", f"{stall.longest_stall * 1000:.0f}")
+            for label, stall in (
+                ("CreateLeague over gRPC", created),
+                ("baseline: the definition read on the loop", baseline),
+            )
+        ],
     )
-    Console().print(table)
 
 
 @app.command("runner")
@@ -297,8 +284,7 @@ def runner_command(
     from ..runner.settings import ray_available
 
     if not ray_available():
-        err.print(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")))
-        raise typer.Exit(1)
+        fail(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")), 1)
     from ..runner.bench import runner_figures
 
     figures = asyncio.run(runner_figures(games, concurrency))
@@ -306,23 +292,22 @@ def runner_command(
         print(json.dumps({"games": games, "concurrency": concurrency, **figures.to_json()}))
         return
     played = figures.sides[0].rate.games
-    table = Table(title=f"rage bench runner: {played} games, heuristic x2 + random x2 over gRPC, {concurrency} at once")
-    for column in ("", "start s", "games/s", "decisions/s", "games/s per worker"):
-        table.add_column(column, justify="right" if column else "left")
-    for side in figures.sides:
-        per_worker = f"{side.rate.games_per_s / side.workers:,.1f}" if side.workers else ""
-        table.add_row(
-            side.label,
-            f"{side.start_s:.1f}",
-            f"{side.rate.games_per_s:,.1f}",
-            f"{side.rate.decisions_per_s:,.0f}",
-            per_worker,
-        )
-    Console().print(table)
-    Console().print(
+    print_figures(
+        f"rage bench runner: {played} games, heuristic x2 + random x2 over gRPC, {concurrency} at once",
+        ("", "start s", "games/s", "decisions/s", "games/s per worker"),
+        [
+            (
+                side.label,
+                f"{side.start_s:.1f}",
+                f"{side.rate.games_per_s:,.1f}",
+                f"{side.rate.decisions_per_s:,.0f}",
+                f"{side.rate.games_per_s / side.workers:,.1f}" if side.workers else "",
+            )
+            for side in figures.sides
+        ],
         f"Ray's overhead per game: {figures.overhead_ms:+.1f} ms (1 worker against the local loop, same concurrency); "
         f"a finished game's round trip through an actor: {figures.round_trip_ms:.2f} ms; "
-        f"starting Ray here: {figures.ray_start_s:.1f} s"
+        f"starting Ray here: {figures.ray_start_s:.1f} s",
     )
 
 
@@ -346,7 +331,6 @@ def ladder_command(
     from rage_sdk.examples import EXAMPLE_BOTS
 
     from .. import ladder
-    from .common import fail
 
     if clock not in ladder.CLOCKS:
         fail(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")
@@ -366,17 +350,7 @@ def ladder_command(
     refs = ladder.reference_seats(names[1:], reference)
     if not refs:
         fail(f"--reference: no {reference!r} seat in --field")
-    table = Table(
-        title=f"rage bench ladder: {names[0]} against {', '.join(names[1:])} (amigo, duplicate, {clock} clock)"
-    )
-    for column in (
-        "budget",
-        "games",
-        f"Elo over {reference}",
-        "95% interval",
-        f"bid accuracy: {names[0]} / {reference}",
-    ):
-        table.add_column(column, justify="right")
+    rows = []
     for budget in levels:
         factories = {name: ladder.factory_for(m, budget, clock) for name, m in zip(names, modules)}
         played = []
@@ -386,11 +360,17 @@ def ladder_command(
                 figure = ladder.strength(played, names[0], refs, samples=0)
                 err.print(f"{budget:g} ms: {len(played)} games, {figure.elo:+.0f} Elo, bids {figure.bid_accuracy:.1%}")
         s = ladder.strength(played, names[0], refs)
-        table.add_row(
-            f"{budget:g} ms",
-            str(s.games),
-            f"{s.elo:+.0f}",
-            f"{s.low:+.0f} to {s.high:+.0f}",
-            f"{s.bid_accuracy:.1%} / {s.reference_bid_accuracy:.1%}",
+        rows.append(
+            (
+                f"{budget:g} ms",
+                str(s.games),
+                f"{s.elo:+.0f}",
+                f"{s.low:+.0f} to {s.high:+.0f}",
+                f"{s.bid_accuracy:.1%} / {s.reference_bid_accuracy:.1%}",
+            )
         )
-    Console().print(table)
+    print_figures(
+        f"rage bench ladder: {names[0]} against {', '.join(names[1:])} (amigo, duplicate, {clock} clock)",
+        ("budget", "games", f"Elo over {reference}", "95% interval", f"bid accuracy: {names[0]} / {reference}"),
+        rows,
+    )

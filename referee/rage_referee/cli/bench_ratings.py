@@ -6,9 +6,8 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
+from .bench_table import print_figures
 from .common import fail
 
 
@@ -31,16 +30,17 @@ def ratings_bench_command(
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
-    title = f"rage bench ratings: synthetic amigo leagues, 8 bots, 3 a table, {BOOTSTRAP_SAMPLES} resamples"
-    table = Table(title=title)
-    for column in ("games", "rating table s", "bootstrap s", "baseline: bootstrap one fit at a time s", "speed-up"):
-        table.add_column(column, justify="right")
-    for figure in figures:
-        table.add_row(
-            str(figure.games),
-            f"{figure.table_seconds:.2f}",
-            f"{figure.bootstrap_seconds:.2f}",
-            f"{figure.baseline_seconds:.1f} (from {figure.baseline_fits} fits)",
-            f"{figure.baseline_seconds / figure.bootstrap_seconds:.0f}x",
-        )
-    Console().print(table)
+    print_figures(
+        f"rage bench ratings: synthetic amigo leagues, 8 bots, 3 a table, {BOOTSTRAP_SAMPLES} resamples",
+        ("games", "rating table s", "bootstrap s", "baseline: bootstrap one fit at a time s", "speed-up"),
+        [
+            (
+                str(figure.games),
+                f"{figure.table_seconds:.2f}",
+                f"{figure.bootstrap_seconds:.2f}",
+                f"{figure.baseline_seconds:.1f} (from {figure.baseline_fits} fits)",
+                f"{figure.baseline_seconds / figure.bootstrap_seconds:.0f}x",
+            )
+            for figure in figures
+        ],
+    )

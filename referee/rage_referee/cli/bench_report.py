@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
+
+from .bench_table import print_figures
+from .common import fail
+
+if TYPE_CHECKING:
+    from ..report.bench import ReportFigures
 
 
 def report_bench_command(
@@ -25,34 +29,35 @@ def report_bench_command(
         if any(size < 1 for size in sizes):
             raise ValueError
     except ValueError:
-        Console(stderr=True).print(f"--games: {games!r} is not a list of positive numbers such as 360,10000")
-        raise typer.Exit(2) from None
+        fail(f"--games: {games!r} is not a list of positive numbers such as 360,10000")
     figures = [measure(size, replays) for size in sizes]
     if as_json:
         print(json.dumps([{"games": f.games, "ratings_s": f.ratings_seconds, **f.built.__dict__} for f in figures]))
         return
-    table = Table(title=f"rage bench report: synthetic amigo leagues, 8 bots, 3 a table, replays for {replays}")
     columns = ("games", "ratings s", "report s", "replays", "ms/replay", "KiB/replay", "index KiB", "site MiB")
-    for column in (*columns, "all replays s, MiB (est.)"):
-        table.add_column(column, justify="right")
-    for f in figures:
-        built = f.built
-        count = max(built.replays, 1)
-        seconds_each, bytes_each = built.replay_seconds / count, built.replay_bytes / count
-        missing = f.games - built.replays
-        table.add_row(
-            str(f.games),
-            f"{f.ratings_seconds:.2f}",
-            f"{built.seconds:.2f}",
-            str(built.replays),
-            f"{seconds_each * 1000:.1f}",
-            f"{bytes_each / 1024:.0f}",
-            f"{built.index_bytes / 1024:.0f}",
-            f"{built.total_bytes / 1024 / 1024:.1f}",
-            f"{built.seconds + missing * seconds_each:.0f}, {(built.total_bytes + missing * bytes_each) / 2**20:.0f}",
-        )
-    Console(width=max(Console().width, 120)).print(table)
-    Console().print(
+    print_figures(
+        f"rage bench report: synthetic amigo leagues, 8 bots, 3 a table, replays for {replays}",
+        (*columns, "all replays s, MiB (est.)"),
+        [_row(figure) for figure in figures],
         "ratings: the rating table alone (the baseline, as rage ratings computes it); report: the site built from it; "
-        "the last column extrapolates to a replay for every game"
+        "the last column extrapolates to a replay for every game",
+    )
+
+
+def _row(figure: ReportFigures) -> tuple[str, ...]:
+    """One league size's figures, the last column extrapolated to a replay for every game."""
+    built = figure.built
+    count = max(built.replays, 1)
+    seconds_each, bytes_each = built.replay_seconds / count, built.replay_bytes / count
+    missing = figure.games - built.replays
+    return (
+        str(figure.games),
+        f"{figure.ratings_seconds:.2f}",
+        f"{built.seconds:.2f}",
+        str(built.replays),
+        f"{seconds_each * 1000:.1f}",
+        f"{bytes_each / 1024:.0f}",
+        f"{built.index_bytes / 1024:.0f}",
+        f"{built.total_bytes / 1024 / 1024:.1f}",
+        f"{built.seconds + missing * seconds_each:.0f}, {(built.total_bytes + missing * bytes_each) / 2**20:.0f}",
     )

@@ -12,10 +12,9 @@ import typer
 from pydantic import ValidationError
 from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
-from rich.console import Console
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
+from .console import err as err
+from .console import out as out
 
 
 class Format(StrEnum):

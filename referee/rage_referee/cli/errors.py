@@ -6,6 +6,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+# Typer (0.29) carries its own copy of Click as the private typer._click, and raises that copy's
+# exceptions: plain `click` (installed beside it for Ray and uvicorn) is another package whose
+# UsageError catches none of them. Typer makes public only BadParameter and a Context subclass, and
+# no hook to print a usage error other than in its box, so the classes come from where Typer keeps
+# them; tests/test_cli_errors.py fails at once if a Typer release moves them.
 from typer._click import Context
 from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup

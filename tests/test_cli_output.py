@@ -1,0 +1,63 @@
+"""Output to no terminal (a CI log, ``rage ... | tee``) keeps table rows and messages whole; COLUMNS still rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rage_referee.cli import app
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+LONG = "a_bot_whose_name_alone_takes_more_than_forty_columns"
+MATCH = [
+    "match",
+    *("--bot", f"{LONG}={ROOT}/examples/random_bot.py:RandomBot"),
+    *("--bot", f"heuristic={ROOT}/examples/heuristic_bot.py:HeuristicBot"),
+    *("--bot", f"random={ROOT}/examples/random_bot.py:RandomBot"),
+    *("--games", "1", "--seed", "1"),
+]
+
+
+def run(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of ``rage ARGS`` with its output captured (no terminal)."""
+    result = CliRunner().invoke(app, args, env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_table_printed_to_no_terminal_keeps_every_row_on_one_line() -> None:
+    code, stdout, stderr = run(MATCH)
+    assert code == 0, stderr
+    rows = {line.split("│")[1].strip(): line for line in stdout.splitlines() if line.startswith("│")}
+    assert set(rows) == {LONG, "heuristic", "random"}, stdout
+    assert all(len(row.split("│")) == 9 for row in rows.values()), stdout  # every column, none wrapped
+    assert "mean score" in stdout and "bid accuracy" in stdout  # headers unwrapped too
+
+
+def test_columns_when_set_is_the_width() -> None:
+    code, stdout, stderr = run(MATCH, env={"COLUMNS": "70"})
+    assert code == 0, stderr
+    assert max(map(len, stdout.splitlines())) <= 70
+    assert LONG not in stdout  # squeezed to fit, as asked
+
+
+def test_a_long_message_to_no_terminal_is_one_line() -> None:
+    matches = ",".join(map(str, range(1, 40))) + ",x"
+    code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
+    assert code == 2 and stdout == ""
+    assert stderr.splitlines() == [f"--matches: expected numbers like 1,8,32, not {matches!r}"]
+
+
+def test_a_value_that_looks_like_console_markup_is_quoted_back_as_given() -> None:
+    for matches in ("[/]", "[bold]1,x"):
+        code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
+        assert code == 2 and stdout == ""
+        assert stderr.splitlines() == [f"--matches: expected numbers like 1,8,32, not {matches!r}"]
+    code, _, stderr = run(["bench", "engine", "--ruleset", "[/]"])
+    assert code == 2 and stderr.startswith("--ruleset: unknown preset '[/]' (one of amigo"), stderr
+
+
+def test_the_bench_runners_want_of_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rage_referee.runner.settings.ray_available", lambda: False)
+    code, _, stderr = run(["bench", "runner"])
+    assert code == 1 and "pip install 'rage-arena[ray]'" in stderr, stderr  # not read as console markup
