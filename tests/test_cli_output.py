@@ -45,14 +45,14 @@ def test_a_long_message_to_no_terminal_is_one_line() -> None:
     matches = ",".join(map(str, range(1, 40))) + ",x"
     code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
     assert code == 2 and stdout == ""
-    assert stderr.splitlines() == [f"--matches: expected numbers like 1,8,32, not {matches!r}"]
+    assert stderr.splitlines() == [f"--matches: expected whole numbers like 1,8,32 (each 1 or more), not {matches!r}"]
 
 
 def test_a_value_that_looks_like_console_markup_is_quoted_back_as_given() -> None:
     for matches in ("[/]", "[bold]1,x"):
         code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
         assert code == 2 and stdout == ""
-        assert stderr.splitlines() == [f"--matches: expected numbers like 1,8,32, not {matches!r}"]
+        assert stderr.splitlines() == [f"--matches: expected whole numbers like 1,8,32 (each 1 or more), not {matches!r}"]
     code, _, stderr = run(["bench", "engine", "--ruleset", "[/]"])
     assert code == 2 and stderr.startswith("--ruleset: unknown preset '[/]' (one of amigo"), stderr
 
@@ -61,3 +61,19 @@ def test_the_bench_runners_want_of_ray_names_the_extra(monkeypatch: pytest.Monke
     monkeypatch.setattr("rage_referee.runner.settings.ray_available", lambda: False)
     code, _, stderr = run(["bench", "runner"])
     assert code == 1 and "pip install 'rage-arena[ray]'" in stderr, stderr  # not read as console markup
+
+
+def test_a_league_name_that_looks_like_console_markup_is_printed_as_written(tmp_path: Path) -> None:
+    """A "[/]" in a league's name raised Rich's MarkupError, a traceback, from the progress line on."""
+    league = tmp_path / "league.toml"
+    league.write_text(
+        'name = "cup [/] [bold]final"\nplayers = 2\ngames_per_table = 2\nduplicate = false\n'
+        'database = "db.sqlite"\n[ruleset]\npreset = "amigo"\n'
+        f'[bots]\na = "{ROOT}/examples/random_bot.py:RandomBot"\nb = "{ROOT}/examples/greedy_bot.py:GreedyBot"\n'
+    )
+    code, stdout, stderr = run(["league", "run", str(league)])
+    assert code == 0, stderr
+    assert "Traceback" not in stderr and "MarkupError" not in stderr
+    code, stdout, stderr = run(["ratings", "--league", str(league)])
+    assert code == 0, stderr
+    assert "cup [/] [bold]final" in stdout + stderr

@@ -10,7 +10,7 @@ import typer
 from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 
 from .bench_table import figures_table, print_figures
-from .common import err, fail, out
+from .common import err, fail, number_list, out
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -108,12 +108,7 @@ def protocol_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
-    try:
-        levels = [int(part) for part in matches.split(",") if part.strip()]
-    except ValueError:
-        fail(f"--matches: expected numbers like 1,8,32, not {matches!r}")
-    if not levels or min(levels) < 1:
-        fail("--matches: give at least one concurrency, each 1 or more")
+    levels = number_list("--matches", matches, "1,8,32")
     from .. import bench
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
@@ -177,10 +172,7 @@ def league_command(
 ) -> None:
     """A 4-player league of the example bots over gRPC at each concurrency, beside the engine alone;
     then how much duplicate deals narrow the rating intervals for the same number of games."""
-    try:
-        levels = [int(part) for part in matches.split(",") if part.strip()]
-    except ValueError:
-        fail(f"--matches: expected numbers like 1,4,16, not {matches!r}")
+    levels = number_list("--matches", matches, "1,4,16")
     from .. import bench
 
     engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .bench_table import print_figures
-from .common import fail
+from .common import number_list
 
 
 def ratings_bench_command(
@@ -20,13 +20,7 @@ def ratings_bench_command(
     from ..league.ratings import BOOTSTRAP_SAMPLES
     from ..ratings_bench import measure
 
-    try:
-        sizes = [int(part) for part in games.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or any(size < 1 for size in sizes):
-        fail(f"--games: {games!r} is not a list of positive numbers such as 1000,10000")
-    figures = [measure(size) for size in sizes]
+    figures = [measure(size) for size in number_list("--games", games, "1000,10000")]
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return

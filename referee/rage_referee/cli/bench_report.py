@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .bench_table import print_figures
-from .common import fail
+from .common import number_list
 
 if TYPE_CHECKING:
     from ..report.bench import ReportFigures
@@ -24,13 +24,7 @@ def report_bench_command(
     """Build the report of synthetic leagues: seconds, pages, bytes; the rating table alone as the baseline."""
     from ..report.bench import measure
 
-    try:
-        sizes = [int(part) for part in games.split(",")]
-        if any(size < 1 for size in sizes):
-            raise ValueError
-    except ValueError:
-        fail(f"--games: {games!r} is not a list of positive numbers such as 360,10000")
-    figures = [measure(size, replays) for size in sizes]
+    figures = [measure(size, replays) for size in number_list("--games", games, "360,10000")]
     if as_json:
         print(json.dumps([{"games": f.games, "ratings_s": f.ratings_seconds, **f.built.__dict__} for f in figures]))
         return

@@ -6,10 +6,9 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from .common import fail
+from .bench_table import print_figures
+from .common import number_list
 
 
 def store_bench_command(
@@ -20,26 +19,22 @@ def store_bench_command(
     from the store's index (best of 3 reads), beside reading every record once and deriving them from it."""
     from ..store_bench import measure
 
-    try:
-        sizes = [int(part) for part in games.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or any(size < 1 for size in sizes):
-        fail(f"--games: {games!r} is not a list of positive numbers such as 1000,10000")
-    figures = [measure(size) for size in sizes]
+    figures = [measure(size) for size in number_list("--games", games, "1000,10000")]
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
-    table = Table(title="rage bench store: synthetic amigo leagues on SQLite, 3 a table")
-    for column in ("games", "record KB", "database MB", "index s", "baseline: from the records s", "speed-up"):
-        table.add_column(column, justify="right")
-    for figure in figures:
-        table.add_row(
-            str(figure.games),
-            f"{figure.record_kb:.1f}",
-            f"{figure.database_mb:.0f}",
-            f"{figure.index_seconds:.2f}",
-            f"{figure.records_seconds:.2f}",
-            f"{figure.records_seconds / figure.index_seconds:.0f}x",
-        )
-    Console().print(table)
+    print_figures(
+        "rage bench store: synthetic amigo leagues on SQLite, 3 a table",
+        ("games", "record KB", "database MB", "index s", "baseline: from the records s", "speed-up"),
+        [
+            (
+                str(figure.games),
+                f"{figure.record_kb:.1f}",
+                f"{figure.database_mb:.0f}",
+                f"{figure.index_seconds:.2f}",
+                f"{figure.records_seconds:.2f}",
+                f"{figure.records_seconds / figure.index_seconds:.0f}x",
+            )
+            for figure in figures
+        ],
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
+from rich.text import Text
 
 from ..limits import MAX_DECISION_MS
 from .common import COMMAND_HELP, err, fail, out
@@ -56,14 +56,14 @@ def check_command(
     try:
         spec = BotSpec.of("bot", target)
     except BotSpecError as error:
-        fail(escape(str(error)))
+        fail(str(error))
     report = asyncio.run(check_bot(spec, decision_ms, logs))
     for line in report.lines:
-        mark = "[green]ok[/]    " if line.ok else "[red]FAIL[/]  "
-        (out if line.ok else err).print(mark + escape(line.text), soft_wrap=True)
+        mark = ("ok    ", "green") if line.ok else ("FAIL  ", "red")
+        (out if line.ok else err).print(Text.assemble(mark, line.text), soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
-    out.print("[green]the bot passed every check[/]")
+    out.print("the bot passed every check", style="green")
 
 
 @app.command("build")
@@ -77,7 +77,6 @@ def build_command(
     ] = False,
 ) -> None:
     """Store a submission as a version (by content hash) and build it once in the sandbox; print the build log."""
-    from rich.markup import escape
 
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
     from ..submissions.archive import ArchiveError
@@ -102,7 +101,7 @@ def build_command(
     out.print(f"{submission.manifest.name} version {submission.short}: {submission.folder}")
     result = build(submission, sandbox)
     if result.log:
-        out.print(escape(result.log.rstrip()), markup=True, highlight=False)
+        out.print(result.log.rstrip(), highlight=False)
     (out if result.ok else err).print(f"build: {result.detail} ({result.seconds:.1f} s)")
     if not result.ok:
         raise typer.Exit(1)

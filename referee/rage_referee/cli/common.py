@@ -30,6 +30,19 @@ COMMAND_HELP = "a command, run with --port N appended or with N in place of its 
 RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON object {"preset": ..., OPTION: VALUE}.'
 
 
+def number_list(option: str, text: str, example: str, most: float | None = None) -> list[int]:
+    """The whole numbers of a comma-separated option such as ``--games 1000,10000``, each at least 1
+    (and at most ``most``); else one line naming ``option`` and exit 2."""
+    try:
+        numbers = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        numbers = []
+    if not numbers or min(numbers) < 1 or (most is not None and max(numbers) > most):
+        limit = "" if most is None else f", at most {most:g}"
+        fail(f"{option}: expected whole numbers like {example} (each 1 or more{limit}), not {text!r}")
+    return numbers
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr as plain text (no console markup) and exit with ``code``: never a traceback."""
     err.print(message, markup=False)

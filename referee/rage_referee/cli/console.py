@@ -30,5 +30,7 @@ class CliConsole(Console):
         self.width, self.height = new_size
 
 
-out = CliConsole(highlight=False)
-err = CliConsole(stderr=True, highlight=False, soft_wrap=True)  # a message stays one line when piped
+# No text is ever read as console markup: names and messages come from league files, bots and the
+# network, and a "[/]" in one would raise. Styles are given as styles (``style=``, :class:`rich.text.Text`).
+out = CliConsole(highlight=False, markup=False)
+err = CliConsole(stderr=True, highlight=False, markup=False, soft_wrap=True)  # a message stays one line when piped

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from .common import Format, out
 
@@ -64,7 +65,7 @@ def render_crosstable(games: Sequence[FinishedGame], order: Sequence[str], fmt: 
         for b in order:
             pairing = cross.get(a, {}).get(b)
             style = "" if pairing is None else "green" if pairing.elo > 50 else "red" if pairing.elo < -50 else ""
-            cells.append(f"[{style}]{cell(a, b)}[/]" if style else cell(a, b))
+            cells.append(Text(cell(a, b), style=style))
         table.add_row(a, *cells)
     out.print(table)
     out.print(LEGEND, style="dim")

@@ -61,7 +61,6 @@ def run_command(
     ] = None,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
-    from rich.markup import escape
 
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
@@ -92,7 +91,7 @@ def run_command(
     try:
         submissions = prepare_submissions(config, file.parent, sandbox)
     except SubmissionError as error:
-        fail(escape(str(error)), 1)  # it quotes the build's log, which the bot wrote
+        fail(str(error), 1)  # it quotes the build's log, which the bot wrote
     for name, submission in submissions.items():
         out.print(f"{name}: submitted {submission.manifest.name}, version {submission.short}")
     try:
@@ -107,7 +106,7 @@ def run_command(
     if already:
         out.print(f"{config.name}: {already} of {total} games stored already; playing the other {total - already}")
     progress = StandingsProgress(
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),  # the league's name, as written
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),

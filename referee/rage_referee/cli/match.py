@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -40,7 +39,7 @@ def match_table(result: MatchResult, title: str) -> Table:
     for stats in ranked:
         name = stats.name + (" (forfeited)" if stats.name in result.forfeited else "")
         table.add_row(
-            escape(name),
+            name,
             str(stats.games),
             f"{stats.mean_score:.1f}",
             f"{stats.mean_place:.2f}",
@@ -206,7 +205,7 @@ def _report(
     if deals.key is not None:
         out.print(f"deal key (revealed now the match is over): {deals.key.hex()}")
     for row in pairs:
-        out.print(escape(pair_line(row)))
+        out.print(pair_line(row))
     if not duplicate and len(result.stats) == 2:
         out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rage_sdk.deal import key_commitment
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
 from ..faults import Forfeits
@@ -101,7 +100,7 @@ def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = 
         for k, column in enumerate(COLUMNS):
             table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
         for row in rows:
-            table.add_row(*map(escape, _cells(row)))
+            table.add_row(*_cells(row))
         out.print(table)
         out.print(LEGEND, style="dim")
         if any(row.forfeited for row in rows):
@@ -141,9 +140,9 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for k, column in enumerate(["bot", *names]):
-        table.add_column(escape(column), justify="left" if k == 0 else "right", no_wrap=True)
+        table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
     for line in lines:
-        table.add_row(*map(escape, line))
+        table.add_row(*line)
     out.print(table)
     out.print(PAIRS_LEGEND, style="dim")
 

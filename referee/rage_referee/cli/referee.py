@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.markup import escape
+from rich.text import Text
 
 from ..text import bot_text
 from .common import Format, err, fail, out
@@ -618,17 +618,18 @@ def _show(event: pb.LeagueEvent) -> None:
     kind = event.WhichOneof("kind")
     if kind == "status_changed":
         changed = event.status_changed
-        status = status_name(changed.status) + (f" ({escape(changed.reason)})" if changed.reason else "")
-        out.print(f"[bold]{event.league}: {status}[/], {changed.games_done}/{changed.games_total} games")
+        status = status_name(changed.status) + (f" ({changed.reason})" if changed.reason else "")
+        out.print(
+            Text.assemble((f"{event.league}: {status}", "bold"), f", {changed.games_done}/{changed.games_total} games")
+        )
     elif kind == "game_finished":
         game = event.game_finished
         seats = ", ".join(
             f"{name} {total} ({_place(place)})" for name, total, place in zip(game.seats, game.totals, game.places)
         )
         forfeited = f"  forfeited: {', '.join(game.forfeited)}" if game.forfeited else ""
-        out.print(
-            f"game {game.game}: {escape(seats)}{escape(forfeited)}  [dim][{game.games_done}/{game.games_total}][/]"
-        )
+        done = (f"[{game.games_done}/{game.games_total}]", "dim")
+        out.print(Text.assemble(f"game {game.game}: {seats}{forfeited}  ", done))
     elif kind == "bot_faulted":
         fault = event.bot_faulted
         where = f"round {fault.round}" + (f", trick {fault.trick}" if fault.trick else ", bidding")

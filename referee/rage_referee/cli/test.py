@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.live import Live
-from rich.markup import escape
 from rich.text import Text
 
 from ..limits import MAX_SEED
@@ -140,7 +139,7 @@ def test_command(
     err.print(deals.describe(), markup=False)
     already = first_status(config, set_figures(config, store.games(trial_id)), max_sets_for(config, max_games))
     if already.games:
-        err.print(f"{already.games} games stored already in {escape(str(db))}; going on from there")
+        err.print(f"{already.games} games stored already in {db}; going on from there")
     started, played = time.perf_counter(), 0
     with Live(live_text(config, already, 0.0), console=err, transient=True, refresh_per_second=4) as live:
 
@@ -178,7 +177,7 @@ def test_command(
             )
         )
     else:
-        out.print(escape(closing_line(config, status, max_games)))
+        out.print(closing_line(config, status, max_games))
         if deals.key is not None:
             out.print(deals_line(deals, decided), soft_wrap=True)  # the key on one line, to copy
     raise typer.Exit(EXIT_CODES[status.verdict.value])
