@@ -18,6 +18,7 @@ from typing import Any
 import grpc
 import pytest
 from league_helpers import GREEDY, HEURISTIC, RANDOM
+from rage_referee.hosted import events
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
@@ -172,5 +173,34 @@ def test_every_watcher_sees_every_game_once_then_the_end(tmp_path: Path, duplica
                     first = stream.events[0].status_changed.games_done
                     assert len(games) >= total - first, f"{label}: {len(games)} games, {first} done at subscribing"
                 assert_ends_with_the_league(stream, total)
+
+    run(scenario)
+
+
+@pytest.mark.slow
+def test_a_paused_league_keeps_its_watchers_until_the_games_in_progress_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(events, "IDLE_SECONDS", 0.5)  # far less than the games in progress take to finish
+
+    async def scenario() -> None:
+        servicers: dict[str, BotServicer] = {name: SlowServicer(target, 0.1) for name, target in EXAMPLE_BOTS.items()}
+        async with hosted(tmp_path, servicers) as referee:
+            definition = league(12, duplicate=False, concurrency=3)
+            await referee.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
+            stream = await referee.watch(False)
+            await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+            await asyncio.sleep(1.0)  # the first games are under way, none near its end
+            assert not stream.of("game_finished")
+            await referee.call("PauseLeague", pb.LeagueRequest(league="cup"))
+            assert stream.task is not None
+            await stream.task
+            while referee.contest.leagues.playing("cup"):
+                await asyncio.sleep(0.05)
+            stored = {game.index for game in referee.contest.store.games(1, False)}
+            assert stored, "no game was in progress at the pause"
+            assert sorted(game.game for game in stream.of("game_finished")) == sorted(stored)
+            final = stream.events[-1].status_changed
+            assert (final.status, final.games_done) == (pb.LEAGUE_STATUS_PAUSED, len(stored))
 
     run(scenario)
