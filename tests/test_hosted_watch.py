@@ -18,11 +18,13 @@ from typing import Any
 import grpc
 import pytest
 from league_helpers import GREEDY, HEURISTIC, RANDOM
-from rage_referee.hosted import events
+from rage_referee.hosted import events, messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
+from rage_referee.hosted.service import RefereeServicer
+from rage_referee.hosted.standings import point_table
 from rage_referee.seats.local import load_bot_class
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
@@ -202,5 +204,39 @@ def test_a_paused_league_keeps_its_watchers_until_the_games_in_progress_finish(
             assert sorted(game.game for game in stream.of("game_finished")) == sorted(stored)
             final = stream.events[-1].status_changed
             assert (final.status, final.games_done) == (pb.LEAGUE_STATUS_PAUSED, len(stored))
+
+    run(scenario)
+
+
+@pytest.mark.slow
+def test_events_published_while_a_watcher_reads_the_league_are_not_sent_twice_nor_out_of_date(tmp_path: Path) -> None:
+    """What the run publishes between a watcher's subscribing and its reading the stored games (here
+    all of it: the stored games' events again, standings fitted on fewer games) is not sent after them."""
+
+    async def scenario() -> None:
+        servicers = {name: BotServicer(load_bot_class(target)) for name, target in EXAMPLE_BOTS.items()}
+        async with hosted(tmp_path, servicers) as referee:
+            contest = referee.contest
+            await referee.call("CreateLeague", pb.CreateLeagueRequest(definition=league(24, False, concurrency=2)))
+            await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+            while await referee.games_done() < 3:
+                await asyncio.sleep(0.01)
+            await referee.call("PauseLeague", pb.LeagueRequest(league="cup"))
+            while contest.leagues.playing("cup"):
+                await asyncio.sleep(0.05)
+            stored = contest.store.games(1, False)
+            watcher = contest.hub.subscribe("cup")
+            for done, game in enumerate(stored, start=1):
+                for event in messages.game_events("cup", game, done, 24):
+                    contest.hub.publish(event)
+            contest.hub.publish(messages.standings_event("cup", point_table(stored[:1])))
+            contest.hub.close("cup")
+            sent = [event async for event in RefereeServicer(contest)._events("cup", watcher, True)]
+            games = [event.game_finished.game for event in sent if event.WhichOneof("kind") == "game_finished"]
+            assert sorted(games) == sorted(game.index for game in stored)
+            tables = [
+                event.standings_changed.games for event in sent if event.WhichOneof("kind") == "standings_changed"
+            ]
+            assert tables == [len(stored)]
 
     run(scenario)

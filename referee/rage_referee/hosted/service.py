@@ -286,4 +286,6 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "bot_faulted" and live.bot_faulted.game in seen:
                 continue
+            if kind == "standings_changed" and live.standings_changed.games < len(games):
+                continue  # fitted before the table sent above
             yield live
