@@ -22,7 +22,7 @@ MAX_WATCHERS_PER_TOKEN = 20
 ADMIN_RESERVED = 20
 """Of :data:`MAX_WATCHERS`, the streams only the admin token may open."""
 IDLE_SECONDS = 600.0
-"""A stream on a league that is not running ends after this long without an event."""
+"""A stream on a league that is not running, with no games left in progress, ends after this long without an event."""
 
 
 class Watcher:
@@ -38,6 +38,11 @@ class Watcher:
     async def next(self, timeout: float | None = None) -> pb.LeagueEvent | None:
         """The next event, ``None`` at the end; :class:`TimeoutError` after ``timeout`` seconds without one."""
         return await asyncio.wait_for(self.queue.get(), timeout)
+
+    @property
+    def pending(self) -> bool:
+        """Whether events are queued still (one may arrive just as a wait for it times out)."""
+        return not self.queue.empty()
 
     def end(self, refusal: ContestError | None = None) -> None:
         self.refusal = refusal

@@ -417,6 +417,10 @@ class LeagueManager:
             self._announce(entry)
             log.info("league %s: finished, %d games", run.name, run.total)
 
+    def playing(self, name: str) -> bool:
+        """Whether a run of league ``name`` still plays (after a pause, until its games in progress end)."""
+        return name in self._runs
+
     def deal_commitment(self, entry: LeagueEntry) -> str:
         """The commitment to the league's deal key; empty for public deals (an explicit seed)."""
         stored_key = self.store.deal_key(entry.league_id)

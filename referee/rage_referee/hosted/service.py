@@ -272,9 +272,10 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 live = await watcher.next(events.IDLE_SECONDS)
             except TimeoutError:
                 entry = registry.league(name)
-                if entry.status is LeagueStatus.RUNNING:
+                if entry.status is LeagueStatus.RUNNING or self.contest.leagues.playing(name) or watcher.pending:
                     continue
-                # A league that is not running may never start: the stream ends rather than hold a place.
+                # A league that is not running may never start: the stream ends rather than hold a place
+                # (once a paused league's games in progress have finished, and the watcher has had their events).
                 done = self.contest.store.count(entry.league_id)
                 yield messages.status_event(name, entry.status, done, entry.games_total, entry.reason)
                 return
@@ -285,4 +286,6 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "bot_faulted" and live.bot_faulted.game in seen:
                 continue
+            if kind == "standings_changed" and live.standings_changed.games < len(games):
+                continue  # fitted before the table sent above
             yield live
