@@ -52,7 +52,9 @@ def test_a_value_that_looks_like_console_markup_is_quoted_back_as_given() -> Non
     for matches in ("[/]", "[bold]1,x"):
         code, stdout, stderr = run(["bench", "protocol", "--matches", matches])
         assert code == 2 and stdout == ""
-        assert stderr.splitlines() == [f"--matches: expected whole numbers like 1,8,32 (each 1 or more), not {matches!r}"]
+        assert stderr.splitlines() == [
+            f"--matches: expected whole numbers like 1,8,32 (each 1 or more), not {matches!r}"
+        ]
     code, _, stderr = run(["bench", "engine", "--ruleset", "[/]"])
     assert code == 2 and stderr.startswith("--ruleset: unknown preset '[/]' (one of amigo"), stderr
 
@@ -77,3 +79,21 @@ def test_a_league_name_that_looks_like_console_markup_is_printed_as_written(tmp_
     code, stdout, stderr = run(["ratings", "--league", str(league)])
     assert code == 0, stderr
     assert "cup [/] [bold]final" in stdout + stderr
+
+
+def test_a_watch_without_history_of_a_league_under_way_says_what_it_missed() -> None:
+    from rage_referee.cli.referee import joined_late
+    from rage_sdk.pb import referee_pb2 as pb
+
+    def first(status: int, done: int) -> pb.LeagueEvent:
+        return pb.LeagueEvent(
+            league="cup", status_changed=pb.StatusChanged(status=status, games_done=done, games_total=9)
+        )
+
+    running, finished = pb.LEAGUE_STATUS_RUNNING, pb.LEAGUE_STATUS_FINISHED
+    assert joined_late(first(running, 4), history=False) == (
+        "4 games finished before this watch began: --history shows them first"
+    )
+    assert joined_late(first(running, 4), history=True) is None
+    assert joined_late(first(running, 0), history=False) is None
+    assert joined_late(first(finished, 9), history=False) is None

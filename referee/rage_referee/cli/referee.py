@@ -595,9 +595,13 @@ def watch_command(
     with target.channel() as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
         try:
-            for event in stub.Watch(pb.WatchRequest(league=league, history=history), metadata=metadata):
+            for seen, event in enumerate(
+                stub.Watch(pb.WatchRequest(league=league, history=history), metadata=metadata)
+            ):
                 if event.WhichOneof("kind") == "status_changed":
                     status = status_name(event.status_changed.status)
+                if seen == 0 and (note := joined_late(event, history)):
+                    err.print(note)
                 if as_json:
                     print(MessageToJson(event, indent=None), flush=True)
                 else:
@@ -608,6 +612,16 @@ def watch_command(
             raise typer.Exit(130) from None
     if status not in OVER:
         fail(f"the referee ended the stream while the league was {status}", 1)
+
+
+def joined_late(first: pb.LeagueEvent, history: bool) -> str | None:
+    """What a watch without ``--history`` of a league under way misses, from the stream's first event."""
+    changed = first.status_changed
+    if history or first.WhichOneof("kind") != "status_changed" or not changed.games_done:
+        return None
+    if status_name(changed.status) in OVER:
+        return None
+    return f"{changed.games_done} games finished before this watch began: --history shows them first"
 
 
 def _place(place: int) -> str:
