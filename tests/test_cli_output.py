@@ -85,7 +85,7 @@ def test_a_watch_without_history_of_a_league_under_way_says_what_it_missed() -> 
     from rage_referee.cli.referee import joined_late
     from rage_sdk.pb import referee_pb2 as pb
 
-    def first(status: int, done: int) -> pb.LeagueEvent:
+    def first(status: pb.LeagueStatus, done: int) -> pb.LeagueEvent:
         return pb.LeagueEvent(
             league="cup", status_changed=pb.StatusChanged(status=status, games_done=done, games_total=9)
         )
