@@ -5,6 +5,8 @@
   INVALID_ARGUMENT naming the key, at creation;
 - a league whose games keep failing: status failed with the reason, in the listing and the event
   stream; resuming tries again;
+- a league whose run ends with a failed game unplayed: status failed naming the game, its watchers
+  told and their streams ended; resuming plays it;
 - a 100,000-game league: the schedule is built off the event loop, so other calls do not wait;
 - Watch streams: capped per token, with room kept for the admin; an idle stream on a league that
   does not run ends.
@@ -239,6 +241,42 @@ def test_a_league_whose_games_keep_failing_fails_with_the_reason(
         info = await until(referee, lambda info: info.status == pb.LEAGUE_STATUS_FINISHED)
         assert (info.games_done, info.reason) == (6, "")
         watch.cancel()
+
+    run(tmp_path, scenario)
+
+
+def test_a_league_left_with_a_failed_game_fails_naming_it_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One game fails, the rest finish: the league fails naming the game (it was left running, with no
+    run behind it and its watchers waiting for good); resuming plays the game left."""
+    real_play_game = local_runner.play_game
+    failed: list[int] = []
+
+    async def failing_once(spec: Any, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(spec.game_id)
+            raise ConnectionResetError("the bot's connection was reset")
+        return await real_play_game(spec, *args, **kwargs)
+
+    monkeypatch.setattr(local_runner, "play_game", failing_once)
+    monkeypatch.setattr(events, "IDLE_SECONDS", 0.2)
+
+    async def scenario(referee: Hosted) -> None:
+        await referee.create(definition())
+        watch = referee.stub.Watch(pb.WatchRequest(league="cup"), metadata=referee.as_(ENTRY), timeout=DEADLINE)
+        await referee.call("StartLeague", pb.LeagueRequest(league="cup"))
+        info = await until(referee, lambda info: info.status == pb.LEAGUE_STATUS_FAILED)
+        assert info.games_done == 5
+        assert info.reason.startswith(f"game {failed[0]} failed: ConnectionResetError: the bot's connection was reset")
+        assert "\n" not in info.reason
+        statuses = [event.status_changed async for event in watch if event.WhichOneof("kind") == "status_changed"]
+        assert [s.status for s in statuses][-1] == pb.LEAGUE_STATUS_FAILED  # and the stream ended
+        assert statuses[-1].reason == info.reason
+        resumed = await referee.call("ResumeLeague", pb.LeagueRequest(league="cup"))
+        assert resumed.status == pb.LEAGUE_STATUS_RUNNING
+        info = await until(referee, lambda info: info.status == pb.LEAGUE_STATUS_FINISHED)
+        assert (info.games_done, info.reason) == (6, "")
 
     run(tmp_path, scenario)
 

@@ -115,14 +115,17 @@ class LeagueRun:
         self._unpublished = False
         self._standings: asyncio.Task[None] | None = None
         self.failures_in_a_row = 0
+        self.first_failed: str | None = None
+        """The first game of the run that failed and why, as ``game N failed: ...``."""
         self.failure: str | None = None
-        """Why the run gave up (games kept failing), or ``None``."""
+        """Why the run gave up (games kept failing, or it ended with failed games unplayed), or ``None``."""
 
     async def play(self) -> bool:
         """Play every game not stored yet (until :attr:`stopping`); whether the league is complete.
 
         A game that fails (raises) stays unplayed; after :data:`MAX_FAILURES_IN_A_ROW` failed games
-        with none finished between them the run stops with :attr:`failure` set.
+        with none finished between them the run stops with :attr:`failure` set, as it does when it
+        runs out of games with failed ones unplayed (the league fails rather than stay running).
         """
         deals = league_deals(self.config, self.store, self.league_id, create=False)
         # a big schedule must not stall the loop
@@ -174,7 +177,10 @@ class LeagueRun:
                 await self._standings
             if self._unpublished:
                 await self._publish_standings()
-        return len(self.results) == self.total
+        unplayed = self.total - len(self.results)
+        if unplayed and not self.stopping and self.failure is None:
+            self.failure = f"{self.first_failed or 'the run ended'}; {unplayed} of {self.total} games unplayed"
+        return unplayed == 0
 
     def stop(self) -> None:
         """Start no more games (a pause, or the server stopping); those in progress finish."""
@@ -187,6 +193,7 @@ class LeagueRun:
         self.failures_in_a_row += 1
         problem = failure_text(error)
         first = self.failures_in_a_row == 1
+        self.first_failed = self.first_failed or f"game {game.game_id} failed: {problem}"
         log.warning(
             "league %s: game %d failed: %s", self.name, game.game_id, problem, exc_info=error if first else None
         )
