@@ -19,17 +19,18 @@ def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | 
     rng = rng or random.Random(seed)
     draw = rng.random
     state = GameState(ruleset, players)
+    legal_plays, legal_bids, apply = state.legal_plays, state.legal_bids, state.apply
     decisions = 0
     while True:
         phase = state.phase
         if phase is _PLAY:
-            actions: list[Action] = state.legal_plays()  # type: ignore[assignment]
+            actions: list[Action] = legal_plays()  # type: ignore[assignment]
         elif phase is _BID:
-            actions = state.legal_bids()  # type: ignore[assignment]
+            actions = legal_bids()  # type: ignore[assignment]
         elif phase is _DEAL:
             state.deal_seeded(seed)
             continue
         else:
             return state, decisions
-        state.apply(actions[int(draw() * len(actions))])
+        apply(actions[int(draw() * len(actions))])
         decisions += 1

@@ -190,6 +190,8 @@ _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of 
 _BID_LIST: Final = list(BIDS)
 _PLAY_LIST: Final = list(PLAYS)
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
+_LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
+_TRUMP_KEY: Final = 64
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 
 
@@ -203,11 +205,13 @@ class GameState:
     __slots__ = (
         "_action_plays",
         "_anytime",
+        "_best",
         "_bonus",
         "_choose",
         "_dealt_hands",
         "_dealt_pile",
         "_first_only",
+        "_fixed_codes",
         "_hand_plays",
         "_history",
         "_later_wins",
@@ -216,6 +220,7 @@ class GameState:
         "_pile_colours",
         "_pile_colours_size",
         "_plus_minus_one",
+        "_recount",
         "_reveal_after_trick",
         "_scoring",
         "_trick_actions",
@@ -223,6 +228,7 @@ class GameState:
         "_trick_scope",
         "_wild_plays",
         "_wild_values",
+        "_winner",
         "bids",
         "bids_made",
         "cards",
@@ -263,6 +269,10 @@ class GameState:
         self._anytime = ruleset.action_cards_anytime
         self._first_only = ruleset.first_action_of_kind_only
         self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
+        # Plays of action cards whose legality is the card in hand and the lead colour alone
+        # (a choose-mode change's colour depends on the pile and the trick).
+        fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in self._wild_plays)}
+        self._fixed_codes = frozenset(fixed if self._choose else fixed | {CHANGE})
         self._next = [(seat + 1) % players for seat in range(players)]
         self._plus_minus_one = ruleset.plus_minus_one
         self._scoring = _Scoring.of(ruleset)
@@ -308,6 +318,9 @@ class GameState:
         self.trick_number = 0
         self.trick: list[tuple[int, Play]] = []
         self.lead = NO_TRUMP
+        self._best = -1
+        self._winner = -1
+        self._recount = False
         self._trick_actions = 0
         self._trick_bonus = 0
         self.tricks: list[Trick] = []
@@ -558,17 +571,33 @@ class GameState:
             del self._hand_plays[seat][index]
             if self.lead < 0:
                 self.lead = card >> 4
+            self._lead_to(seat, card >> 4, card & 15)
         else:
             self._action_plays[seat] = self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
             if card == WILD:
                 if self.lead < 0:
                     self.lead = play.color  # type: ignore[assignment]
+                self._lead_to(seat, play.color, play.value if self._wild_values else 16)  # type: ignore[arg-type]
             else:
+                if card in (NOTRUMP, CHANGE):
+                    self._recount = True  # the trump may change under the cards already played
                 self._action(card, play)
         if len(trick) == self.players:
             self._end_trick()
         else:
             self.to_move = self._next[seat]
+
+    def _lead_to(self, seat: int, colour: int, rank: int) -> None:
+        """Keep the trick's winner so far up to date with ``seat``'s card of ``colour`` and ``rank``
+        (by :func:`trick_winner`'s order: trump above the lead colour, the other colours nowhere)."""
+        if colour == self.trump:
+            key = rank + _TRUMP_KEY
+        elif colour == self.lead:
+            key = rank + _LEAD_KEY
+        else:
+            return
+        if key > self._best or (key == self._best and self._later_wins):
+            self._best, self._winner = key, seat
 
     def _action(self, card: int, play: Play) -> None:
         """The effect of a notrump, change, plus5 or minus5 as it is played."""
@@ -605,7 +634,12 @@ class GameState:
 
     def _end_trick(self) -> None:
         trick, trump = self.trick, self.trump
-        winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
+        if self._recount or self._best < 0:  # a trump changed in the trick, or no card could win it
+            winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
+            self._recount = False
+        else:
+            winner = self._winner
+        self._best = -1
         revealed: tuple[int, ...] = ()
         if self._reveal_after_trick:
             self._reveal_after_trick = False
@@ -708,22 +742,43 @@ class GameState:
             if 0 <= code < NUM_COLOURED:  # a coloured card, no declaration: the hot path, checked inline
                 hand = self.hands[mover]
                 index = bisect_left(hand, code)
-                lead = self.lead
+                lead, colour = self.lead, code >> 4
                 if (
                     index < len(hand)
                     and hand[index] == code
-                    and (lead < 0 or code >> 4 == lead or not _holds(hand, lead))
+                    and (
+                        lead < 0
+                        or colour == lead
+                        or (follow := bisect_left(hand, lead << 4)) == len(hand)
+                        or hand[follow] >> 4 != lead
+                    )
                 ):
                     del hand[index]
                     del self._hand_plays[mover][index]
                     trick = self.trick
                     trick.append((mover, action))
                     if lead < 0:
-                        self.lead = code >> 4
+                        self.lead = lead = colour
+                    # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
+                    if colour == self.trump:
+                        if (code & 15) + _TRUMP_KEY > self._best:
+                            self._best, self._winner = (code & 15) + _TRUMP_KEY, mover
+                    elif colour == lead and (code & 15) + _LEAD_KEY > self._best:
+                        self._best, self._winner = (code & 15) + _LEAD_KEY, mover
                     if len(trick) == self.players:
                         self._end_trick()
                     else:
                         self.to_move = self._next[mover]
+                    return
+            elif code in self._fixed_codes:  # an action card in its one legal shape: the hand and the lead to check
+                hand, lead = self.hands[mover], self.lead
+                if action._card in hand and (
+                    lead < 0
+                    or self._anytime
+                    or (follow := bisect_left(hand, lead << 4)) == len(hand)
+                    or hand[follow] >> 4 != lead
+                ):
+                    self._play(action)
                     return
             reason = self._play_violation(action)
             if reason is None:
