@@ -192,7 +192,9 @@ _PLAY_LIST: Final = list(PLAYS)
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
 _TRUMP_KEY: Final = 64
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+_new_tuple = tuple.__new__
+_ACTION_PLAYS: Final[dict[tuple[bool, bool], dict[tuple[int, ...], list[Play] | None]]] = {}
+"""The plays of each set of action cards held, by (wild declares value, choose-mode change)."""  # builds a NamedTuple without its Python-level __new__
 
 
 class GameState:
@@ -203,6 +205,7 @@ class GameState:
     """
 
     __slots__ = (
+        "_action_cache",
         "_action_plays",
         "_anytime",
         "_best",
@@ -273,6 +276,7 @@ class GameState:
         # (a choose-mode change's colour depends on the pile and the trick).
         fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in self._wild_plays)}
         self._fixed_codes = frozenset(fixed if self._choose else fixed | {CHANGE})
+        self._action_cache = _ACTION_PLAYS.setdefault((self._wild_values, self._choose), {})
         self._next = [(seat + 1) % players for seat in range(players)]
         self._plus_minus_one = ruleset.plus_minus_one
         self._scoring = _Scoring.of(ruleset)
@@ -303,7 +307,7 @@ class GameState:
             for hand in hands
         ]
         self._action_plays: list[list[Play] | None] = [
-            self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
+            self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
         ]
         self._pile = pile
         self._pile_colours: frozenset[int] | set[int] = _NO_COLOURS
@@ -454,6 +458,15 @@ class GameState:
             return self._plays_of_actions(self.hands[seat], live=True) or []
         return plays
 
+    def _held_action_plays(self, hand: list[int]) -> list[Play] | None:
+        """:meth:`_plays_of_actions` of ``hand``, looked up by the action cards it holds (the lists
+        are shared between states and never changed)."""
+        held = tuple(hand[bisect_left(hand, NUM_COLOURED) :])
+        plays = self._action_cache.get(held, _NO_PLAYS)
+        if plays is _NO_PLAYS:
+            plays = self._action_cache[held] = self._plays_of_actions(hand)
+        return plays
+
     def _plays_of_actions(self, hand: list[int], live: bool = False) -> list[Play] | None:
         """The plays of the action cards of a sorted ``hand``; ``None`` if they change with the trick
         (a choose-mode change, whose colours depend on the pile) unless ``live`` asks for them now."""
@@ -573,7 +586,7 @@ class GameState:
                 self.lead = card >> 4
             self._lead_to(seat, card >> 4, card & 15)
         else:
-            self._action_plays[seat] = self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
+            self._action_plays[seat] = self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
             if card == WILD:
                 if self.lead < 0:
                     self.lead = play.color  # type: ignore[assignment]
