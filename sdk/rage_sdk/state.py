@@ -192,9 +192,9 @@ _PLAY_LIST: Final = list(PLAYS)
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
 _TRUMP_KEY: Final = 64
-_new_tuple = tuple.__new__
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _ACTION_PLAYS: Final[dict[tuple[bool, bool], dict[tuple[int, ...], list[Play] | None]]] = {}
-"""The plays of each set of action cards held, by (wild declares value, choose-mode change)."""  # builds a NamedTuple without its Python-level __new__
+"""The plays of each set of action cards held, by (wild declares value, choose-mode change)."""
 
 
 class GameState:
