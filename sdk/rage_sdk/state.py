@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from enum import Enum
+from functools import cache
 from itertools import chain
 from typing import Final, NamedTuple
 
@@ -197,6 +198,13 @@ _ACTION_PLAYS: Final[dict[tuple[bool, bool], dict[tuple[int, ...], list[Play] | 
 """The plays of each set of action cards held, by (wild declares value, choose-mode change)."""
 
 
+@cache
+def _seated_plays(players: int) -> tuple[tuple[tuple[int, Play], ...], ...]:
+    """``(seat, play)`` by seat and play code, built once: a trick holds these rather than new tuples
+    (fewer objects for the garbage collector to scan)."""
+    return tuple(tuple((seat, play) for play in PLAYS) for seat in range(players))
+
+
 class GameState:
     """One game of Rage, from the first deal to the last round's score.
 
@@ -226,6 +234,7 @@ class GameState:
         "_recount",
         "_reveal_after_trick",
         "_scoring",
+        "_seated",
         "_trick_actions",
         "_trick_bonus",
         "_trick_scope",
@@ -278,6 +287,7 @@ class GameState:
         self._fixed_codes = frozenset(fixed if self._choose else fixed | {CHANGE})
         self._action_cache = _ACTION_PLAYS.setdefault((self._wild_values, self._choose), {})
         self._next = [(seat + 1) % players for seat in range(players)]
+        self._seated = _seated_plays(players)
         self._plus_minus_one = ruleset.plus_minus_one
         self._scoring = _Scoring.of(ruleset)
         self._history = True
@@ -579,7 +589,7 @@ class GameState:
         index = bisect_left(hand, card)
         del hand[index]
         trick = self.trick
-        trick.append((seat, play))
+        trick.append(self._seated[seat][play.code])
         if card < NUM_COLOURED:
             del self._hand_plays[seat][index]
             if self.lead < 0:
@@ -769,7 +779,7 @@ class GameState:
                     del hand[index]
                     del self._hand_plays[mover][index]
                     trick = self.trick
-                    trick.append((mover, action))
+                    trick.append(self._seated[mover][code])
                     if lead < 0:
                         self.lead = lead = colour
                     # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
