@@ -762,7 +762,7 @@ class GameState:
         mover = self.to_move
         if action.__class__ is Play and self.phase is _PLAY and (seat is None or seat == mover):
             code = action.code
-            if 0 <= code < NUM_COLOURED:  # a coloured card, no declaration: the hot path, checked inline
+            if code < NUM_COLOURED:  # a coloured card, no declaration (or no legal code, -1): checked inline
                 hand = self.hands[mover]
                 index = bisect_left(hand, code)
                 lead, colour = self.lead, code >> 4
