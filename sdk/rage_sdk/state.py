@@ -194,8 +194,8 @@ _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before th
 _LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
 _TRUMP_KEY: Final = 64
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
-_ACTION_PLAYS: Final[dict[tuple[bool, bool], dict[tuple[int, ...], list[Play] | None]]] = {}
-"""The plays of each set of action cards held, by (wild declares value, choose-mode change)."""
+_ACTION_PLAYS: Final[dict[tuple[bool, bool, tuple[int, ...]], list[Play] | None]] = {}
+"""The plays of the action cards held, by (wild declares value, choose-mode change, the cards)."""
 
 
 @cache
@@ -213,7 +213,6 @@ class GameState:
     """
 
     __slots__ = (
-        "_action_cache",
         "_action_plays",
         "_anytime",
         "_best",
@@ -285,7 +284,6 @@ class GameState:
         # (a choose-mode change's colour depends on the pile and the trick).
         fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in self._wild_plays)}
         self._fixed_codes = frozenset(fixed if self._choose else fixed | {CHANGE})
-        self._action_cache = _ACTION_PLAYS.setdefault((self._wild_values, self._choose), {})
         self._next = [(seat + 1) % players for seat in range(players)]
         self._seated = _seated_plays(players)
         self._plus_minus_one = ruleset.plus_minus_one
@@ -471,10 +469,10 @@ class GameState:
     def _held_action_plays(self, hand: list[int]) -> list[Play] | None:
         """:meth:`_plays_of_actions` of ``hand``, looked up by the action cards it holds (the lists
         are shared between states and never changed)."""
-        held = tuple(hand[bisect_left(hand, NUM_COLOURED) :])
-        plays = self._action_cache.get(held, _NO_PLAYS)
+        key = (self._wild_values, self._choose, tuple(hand[bisect_left(hand, NUM_COLOURED) :]))
+        plays = _ACTION_PLAYS.get(key, _NO_PLAYS)
         if plays is _NO_PLAYS:
-            plays = self._action_cache[held] = self._plays_of_actions(hand)
+            plays = _ACTION_PLAYS[key] = self._plays_of_actions(hand)
         return plays
 
     def _plays_of_actions(self, hand: list[int], live: bool = False) -> list[Play] | None:
