@@ -11,9 +11,10 @@ Drive a game step by step::
     state.outcome()
 
 ``legal_actions()`` and ``is_legal()`` agree; ``apply()`` checks its action and
-raises :class:`IllegalActionError` naming the broken rule. Nothing here hands a
-seat's private data to another seat: :func:`rage_sdk.view.view_for` is the only
-road from a state to a player.
+raises :class:`IllegalActionError` naming the broken rule. ``apply()`` and the deal
+return the events they caused (:mod:`rage_sdk.engine_events`), each tagged with the
+seat that may see it. Nothing here hands a seat's private data to another seat:
+:mod:`rage_sdk.visibility` decides what a seat sees.
 """
 
 from __future__ import annotations
@@ -46,8 +47,10 @@ from .cards import (
     WILD,
 )
 from .deal import Deal, seeded_deal
+from .engine_events import EVERYONE, NO_EVENTS, CardPlayed, Events, RoundDealt, RoundScored, TrickWon
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
-from .rules import Bidding, ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
+from .rules import ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
+from .visibility import bid_events, bids_seen, prebuilt
 
 CHANCE: Final = -1
 """``current_player()`` while the next round waits for its deal."""
@@ -218,6 +221,9 @@ class GameState:
         "_plus_minus_one",
         "_reveal_after_trick",
         "_scoring",
+        "_told_bids",
+        "_told_played",
+        "_told_won",
         "_trick_actions",
         "_trick_bonus",
         "_trick_scope",
@@ -267,6 +273,7 @@ class GameState:
         self._plus_minus_one = ruleset.plus_minus_one
         self._scoring = _Scoring.of(ruleset)
         self._history = True
+        self._told_played, self._told_won, self._told_bids = prebuilt(ruleset.bidding, players, max(ruleset.rounds))
         self._dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._dealt_pile: tuple[int, ...] = ()
 
@@ -329,8 +336,9 @@ class GameState:
         return len(self._pile)
 
     # ------------------------------------------------------------------ the deal
-    def deal(self, hands: list[list[int]], pile: list[int]) -> None:
-        """The chance step: deal ``hands`` (by seat) and ``pile`` (top first), card ids."""
+    def deal(self, hands: list[list[int]], pile: list[int]) -> Events:
+        """The chance step: deal ``hands`` (by seat) and ``pile`` (top first), card ids; a
+        :class:`RoundDealt` for each seat."""
         if self.phase is not _DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         cards = self.ruleset.rounds[self.round_number - 1]
@@ -352,22 +360,23 @@ class GameState:
                 f"round {self.round_number}: hands and pile are not the {self.ruleset.preset} deck "
                 f"(extra {extra}, missing {missing})"
             )
-        self._start_round(cards, hands, pile)
+        return self._start_round(cards, hands, pile)
 
-    def deal_seeded(self, seed: int) -> None:
+    def deal_seeded(self, seed: int) -> Events:
         """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
         if self.phase is not _DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         deal: Deal = seeded_deal(self.ruleset, self.players, seed, self.round_number)
-        self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
+        return self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
 
-    def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
+    def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> Events:
         self._reset_round(cards, [sorted(hand) for hand in hands], pile[::-1])
         if self._history:
             self._dealt_hands = tuple(map(tuple, hands))
             self._dealt_pile = tuple(pile)
         self.trump = self.first_trump = self._reveal()
         self.phase = _BID
+        return self._dealt() if self._history else NO_EVENTS
 
     def _reveal(self) -> int:
         """Turn cards from the top of the pile until a coloured one: its colour, or ``NO_TRUMP``."""
@@ -697,8 +706,10 @@ class GameState:
         """Whether the seat to move may take ``action`` now."""
         return self.violation(action) is None
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Take ``action`` for the seat to move (or check that it is ``seat``'s turn).
+    def apply(self, action: Action, seat: int | None = None) -> Events:
+        """Take ``action`` for the seat to move (or check that it is ``seat``'s turn); the events it caused.
+
+        A state copied with ``history=False`` records nothing, and returns no events either.
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         """
@@ -721,14 +732,20 @@ class GameState:
                     if lead < 0:
                         self.lead = code >> 4
                     if len(trick) == self.players:
+                        turned, trump = len(self.turned), self.trump
                         self._end_trick()
-                    else:
-                        self.to_move = self._next[mover]
-                    return
+                        if not self._history:
+                            return NO_EVENTS
+                        if len(self.turned) == turned and self.phase is _PLAY:  # nothing turned up, no score
+                            return self._told_played[trump][mover][code][0], self._told_won[self.trump][self.to_move]
+                        return self._played(mover, action, turned)
+                    self.to_move = self._next[mover]
+                    return self._told_played[self.trump][mover][code] if self._history else NO_EVENTS
             reason = self._play_violation(action)
             if reason is None:
+                turned = len(self.turned)
                 self._play(action)
-                return
+                return self._played(mover, action, turned) if self._history else NO_EVENTS
         elif action.__class__ is Bid and self.phase is _BID and (seat is None or seat == mover):
             tricks = action.tricks
             if type(tricks) is int and 0 <= tricks <= self.cards and not self._plus_minus_one:
@@ -738,16 +755,18 @@ class GameState:
                     self.phase = _PLAY
                     self.trick_number = 1
                 self.to_move = self._next[mover]
-                return
+                if not self._history:
+                    return NO_EVENTS
+                return self._told_bids[mover][tricks] if self.phase is _BID else self._bid_made(mover, tricks)
             reason = self._bid_violation(action)
             if reason is None:
                 self._bid(tricks)
-                return
+                return self._bid_made(mover, tricks) if self._history else NO_EVENTS
         else:
             reason = self.violation(action, seat)
             if reason is None:
                 self._bid(action.tricks)  # type: ignore[union-attr]
-                return
+                return self._bid_made(mover, action.tricks) if self._history else NO_EVENTS  # type: ignore[union-attr]
         phase = self.phase
         wrong_kind = (phase is _PLAY and type(action) is not Play) or (phase is _BID and type(action) is not Bid)
         raise (InvalidActionError if wrong_kind else IllegalActionError)(
@@ -756,6 +775,46 @@ class GameState:
             trick=self.trick_number if phase is _PLAY else None,
             seat=mover if seat is None else seat,
         )
+
+    # ---------------------------------------------------------------- the events
+    def _dealt(self) -> Events:
+        """The round just dealt, as each seat sees it."""
+        turned, trump, number = tuple(self.turned), self.trump, self.round_number
+        cards, dealer = self.cards, self.dealer
+        return tuple(
+            [
+                _new_tuple(RoundDealt, (seat, number, cards, dealer, tuple(hand), turned, trump))
+                for seat, hand in enumerate(self.hands)
+            ]
+        )
+
+    def _bid_made(self, seat: int, bid: int) -> Events:
+        """The events of ``seat``'s bid, just taken."""
+        if self.phase is _BID:
+            return self._told_bids[seat][bid]
+        return bid_events(self.ruleset.bidding, seat, bid, self.bids, True)
+
+    def _played(self, seat: int, play: Play, turned: int) -> Events:
+        """The events of ``seat``'s ``play``, just taken (``turned``: the cards face up before it)."""
+        code, now = play.code, len(self.turned)
+        if self.trick:  # the trick goes on
+            if now == turned:
+                return self._told_played[self.trump][seat][code]
+            return (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
+        trick = self.tricks[-1]
+        if now == turned and self.phase is _PLAY:
+            return self._told_played[trick.trump][seat][code][0], self._told_won[self.trump][trick.winner]
+        revealed = trick.revealed
+        by_play = tuple(self.turned[turned : len(self.turned) - len(revealed)])
+        played = _new_tuple(CardPlayed, (EVERYONE, seat, code, by_play, trick.trump))
+        won = _new_tuple(TrickWon, (EVERYONE, trick.winner, revealed, self.trump))
+        if self.phase is _PLAY:
+            return played, won
+        result = self.results[-1]
+        scored = RoundScored(
+            EVERYONE, result.round_number, result.bids, result.tricks_won, result.points, tuple(self.totals)
+        )
+        return played, won, scored
 
     def apply_unchecked(self, action: Action) -> None:
         """Take ``action`` without checking it: the rollout path.
@@ -803,10 +862,7 @@ class GameState:
 
     def visible_bids(self, seat: int) -> list[int | None]:
         """The bids ``seat`` may see now, by seat (``None`` where it may not), per ``bidding``."""
-        mode = self.ruleset.bidding
-        if mode is Bidding.OPEN or (mode is Bidding.HIDDEN and self.phase is not _BID):
-            return list(self.bids)
-        return [bid if other == seat else None for other, bid in enumerate(self.bids)]
+        return bids_seen(self.ruleset.bidding, self.bids, seat, self.phase is not _BID)
 
     def pile_cards(self) -> list[int]:
         """The face-down pile, top first. Referee-side only: never part of a seat's view."""
