@@ -9,8 +9,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any, cast
 
+from . import engine_events as engine
 from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid, Play
 from .cards import CARDS, WILD, Card, Colour
 from .events import (
@@ -28,8 +30,9 @@ from .events import (
 from .history import GameHistory, Snapshot
 from .pb import bot_pb2 as pb
 from .rules import Ruleset
-from .state import NO_TRUMP, GameState, Phase
+from .state import NO_TRUMP, Phase
 from .view import SeatView
+from .visibility import Seen
 
 PROTOCOL_VERSION = 1
 BID = pb.DECISION_KIND_BID
@@ -80,74 +83,44 @@ def game_start_message(info: GameInfo) -> pb.GameStart:
     )
 
 
-def view_fields(state: GameState, seat: int) -> dict[str, Any]:
-    """What ``seat`` may see now: the fields of the ``View`` a decision request carries.
+def view_message(seen: Seen) -> dict[str, Any]:
+    """The fields of the ``View`` a decision request carries: what :func:`rage_sdk.visibility.seen` gives.
 
-    The same information as :func:`rage_sdk.view.view_for` (whose tests hold the two together),
-    read straight from the state because the referee builds one for every decision; the
-    finished tricks and rounds travel as events instead. A dict, so that the referee's
+    The finished tricks and rounds travel as events instead. A dict, so that the referee's
     ``DecisionRequest`` builds its ``View`` in place rather than copying one in.
     """
-    trick = state.trick
-    return dict(
-        seat=seat,
-        round=state.round_number,
-        cards=state.cards,
-        dealer=state.dealer,
-        trump=state.trump,
-        hand=state.hands[seat],
-        hand_sizes=[len(hand) for hand in state.hands],
-        turned=state.turned,
-        bids=[-1 if bid is None else bid for bid in state.visible_bids(seat)],
-        trick=state.trick_number if state.phase is Phase.PLAY else 0,
-        lead=state.lead,
-        trick_plays=[play.code for _, play in trick],
-        trick_leader=trick[0][0] if trick else state.to_move,
-        tricks_won=state.tricks_won,
-        totals=state.totals,
-    )
+    return seen._asdict()
 
 
-def card_played_message(seat: int, play: int, turned: list[int], trump: int) -> pb.Event:
-    """The ``CardPlayed`` event from the numbers it travels as (the referee's way: one per play)."""
-    return pb.Event(card_played={"seat": seat, "play": play, "turned": turned, "trump": trump})
+def _dealt(e: engine.RoundDealt) -> pb.Event:
+    started = {"round": e.round_number, "cards": e.cards, "dealer": e.dealer, "hand": e.hand, "turned": e.turned}
+    return pb.Event(round_started=started | {"trump": e.trump})
 
 
-def event_message(event: Event) -> pb.Event:
-    # Sub-messages as dicts: built inside the Event rather than copied into it.
-    match event:
-        case CardPlayed():
-            turned = [card.id for card in event.turned]
-            return card_played_message(event.seat, event.play.code, turned, colour_code(event.trump))
-        case TrickWon():
-            turned = [card.id for card in event.turned]
-            return pb.Event(trick_won={"winner": event.winner, "turned": turned, "trump": colour_code(event.trump)})
-        case BidMade():
-            return pb.Event(bid_made={"seat": event.seat, "bid": event.bid})
-        case RoundStarted():
-            return pb.Event(
-                round_started={
-                    "round": event.round_number,
-                    "cards": event.cards,
-                    "dealer": event.dealer,
-                    "hand": [card.id for card in event.hand],
-                    "turned": [card.id for card in event.turned],
-                    "trump": colour_code(event.trump),
-                }
-            )
-        case BidsShown():
-            return pb.Event(bids_shown={"bids": event.bids})
-        case RoundScored():
-            return pb.Event(
-                round_scored={
-                    "round": event.round_number,
-                    "bids": event.bids,
-                    "tricks_won": event.tricks_won,
-                    "points": event.points,
-                    "totals": event.totals,
-                }
-            )
-    raise TypeError(f"not an event: {event!r}")
+def _scored(e: engine.RoundScored) -> pb.Event:
+    scored = {"round": e.round_number, "bids": e.bids, "tricks_won": e.tricks_won, "points": e.points}
+    return pb.Event(round_scored=scored | {"totals": e.totals})
+
+
+# Sub-messages as dicts: built inside the Event rather than copied into it.
+_ENCODE: dict[type, Callable[[Any], pb.Event]] = {
+    engine.RoundDealt: _dealt,
+    engine.BidMade: lambda e: pb.Event(bid_made={"seat": e.seat, "bid": e.bid}),
+    engine.BidsShown: lambda e: pb.Event(bids_shown={"bids": e.bids}),
+    engine.CardPlayed: lambda e: pb.Event(
+        card_played={"seat": e.seat, "play": e.play, "turned": e.turned, "trump": e.trump}
+    ),
+    engine.TrickWon: lambda e: pb.Event(trick_won={"winner": e.winner, "turned": e.turned, "trump": e.trump}),
+    engine.RoundScored: _scored,
+}
+
+
+@lru_cache(maxsize=4096, typed=True)
+def event_bytes(event: engine.EngineEvent) -> bytes:
+    """An engine event as the ``Event`` message it travels as, encoded (the commonest are the same
+    prebuilt events again and again, so their bytes are kept)."""
+    encoded: bytes = _ENCODE[type(event)](event).SerializeToString()
+    return encoded
 
 
 def game_end_message(over: GameOver) -> pb.GameEnd:
