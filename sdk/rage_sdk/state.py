@@ -115,6 +115,26 @@ class Outcome(NamedTuple):
     """Rounds each seat bid exactly, the ``most_hits`` tie-break."""
 
 
+def trick_of(plays: list[tuple[int, Play]], winner: int, trump: int, revealed: tuple[int, ...]) -> Trick:
+    """The :class:`Trick` of ``plays`` (in order), won by ``winner`` with ``trump``; ``revealed`` after it."""
+    return _new_tuple(Trick, (plays[0][0], tuple(plays), winner, trump, revealed))
+
+
+def round_result(
+    round_number: int,
+    cards: int,
+    dealer: int,
+    trump: int,
+    bids: tuple[int, ...],
+    tricks: list[Trick] | tuple[Trick, ...],
+    tricks_won: tuple[int, ...],
+    points: tuple[int, ...],
+) -> RoundResult:
+    """The :class:`RoundResult` of a round scored after ``tricks`` (``trump``: after its first reveal)."""
+    winners = tuple([trick.winner for trick in tricks])
+    return _new_tuple(RoundResult, (round_number, cards, dealer, trump, bids, winners, tricks_won, points))
+
+
 def places_for(
     totals: tuple[int, ...] | list[int], hits: tuple[int, ...] | list[int], tiebreak: Tiebreak
 ) -> tuple[int, ...]:
@@ -622,7 +642,7 @@ class GameState:
             self.trump = self._reveal()
             revealed = tuple(self.turned[start:])
         if self._history:
-            self.tricks.append(_new_tuple(Trick, (trick[0][0], tuple(trick), winner, trump, revealed)))
+            self.tricks.append(trick_of(trick, winner, trump, revealed))
         self.tricks_won[winner] += 1
         if self._trick_bonus:
             self._bonus[winner] += self._trick_bonus
@@ -664,22 +684,8 @@ class GameState:
 
     def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> None:
         tricks = self.tricks
-        winners = tuple([trick.winner for trick in tricks])
-        self.results.append(
-            _new_tuple(
-                RoundResult,
-                (
-                    self.round_number,
-                    self.cards,
-                    self.dealer,
-                    self.first_trump,
-                    bids,
-                    winners,
-                    tuple(self.tricks_won),
-                    points,
-                ),
-            )
-        )
+        number, won = self.round_number, tuple(self.tricks_won)
+        self.results.append(round_result(number, self.cards, self.dealer, self.first_trump, bids, tricks, won, points))
         plays = tuple(chain.from_iterable([trick.plays for trick in tricks]))
         self.logs.append(
             _new_tuple(RoundLog, (self.round_number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays))
