@@ -1,7 +1,8 @@
 """Between the engine's values and the protocol's messages (``proto/rage/v1/bot.proto``).
 
 Cards travel as card ids, plays as play codes and bids as numbers: the encodings of
-:mod:`rage_sdk.cards` and :mod:`rage_sdk.actions`, documented in the proto.
+:mod:`rage_sdk.cards` and :mod:`rage_sdk.actions`, documented in the proto. The one codec: for
+each message kind the referee's encoder and the bot's decoder, side by side.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def cards_of(ids: Iterable[int]) -> tuple[Card, ...]:
     return tuple(map(CARDS.__getitem__, ids))
 
 
+# ------------------------------------------------------- decisions
 def action_code(action: Action) -> int:
     """The number a :class:`Bid` or legal :class:`Play` travels as."""
     return action.tricks if isinstance(action, Bid) else action.code
@@ -70,7 +72,7 @@ def action_of(kind: int, code: int) -> Action:
     return PLAYS[code]
 
 
-# ---------------------------------------------------------------- referee -> bot
+# -------------------------------------------------- a game's start
 def game_start_message(info: GameInfo) -> pb.GameStart:
     return pb.GameStart(
         seat=info.seat,
@@ -83,15 +85,20 @@ def game_start_message(info: GameInfo) -> pb.GameStart:
     )
 
 
-def view_message(seen: Seen) -> dict[str, Any]:
-    """The fields of the ``View`` a decision request carries: what :func:`rage_sdk.visibility.seen` gives.
+def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
+    return GameInfo(
+        game=game,
+        seat=start.seat,
+        players=tuple(start.players),
+        ruleset=Ruleset.model_validate(json.loads(start.ruleset)),
+        first_round=start.first_round or 1,
+        decision_ms=start.decision_ms,
+        bank_ms=start.bank_ms,
+        index=start.index,
+    )
 
-    The finished tricks and rounds travel as events instead. A dict, so that the referee's
-    ``DecisionRequest`` builds its ``View`` in place rather than copying one in.
-    """
-    return seen._asdict()
 
-
+# ---------------------------------------------------------- events
 def _dealt(e: engine.RoundDealt) -> pb.Event:
     started = {"round": e.round_number, "cards": e.cards, "dealer": e.dealer, "hand": e.hand, "turned": e.turned}
     return pb.Event(round_started=started | {"trump": e.trump})
@@ -123,31 +130,6 @@ def event_bytes(event: engine.EngineEvent) -> bytes:
     return encoded
 
 
-def game_end_message(over: GameOver) -> pb.GameEnd:
-    return pb.GameEnd(
-        totals=list(over.totals),
-        places=list(over.places),
-        faults=[
-            pb.Fault(kind=fault.kind, round=fault.round_number, trick=fault.trick, detail=fault.detail)
-            for fault in over.faults
-        ],
-    )
-
-
-# ---------------------------------------------------------------- bot side
-def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
-    return GameInfo(
-        game=game,
-        seat=start.seat,
-        players=tuple(start.players),
-        ruleset=Ruleset.model_validate(json.loads(start.ruleset)),
-        first_round=start.first_round or 1,
-        decision_ms=start.decision_ms,
-        bank_ms=start.bank_ms,
-        index=start.index,
-    )
-
-
 def event_of(message: pb.Event) -> Event:
     kind = message.WhichOneof("kind")
     if kind == "round_started":
@@ -169,12 +151,34 @@ def event_of(message: pb.Event) -> Event:
     raise ValueError(f"unknown event {kind!r}")
 
 
+# ---------------------------------------------------- a game's end
+def game_end_message(over: GameOver) -> pb.GameEnd:
+    return pb.GameEnd(
+        totals=list(over.totals),
+        places=list(over.places),
+        faults=[
+            pb.Fault(kind=fault.kind, round=fault.round_number, trick=fault.trick, detail=fault.detail)
+            for fault in over.faults
+        ],
+    )
+
+
 def game_over_of(message: pb.GameEnd) -> GameOver:
     return GameOver(
         tuple(message.totals),
         tuple(message.places),
         tuple(FaultNote(f.kind, f.round, f.trick, f.detail) for f in message.faults),
     )
+
+
+# ----------------------------------------------------------- views
+def view_message(seen: Seen) -> dict[str, Any]:
+    """The fields of the ``View`` a decision request carries: what :func:`rage_sdk.visibility.seen` gives.
+
+    The finished tricks and rounds travel as events instead. A dict, so that the referee's
+    ``DecisionRequest`` builds its ``View`` in place rather than copying one in.
+    """
+    return seen._asdict()
 
 
 class _RequestView(SeatView):
