@@ -1,4 +1,4 @@
-"""apply()'s inline checks for coloured cards and bids agree with the violation walk and the general path."""
+"""apply()'s inline checks (coloured cards, action cards, bids) agree with the violation walk and the general path."""
 
 from __future__ import annotations
 
@@ -12,7 +12,18 @@ from rage_sdk.state import GameState, Phase
 
 
 def _picture(state: GameState) -> tuple[object, ...]:
-    return (state.hands, state.trick, state.lead, state.to_move, state.tricks_won, state.bids, state.phase)
+    return (
+        state.hands,
+        state.trick,
+        state.lead,
+        state.to_move,
+        state.tricks_won,
+        state.bids,
+        state.phase,
+        state.trump,
+        state.turned,
+        state.tricks,
+    )
 
 
 def _general(state: GameState, action: Action) -> GameState:
@@ -34,7 +45,7 @@ def test_inline_checks_agree_with_violation(preset: str, seed: int) -> None:
         if state.phase is Phase.DEAL:
             state.deal_seeded(seed)
             continue
-        tries: list[Action] = list(PLAYS[:96]) if state.phase is Phase.PLAY else list(BIDS[: state.cards + 2])
+        tries: list[Action] = list(PLAYS) if state.phase is Phase.PLAY else list(BIDS[: state.cards + 2])
         for action in tries:
             reason = state.violation(action)
             twin = state.copy()

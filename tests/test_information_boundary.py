@@ -34,6 +34,7 @@ from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
 from rage_sdk.bot import BotFactory, BotRunner
 from rage_sdk.cards import CARDS, CHANGE, NUM_COLOURED, WILD, card_id
+from rage_sdk.engine_events import EVERYONE
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.rules import Bidding, Ruleset
 from rage_sdk.state import GameState, Phase
@@ -236,20 +237,18 @@ TOLD: defaultdict[int, deque[Snapshot]] = defaultdict(deque)
 """The referee's state when it made each event, by wire game id, until the event goes out."""
 
 
-def tracking_events(game_class: type) -> tuple[Any, Any]:
-    """``tell`` and ``share`` of the referee's game that note the state as each event is made."""
-    tell, share = game_class.tell, game_class.share
+def tracking_events(game_class: type) -> Any:
+    """``tell`` of the referee's game, noting the state as each event is made for each seat it goes to."""
+    tell = game_class.tell
 
-    def tracked_tell(game: Any, seat: int, event: Any) -> None:
-        TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
-        tell(game, seat, event)
+    def tracked_tell(game: Any, events: Any) -> None:
+        for event in events:
+            seats = range(len(game.told)) if event.to == EVERYONE else [event.to]
+            for seat in seats:
+                TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
+        tell(game, events)
 
-    def tracked_share(game: Any, message: Any) -> None:
-        for seat in range(len(game.told)):
-            TOLD[game.wire_id(seat)].append(snapshot(seat, with_view=False))
-        share(game, message)
-
-    return tracked_tell, tracked_share
+    return tracked_tell
 
 
 @dataclass
@@ -273,9 +272,7 @@ async def _capture(rules: Ruleset, targets: Sequence[str], seed: int, logs: Path
 @pytest.fixture
 def capture(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     monkeypatch.setattr(rage_referee.game, "GameState", TrackedState)
-    tell, share = tracking_events(rage_referee.game._Game)
-    monkeypatch.setattr(rage_referee.game._Game, "tell", tell)
-    monkeypatch.setattr(rage_referee.game._Game, "share", share)
+    monkeypatch.setattr(rage_referee.game._Game, "tell", tracking_events(rage_referee.game._Game))
     TOLD.clear()
 
     def run(rules: Ruleset, targets: Sequence[str], seed: int = 5) -> Capture:

@@ -4,8 +4,8 @@ Every decision goes to the seat's bot with a deadline; a bot that times out, cra
 garbage or breaks a rule is charged a :class:`Fault` and the referee plays the fallback (the
 lowest legal bid, or the first legal play) in its place, so a game always finishes. A forfeited
 bot is not asked: each of its decisions is the fallback, recorded as a ``forfeited`` entry. What a
-bot is sent is a seat's view (:func:`rage_sdk.wire.view_fields`, the wire form of
-:func:`rage_sdk.view.view_for`) and the public events of :mod:`rage_sdk.events`.
+bot is sent is what :mod:`rage_sdk.visibility` lets its seat see, encoded by :mod:`rage_sdk.wire`:
+its view at each decision, and the events the engine returned that are its to see.
 """
 
 from __future__ import annotations
@@ -16,23 +16,13 @@ from dataclasses import dataclass, field
 
 from rage_sdk import wire
 from rage_sdk.actions import Action, Bid
-from rage_sdk.cards import CARDS
-from rage_sdk.events import (
-    BidMade,
-    BidsShown,
-    Event,
-    FaultNote,
-    GameInfo,
-    GameOver,
-    RoundScored,
-    RoundStarted,
-    TrickWon,
-)
+from rage_sdk.engine_events import EVERYONE, Events
+from rage_sdk.events import FaultNote, GameInfo, GameOver
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import frames_pb2 as frames
 from rage_sdk.record import record_json
-from rage_sdk.rules import Bidding
 from rage_sdk.state import CHANCE, GameState, Phase
+from rage_sdk.visibility import seen
 
 from .faults import Fault, FaultKind
 from .finished import FinishedGame
@@ -101,18 +91,17 @@ class _Game:
             self.wire_id(seat), seat, spec.seats, spec.ruleset, 1, time.decision_ms, time.bank_ms, index=spec.game_id
         )
 
-    def tell(self, seat: int, event: Event) -> None:
-        """An event for one seat; it goes out with the seat's next message."""
-        self.told[seat].append(wire.event_message(event).SerializeToString())
-
-    def tell_all(self, event: Event) -> None:
-        self.share(wire.event_message(event))
-
-    def share(self, message: pb.Event) -> None:
-        """An event message for every seat: encoded once, its bytes shared."""
-        encoded = message.SerializeToString()
-        for told in self.told:
-            told.append(encoded)
+    def tell(self, events: Events) -> None:
+        """The engine's events, each for the seat it is tagged with or for every seat; they go out
+        with each seat's next message (an event for every seat is encoded once, its bytes shared)."""
+        told = self.told
+        for event in events:
+            encoded = wire.event_bytes(event)
+            if event.to == EVERYONE:
+                for seat_told in told:
+                    seat_told.append(encoded)
+            else:
+                told[event.to].append(encoded)
 
     def message(self, seat: int, *, request: bytes | None = None, end: bytes | None = None) -> bytes:
         """The seat's next ``GameMessage``, encoded: the events it has not been sent yet, then the request or end.
@@ -137,8 +126,7 @@ class _Game:
         state, clock = self.state, asyncio.get_running_loop().time
         while not state.is_terminal():
             if state.current_player() == CHANCE:
-                state.deal_seeded(self.spec.seed)
-                self._round_started()
+                self._round_started(state.deal_seeded(self.spec.seed))
                 continue
             seat = state.to_move
             started = clock()
@@ -154,44 +142,12 @@ class _Game:
         else:
             self.times.play(ms)
 
-    def _round_started(self) -> None:
-        state = self.state
+    def _round_started(self, dealt: Events) -> None:
         self.times.new_round()
-        turned, trump = tuple(CARDS[card] for card in state.turned), wire.colour_of(state.trump)
-        for seat in range(len(self.bots)):
-            hand = tuple(CARDS[card] for card in state.hands[seat])
-            self.tell(seat, RoundStarted(state.round_number, state.cards, state.dealer, hand, turned, trump))
+        self.tell(dealt)
 
     def _apply(self, seat: int, action: Action) -> None:
-        state = self.state
-        turned_before, tricks_before, round_before = len(state.turned), len(state.tricks), state.round_number
-        state.apply(action)
-        if isinstance(action, Bid):
-            self._bid_events(seat, action.tricks)
-            return
-        # A round's tricks stay in the state until the next deal, so a grown list means this play ended one.
-        finished_trick = state.tricks[-1] if len(state.tricks) > tricks_before else None
-        revealed = finished_trick.revealed if finished_trick else ()
-        turned = state.turned[turned_before : len(state.turned) - len(revealed)]
-        trump_after_play = finished_trick.trump if finished_trick else state.trump
-        self.share(wire.card_played_message(seat, action.code, turned, trump_after_play))
-        if finished_trick is not None:
-            revealed_cards = tuple(CARDS[c] for c in revealed)
-            self.tell_all(TrickWon(finished_trick.winner, revealed_cards, wire.colour_of(state.trump)))
-        if state.round_number != round_before:
-            result = state.results[-1]
-            self.tell_all(
-                RoundScored(result.round_number, result.bids, result.tricks_won, result.points, tuple(state.totals))
-            )
-
-    def _bid_events(self, seat: int, tricks: int) -> None:
-        mode = self.spec.ruleset.bidding
-        if mode is Bidding.OPEN:
-            self.tell_all(BidMade(seat, tricks))
-            return
-        self.tell(seat, BidMade(seat, tricks))
-        if mode is Bidding.HIDDEN and self.state.phase is Phase.PLAY:
-            self.tell_all(BidsShown(tuple(bid for bid in self.state.bids if bid is not None)))
+        self.tell(self.state.apply(action))
 
     async def ask(self, seat: int) -> Action:
         """The seat's decision, or the fallback with a fault charged."""
@@ -211,7 +167,7 @@ class _Game:
         request = pb.DecisionRequest(
             seq=self.seq,
             kind=kind,
-            view=wire.view_fields(state, seat),
+            view=wire.view_message(seen(state, seat)),
             legal=codes,
             time_ms=allowed_ms,
             bank_ms=self.bank_ms[seat],

@@ -88,8 +88,9 @@ class _Rerun(_Game):
     def _deal(self) -> None:
         round_ = self.record.rounds[self.dealt]
         self.dealt += 1
-        self.state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
-        self._round_started()
+        self._round_started(
+            self.state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
+        )
 
     async def answers(self, seat: int, wanted: Callable[[Decision], bool]) -> AsyncIterator[Answer]:
         """The bot's answer at each of ``seat``'s decisions that ``wanted`` picks, in the game's order."""

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from .actions import PLAYS, Play
 from .pb import bot_pb2 as pb
-from .state import NO_TRUMP, RoundResult, Trick
+from .state import NO_TRUMP, RoundResult, Trick, round_result, trick_of
 
 Snapshot = tuple[tuple[RoundResult, ...], tuple[Trick, ...]]
 """The finished rounds, and the current round's finished tricks."""
@@ -84,9 +84,7 @@ class GameHistory:
             self._trick_trump = played.trump
         elif kind == "trick_won":
             won = event.trick_won
-            leader = self._trick[0][0] if self._trick else won.winner
-            trick = Trick(leader, tuple(self._trick), won.winner, self._trick_trump, tuple(won.turned))
-            self._tricks += (trick,)
+            self._tricks += (trick_of(self._trick, won.winner, self._trick_trump, tuple(won.turned)),)
             self._trick = []
         elif kind == "round_started":
             started = event.round_started
@@ -94,15 +92,6 @@ class GameHistory:
             self._tricks, self._trick = (), []
         elif kind == "round_scored":
             scored = event.round_scored
-            self._results.append(
-                RoundResult(
-                    scored.round,
-                    self._cards,
-                    self._dealer,
-                    self._first_trump,
-                    tuple(scored.bids),
-                    tuple(trick.winner for trick in self._tricks),
-                    tuple(scored.tricks_won),
-                    tuple(scored.points),
-                )
-            )
+            bids, tricks_won, points = tuple(scored.bids), tuple(scored.tricks_won), tuple(scored.points)
+            head = (scored.round, self._cards, self._dealer, self._first_trump)
+            self._results.append(round_result(*head, bids, self._tricks, tricks_won, points))

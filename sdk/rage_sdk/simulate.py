@@ -19,17 +19,15 @@ def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | 
     rng = rng or random.Random(seed)
     draw = rng.random
     state = GameState(ruleset, players)
+    legal_plays, legal_bids, apply = state.legal_plays, state.legal_bids, state.apply
     decisions = 0
-    while True:
-        phase = state.phase
-        if phase is _PLAY:
-            actions: list[Action] = state.legal_plays()  # type: ignore[assignment]
-        elif phase is _BID:
-            actions = state.legal_bids()  # type: ignore[assignment]
-        elif phase is _DEAL:
-            state.deal_seeded(seed)
-            continue
-        else:
-            return state, decisions
-        state.apply(actions[int(draw() * len(actions))])
-        decisions += 1
+    while state.phase is _DEAL:
+        state.deal_seeded(seed)
+        decisions += players * (state.cards + 1)  # each seat bids once and plays each of its cards
+        while state.phase is _BID:
+            bids: list[Action] = legal_bids()  # type: ignore[assignment]
+            apply(bids[int(draw() * len(bids))])
+        while state.phase is _PLAY:
+            plays: list[Action] = legal_plays()  # type: ignore[assignment]
+            apply(plays[int(draw() * len(plays))])
+    return state, decisions

@@ -11,9 +11,10 @@ Drive a game step by step::
     state.outcome()
 
 ``legal_actions()`` and ``is_legal()`` agree; ``apply()`` checks its action and
-raises :class:`IllegalActionError` naming the broken rule. Nothing here hands a
-seat's private data to another seat: :func:`rage_sdk.view.view_for` is the only
-road from a state to a player.
+raises :class:`IllegalActionError` naming the broken rule. ``apply()`` and the deal
+return the events they caused (:mod:`rage_sdk.engine_events`), each tagged with the
+seat that may see it. Nothing here hands a seat's private data to another seat:
+:mod:`rage_sdk.visibility` decides what a seat sees.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from enum import Enum
+from functools import cache
 from itertools import chain
 from typing import Final, NamedTuple
 
@@ -46,8 +48,10 @@ from .cards import (
     WILD,
 )
 from .deal import Deal, seeded_deal
+from .engine_events import EVERYONE, NO_EVENTS, CardPlayed, Events, RoundDealt, RoundScored, TrickWon
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
-from .rules import Bidding, ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
+from .rules import ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
+from .visibility import bid_events, bids_seen, prebuilt
 
 CHANCE: Final = -1
 """``current_player()`` while the next round waits for its deal."""
@@ -110,6 +114,26 @@ class Outcome(NamedTuple):
     places: tuple[int, ...]
     hits: tuple[int, ...]
     """Rounds each seat bid exactly, the ``most_hits`` tie-break."""
+
+
+def trick_of(plays: list[tuple[int, Play]], winner: int, trump: int, revealed: tuple[int, ...]) -> Trick:
+    """The :class:`Trick` of ``plays`` (in order), won by ``winner`` with ``trump``; ``revealed`` after it."""
+    return _new_tuple(Trick, (plays[0][0], tuple(plays), winner, trump, revealed))
+
+
+def round_result(
+    round_number: int,
+    cards: int,
+    dealer: int,
+    trump: int,
+    bids: tuple[int, ...],
+    tricks: list[Trick] | tuple[Trick, ...],
+    tricks_won: tuple[int, ...],
+    points: tuple[int, ...],
+) -> RoundResult:
+    """The :class:`RoundResult` of a round scored after ``tricks`` (``trump``: after its first reveal)."""
+    winners = tuple([trick.winner for trick in tricks])
+    return _new_tuple(RoundResult, (round_number, cards, dealer, trump, bids, winners, tricks_won, points))
 
 
 def places_for(
@@ -190,7 +214,18 @@ _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of 
 _BID_LIST: Final = list(BIDS)
 _PLAY_LIST: Final = list(PLAYS)
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
+_LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
+_TRUMP_KEY: Final = 64
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+_ACTION_PLAYS: Final[dict[tuple[bool, bool, tuple[int, ...]], list[Play] | None]] = {}
+"""The plays of the action cards held, by (wild declares value, choose-mode change, the cards)."""
+
+
+@cache
+def _seated_plays(players: int) -> tuple[tuple[tuple[int, Play], ...], ...]:
+    """``(seat, play)`` by seat and play code, built once: a trick holds these rather than new tuples
+    (fewer objects for the garbage collector to scan)."""
+    return tuple(tuple((seat, play) for play in PLAYS) for seat in range(players))
 
 
 class GameState:
@@ -203,11 +238,13 @@ class GameState:
     __slots__ = (
         "_action_plays",
         "_anytime",
+        "_best",
         "_bonus",
         "_choose",
         "_dealt_hands",
         "_dealt_pile",
         "_first_only",
+        "_fixed_codes",
         "_hand_plays",
         "_history",
         "_later_wins",
@@ -216,13 +253,19 @@ class GameState:
         "_pile_colours",
         "_pile_colours_size",
         "_plus_minus_one",
+        "_recount",
         "_reveal_after_trick",
         "_scoring",
+        "_seated",
+        "_told_bids",
+        "_told_played",
+        "_told_won",
         "_trick_actions",
         "_trick_bonus",
         "_trick_scope",
         "_wild_plays",
         "_wild_values",
+        "_winner",
         "bids",
         "bids_made",
         "cards",
@@ -263,10 +306,16 @@ class GameState:
         self._anytime = ruleset.action_cards_anytime
         self._first_only = ruleset.first_action_of_kind_only
         self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
+        # Plays of action cards whose legality is the card in hand and the lead colour alone
+        # (a choose-mode change's colour depends on the pile and the trick).
+        fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in self._wild_plays)}
+        self._fixed_codes = frozenset(fixed if self._choose else fixed | {CHANGE})
         self._next = [(seat + 1) % players for seat in range(players)]
+        self._seated = _seated_plays(players)
         self._plus_minus_one = ruleset.plus_minus_one
         self._scoring = _Scoring.of(ruleset)
         self._history = True
+        self._told_played, self._told_won, self._told_bids = prebuilt(ruleset.bidding, players, max(ruleset.rounds))
         self._dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._dealt_pile: tuple[int, ...] = ()
 
@@ -293,7 +342,7 @@ class GameState:
             for hand in hands
         ]
         self._action_plays: list[list[Play] | None] = [
-            self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
+            self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
         ]
         self._pile = pile
         self._pile_colours: frozenset[int] | set[int] = _NO_COLOURS
@@ -308,6 +357,9 @@ class GameState:
         self.trick_number = 0
         self.trick: list[tuple[int, Play]] = []
         self.lead = NO_TRUMP
+        self._best = -1
+        self._winner = -1
+        self._recount = False
         self._trick_actions = 0
         self._trick_bonus = 0
         self.tricks: list[Trick] = []
@@ -329,8 +381,9 @@ class GameState:
         return len(self._pile)
 
     # ------------------------------------------------------------------ the deal
-    def deal(self, hands: list[list[int]], pile: list[int]) -> None:
-        """The chance step: deal ``hands`` (by seat) and ``pile`` (top first), card ids."""
+    def deal(self, hands: list[list[int]], pile: list[int]) -> Events:
+        """The chance step: deal ``hands`` (by seat) and ``pile`` (top first), card ids; a
+        :class:`RoundDealt` for each seat."""
         if self.phase is not _DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         cards = self.ruleset.rounds[self.round_number - 1]
@@ -352,22 +405,23 @@ class GameState:
                 f"round {self.round_number}: hands and pile are not the {self.ruleset.preset} deck "
                 f"(extra {extra}, missing {missing})"
             )
-        self._start_round(cards, hands, pile)
+        return self._start_round(cards, hands, pile)
 
-    def deal_seeded(self, seed: int) -> None:
+    def deal_seeded(self, seed: int) -> Events:
         """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
         if self.phase is not _DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         deal: Deal = seeded_deal(self.ruleset, self.players, seed, self.round_number)
-        self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
+        return self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
 
-    def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
+    def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> Events:
         self._reset_round(cards, [sorted(hand) for hand in hands], pile[::-1])
         if self._history:
             self._dealt_hands = tuple(map(tuple, hands))
             self._dealt_pile = tuple(pile)
         self.trump = self.first_trump = self._reveal()
         self.phase = _BID
+        return self._dealt() if self._history else NO_EVENTS
 
     def _reveal(self) -> int:
         """Turn cards from the top of the pile until a coloured one: its colour, or ``NO_TRUMP``."""
@@ -439,6 +493,15 @@ class GameState:
         plays = self._action_plays[seat]
         if plays is None:  # a choose-mode change: its colours depend on the pile and the trump
             return self._plays_of_actions(self.hands[seat], live=True) or []
+        return plays
+
+    def _held_action_plays(self, hand: list[int]) -> list[Play] | None:
+        """:meth:`_plays_of_actions` of ``hand``, looked up by the action cards it holds (the lists
+        are shared between states and never changed)."""
+        key = (self._wild_values, self._choose, tuple(hand[bisect_left(hand, NUM_COLOURED) :]))
+        plays = _ACTION_PLAYS.get(key, _NO_PLAYS)
+        if plays is _NO_PLAYS:
+            plays = _ACTION_PLAYS[key] = self._plays_of_actions(hand)
         return plays
 
     def _plays_of_actions(self, hand: list[int], live: bool = False) -> list[Play] | None:
@@ -553,22 +616,38 @@ class GameState:
         index = bisect_left(hand, card)
         del hand[index]
         trick = self.trick
-        trick.append((seat, play))
+        trick.append(self._seated[seat][play.code])
         if card < NUM_COLOURED:
             del self._hand_plays[seat][index]
             if self.lead < 0:
                 self.lead = card >> 4
+            self._lead_to(seat, card >> 4, card & 15)
         else:
-            self._action_plays[seat] = self._plays_of_actions(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
+            self._action_plays[seat] = self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
             if card == WILD:
                 if self.lead < 0:
                     self.lead = play.color  # type: ignore[assignment]
+                self._lead_to(seat, play.color, play.value if self._wild_values else 16)  # type: ignore[arg-type]
             else:
+                if card in (NOTRUMP, CHANGE):
+                    self._recount = True  # the trump may change under the cards already played
                 self._action(card, play)
         if len(trick) == self.players:
             self._end_trick()
         else:
             self.to_move = self._next[seat]
+
+    def _lead_to(self, seat: int, colour: int, rank: int) -> None:
+        """Keep the trick's winner so far up to date with ``seat``'s card of ``colour`` and ``rank``
+        (by :func:`trick_winner`'s order: trump above the lead colour, the other colours nowhere)."""
+        if colour == self.trump:
+            key = rank + _TRUMP_KEY
+        elif colour == self.lead:
+            key = rank + _LEAD_KEY
+        else:
+            return
+        if key > self._best or (key == self._best and self._later_wins):
+            self._best, self._winner = key, seat
 
     def _action(self, card: int, play: Play) -> None:
         """The effect of a notrump, change, plus5 or minus5 as it is played."""
@@ -605,7 +684,12 @@ class GameState:
 
     def _end_trick(self) -> None:
         trick, trump = self.trick, self.trump
-        winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
+        if self._recount or self._best < 0:  # a trump changed in the trick, or no card could win it
+            winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
+            self._recount = False
+        else:
+            winner = self._winner
+        self._best = -1
         revealed: tuple[int, ...] = ()
         if self._reveal_after_trick:
             self._reveal_after_trick = False
@@ -613,7 +697,7 @@ class GameState:
             self.trump = self._reveal()
             revealed = tuple(self.turned[start:])
         if self._history:
-            self.tricks.append(_new_tuple(Trick, (trick[0][0], tuple(trick), winner, trump, revealed)))
+            self.tricks.append(trick_of(trick, winner, trump, revealed))
         self.tricks_won[winner] += 1
         if self._trick_bonus:
             self._bonus[winner] += self._trick_bonus
@@ -655,22 +739,8 @@ class GameState:
 
     def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> None:
         tricks = self.tricks
-        winners = tuple([trick.winner for trick in tricks])
-        self.results.append(
-            _new_tuple(
-                RoundResult,
-                (
-                    self.round_number,
-                    self.cards,
-                    self.dealer,
-                    self.first_trump,
-                    bids,
-                    winners,
-                    tuple(self.tricks_won),
-                    points,
-                ),
-            )
-        )
+        number, won = self.round_number, tuple(self.tricks_won)
+        self.results.append(round_result(number, self.cards, self.dealer, self.first_trump, bids, tricks, won, points))
         plays = tuple(chain.from_iterable([trick.plays for trick in tricks]))
         self.logs.append(
             _new_tuple(RoundLog, (self.round_number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays))
@@ -697,38 +767,68 @@ class GameState:
         """Whether the seat to move may take ``action`` now."""
         return self.violation(action) is None
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Take ``action`` for the seat to move (or check that it is ``seat``'s turn).
+    def apply(self, action: Action, seat: int | None = None) -> Events:
+        """Take ``action`` for the seat to move (or check that it is ``seat``'s turn); the events it caused.
+
+        A state copied with ``history=False`` records nothing, and returns no events either.
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         """
         mover = self.to_move
         if action.__class__ is Play and self.phase is _PLAY and (seat is None or seat == mover):
             code = action.code
-            if 0 <= code < NUM_COLOURED:  # a coloured card, no declaration: the hot path, checked inline
+            if code < NUM_COLOURED:  # a coloured card, no declaration (or no legal code, -1): checked inline
                 hand = self.hands[mover]
                 index = bisect_left(hand, code)
-                lead = self.lead
+                lead, colour = self.lead, code >> 4
                 if (
                     index < len(hand)
                     and hand[index] == code
-                    and (lead < 0 or code >> 4 == lead or not _holds(hand, lead))
+                    and (
+                        lead < 0
+                        or colour == lead
+                        or (follow := bisect_left(hand, lead << 4)) == len(hand)
+                        or hand[follow] >> 4 != lead
+                    )
                 ):
                     del hand[index]
                     del self._hand_plays[mover][index]
                     trick = self.trick
-                    trick.append((mover, action))
+                    trick.append(self._seated[mover][code])
                     if lead < 0:
-                        self.lead = code >> 4
+                        self.lead = lead = colour
+                    # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
+                    if colour == self.trump:
+                        if (code & 15) + _TRUMP_KEY > self._best:
+                            self._best, self._winner = (code & 15) + _TRUMP_KEY, mover
+                    elif colour == lead and (code & 15) + _LEAD_KEY > self._best:
+                        self._best, self._winner = (code & 15) + _LEAD_KEY, mover
                     if len(trick) == self.players:
+                        turned, trump = len(self.turned), self.trump
                         self._end_trick()
-                    else:
-                        self.to_move = self._next[mover]
-                    return
+                        if not self._history:
+                            return NO_EVENTS
+                        if len(self.turned) == turned and self.phase is _PLAY:  # nothing turned up, no score
+                            return self._told_played[trump][mover][code][0], self._told_won[self.trump][self.to_move]
+                        return self._played(mover, action, turned)
+                    self.to_move = self._next[mover]
+                    return self._told_played[self.trump][mover][code] if self._history else NO_EVENTS
+            elif code in self._fixed_codes:  # an action card in its one legal shape: the hand and the lead to check
+                hand, lead = self.hands[mover], self.lead
+                if action._card in hand and (
+                    lead < 0
+                    or self._anytime
+                    or (follow := bisect_left(hand, lead << 4)) == len(hand)
+                    or hand[follow] >> 4 != lead
+                ):
+                    turned = len(self.turned)
+                    self._play(action)
+                    return self._played(mover, action, turned) if self._history else NO_EVENTS
             reason = self._play_violation(action)
             if reason is None:
+                turned = len(self.turned)
                 self._play(action)
-                return
+                return self._played(mover, action, turned) if self._history else NO_EVENTS
         elif action.__class__ is Bid and self.phase is _BID and (seat is None or seat == mover):
             tricks = action.tricks
             if type(tricks) is int and 0 <= tricks <= self.cards and not self._plus_minus_one:
@@ -738,16 +838,18 @@ class GameState:
                     self.phase = _PLAY
                     self.trick_number = 1
                 self.to_move = self._next[mover]
-                return
+                if not self._history:
+                    return NO_EVENTS
+                return self._told_bids[mover][tricks] if self.phase is _BID else self._bid_made(mover, tricks)
             reason = self._bid_violation(action)
             if reason is None:
                 self._bid(tricks)
-                return
+                return self._bid_made(mover, tricks) if self._history else NO_EVENTS
         else:
             reason = self.violation(action, seat)
             if reason is None:
                 self._bid(action.tricks)  # type: ignore[union-attr]
-                return
+                return self._bid_made(mover, action.tricks) if self._history else NO_EVENTS  # type: ignore[union-attr]
         phase = self.phase
         wrong_kind = (phase is _PLAY and type(action) is not Play) or (phase is _BID and type(action) is not Bid)
         raise (InvalidActionError if wrong_kind else IllegalActionError)(
@@ -756,6 +858,46 @@ class GameState:
             trick=self.trick_number if phase is _PLAY else None,
             seat=mover if seat is None else seat,
         )
+
+    # ---------------------------------------------------------------- the events
+    def _dealt(self) -> Events:
+        """The round just dealt, as each seat sees it."""
+        turned, trump, number = tuple(self.turned), self.trump, self.round_number
+        cards, dealer = self.cards, self.dealer
+        return tuple(
+            [
+                _new_tuple(RoundDealt, (seat, number, cards, dealer, tuple(hand), turned, trump))
+                for seat, hand in enumerate(self.hands)
+            ]
+        )
+
+    def _bid_made(self, seat: int, bid: int) -> Events:
+        """The events of ``seat``'s bid, just taken."""
+        if self.phase is _BID:
+            return self._told_bids[seat][bid]
+        return bid_events(self.ruleset.bidding, seat, bid, self.bids, True)
+
+    def _played(self, seat: int, play: Play, turned: int) -> Events:
+        """The events of ``seat``'s ``play``, just taken (``turned``: the cards face up before it)."""
+        code, now = play.code, len(self.turned)
+        if self.trick:  # the trick goes on
+            if now == turned:
+                return self._told_played[self.trump][seat][code]
+            return (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
+        trick = self.tricks[-1]
+        if now == turned and self.phase is _PLAY:
+            return self._told_played[trick.trump][seat][code][0], self._told_won[self.trump][trick.winner]
+        revealed = trick.revealed
+        by_play = tuple(self.turned[turned : len(self.turned) - len(revealed)])
+        played = _new_tuple(CardPlayed, (EVERYONE, seat, code, by_play, trick.trump))
+        won = _new_tuple(TrickWon, (EVERYONE, trick.winner, revealed, self.trump))
+        if self.phase is _PLAY:
+            return played, won
+        result = self.results[-1]
+        scored = RoundScored(
+            EVERYONE, result.round_number, result.bids, result.tricks_won, result.points, tuple(self.totals)
+        )
+        return played, won, scored
 
     def apply_unchecked(self, action: Action) -> None:
         """Take ``action`` without checking it: the rollout path.
@@ -803,10 +945,7 @@ class GameState:
 
     def visible_bids(self, seat: int) -> list[int | None]:
         """The bids ``seat`` may see now, by seat (``None`` where it may not), per ``bidding``."""
-        mode = self.ruleset.bidding
-        if mode is Bidding.OPEN or (mode is Bidding.HIDDEN and self.phase is not _BID):
-            return list(self.bids)
-        return [bid if other == seat else None for other, bid in enumerate(self.bids)]
+        return bids_seen(self.ruleset.bidding, self.bids, seat, self.phase is not _BID)
 
     def pile_cards(self) -> list[int]:
         """The face-down pile, top first. Referee-side only: never part of a seat's view."""

@@ -1,10 +1,11 @@
 """What one seat may see: the information boundary of ``rules.md``.
 
-:func:`view_for` is the only road from a :class:`GameState` to a player. A
-:class:`SeatView` holds the seat's own hand; every card turned up from the pile;
-every card played with its declaration; the current trump; tricks won; scores of
-finished rounds; cards left in each hand; seats, dealer and ruleset; and the bids
-the ``bidding`` mode shows. Never another seat's hand, never the pile.
+:func:`view_for` is the only road from a :class:`GameState` to a player: the typed form of
+:func:`rage_sdk.visibility.seen`, which decides what a seat sees. A :class:`SeatView` holds
+the seat's own hand; every card turned up from the pile; every card played with its
+declaration; the current trump; tricks won; scores of finished rounds; cards left in each
+hand; seats, dealer and ruleset; and the bids the ``bidding`` mode shows. Never another
+seat's hand, never the pile.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .actions import Action, Bid, Play
 from .cards import CARDS, WILD, Card, Colour
 from .rules import Ruleset, WildTie
 from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick, trick_winner
+from .visibility import seen
 
 
 @dataclass(slots=True)
@@ -100,29 +102,29 @@ class SeatView:
 
 
 def view_for(state: GameState, seat: int) -> SeatView:
-    """What ``seat`` may see of ``state`` now."""
+    """What ``seat`` may see of ``state`` now: :func:`rage_sdk.visibility.seen`, typed."""
     if not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} among {state.players} players")
-    dealt = state.phase is Phase.BID or state.phase is Phase.PLAY
+    numbers, to_move = seen(state, seat), state.current_player()
     return SeatView(
         seat=seat,
         players=state.players,
         ruleset=state.ruleset,
         phase=state.phase,
-        round_number=state.round_number,
-        cards=state.cards,
-        dealer=state.dealer,
-        to_move=state.current_player(),
-        hand=tuple(CARDS[card] for card in state.hands[seat]),
-        hand_sizes=tuple(len(hand) for hand in state.hands),
-        turned=tuple(CARDS[card] for card in state.turned),
-        trump=None if state.trump == NO_TRUMP else Colour(state.trump),
-        bids=tuple(state.visible_bids(seat)),
+        round_number=numbers.round,
+        cards=numbers.cards,
+        dealer=numbers.dealer,
+        to_move=to_move,
+        hand=tuple(CARDS[card] for card in numbers.hand),
+        hand_sizes=tuple(numbers.hand_sizes),
+        turned=tuple(CARDS[card] for card in numbers.turned),
+        trump=None if numbers.trump == NO_TRUMP else Colour(numbers.trump),
+        bids=tuple(None if bid < 0 else bid for bid in numbers.bids),
         trick=tuple(state.trick),
-        lead=None if state.lead == NO_TRUMP else Colour(state.lead),
+        lead=None if numbers.lead == NO_TRUMP else Colour(numbers.lead),
         tricks=tuple(state.tricks),
-        tricks_won=tuple(state.tricks_won),
+        tricks_won=tuple(numbers.tricks_won),
         results=tuple(state.results),
-        totals=tuple(state.totals),
-        legal_actions=tuple(state.legal_actions()) if dealt and state.to_move == seat else (),
+        totals=tuple(numbers.totals),
+        legal_actions=tuple(state.legal_actions()) if to_move == seat else (),
     )

@@ -1,7 +1,8 @@
 """Between the engine's values and the protocol's messages (``proto/rage/v1/bot.proto``).
 
 Cards travel as card ids, plays as play codes and bids as numbers: the encodings of
-:mod:`rage_sdk.cards` and :mod:`rage_sdk.actions`, documented in the proto.
+:mod:`rage_sdk.cards` and :mod:`rage_sdk.actions`, documented in the proto. The one codec: for
+each message kind the referee's encoder and the bot's decoder, side by side.
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any, cast
 
+from . import engine_events as engine
 from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid, Play
 from .cards import CARDS, WILD, Card, Colour
 from .events import (
@@ -28,8 +31,9 @@ from .events import (
 from .history import GameHistory, Snapshot
 from .pb import bot_pb2 as pb
 from .rules import Ruleset
-from .state import NO_TRUMP, GameState, Phase
+from .state import NO_TRUMP, Phase
 from .view import SeatView
+from .visibility import Seen
 
 PROTOCOL_VERSION = 1
 BID = pb.DECISION_KIND_BID
@@ -51,6 +55,7 @@ def cards_of(ids: Iterable[int]) -> tuple[Card, ...]:
     return tuple(map(CARDS.__getitem__, ids))
 
 
+# ------------------------------------------------------- decisions
 def action_code(action: Action) -> int:
     """The number a :class:`Bid` or legal :class:`Play` travels as."""
     return action.tricks if isinstance(action, Bid) else action.code
@@ -67,7 +72,7 @@ def action_of(kind: int, code: int) -> Action:
     return PLAYS[code]
 
 
-# ---------------------------------------------------------------- referee -> bot
+# -------------------------------------------------- a game's start
 def game_start_message(info: GameInfo) -> pb.GameStart:
     return pb.GameStart(
         seat=info.seat,
@@ -80,88 +85,6 @@ def game_start_message(info: GameInfo) -> pb.GameStart:
     )
 
 
-def view_fields(state: GameState, seat: int) -> dict[str, Any]:
-    """What ``seat`` may see now: the fields of the ``View`` a decision request carries.
-
-    The same information as :func:`rage_sdk.view.view_for` (whose tests hold the two together),
-    read straight from the state because the referee builds one for every decision; the
-    finished tricks and rounds travel as events instead. A dict, so that the referee's
-    ``DecisionRequest`` builds its ``View`` in place rather than copying one in.
-    """
-    trick = state.trick
-    return dict(
-        seat=seat,
-        round=state.round_number,
-        cards=state.cards,
-        dealer=state.dealer,
-        trump=state.trump,
-        hand=state.hands[seat],
-        hand_sizes=[len(hand) for hand in state.hands],
-        turned=state.turned,
-        bids=[-1 if bid is None else bid for bid in state.visible_bids(seat)],
-        trick=state.trick_number if state.phase is Phase.PLAY else 0,
-        lead=state.lead,
-        trick_plays=[play.code for _, play in trick],
-        trick_leader=trick[0][0] if trick else state.to_move,
-        tricks_won=state.tricks_won,
-        totals=state.totals,
-    )
-
-
-def card_played_message(seat: int, play: int, turned: list[int], trump: int) -> pb.Event:
-    """The ``CardPlayed`` event from the numbers it travels as (the referee's way: one per play)."""
-    return pb.Event(card_played={"seat": seat, "play": play, "turned": turned, "trump": trump})
-
-
-def event_message(event: Event) -> pb.Event:
-    # Sub-messages as dicts: built inside the Event rather than copied into it.
-    match event:
-        case CardPlayed():
-            turned = [card.id for card in event.turned]
-            return card_played_message(event.seat, event.play.code, turned, colour_code(event.trump))
-        case TrickWon():
-            turned = [card.id for card in event.turned]
-            return pb.Event(trick_won={"winner": event.winner, "turned": turned, "trump": colour_code(event.trump)})
-        case BidMade():
-            return pb.Event(bid_made={"seat": event.seat, "bid": event.bid})
-        case RoundStarted():
-            return pb.Event(
-                round_started={
-                    "round": event.round_number,
-                    "cards": event.cards,
-                    "dealer": event.dealer,
-                    "hand": [card.id for card in event.hand],
-                    "turned": [card.id for card in event.turned],
-                    "trump": colour_code(event.trump),
-                }
-            )
-        case BidsShown():
-            return pb.Event(bids_shown={"bids": event.bids})
-        case RoundScored():
-            return pb.Event(
-                round_scored={
-                    "round": event.round_number,
-                    "bids": event.bids,
-                    "tricks_won": event.tricks_won,
-                    "points": event.points,
-                    "totals": event.totals,
-                }
-            )
-    raise TypeError(f"not an event: {event!r}")
-
-
-def game_end_message(over: GameOver) -> pb.GameEnd:
-    return pb.GameEnd(
-        totals=list(over.totals),
-        places=list(over.places),
-        faults=[
-            pb.Fault(kind=fault.kind, round=fault.round_number, trick=fault.trick, detail=fault.detail)
-            for fault in over.faults
-        ],
-    )
-
-
-# ---------------------------------------------------------------- bot side
 def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
     return GameInfo(
         game=game,
@@ -173,6 +96,38 @@ def game_info_of(game: int, start: pb.GameStart) -> GameInfo:
         bank_ms=start.bank_ms,
         index=start.index,
     )
+
+
+# ---------------------------------------------------------- events
+def _dealt(e: engine.RoundDealt) -> pb.Event:
+    started = {"round": e.round_number, "cards": e.cards, "dealer": e.dealer, "hand": e.hand, "turned": e.turned}
+    return pb.Event(round_started=started | {"trump": e.trump})
+
+
+def _scored(e: engine.RoundScored) -> pb.Event:
+    scored = {"round": e.round_number, "bids": e.bids, "tricks_won": e.tricks_won, "points": e.points}
+    return pb.Event(round_scored=scored | {"totals": e.totals})
+
+
+# Sub-messages as dicts: built inside the Event rather than copied into it.
+_ENCODE: dict[type, Callable[[Any], pb.Event]] = {
+    engine.RoundDealt: _dealt,
+    engine.BidMade: lambda e: pb.Event(bid_made={"seat": e.seat, "bid": e.bid}),
+    engine.BidsShown: lambda e: pb.Event(bids_shown={"bids": e.bids}),
+    engine.CardPlayed: lambda e: pb.Event(
+        card_played={"seat": e.seat, "play": e.play, "turned": e.turned, "trump": e.trump}
+    ),
+    engine.TrickWon: lambda e: pb.Event(trick_won={"winner": e.winner, "turned": e.turned, "trump": e.trump}),
+    engine.RoundScored: _scored,
+}
+
+
+@lru_cache(maxsize=4096, typed=True)
+def event_bytes(event: engine.EngineEvent) -> bytes:
+    """An engine event as the ``Event`` message it travels as, encoded (the commonest are the same
+    prebuilt events again and again, so their bytes are kept)."""
+    encoded: bytes = _ENCODE[type(event)](event).SerializeToString()
+    return encoded
 
 
 def event_of(message: pb.Event) -> Event:
@@ -196,12 +151,34 @@ def event_of(message: pb.Event) -> Event:
     raise ValueError(f"unknown event {kind!r}")
 
 
+# ---------------------------------------------------- a game's end
+def game_end_message(over: GameOver) -> pb.GameEnd:
+    return pb.GameEnd(
+        totals=list(over.totals),
+        places=list(over.places),
+        faults=[
+            pb.Fault(kind=fault.kind, round=fault.round_number, trick=fault.trick, detail=fault.detail)
+            for fault in over.faults
+        ],
+    )
+
+
 def game_over_of(message: pb.GameEnd) -> GameOver:
     return GameOver(
         tuple(message.totals),
         tuple(message.places),
         tuple(FaultNote(f.kind, f.round, f.trick, f.detail) for f in message.faults),
     )
+
+
+# ----------------------------------------------------------- views
+def view_message(seen: Seen) -> dict[str, Any]:
+    """The fields of the ``View`` a decision request carries: what :func:`rage_sdk.visibility.seen` gives.
+
+    The finished tricks and rounds travel as events instead. A dict, so that the referee's
+    ``DecisionRequest`` builds its ``View`` in place rather than copying one in.
+    """
+    return seen._asdict()
 
 
 class _RequestView(SeatView):
