@@ -29,6 +29,7 @@ from typing import Final, NamedTuple
 from .actions import (
     BIDS,
     CHANGE_PLAYS,
+    NUM_PLAY_CODES,
     PLAYS,
     WILD_COLOUR_PLAYS,
     WILD_VALUE_PLAYS,
@@ -257,6 +258,7 @@ class GameState:
         "_reveal_after_trick",
         "_scoring",
         "_seated",
+        "_told",
         "_told_bids",
         "_told_played",
         "_told_won",
@@ -350,6 +352,7 @@ class GameState:
         self.turned: list[int] = []
         self.trump = NO_TRUMP
         self.first_trump = NO_TRUMP
+        self._told = self._told_played[NO_TRUMP]
         self._reveal_after_trick = False
         self.bids: list[int | None] = [None] * n
         self.bids_made = 0
@@ -420,6 +423,7 @@ class GameState:
             self._dealt_hands = tuple(map(tuple, hands))
             self._dealt_pile = tuple(pile)
         self.trump = self.first_trump = self._reveal()
+        self._told = self._told_played[self.trump]
         self.phase = _BID
         return self._dealt() if self._history else NO_EVENTS
 
@@ -670,6 +674,7 @@ class GameState:
                     self._reveal_after_trick = False
         else:
             self._trick_bonus += 5 if card == PLUS5 else -5
+        self._told = self._told_played[self.trump]
 
     def _take_from_pile(self, colour: int) -> None:
         """Take the first card of ``colour`` from the top of the pile, face up."""
@@ -695,6 +700,7 @@ class GameState:
             self._reveal_after_trick = False
             start = len(self.turned)
             self.trump = self._reveal()
+            self._told = self._told_played[self.trump]
             revealed = tuple(self.turned[start:])
         if self._history:
             self.tricks.append(trick_of(trick, winner, trump, revealed))
@@ -812,7 +818,7 @@ class GameState:
                             return self._told_played[trump][mover][code][0], self._told_won[self.trump][self.to_move]
                         return self._played(mover, action, turned)
                     self.to_move = self._next[mover]
-                    return self._told_played[self.trump][mover][code] if self._history else NO_EVENTS
+                    return self._told[mover][code]  # prebuilt for the trump now (empty without history)
             elif code in self._fixed_codes:  # an action card in its one legal shape: the hand and the lead to check
                 hand, lead = self.hands[mover], self.lead
                 if action._card in hand and (
@@ -882,7 +888,7 @@ class GameState:
         code, now = play.code, len(self.turned)
         if self.trick:  # the trick goes on
             if now == turned:
-                return self._told_played[self.trump][seat][code]
+                return self._told[seat][code]
             return (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
         trick = self.tricks[-1]
         if now == turned and self.phase is _PLAY:
@@ -894,8 +900,9 @@ class GameState:
         if self.phase is _PLAY:
             return played, won
         result = self.results[-1]
-        scored = RoundScored(
-            EVERYONE, result.round_number, result.bids, result.tricks_won, result.points, tuple(self.totals)
+        scored = _new_tuple(
+            RoundScored,
+            (EVERYONE, result.round_number, result.bids, result.tricks_won, result.points, tuple(self.totals)),
         )
         return played, won, scored
 
@@ -937,6 +944,8 @@ class GameState:
         else:
             twin.tricks, twin.results, twin.logs = [], [], []
             twin._dealt_hands, twin._dealt_pile = (), ()
+            twin._told_played = _silent(self.players)  # a play's events, looked up, are none
+            twin._told = twin._told_played[self.trump]
         return twin
 
     def outcome(self) -> Outcome:
@@ -950,6 +959,12 @@ class GameState:
     def pile_cards(self) -> list[int]:
         """The face-down pile, top first. Referee-side only: never part of a seat's view."""
         return self._pile[::-1]
+
+
+@cache
+def _silent(players: int) -> tuple[tuple[tuple[Events, ...], ...], ...]:
+    """A table shaped like the prebuilt ``played`` events whose every entry is no event: a rollout's."""
+    return (((NO_EVENTS,) * NUM_PLAY_CODES,) * players,) * (NUM_COLOURS + 1)
 
 
 _COPIED_SLOTS: Final = {
