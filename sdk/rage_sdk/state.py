@@ -14,7 +14,7 @@ Drive a game step by step::
 raises :class:`IllegalActionError` naming the broken rule. ``apply()`` and the deal
 return the events they caused (:mod:`rage_sdk.engine_events`), each tagged with the
 seat that may see it. Nothing here hands a seat's private data to another seat:
-:mod:`rage_sdk.visibility` decides what a seat sees.
+:mod:`rage_sdk.visibility` picks what a seat sees.
 """
 
 from __future__ import annotations
@@ -49,10 +49,20 @@ from .cards import (
     WILD,
 )
 from .deal import Deal, seeded_deal
-from .engine_events import EVERYONE, NO_EVENTS, CardPlayed, Events, RoundDealt, RoundScored, TrickWon
+from .engine_events import (
+    EVERYONE,
+    NO_EVENTS,
+    CardPlayed,
+    Events,
+    RoundDealt,
+    RoundScored,
+    TrickWon,
+    bid_events,
+    bids_seen,
+    prebuilt,
+)
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
 from .rules import ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
-from .visibility import bid_events, bids_seen, prebuilt
 
 CHANCE: Final = -1
 """``current_player()`` while the next round waits for its deal."""

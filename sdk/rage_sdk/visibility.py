@@ -1,75 +1,23 @@
-"""Who may see what, per the Information section of ``rules.md``: the one place that decides it.
+"""Who may see what, per the Information section of ``rules.md``: a seat's events and its view.
 
 A seat sees its own hand; every card turned up from the pile; every card played with its
 declaration; the current trump; tricks won; scores of finished rounds; cards left in each hand;
 seats, dealer and ruleset; and the bids its ``bidding`` mode shows. Never another seat's hand,
-never the pile. The engine tags each event it returns with the seat that may see it (here,
-:func:`bid_events`); :func:`events_for` picks a seat's events and :func:`seen` its view, which
+never the pile. The engine tags each event it returns with the seat that may see it (by the rules of
+:mod:`rage_sdk.engine_events`, whose :func:`~rage_sdk.engine_events.bids_seen` decides the bids a
+view shows too); :func:`events_for` picks a seat's events and :func:`seen` its view, which
 :func:`rage_sdk.view.view_for` gives a bot in-process and :mod:`rage_sdk.wire` encodes for a
 decision request.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .actions import NUM_PLAY_CODES
-from .cards import NUM_COLOURS
-from .engine_events import EVERYONE, BidMade, BidsShown, CardPlayed, Events, TrickWon
-from .rules import Bidding
+from .engine_events import EVERYONE, Events, bids_seen
 
 if TYPE_CHECKING:
     from .state import GameState
-
-_OPEN: Final = Bidding.OPEN  # a member lookup on an Enum class is slow
-_HIDDEN: Final = Bidding.HIDDEN
-
-
-def bid_events(bidding: Bidding, seat: int, bid: int, bids: list[int | None], last: bool) -> Events:
-    """The events of ``seat`` bidding ``bid`` (``last``: the round's last bid; ``bids`` by seat, taken).
-
-    Open bidding shows each bid to everyone as it is made; hidden and secret bidding tell the
-    bidder alone, and hidden shows every bid at once when the last is made (secret bids are
-    public with the round's score).
-    """
-    if bidding is _OPEN:
-        return (BidMade(EVERYONE, seat, bid),)
-    made = BidMade(seat, seat, bid)
-    if last and bidding is _HIDDEN:
-        return made, BidsShown(EVERYONE, tuple(bids))  # type: ignore[arg-type]  # every seat has bid
-    return (made,)
-
-
-class Prebuilt(NamedTuple):
-    """The commonest events of a table, built once so that the engine's hot path only looks them up."""
-
-    played: tuple[tuple[tuple[Events, ...], ...], ...]
-    """``played[trump][seat][code]``: a play that turned nothing up (``NO_TRUMP``, -1, is last)."""
-    won: tuple[tuple[TrickWon, ...], ...]
-    """``won[trump][winner]``: a trick won, nothing turned up after it."""
-    bids: tuple[tuple[Events, ...], ...]
-    """``bids[seat][bid]``: a bid that is not the round's last."""
-
-
-@cache
-def prebuilt(bidding: Bidding, players: int, max_bid: int) -> Prebuilt:
-    """The :class:`Prebuilt` events of ``players`` seats under ``bidding`` (bids up to ``max_bid``)."""
-    trumps, seats = (*range(NUM_COLOURS), -1), range(players)  # -1, no trump, indexes the last
-    played = tuple(
-        tuple(tuple((CardPlayed(EVERYONE, seat, card, (), trump),) for card in range(NUM_PLAY_CODES)) for seat in seats)
-        for trump in trumps
-    )
-    won = tuple(tuple(TrickWon(EVERYONE, winner, (), trump) for winner in seats) for trump in trumps)
-    bids = tuple(tuple(bid_events(bidding, seat, bid, [], False) for bid in range(max_bid + 1)) for seat in seats)
-    return Prebuilt(played, won, bids)
-
-
-def bids_seen(bidding: Bidding, bids: list[int | None], seat: int, bidding_over: bool) -> list[int | None]:
-    """The bids ``seat`` may see, by seat (``None`` where it may not, or not made yet)."""
-    if bidding is _OPEN or (bidding is _HIDDEN and bidding_over):
-        return list(bids)
-    return [bid if other == seat else None for other, bid in enumerate(bids)]
 
 
 def events_for(events: Events, seat: int) -> Events:
