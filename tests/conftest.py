@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 
 import pytest
 
@@ -37,3 +38,19 @@ def require_command(name: str, how: str) -> str:
     require(path is not None, f"the command {name!r}", how)
     assert path is not None
     return path
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    """A single-node Ray for one test module, with room for two workers; its address for other processes.
+
+    For modules that have checked Ray is installed (:func:`require`); Ray's local mode is gone, so
+    each module that needs Ray starts a real one and shuts it down after its last test.
+    """
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
+    try:
+        yield str(ray.get_runtime_context().gcs_address)
+    finally:
+        ray.shutdown()

@@ -50,23 +50,12 @@ from typer.testing import CliRunner
 
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
-import ray  # noqa: E402
 from rage_referee.runner.ray import RayRunner  # noqa: E402
 from test_ray_runner import game_workers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_BOTS = ROOT / "tests" / "bots"
 PLAYERS = ("random-a", "greedy", "heuristic")
-
-
-@pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
-    """A single-node Ray for this module's tests, with room for two workers; its address for other processes."""
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
-    try:
-        yield str(ray.get_runtime_context().gcs_address)
-    finally:
-        ray.shutdown()
 
 
 def no_workers_within(seconds: float) -> bool:

@@ -9,7 +9,7 @@ import json
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -35,22 +35,11 @@ from typer.testing import CliRunner
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
 import psutil  # noqa: E402
-import ray  # noqa: E402
 from rage_referee.runner.ray import RayRunner, RayRunnerError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "tests" / "bots"
 WORKER_TITLE = "ray::GameWorker"
-
-
-@pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
-    """A single-node Ray for this module's tests, with room for two workers; its address for other processes."""
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
-    try:
-        yield str(ray.get_runtime_context().gcs_address)
-    finally:
-        ray.shutdown()
 
 
 def specs(names: Sequence[str], games: int) -> list[GameSpec]:
