@@ -27,15 +27,14 @@ from typing import Any
 
 import grpc
 import pytest
+from hosted_helpers import serving
 from rage_referee.hosted import events, leagues
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
-from rage_referee.hosted.server import create_server
 from rage_referee.runner import local as local_runner
 from rage_referee.runner.settings import LOCAL, RunnerSettings
 from rage_sdk.pb import referee_pb2 as pb
-from rage_sdk.pb import referee_pb2_grpc
 
 ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
 BOTS = ("b0", "b1", "b2", "b3")
@@ -81,15 +80,8 @@ async def hosted(folder: Path, runner: RunnerSettings = LOCAL) -> AsyncIterator[
     contest = Contest.open(url, ADMIN, ENTRY, AllowList.parse(LOOPBACK), runner=runner)
     for number, name in enumerate(BOTS):
         contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
-    server, port = await create_server(contest, 0, "127.0.0.1")
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            yield Hosted(contest, referee_pb2_grpc.RefereeStub(channel))  # type: ignore[no-untyped-call]
-    finally:
-        await contest.leagues.close(1.0)
-        contest.hub.shutdown()
-        await server.stop(0)
-        contest.close()
+    async with serving(contest) as stub:
+        yield Hosted(contest, stub)
 
 
 def run(tmp_path: Path, scenario: Callable[[Hosted], Awaitable[None]], runner: RunnerSettings = LOCAL) -> None:

@@ -17,17 +17,16 @@ from typing import Any
 
 import grpc
 import pytest
+from hosted_helpers import serving
 from league_helpers import GREEDY, HEURISTIC, RANDOM
 from rage_referee.hosted import events, messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
-from rage_referee.hosted.server import create_server
 from rage_referee.hosted.service import RefereeServicer
 from rage_referee.hosted.standings import point_table
 from rage_referee.seats.local import load_bot_class
 from rage_sdk.pb import referee_pb2 as pb
-from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.server import BotServicer, start_server
 
 ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
@@ -113,15 +112,8 @@ async def hosted(folder: Path, servicers: Mapping[str, BotServicer]) -> AsyncIte
             bot_server, bot_port = await start_server(servicer.factory, 0, "127.0.0.1", servicer)
             stack.push_async_callback(bot_server.stop, 0)
             contest.registry.add_bot(name, f"127.0.0.1:{bot_port}", "", token_hash(f"{name}-token-0123456789"))
-        server, port = await create_server(contest, 0, "127.0.0.1")
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                yield Hosted(contest, referee_pb2_grpc.RefereeStub(channel))  # type: ignore[no-untyped-call]
-        finally:
-            await contest.leagues.close(1.0)
-            contest.hub.shutdown()
-            await server.stop(0)
-            contest.close()
+        async with serving(contest) as stub:
+            yield Hosted(contest, stub)
 
 
 def league(games: int, duplicate: bool, concurrency: int = 4, decision_ms: int = 2000) -> str:
