@@ -583,7 +583,7 @@ def watch_command(
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
 ) -> None:
-    """Follow a league live: games, faults, standings; ends when the league finishes or is cancelled."""
+    """Follow a league live: games, faults, standings; ends when the league finishes, is cancelled or fails."""
     import grpc
     from google.protobuf.json_format import MessageToJson
     from rage_sdk.pb import referee_pb2 as pb
@@ -610,6 +610,8 @@ def watch_command(
             refused(error, target.address)
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
+    if status == "failed":
+        fail(f"league {league} failed (the organizer may resume it)", 1)
     if status not in OVER:
         fail(f"the referee ended the stream while the league was {status}", 1)
 

@@ -325,7 +325,7 @@ class LeagueManager:
     def _announce(self, entry: LeagueEntry) -> None:
         done = self.store.count(entry.league_id)
         self.hub.publish(messages.status_event(entry.name, entry.status, done, entry.games_total, entry.reason))
-        if entry.status.over:
+        if entry.status.ends_watch:
             self.hub.close(entry.name)
 
     async def resume_running(self) -> None:

@@ -34,6 +34,12 @@ class LeagueStatus(StrEnum):
     def over(self) -> bool:
         return self in (LeagueStatus.FINISHED, LeagueStatus.CANCELLED)
 
+    @property
+    def ends_watch(self) -> bool:
+        """Whether a Watch stream ends once it is told this state: the league is over, or failed (no run
+        plays it until the organizer resumes it). A paused league's watchers stay for its resumption."""
+        return self.over or self is LeagueStatus.FAILED
+
 
 class HostedBase(DeclarativeBase):
     pass

@@ -265,7 +265,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         if games:
             table = await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
             yield messages.standings_event(name, table, self.contest.submissions.versions.pins(entry.league_id))
-        if entry.status.over:
+        if entry.status.ends_watch:
             return
         while True:
             try:
