@@ -28,9 +28,11 @@ class BotHandle:
     log_dir: Path
     connection: Connection | None = None
     process: BotProcess | None = None
-    identity: BotIdentity | None = None
     restarts: int = 0
     """How often the bot was restarted: a new connection knows no game until told again."""
+    restarts_before_move: int = 0
+    """:attr:`restarts` when the bot was last moved (:meth:`readdress`): at its new address it has
+    :data:`MAX_RESTARTS` afresh."""
     sandbox: Sandbox | None = None
     """The sandbox a launched command runs in; none: with the referee's rights."""
     submission: Submission | None = None
@@ -42,19 +44,25 @@ class BotHandle:
     async def start(self) -> BotIdentity:
         """Launch or load the bot (its kind's transport), greet it and open its stream."""
         self.connection = await TRANSPORTS[self.spec.kind](self)
-        self.identity = await self.connection.open()
-        return self.identity
+        return await self.connection.open()
+
+    @property
+    def identity(self) -> BotIdentity | None:
+        """Who the bot said it is at its last handshake (a moved or restarted bot may say otherwise), if any."""
+        return None if self.connection is None else self.connection.identity
 
     async def restart_once(self) -> None:
-        """After a crash: relaunch the process if it died and reconnect, at most ``MAX_RESTARTS`` times.
+        """After a crash: relaunch the process if it died and reconnect, at most ``MAX_RESTARTS`` times
+        (at an address, since the bot last moved there).
 
         :raises HandshakeError: when the bot cannot be brought back.
         """
         async with self._lock:
             if self.connection is not None and self.connection.alive:
                 return  # another game brought it back meanwhile
-            if self.restarts >= MAX_RESTARTS:
-                raise HandshakeError(f"{self.spec.name} was restarted {self.restarts} times; not again")
+            restarted = self.restarts - self.restarts_before_move
+            if restarted >= MAX_RESTARTS:
+                raise HandshakeError(f"{self.spec.name} was restarted {restarted} times; not again")
             self.restarts += 1
             assert self.connection is not None
             if self.process is not None:
@@ -72,6 +80,7 @@ class BotHandle:
         if self.spec.kind is not BotKind.ADDRESS:
             return
         self.spec = replace(self.spec, target=address)
+        self.restarts_before_move = self.restarts
         if isinstance(self.connection, RemoteConnection):
             self.connection.address = address
 
