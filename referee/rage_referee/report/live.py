@@ -26,6 +26,7 @@ from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord, check_shape
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -47,6 +48,8 @@ GRACE = 2
 REFRESH = 5.0
 """Seconds a running league's figures are kept before its newer games are drawn in."""
 ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
+HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
+"""A refusal's HTTP status by its gRPC code; any other refusal is 400."""
 GAMES_LIST = re.compile(r"games-(\d{3})\.html")
 GAME_PATH = re.compile(r"(\d{5})\.html")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
@@ -154,18 +157,31 @@ class LivePages:
         leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
         return environment().get_template("plain.html").render(leagues=leagues)
 
-    async def events(self, request: Request) -> AsyncIterator[dict[str, str]]:
-        """The league's games, faults and status as they happen, after its count of games now."""
+    def events(self, request: Request) -> EventSourceResponse:
+        """The league's games, faults and status as they happen, after its count of games now; for a
+        league over or failed, its state alone. The stream counts against the caller's token as a
+        ``Watch`` stream does (:class:`~rage_referee.hosted.errors.ResourceExhausted` past the cap)."""
+        caller = self.caller(request)
         entry = self.contest.registry.league(request.path_params["league"])
-        watcher = self.contest.hub.subscribe(entry.name)
-        try:
-            done = self.contest.store.count(entry.league_id)
-            yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
-            while (event := await watcher.next()) is not None:
-                kind = str(event.WhichOneof("kind"))
-                yield {"event": kind, "data": json.dumps(_event_data(event, kind))}
-        finally:
-            self.contest.hub.unsubscribe(watcher)
+        hub = self.contest.hub
+        watcher = hub.subscribe(entry.name, caller.key, admin=caller.role is Role.ADMIN)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            try:
+                done = self.contest.store.count(entry.league_id)
+                yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
+                if entry.status.ends_watch:
+                    return
+                while (event := await watcher.next()) is not None:
+                    kind = str(event.WhichOneof("kind"))
+                    yield {"event": kind, "data": json.dumps(_event_data(event, kind))}
+            finally:
+                hub.unsubscribe(watcher)
+
+        async def let_go() -> None:  # after the response too: its stream may never start (the page gone first)
+            hub.unsubscribe(watcher)
+
+        return EventSourceResponse(stream(), ping=15, background=BackgroundTask(let_go))
 
 
 def _event_data(event: Any, kind: str) -> dict[str, Any]:
@@ -207,7 +223,7 @@ def _refusal(error: Exception) -> Response:
     if isinstance(error, LookupError):
         return PlainTextResponse(str(error), status_code=404)
     if isinstance(error, ContestError):
-        return PlainTextResponse(str(error), status_code=404 if error.code.name == "NOT_FOUND" else 400)
+        return PlainTextResponse(str(error), status_code=HTTP_STATUS.get(error.code.name, 400))
     raise error
 
 
@@ -271,7 +287,7 @@ def create_app(contest: Contest) -> Starlette:
                 text = await pages.replay(request, int(match[1]), match[2])
                 return Response(text, media_type="text/javascript")
             if path == "events":
-                return EventSourceResponse(pages.events(request), ping=15)
+                return pages.events(request)
             raise LookupError(f"no page {path}")
 
         return await guarded(request, page)

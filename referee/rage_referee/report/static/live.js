@@ -42,11 +42,17 @@
     while (list.children.length > 12) list.lastChild.remove();
   };
   const source = new EventSource(url);
+  // The stream ends with a league over or failed; reconnecting would only be told so again.
+  const ended = (league) => {
+    if (["finished", "cancelled", "failed"].includes(league)) source.close();
+  };
   source.onopen = () => status.classList.remove("stale");
   source.onerror = () => status.classList.add("stale");
   source.addEventListener("hello", (e) => {
     document.body.dataset.following = "yes"; // subscribed: nothing from here on is missed
-    games(JSON.parse(e.data).games_done);
+    const hello = JSON.parse(e.data);
+    games(hello.games_done);
+    ended(hello.status);
   });
   source.addEventListener("game_finished", (e) => {
     const game = JSON.parse(e.data);
@@ -58,5 +64,9 @@
     const f = JSON.parse(e.data);
     feed("game " + f.game + ": " + f.bot + " " + f.kind + " (round " + f.round + ", trick " + f.trick + "): " + f.detail, "fault");
   });
-  source.addEventListener("status_changed", (e) => feed("league " + JSON.parse(e.data).status));
+  source.addEventListener("status_changed", (e) => {
+    const league = JSON.parse(e.data).status;
+    feed("league " + league);
+    ended(league);
+  });
 })();
