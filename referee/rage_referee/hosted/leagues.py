@@ -3,7 +3,8 @@
 A run plays a league's games not stored yet, ``concurrency`` at a time, each stored the moment it
 ends (as :func:`rage_referee.league.runner.run_league` does) and announced to watchers. Pausing
 lets the games in progress finish and starts no more; resuming, or the server starting again with
-the league marked running, begins a new run from what is stored. Cancelling drops the games in
+the league marked running, begins a new run from what is stored (a resumption while a paused run's
+games still finish returns at once, its run starting when they have). Cancelling drops the games in
 progress. The referee connects to each bot at the address in the registry, checked against the
 allow-list again just before; a bot whose address is refused is played by the fallback. A submitted
 bot plays the version the league was pinned to when it first started, launched by the referee in the
@@ -298,17 +299,16 @@ class LeagueManager:
             running = self._runs.get(name)
             if running is not None and verb == "pause":
                 running[0].stop()
-            elif running is not None and verb in ("resume", "cancel"):
-                if verb == "cancel":
-                    running[1].cancel()
+            elif running is not None and verb == "cancel":
+                running[1].cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await running[1]  # a pause's games in progress finish before the league resumes
-                self._check(self.registry.league(name), verb)  # the run may have finished the league meanwhile
+                    await running[1]
             if target is LeagueStatus.RUNNING:
                 submitted = self._submitted(self.registry.league(name))  # refused before the status changes
             entry = self.registry.set_status(name, target)
             if target is LeagueStatus.RUNNING:
-                await self._launch(entry, submitted)
+                # A paused run's games in progress finish first: the new run waits for it, this call does not.
+                await self._launch(entry, submitted, after=None if running is None else running[1])
             self._announce(entry)
             log.info("league %s: %s", name, target.value)
             return entry
@@ -360,7 +360,10 @@ class LeagueManager:
         pins = self.submissions.pins_for(entry.league_id, entry.bots)
         return {name: self.submissions.submission(name, version) for name, version in pins.items()}
 
-    async def _launch(self, entry: LeagueEntry, submitted: dict[str, Submission]) -> None:
+    async def _launch(
+        self, entry: LeagueEntry, submitted: dict[str, Submission], after: asyncio.Task[None] | None = None
+    ) -> None:
+        """Start a run of the league, once the run ``after`` (the paused one, finishing its games) has ended."""
         addresses: dict[str, str | None] = {}
         registered: dict[str, str] = {}
         for name in entry.bots:
@@ -395,11 +398,20 @@ class LeagueManager:
             log_dir,
             self.runner,
         )
-        task = asyncio.create_task(self._run(run), name=f"league {entry.name}")
+        task = asyncio.create_task(self._run(run, after), name=f"league {entry.name}")
         self._runs[entry.name] = (run, task)
 
-    async def _run(self, run: LeagueRun) -> None:
+    async def _run(self, run: LeagueRun, after: asyncio.Task[None] | None = None) -> None:
+        """Play ``run`` (after the run ``after``; cancelled, it cancels that one too), then mark the league
+        finished or failed, unless a newer run has taken the league over meanwhile."""
         try:
+            if after is not None:
+                try:
+                    await asyncio.wait([after])
+                except asyncio.CancelledError:
+                    after.cancel()
+                    await asyncio.wait([after])
+                    raise
             complete = await run.play()
         except asyncio.CancelledError:
             raise
@@ -412,8 +424,11 @@ class LeagueManager:
             run.failure = failure_text(error)
             complete = False
         finally:
-            if self._runs.get(run.name, (None,))[0] is run:
+            current = self._runs.get(run.name, (None,))[0] is run
+            if current:
                 del self._runs[run.name]
+        if not current:
+            return  # resumed while its games in progress finished: the new run decides
         status = self.registry.league(run.name).status
         if run.failure is not None and status is LeagueStatus.RUNNING:
             entry = self.registry.set_status(run.name, LeagueStatus.FAILED, run.failure)
