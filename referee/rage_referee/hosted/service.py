@@ -29,6 +29,7 @@ from .events import Watcher
 from .leagues import failure_text
 from .registry import LeagueEntry, LeagueStatus
 from .standings import point_table
+from .submissions import next_chunk
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +121,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def SubmitBot(self, request: AsyncIterator[pb.SubmitBotChunk], context: Any) -> pb.SubmitBotReply:
         caller = self._caller(context)
-        chunks = aiter(request)
-        first = await anext(chunks, None)
+        with self.contest.submissions.receiving(caller.key):
+            return await self._submit(caller, aiter(request))
+
+    async def _submit(self, caller: Caller, chunks: AsyncIterator[pb.SubmitBotChunk]) -> pb.SubmitBotReply:
+        first = await next_chunk(chunks)
         if first is None:
             raise InvalidArgument("name", "missing: the first message names the bot")
         name = check_name(first.name, "name", MAX_BOT_NAME)

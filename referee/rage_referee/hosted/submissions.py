@@ -1,5 +1,9 @@
 """Hosted submissions: an upload received (capped while it streams), kept as a version, built once.
 
+An upload waits at most :data:`CHUNK_SECONDS` for each message, and a token has at most
+:data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :data:`MAX_UPLOADS`), so no caller holds the
+referee's calls or scratch disk with uploads it never finishes.
+
 Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
 a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, so no entrant
 fills the referee's disk. A version is built in the sandbox (or, with ``--no-sandbox``, without one)
@@ -13,10 +17,11 @@ import contextlib
 import logging
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Iterable
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..sandbox import Sandbox, SandboxError, SandboxSettings
 from ..submissions.archive import ArchiveError
@@ -38,6 +43,12 @@ MAX_BOT_BYTES = 256 * MiB
 MAX_TOTAL_BYTES = 20 * 1024 * MiB
 """Every submitted bot's versions together, at most: new bots cannot fill the disk either."""
 FORMATS = {"tar.gz": ".tar.gz", "zip": ".zip"}
+MAX_UPLOADS_PER_TOKEN = 2
+"""Uploads one token may have under way at once."""
+MAX_UPLOADS = 8
+"""Uploads the referee receives at once, from every token."""
+CHUNK_SECONDS = 30.0
+"""How long an upload may wait for its next message (the first too) before it is refused."""
 
 
 def _size(count: int) -> str:
@@ -46,6 +57,18 @@ def _size(count: int) -> str:
 
 class Chunk(Protocol):
     data: bytes
+
+
+C = TypeVar("C")
+
+
+async def next_chunk(messages: AsyncIterator[C]) -> C | None:
+    """The upload's next message, ``None`` at its end; :class:`ResourceExhausted` after :data:`CHUNK_SECONDS`
+    without one (a caller that stops sending holds neither a call nor scratch disk for good)."""
+    try:
+        return await asyncio.wait_for(anext(messages, None), CHUNK_SECONDS)
+    except TimeoutError:
+        raise ResourceExhausted(f"data: no message came for {CHUNK_SECONDS:g} s: the upload is refused") from None
 
 
 @dataclass(frozen=True)
@@ -105,6 +128,8 @@ class Submissions:
         self._locks: dict[str, asyncio.Lock] = {}
         self._builds = asyncio.Semaphore(1)
         """One build at a time: the referee's cores play the games."""
+        self._uploads: Counter[str] = Counter()
+        """Uploads under way, by the hash of the token sending each."""
 
     @property
     def policy(self) -> SandboxPolicy:
@@ -140,6 +165,28 @@ class Submissions:
             raise ResourceExhausted(f"the referee keeps {_size(total)} of submissions, the most it may")
         return min(MAX_UPLOAD_BYTES, MAX_BOT_BYTES - size, MAX_TOTAL_BYTES - total)
 
+    @contextlib.contextmanager
+    def receiving(self, holder: str) -> Iterator[None]:
+        """One upload under way from the token whose hash is ``holder``.
+
+        :raises ResourceExhausted: the token has :data:`MAX_UPLOADS_PER_TOKEN` under way already, or the
+            referee :data:`MAX_UPLOADS`.
+        """
+        if self._uploads[holder] >= MAX_UPLOADS_PER_TOKEN:
+            raise ResourceExhausted(
+                f"this token has {MAX_UPLOADS_PER_TOKEN} uploads under way already; finish one first"
+            )
+        total = sum(self._uploads.values())
+        if total >= MAX_UPLOADS:
+            raise ResourceExhausted(f"the referee receives {total} uploads already; try again later")
+        self._uploads[holder] += 1
+        try:
+            yield
+        finally:
+            self._uploads[holder] -= 1
+            if not self._uploads[holder]:
+                del self._uploads[holder]
+
     def lock(self, name: str) -> asyncio.Lock:
         """Held while one upload of ``name`` is stored and built: two at once would race for its folder."""
         return self._locks.setdefault(name, asyncio.Lock())
@@ -164,7 +211,7 @@ class Submissions:
                             f"data: the upload passed {_size(limit)}, the most it may have now: refused"
                         )
                     sink.write(data)
-                    chunk = await anext(rest, None)
+                    chunk = await next_chunk(rest)
                     if chunk is None:
                         break
                     data = chunk.data
