@@ -5,7 +5,8 @@ so the fallback plays every seat and the games are quick):
   watcher is told at once, the failed status with its reason last, and its stream ends, long before
   the idle timeout;
 - a watcher of a league already failed or finished gets its state and its stream ends; of a paused
-  league, it gets its state and stays (the league may resume).
+  league, it gets its state and stays (the league may resume);
+- the standings a watcher is sent first are fitted once for every watcher of the same games.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from typing import Any
 import grpc
 import pytest
 from hosted_helpers import serving
+from rage_referee.hosted import standings
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
+from rage_referee.hosted.standings import point_table
 from rage_referee.runner import local as local_runner
 from rage_sdk.pb import referee_pb2 as pb
 
@@ -144,5 +147,32 @@ def test_a_watcher_of_a_finished_league_gets_it_and_ends_of_a_paused_one_stays(t
             assert resumed.status == pb.LEAGUE_STATUS_RUNNING  # the stream stayed for the resumption
             last = statuses(await to_the_end(paused))[-1]
             assert last.status == pb.LEAGUE_STATUS_FINISHED
+
+    asyncio.run(scenario())
+
+
+def test_watchers_joining_a_league_share_one_fit_of_its_standings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each Watch begins with the league's standings; fitting them afresh for every stream let any token
+    keep the referee's cores busy by watching a big league again and again."""
+    fits: list[int] = []
+
+    def counted(games: Any, *args: Any) -> Any:
+        fits.append(len(games))
+        return point_table(games, *args)
+
+    monkeypatch.setattr(standings, "point_table", counted)
+
+    async def scenario() -> None:
+        async with referee(tmp_path) as stub:
+            await call(stub, "CreateLeague", pb.CreateLeagueRequest(definition=DEFINITION))
+            await call(stub, "StartLeague", pb.LeagueRequest(league="cup"))
+            await until_status(stub, pb.LEAGUE_STATUS_FINISHED)
+            fits.clear()
+            for _ in range(5):
+                received = await to_the_end(watch(stub))
+                assert [event.standings_changed.games for event in received[1:]] == [6]
+            assert fits == [6]
 
     asyncio.run(scenario())

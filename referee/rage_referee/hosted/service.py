@@ -28,7 +28,6 @@ from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import Watcher
 from .leagues import failure_text
 from .registry import LeagueEntry, LeagueStatus
-from .standings import point_table
 from .submissions import next_chunk
 
 log = logging.getLogger(__name__)
@@ -256,18 +255,20 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     async def _events(self, name: str, watcher: Watcher, history: bool) -> AsyncIterator[pb.LeagueEvent]:
         """The league's state now (subscribed first, so nothing falls between), then its live events."""
-        registry = self.contest.registry
+        registry, store = self.contest.registry, self.contest.store
         entry = registry.league(name)
-        games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
-        yield messages.status_event(name, entry.status, len(games), entry.games_total, entry.reason)
+        games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
+        stored = store.count(entry.league_id) if games is None else len(games)
+        yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
         seen: set[int] = set()
-        if history:
-            for done, game in enumerate(games, start=1):
-                seen.add(game.index)
-                for event in messages.game_events(name, game, done, entry.games_total):
-                    yield event
-        if games:
-            table = await asyncio.to_thread(point_table, games, forfeits_of(entry.definition))
+        for done, game in enumerate(games or (), start=1):
+            seen.add(game.index)
+            for event in messages.game_events(name, game, done, entry.games_total):
+                yield event
+        fitted = 0
+        if stored:
+            table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
+            fitted = table.games
             yield messages.standings_event(name, table, self.contest.submissions.versions.pins(entry.league_id))
         if entry.status.ends_watch:
             return
@@ -290,6 +291,6 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "bot_faulted" and live.bot_faulted.game in seen:
                 continue
-            if kind == "standings_changed" and live.standings_changed.games < len(games):
+            if kind == "standings_changed" and live.standings_changed.games < fitted:
                 continue  # fitted before the table sent above
             yield live

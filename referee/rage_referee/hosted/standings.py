@@ -28,12 +28,32 @@ def point_table(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNR
 
 
 class StandingsCache:
-    """Full rating tables, recomputed only when a league has new games, one computation at a time."""
+    """Full rating tables, recomputed only when a league has new games, one computation at a time; and
+    the point tables a Watch stream begins with, likewise."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._points: dict[int, Table] = {}
+        self._point_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def points(
+        self, league_id: int, forfeits: Forfeits = Forfeits.UNRATED, games: Sequence[FinishedGame] | None = None
+    ) -> Table:
+        """:func:`point_table` of the league's games now (``games``, when read already), fitted once for every
+        caller that asks meanwhile or before the league has more games: any token may watch a big league
+        again and again, and each fit takes seconds of a core."""
+        wanted = self.store.count(league_id) if games is None else len(games)
+        async with self._point_locks[league_id]:
+            cached = self._points.get(league_id)
+            if cached is not None and cached.games >= wanted:
+                return cached
+            if games is None:
+                games = await asyncio.to_thread(self.store.games, league_id, False)
+            table = await asyncio.to_thread(point_table, list(games), forfeits)
+            self._points[league_id] = table
+            return table
 
     async def table(self, league_id: int, forfeits: Forfeits = Forfeits.UNRATED) -> Table:
         async with self._locks[league_id]:
