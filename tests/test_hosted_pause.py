@@ -81,9 +81,15 @@ def test_resuming_while_the_paused_games_finish_returns_at_once_and_plays_every_
             await call(stub, "StartLeague")
             await asyncio.wait_for(gated.waiting.wait(), PROMPTLY)  # games in progress, held at the gate
             await promptly(stub, "PauseLeague")
+            paused, _ = contest.leagues._runs["cup"]
             resumed = await promptly(stub, "ResumeLeague")
             assert resumed.status == pb.LEAGUE_STATUS_RUNNING
             assert contest.store.count(1) == 0, "the paused games finished meanwhile: nothing was tested"
+            # a bot moved meanwhile is called at its new address by the paused run's games too
+            address = contest.registry.bot("r1").address
+            contest.leagues.readdress("r1", "127.0.0.1:1")
+            assert paused.runner is not None and paused.runner.bots["r1"].target == "127.0.0.1:1"
+            contest.leagues.readdress("r1", address)  # back: the games go on against it
             # the organizer's calls on other leagues go on meanwhile
             assert (await promptly(stub, "CancelLeague", "other")).status == pb.LEAGUE_STATUS_CANCELLED
             gated.gate.set()

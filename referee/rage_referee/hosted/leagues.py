@@ -120,6 +120,8 @@ class LeagueRun:
         """The first game of the run that failed and why, as ``game N failed: ...``."""
         self.failure: str | None = None
         """Why the run gave up (games kept failing, or it ended with failed games unplayed), or ``None``."""
+        self.previous: LeagueRun | None = None
+        """The paused run whose games in progress still finish before this one starts, if any."""
 
     async def play(self) -> bool:
         """Play every game not stored yet (until :attr:`stopping`); whether the league is complete.
@@ -236,6 +238,8 @@ class LeagueRun:
         self.addresses[bot] = address  # a runner not made yet starts there
         if self.runner is not None:
             self.runner.readdress(bot, address)
+        if self.previous is not None:
+            self.previous.readdress(bot, address)
 
 
 class LeagueManager:
@@ -308,7 +312,7 @@ class LeagueManager:
             entry = self.registry.set_status(name, target)
             if target is LeagueStatus.RUNNING:
                 # A paused run's games in progress finish first: the new run waits for it, this call does not.
-                await self._launch(entry, submitted, after=None if running is None else running[1])
+                await self._launch(entry, submitted, after=running)
             self._announce(entry)
             log.info("league %s: %s", name, target.value)
             return entry
@@ -361,7 +365,10 @@ class LeagueManager:
         return {name: self.submissions.submission(name, version) for name, version in pins.items()}
 
     async def _launch(
-        self, entry: LeagueEntry, submitted: dict[str, Submission], after: asyncio.Task[None] | None = None
+        self,
+        entry: LeagueEntry,
+        submitted: dict[str, Submission],
+        after: tuple[LeagueRun, asyncio.Task[None]] | None = None,
     ) -> None:
         """Start a run of the league, once the run ``after`` (the paused one, finishing its games) has ended."""
         addresses: dict[str, str | None] = {}
@@ -398,7 +405,9 @@ class LeagueManager:
             log_dir,
             self.runner,
         )
-        task = asyncio.create_task(self._run(run, after), name=f"league {entry.name}")
+        if after is not None:
+            run.previous = after[0]
+        task = asyncio.create_task(self._run(run, None if after is None else after[1]), name=f"league {entry.name}")
         self._runs[entry.name] = (run, task)
 
     async def _run(self, run: LeagueRun, after: asyncio.Task[None] | None = None) -> None:
@@ -412,6 +421,7 @@ class LeagueManager:
                     after.cancel()
                     await asyncio.wait([after])
                     raise
+                run.previous = None
             complete = await run.play()
         except asyncio.CancelledError:
             raise
