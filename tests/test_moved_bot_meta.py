@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec, TimeControl
@@ -38,8 +39,9 @@ def announced(game: FinishedGame) -> dict[str, str]:
     return {"name": bot["name"], "version": bot["version"]}
 
 
-def play_moved(tmp_path: Path, first: str) -> list[FinishedGame]:
-    """Game 0 with bot ``moved`` at ``first`` (``old`` there, or :data:`NOBODY`), game 1 after its move to ``new``."""
+def play_moved(tmp_path: Path, first: str, old_stays: bool = False) -> list[FinishedGame]:
+    """Game 0 with bot ``moved`` at ``first`` (``old`` there, or :data:`NOBODY`), game 1 after its move to
+    ``new`` (the old server stopped first, or still serving with ``old_stays``)."""
 
     async def go() -> list[FinishedGame]:
         old, new = servicer("old-name", "1"), servicer("new-name", "2")
@@ -51,7 +53,8 @@ def play_moved(tmp_path: Path, first: str) -> list[FinishedGame]:
         try:
             async with LocalRunner(bots, FaultLedger(100), 1, tmp_path, start_failure=StartFailure.RETRY) as runner:
                 await runner.run([spec(0)], finished.append)
-                await old_server.stop(0)
+                if not old_stays:
+                    await old_server.stop(0)
                 runner.readdress("moved", f"127.0.0.1:{new_port}")
                 await runner.run([spec(1)], finished.append)
         finally:
@@ -61,10 +64,14 @@ def play_moved(tmp_path: Path, first: str) -> list[FinishedGame]:
     return asyncio.run(go())
 
 
-def test_a_moved_bot_is_named_as_it_answered_after_the_move(tmp_path: Path) -> None:
-    before, after = play_moved(tmp_path, "old")
+@pytest.mark.parametrize("old_stays", [False, True], ids=["old-stopped", "old-still-serving"])
+def test_a_moved_bot_is_named_as_it_answered_after_the_move(tmp_path: Path, old_stays: bool) -> None:
+    """Still serving, the old address is not called for the games after the move either (its open
+    stream went on taking every game)."""
+    before, after = play_moved(tmp_path, "old", old_stays)
     assert announced(before) == {"name": "old-name", "version": "1"}
     assert announced(after) == {"name": "new-name", "version": "2"}
+    assert not [fault for fault in after.faults if fault.seat == 0]
 
 
 def test_a_bot_reached_only_after_the_start_is_named(tmp_path: Path) -> None:

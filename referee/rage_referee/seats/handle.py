@@ -18,6 +18,8 @@ from .spec import BotKind, BotSpec, BotSpecError
 from .transports import TRANSPORTS
 
 MAX_RESTARTS = 3
+MOVE_GRACE = 60.0
+"""Seconds a moved bot's stream at its old address has to answer what it was asked before it is closed."""
 
 
 @dataclass
@@ -40,6 +42,8 @@ class BotHandle:
     dispatcher: Dispatcher = field(default_factory=Dispatcher)
     """Paces the writes of the remote connections that share it (a runner's bots share one)."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    _retiring: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
+    """The closing of streams at addresses the bot moved from."""
 
     async def start(self) -> BotIdentity:
         """Launch or load the bot (its kind's transport), greet it and open its stream."""
@@ -76,16 +80,30 @@ class BotHandle:
             await self.connection.open()
 
     def readdress(self, address: str) -> None:
-        """Call a bot that serves at an address at ``address`` from its next connection on (an open one stays)."""
+        """Call a bot that serves at an address at ``address`` from now on, with :data:`MAX_RESTARTS` afresh.
+
+        Each game's next decision of it goes to a new connection there, which is told the game so far (as
+        after a restart); the stream at the old address answers what it was asked already, then closes
+        (within :data:`MOVE_GRACE` seconds). The same address again keeps the stream open.
+        """
         if self.spec.kind is not BotKind.ADDRESS:
             return
+        moved = address != self.spec.target
         self.spec = replace(self.spec, target=address)
         self.restarts_before_move = self.restarts
-        if isinstance(self.connection, RemoteConnection):
-            self.connection.address = address
+        old = self.connection
+        if not moved or not isinstance(old, RemoteConnection):
+            return
+        self.connection = RemoteConnection(address, self.dispatcher)  # opened at its first decision
+        closing = asyncio.get_running_loop().create_task(old.close(MOVE_GRACE))
+        self._retiring.add(closing)
+        closing.add_done_callback(self._retiring.discard)
 
     async def stop(self) -> None:
         """Close the connection (what is queued is sent first) and end the process, if the referee runs it."""
+        for closing in list(self._retiring):
+            closing.cancel()
+        await asyncio.gather(*self._retiring, return_exceptions=True)
         if self.connection is not None:
             await self.connection.close()
         if self.process is not None:
