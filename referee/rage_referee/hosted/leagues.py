@@ -307,6 +307,7 @@ class LeagueManager:
                 running[1].cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await running[1]
+                self._check(self.registry.league(name), verb)  # the run may have finished the league meanwhile
             if target is LeagueStatus.RUNNING:
                 submitted = self._submitted(self.registry.league(name))  # refused before the status changes
             entry = self.registry.set_status(name, target)
