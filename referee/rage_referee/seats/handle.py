@@ -95,6 +95,7 @@ class BotHandle:
         if not moved or not isinstance(old, RemoteConnection):
             return
         self.connection = RemoteConnection(address, self.dispatcher)  # opened at its first decision
+        self.connection.identity = old.identity  # who it is until it says otherwise there
         closing = asyncio.get_running_loop().create_task(old.close(MOVE_GRACE))
         self._retiring.add(closing)
         closing.add_done_callback(self._retiring.discard)
