@@ -435,11 +435,11 @@ class LeagueManager:
             run.failure = failure_text(error)
             complete = False
         finally:
-            current = self._runs.get(run.name, (None,))[0] is run
-            if current:
+            latest = self._runs.get(run.name, (run,))[0]
+            if latest is run and run.name in self._runs:
                 del self._runs[run.name]
-        if not current:
-            return  # resumed while its games in progress finished: the new run decides
+        if latest is not run:
+            return  # resumed while its games in progress finished: the newer run decides
         status = self.registry.league(run.name).status
         if run.failure is not None and status is LeagueStatus.RUNNING:
             entry = self.registry.set_status(run.name, LeagueStatus.FAILED, run.failure)
