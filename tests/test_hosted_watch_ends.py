@@ -20,13 +20,18 @@ from typing import Any
 import grpc
 import pytest
 from hosted_helpers import serving
+from rage_referee.cli import app
 from rage_referee.hosted import standings
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
+from rage_referee.hosted.definition import read_definition
+from rage_referee.hosted.registry import LeagueStatus
+from rage_referee.hosted.server import create_server
 from rage_referee.hosted.standings import point_table
 from rage_referee.runner import local as local_runner
 from rage_sdk.pb import referee_pb2 as pb
+from typer.testing import CliRunner
 
 ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
 BOTS = ("b0", "b1", "b2")
@@ -176,3 +181,33 @@ def test_watchers_joining_a_league_share_one_fit_of_its_standings(
             assert fits == [6]
 
     asyncio.run(scenario())
+
+
+def test_rage_referee_watch_of_a_failed_league_says_so_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local_runner, "play_game", failing(lambda asked: True))
+
+    async def scenario() -> None:
+        contest = Contest.open(f"sqlite:///{tmp_path / 'contest.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK))
+        for number, name in enumerate(BOTS):
+            contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
+        server, port = await create_server(contest, 0, "127.0.0.1")
+        try:
+            await contest.leagues.start(
+                contest.leagues.create(read_definition(DEFINITION, "", contest.leagues.targets()), DEFINITION).name
+            )
+            while contest.registry.league("cup").status is not LeagueStatus.FAILED:
+                await asyncio.sleep(0.05)
+            env = {"RAGE_REFEREE": f"127.0.0.1:{port}", "RAGE_TOKEN": ENTRY}
+            result = await asyncio.to_thread(CliRunner().invoke, app, ["referee", "watch", "cup"], env=env)
+        finally:
+            await contest.leagues.close(1.0)
+            contest.hub.shutdown()
+            await server.stop(0)
+            contest.close()
+        assert result.exit_code == 1, result.output
+        assert "cup: failed (3 games failed in a row" in result.output
+        assert "league cup failed (the organizer may resume it)" in result.output
+
+    asyncio.run(asyncio.wait_for(scenario(), PROMPTLY * 2))
