@@ -386,7 +386,7 @@ def problems(capture: Capture, seat: int, rules: Ruleset) -> list[str]:
         if isinstance(body, pb.GameStart) and body.seat != seat:
             found.append(f"{where}: started as seat {body.seat}")
         if isinstance(body, pb.GameEnd):
-            own_faults = [(f.kind.value, f.round, f.trick) for f in capture.result.faults if f.seat == seat]
+            own_faults = [(f.kind.value, f.round, f.trick) for f in capture.result.figures.faults if f.seat == seat]
             if [(f.kind, f.round, f.trick) for f in body.faults] != own_faults:
                 found.append(f"{where}: the game end shows faults other than the seat's own")
     return found
@@ -428,7 +428,8 @@ def test_every_seat_sees_only_what_it_may(preset: str, bidding: str, capture: An
     captured = capture(rules, targets)
     players, result = len(targets), captured.result
     rounds = len(rules.rounds)
-    assert result.rounds == rounds and result.faults and {f.seat for f in result.faults} == {players - 1}
+    figures = result.figures
+    assert figures.rounds == rounds and figures.faults and {f.seat for f in figures.faults} == {players - 1}
     for seat in range(players):
         assert problems(captured, seat, rules) == []
     # The pieces were worth checking: cards, requests and bids reached every seat.

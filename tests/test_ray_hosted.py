@@ -117,8 +117,10 @@ def test_a_bot_moved_mid_league_is_called_at_its_new_address_by_the_worker(ray_a
         after.stop()
     assert [game.index for game in finished] == list(range(8))
     for game in finished[moved_after:]:
-        mover = game.seats.index("mover")
-        assert [fault for fault in game.faults if fault.seat == mover] == [], f"game {game.index} missed the move"
+        mover = game.figures.seats.index("mover")
+        assert [fault for fault in game.figures.faults if fault.seat == mover] == [], (
+            f"game {game.index} missed the move"
+        )
     reached = {message.start.index for message in read_dump(dump) if message.HasField("start")}
     assert reached == set(range(moved_after, 8)), "every game after the move reached the new address, none before"
 

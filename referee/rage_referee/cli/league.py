@@ -129,7 +129,7 @@ def run_command(
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for line in fault_lines(game.index, game.seats, game.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
                 progress.console.print(line, style="yellow", markup=False)
 
         try:

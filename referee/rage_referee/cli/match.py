@@ -149,7 +149,7 @@ def match_command(
         def advance(game: FinishedGame) -> None:
             finished.append(game)
             progress.update(task, advance=1)
-            for line in fault_lines(game.index, game.seats, game.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
                 progress.console.print(line, markup=False)
 
         try:

@@ -145,20 +145,21 @@ def standings_event(league: str, table: Table, versions: Mapping[str, str] | Non
 
 def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[pb.LeagueEvent]:
     """A game's end, then each charged fault, then one ``forfeited`` event per seat the referee played for."""
-    forfeited = sorted(game.forfeited)
+    figures = game.figures
+    forfeited = sorted(figures.forfeited)
     finished = pb.GameFinished(
         game=game.index,
-        seats=list(game.seats),
-        totals=list(game.totals),
-        places=list(game.places),
-        faults=sum(fault.charged for fault in game.faults),
+        seats=list(figures.seats),
+        totals=list(figures.totals),
+        places=list(figures.places),
+        faults=sum(fault.charged for fault in figures.faults),
         games_done=done,
         games_total=total,
-        forfeited=[game.seats[seat] for seat in forfeited if 0 <= seat < len(game.seats)],
+        forfeited=[figures.seats[seat] for seat in forfeited if 0 <= seat < len(figures.seats)],
     )
     events = [pb.LeagueEvent(league=league, game_finished=finished)]
     decisions: dict[int, list[Fault]] = {}
-    for fault in game.faults:
+    for fault in figures.faults:
         if not fault.charged:
             decisions.setdefault(fault.seat, []).append(fault)
             continue
@@ -173,7 +174,7 @@ def _faulted(game: FinishedGame, fault: Fault, detail: str) -> pb.BotFaulted:
     seat = fault.seat
     return pb.BotFaulted(
         game=game.index,
-        bot=game.seats[seat] if 0 <= seat < len(game.seats) else "",
+        bot=game.figures.seats[seat] if 0 <= seat < len(game.figures.seats) else "",
         seat=seat,
         kind=fault.kind.value,
         round=fault.round,

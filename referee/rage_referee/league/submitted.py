@@ -54,7 +54,7 @@ def played_versions(games: Iterable[FinishedGame]) -> dict[str, list[str]]:
     played: dict[str, list[str]] = {}
     for game in games:
         bots = game.record.get("meta", {}).get("bots", [])
-        for name, seat in zip(game.seats, bots if isinstance(bots, list) else []):
+        for name, seat in zip(game.figures.seats, bots if isinstance(bots, list) else []):
             version = seat.get("submission") if isinstance(seat, dict) else None
             if isinstance(version, str):
                 short = version.removeprefix("sha256:")[:16]
