@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from .common import Format, err, fail, out
+from .options import DatabaseOption, LeagueNameOption
 
 if TYPE_CHECKING:
     from ..league.pairs import PairRow
@@ -149,8 +150,8 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
 
 def ratings_command(
     league: Annotated[Path | None, typer.Option(help="A league file: its database and name.")] = None,
-    db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
-    name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
+    db: DatabaseOption = None,
+    name: LeagueNameOption = None,
     format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
     pairs: Annotated[
         bool, typer.Option("--pairs", help="The pairwise matrix of duplicate score differences instead.")

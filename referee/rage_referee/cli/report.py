@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .common import err, fail, out
+from .options import DatabaseOption, LeagueNameOption
 
 AUTO_REPLAYS = 1000
 """Without --replays, leagues of more games get replays for this many recent games (and faulted ones)."""
@@ -44,8 +45,8 @@ def open_games(league: Path | None, db: str | None, name: str | None) -> tuple[s
 def report_command(
     file: Annotated[Path | None, typer.Argument(help="The league's TOML file.", show_default=False)] = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")] = Path("report"),
-    db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
-    name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
+    db: DatabaseOption = None,
+    name: LeagueNameOption = None,
     replays: Annotated[
         str | None,
         typer.Option(
