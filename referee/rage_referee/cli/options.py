@@ -61,10 +61,10 @@ def ray_settings(ray: str | None, workers: int | None, settings: RunnerSettings 
         return None
     from pydantic import ValidationError
 
+    from ..problems import first_problem
     from ..runner.settings import RunnerSettings
 
     try:
         return RunnerSettings.ray(ray, settings, workers)
     except ValidationError as error:  # the workers' range is the option's own, so the address is what is refused
-        message = str(error.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
-        fail(f"--ray: {message.removeprefix('address: ')}")
+        fail(f"--ray: {first_problem(error).message.removeprefix('address: ')}")
