@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import json
 import logging
 import os
@@ -23,10 +22,10 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from bot_helpers import bot_module
 from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, FaultLedger, fallback_for, play_game
@@ -93,15 +92,6 @@ def rage_cli(*args: str) -> Any:
 
 def bad_command(script: str, *options: str) -> str:
     return shlex.join(["python", str(BOTS / script), *options])
-
-
-def bot_module(name: str) -> ModuleType:
-    """A module of ``tests/bots`` (they import their shared ``botbase`` by plain name)."""
-    sys.path.insert(0, str(BOTS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(BOTS))
 
 
 # ------------------------------------------------------------------ processes

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bot_helpers import read_dump
 from conftest import require
 from rage_referee.cli import app
 from rage_referee.deals import Deals
@@ -31,7 +32,6 @@ from rage_referee.game import FaultLedger
 from rage_referee.game_spec import TimeControl
 from rage_referee.match import match_specs
 from rage_referee.seats import BotProcess, BotSpec, free_port, stop_group
-from rage_sdk.pb import bot_pb2
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
@@ -65,15 +65,6 @@ def no_workers_within(seconds: float) -> bool:
             return False
         time.sleep(0.2)
     return True
-
-
-def read_dump(dump: Path) -> list[bot_pb2.GameMessage]:
-    sys.path.insert(0, str(TEST_BOTS))
-    try:
-        from recorder import read_dump as read
-    finally:
-        sys.path.remove(str(TEST_BOTS))
-    return read(dump)
 
 
 # --------------------------------------------------------------------------- RayRunner.readdress
