@@ -30,6 +30,10 @@ class Figures:
     faults: tuple[Fault, ...]
     """Every decision the referee took for a seat, in order (``forfeited`` entries are no charge)."""
 
+    def bot_at(self, seat: int) -> str | None:
+        """The bot at ``seat``; ``None`` for a seat the game has not (a fault's, in a damaged record)."""
+        return self.seats[seat] if 0 <= seat < len(self.seats) else None
+
     def faults_of(self, seat: int) -> int:
         """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""
         return sum(fault.seat == seat and fault.charged for fault in self.faults)

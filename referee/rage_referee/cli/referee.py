@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.text import Text
 
+from ..submissions.version import short_version
 from ..text import bot_text
 from .common import Format, err, fail, out
 from .options import RayOption, RayWorkersOption, ray_settings
@@ -374,7 +375,7 @@ def submit_command(
             refused(error, target.address)
     version = reply.version
     err.print(
-        f"{reply.bot.name}: version {version.version.removeprefix('sha256:')[:16]} ({version.bytes:,} bytes)",
+        f"{reply.bot.name}: version {short_version(version.version)} ({version.bytes:,} bytes)",
         markup=False,
     )
     _show_build(version)
@@ -411,8 +412,7 @@ def builds_command(
     for version in reply.versions:
         ok = "built" if version.build == pb.BUILD_STATE_OK else "FAILED"
         current = "  (current)" if version.current else ""
-        short = version.version.removeprefix("sha256:")[:16]
-        line = f"{short}  {ok}: {version.build_detail}  {version.bytes:,} bytes{current}"
+        line = f"{short_version(version.version)}  {ok}: {version.build_detail}  {version.bytes:,} bytes{current}"
         out.print(line, markup=False)
         if logs and version.build_log:
             out.print(version.build_log, markup=False, highlight=False)

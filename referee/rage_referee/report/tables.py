@@ -127,10 +127,9 @@ def bot_records(games: Sequence[FinishedGame]) -> dict[str, BotRecord]:
                 tally = bot.bids_by_size.setdefault(size, [0, 0])
                 tally[0] += hit
                 tally[1] += 1
-        seats = game.figures.seats
         for fault in game.figures.faults:
-            if 0 <= fault.seat < len(seats):
-                bot = records[seats[fault.seat]]
+            if (faulted := game.figures.bot_at(fault.seat)) is not None:
+                bot = records[faulted]
                 bot.faults.append((game.index, fault.to_json()))  # as the record has it, for the page
                 bot.forfeits += not fault.charged
     return records
