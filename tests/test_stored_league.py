@@ -1,5 +1,6 @@
-"""rage ratings and rage league report open a stored league one way (cli.stored_league.read_league): a
-league of submitted bots opens from its file for both, and both count forfeits as its file says."""
+"""The commands that read a stored league find it one way (league.runner.stored_league_id, and for rage
+ratings and rage league report cli.stored_league.read_league): a league of submitted bots opens from its
+file for each of them, and the ratings and the report both count forfeits as its file says."""
 
 from __future__ import annotations
 
@@ -18,11 +19,11 @@ RANDOM = f"{EXAMPLES / 'random_bot.py'}:RandomBot"
 runner = CliRunner()
 
 
-def stored_league(tmp_path: Path, b: str = RANDOM, forfeits: str = "unrated") -> Path:
+def stored_league(tmp_path: Path, b: str = RANDOM, forfeits: str = "unrated", seed: str = "") -> Path:
     """A league file of bots a and b, and four of its games stored as a run stores them; b is forfeited in the last."""
     file = tmp_path / "league.toml"
     file.write_text(
-        f'name = "spring"\nplayers = 2\ngames = 4\nforfeits = "{forfeits}"\n'
+        f'name = "spring"\nplayers = 2\ngames = 4\nforfeits = "{forfeits}"\n{seed}'
         f'[ruleset]\npreset = "amigo"\n[bots]\na = "{RANDOM}"\nb = "{b}"\n'
     )
     config = load_league(file)
@@ -47,6 +48,17 @@ def test_a_league_of_submitted_bots_is_reported_from_its_file(tmp_path: Path) ->
     report = runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "site")])
     assert report.exit_code == 0, report.output
     assert (tmp_path / "site" / "index.html").exists()
+
+
+def test_a_league_of_submitted_bots_is_revealed_and_exported_from_its_file(tmp_path: Path) -> None:
+    """rage league reveal and export opened it by its schedule alone too, and refused it the same way."""
+    file = stored_league(tmp_path, b="submission:b", seed="seed = 7\n")
+    reveal = runner.invoke(app, ["league", "reveal", str(file)])
+    line = "spring: deals from seed 7 are public already: there is no key to reveal"
+    assert (reveal.exit_code, reveal.output.strip()) == (2, line)
+    export = runner.invoke(app, ["league", "export", str(file), "--out", str(tmp_path / "bundle")])
+    assert export.exit_code == 0, export.output
+    assert (tmp_path / "bundle" / "games.json").exists()
 
 
 def test_the_report_counts_forfeits_as_the_league_file_says(tmp_path: Path) -> None:

@@ -166,13 +166,13 @@ def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | Non
 def reveal_command(file: LeagueFile) -> None:
     """Reveal the deal key of a finished league, so anyone can check its deals (the key then goes into exports)."""
     from ..league.config import LeagueConfigError, load_league
-    from ..league.runner import league_deals, league_schedule
+    from ..league.runner import league_deals, league_schedule, stored_league_id
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
-        league_id = store.league(config.name, config.schedule_key(), create=False)
+        league_id = stored_league_id(config, store)
         deals = league_deals(config, store, league_id, create=False)
         todo = len(league_schedule(config, deals)) - len(store.finished(league_id))
     except (LeagueConfigError, StoreError) as error:
@@ -195,13 +195,13 @@ def export_command(
     """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
     from ..league.bundle import write_bundle
     from ..league.config import LeagueConfigError, load_league
-    from ..league.runner import league_deals
+    from ..league.runner import league_deals, stored_league_id
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
-        league_id = store.league(config.name, config.schedule_key(), create=False)
+        league_id = stored_league_id(config, store)
         games = store.games(league_id)
         deals = league_deals(config, store, league_id, create=False)
         stored_key = store.deal_key(league_id)

@@ -39,6 +39,7 @@ def read_league(file: Path | None, db: str | None, name: str | None, file_option
     ``file_option`` is how the command takes the file, for that line (``--league FILE``, ``a league FILE``).
     """
     from ..league.config import LeagueConfigError, load_league
+    from ..league.runner import stored_league_id
     from ..league.store import Store, StoreError, sqlite_url
 
     if (file is None) == (db is None):
@@ -48,19 +49,15 @@ def read_league(file: Path | None, db: str | None, name: str | None, file_option
         if file is not None:
             config = load_league(file)
             store = Store(config.database_url(file.parent), create=False)
-            league_name = config.name
-            # A league of submitted bots is stored under its versions too, which its file does not name.
-            submitted = any(spec.kind == "submission" for spec in config.bot_specs())
-            key = None if submitted else config.schedule_key()
+            league_name, league_id = config.name, stored_league_id(config, store)
         else:
             assert db is not None
             store = Store(db if "://" in db else sqlite_url(Path(db)), create=False)
-            key = None
             names = store.league_names()
             if name is None and len(names) != 1:
                 fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
             league_name = name or names[0]
-        league_id = store.league(league_name, key, create=False)
+            league_id = store.league(league_name, create=False)
         return StoredLeague(league_name, config, store.games(league_id), store.deal_key(league_id))
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
