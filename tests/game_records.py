@@ -1,4 +1,4 @@
-"""Finished games with real records, for the store's tests: random legal play, seeded, in a second or less."""
+"""Finished games for the tests: with real records (random legal play, seeded, a second or less), or figures alone."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rage_referee.faults import Fault
-from rage_referee.finished import FinishedGame
+from rage_referee.finished import Figures, FinishedGame
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 
@@ -31,3 +31,27 @@ def finished_game(
     record = played_record(seats, seed + index)
     record["faults"] = [fault.to_json() for fault in faults]
     return FinishedGame.of_record(index, index if set_id is None else set_id, seed, record)
+
+
+def scored_game(
+    index: int,
+    seats: Sequence[str],
+    places: Sequence[int] | None = None,
+    *,
+    totals: Sequence[int] | None = None,
+    hits: Sequence[int] | None = None,
+    rounds: int = 10,
+    faults: Sequence[Fault] = (),
+    set_id: int | None = None,
+    seed: int | None = None,
+) -> FinishedGame:
+    """Game ``index`` among ``seats`` with the figures given and no record (what ratings and tables read).
+
+    Totals are 0 and hits none unless given; places, unless given, are by total (tied seats share one).
+    """
+    totals = tuple(totals) if totals is not None else (0,) * len(seats)
+    if places is None:
+        places = [1 + sum(other > total for other in totals) for total in totals]
+    hits = tuple(hits) if hits is not None else (0,) * len(seats)
+    figures = Figures(tuple(seats), totals, tuple(places), hits, rounds, tuple(faults))
+    return FinishedGame(index, index if set_id is None else set_id, index if seed is None else seed, figures)

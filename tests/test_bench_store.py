@@ -24,7 +24,7 @@ def test_the_bench_league_is_of_real_records_under_their_seats() -> None:
     games = list(league_games(60))
     assert [game.index for game in games] == list(range(60))
     for game in games:
-        assert figures_of(game.record).seats == game.seats
+        assert figures_of(game.record).seats == game.figures.seats
     assert sum(bool(figures_of(game.record).faults) for game in games) == 2  # games 7 and 57
 
 

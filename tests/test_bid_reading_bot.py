@@ -6,6 +6,7 @@ import asyncio
 import random
 from pathlib import Path
 
+from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec
 from rage_referee.runner import LocalRunner
@@ -69,16 +70,16 @@ def test_a_game_under_the_referee_is_legal_and_within_the_deadline() -> None:
         "heuristic": f"{example_bot('heuristic_bot')}:HeuristicBot",
     }
 
-    async def play() -> list[object]:
+    async def play() -> list[FinishedGame]:
         specs = [BotSpec.of(name, target) for name, target in bots.items()]
         spec = GameSpec(0, Ruleset.of("amigo", rounds=[4, 3, 1]), tuple(bots), 8)
-        finished: list[object] = []
+        finished: list[FinishedGame] = []
         async with LocalRunner(specs, FaultLedger(10**9), 1, Path(".")) as runner:
             await runner.run([spec], finished.append)
         return finished
 
     (result,) = asyncio.run(play())
-    assert not result.faults, result.faults  # type: ignore[attr-defined]
+    assert not result.figures.faults, result.figures.faults
 
 
 def test_the_budget_stays_within_half_the_referee_deadline() -> None:

@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,14 +42,37 @@ def running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def test_launched_bots_stop_when_the_referee_is_killed(tmp_path: Path) -> None:
-    bot = f"python {ROOT / 'examples' / 'random_bot.py'}"
+@contextmanager
+def match_of_two(tmp_path: Path, bot: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``rage match`` of two copies of ``bot``, a referee process of its own; it and the bots it launched
+    are killed on the way out, whatever the test left running."""
     referee = subprocess.Popen(
         [sys.executable, "-m", "rage_referee", "match", "--games", "500", "--logs", str(tmp_path),
          "--bot", f"a={bot}", "--bot", f"b={bot}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
     )  # fmt: skip
     try:
+        yield referee
+    finally:
+        for pid in launched_by(referee.pid):
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+        if referee.poll() is None:
+            referee.kill()
+        referee.wait(10)
+
+
+def assert_all_stop(bots: list[int]) -> None:
+    """Every one of ``bots`` stops within 10 seconds."""
+    deadline = time.monotonic() + 10
+    while any(map(running, bots)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = [pid for pid in bots if running(pid)]
+    assert not alive, f"bots still running after the referee died: {alive}"
+
+
+def test_launched_bots_stop_when_the_referee_is_killed(tmp_path: Path) -> None:
+    with match_of_two(tmp_path, f"python {ROOT / 'examples' / 'random_bot.py'}") as referee:
         deadline = time.monotonic() + 30
         while len(launched_by(referee.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -55,17 +80,7 @@ def test_launched_bots_stop_when_the_referee_is_killed(tmp_path: Path) -> None:
         assert len(bots) == 2, "the referee did not launch its two bots"
         referee.send_signal(signal.SIGKILL)
         referee.wait(10)
-        deadline = time.monotonic() + 10
-        while any(map(running, bots)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        alive = [pid for pid in bots if running(pid)]
-        assert not alive, f"bots still running after the referee died: {alive}"
-    finally:
-        if referee.poll() is None:
-            referee.kill()
-        for pid in launched_by(referee.pid):
-            if running(pid):
-                os.kill(pid, signal.SIGKILL)
+        assert_all_stop(bots)
 
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["launched", "through-a-shell"])
@@ -74,30 +89,14 @@ def test_launched_bots_stop_when_the_killed_referee_is_not_reaped(tmp_path: Path
     bot = f"python {ROOT / 'examples' / 'random_bot.py'}"
     if wrapped:  # the bot's parent is the shell, which outlives the referee
         bot = f"sh -c '{sys.executable} {ROOT / 'examples' / 'random_bot.py'} --port {{port}}; true'"
-    referee = subprocess.Popen(
-        [sys.executable, "-m", "rage_referee", "match", "--games", "500", "--logs", str(tmp_path),
-         "--bot", f"a={bot}", "--bot", f"b={bot}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
-    )  # fmt: skip
-    try:
+    with match_of_two(tmp_path, bot) as referee:
         deadline = time.monotonic() + 30
         while len(bots := [pid for pid in launched_by(referee.pid) if is_python(pid)]) < 2:
             assert time.monotonic() < deadline, "the referee did not launch its two bots"
             time.sleep(0.1)
-        os.kill(referee.pid, signal.SIGKILL)  # and not reaped: a zombie until the finally
-        deadline = time.monotonic() + 10
-        while any(map(running, bots)) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        os.kill(referee.pid, signal.SIGKILL)  # and not reaped: a zombie until the way out
+        assert_all_stop(bots)
         assert not running(referee.pid)
-        alive = [pid for pid in bots if running(pid)]
-        assert not alive, f"bots still running after the referee died: {alive}"
-    finally:
-        for pid in launched_by(referee.pid):
-            if running(pid):
-                os.kill(pid, signal.SIGKILL)
-        if referee.poll() is None:
-            referee.kill()
-        referee.wait(10)
 
 
 def is_python(pid: int) -> bool:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_records import scored_game
 from rage_referee.cli import app
-from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings
 from rage_referee.league.bundle import record_name
 from rage_sdk.record import record_json
@@ -88,8 +88,8 @@ def restandings(bundle: Path) -> None:
     """Recompute standings.json from the bundle's games.json rows, as a careful forger would."""
     games = []
     for r in read(bundle, "games.json"):
-        results = tuple(r["totals"]), tuple(r["places"]), tuple(r["hits"])
-        games.append(FinishedGame(r["index"], r["set"], r["seed"], tuple(r["seats"]), *results, r["rounds"], (), 0, {}))
+        figures = {"totals": r["totals"], "hits": r["hits"], "rounds": r["rounds"]}
+        games.append(scored_game(r["index"], r["seats"], r["places"], **figures, set_id=r["set"], seed=r["seed"]))
     write(bundle, "standings.json", [asdict(row) for row in ratings.rating_table(games)])
 
 

@@ -36,8 +36,8 @@ def test_a_finished_game_reads_its_figures_and_faults_from_its_record() -> None:
     record["faults"] = [fault.to_json()]
     game = FinishedGame.of_record(7, 2, 99, record, decisions=120)
     assert (game.index, game.set_id, game.seed, game.decisions) == (7, 2, 99, 120)
-    assert game.seats == ("a", "b", "c") and game.faults == (fault,) and game.faults_of(2) == 1
-    assert (game.totals, game.rounds) == (tuple(record["result"]["totals"]), len(record["rounds"]))
+    assert game.figures.seats == ("a", "b", "c") and game.figures.faults == (fault,) and game.figures.faults_of(2) == 1
+    assert (game.figures.totals, game.figures.rounds) == (tuple(record["result"]["totals"]), len(record["rounds"]))
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_records import scored_game
 from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, flat, rage, stored, write_league
 from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
@@ -57,7 +58,7 @@ def play(file: Path, only: set[int] | None = None) -> None:
 
 
 def charged(games: list[FinishedGame], bot: str) -> int:
-    return sum(game.faults_of(game.seats.index(bot)) for game in games if bot in game.seats)
+    return sum(game.figures.faults_of(game.figures.seats.index(bot)) for game in games if bot in game.figures.seats)
 
 
 def test_fault_counts_survive_a_resume(tmp_path: Path) -> None:
@@ -70,8 +71,8 @@ def test_fault_counts_survive_a_resume(tmp_path: Path) -> None:
     games = stored(file)
     assert len(games) == 24
     assert charged(games, "cheater") == MAX_FAULTS
-    later = [game for game in games if game.index >= 12 and "cheater" in game.seats]
-    assert later and all(game.forfeited == {game.seats.index("cheater")} for game in later)
+    later = [game for game in games if game.index >= 12 and "cheater" in game.figures.seats]
+    assert later and all(game.figures.forfeited == {game.figures.seats.index("cheater")} for game in later)
     result = rage("ratings", "--league", file, "--format", "json")
     assert result.exit_code == 0, result.output
     assert '"faults": 3' in result.output
@@ -99,8 +100,8 @@ def test_a_forfeited_bot_is_not_rated_on_the_referees_moves(tmp_path: Path) -> N
     run = rage("league", "run", file)
     assert run.exit_code == 0, run.output
     games = stored(file)
-    seated = sum("dying" in game.seats for game in games)
-    assert seated == 12 and all("dying" not in game.seats or game.forfeited for game in games)
+    seated = sum("dying" in game.figures.seats for game in games)
+    assert seated == 12 and all("dying" not in game.figures.seats or game.figures.forfeited for game in games)
     rows = ratings_json(file)
     assert rows[-1]["name"] == "dying"
     assert (rows[-1]["elo"], rows[-1]["games"], rows[-1]["forfeited"], rows[-1]["faults"]) == (None, 0, 12, MAX_FAULTS)
@@ -131,10 +132,10 @@ def test_an_excluded_entrant_s_remaining_games_are_forfeits(tmp_path: Path) -> N
     games = stored(file)
     assert len(games) == 12
     for game in games:
-        if "greedy" not in game.seats:
+        if "greedy" not in game.figures.seats:
             continue
-        seat = game.seats.index("greedy")
-        mine = [fault for fault in game.faults if fault.seat == seat]
+        seat = game.figures.seats.index("greedy")
+        mine = [fault for fault in game.figures.faults if fault.seat == seat]
         if game.index < 6:
             assert mine == []
         else:
@@ -143,8 +144,8 @@ def test_an_excluded_entrant_s_remaining_games_are_forfeits(tmp_path: Path) -> N
             }
             assert len(mine) == 7, "every decision of the seat (2 bids, 5 plays) was the referee's"
     greedy = next(row for row in ratings_json(file) if row["name"] == "greedy")
-    before = sum("greedy" in game.seats for game in games if game.index < 6)
-    assert (greedy["games"], greedy["forfeited"]) == (before, sum("greedy" in g.seats for g in games) - before)
+    before = sum("greedy" in game.figures.seats for game in games if game.index < 6)
+    assert (greedy["games"], greedy["forfeited"]) == (before, sum("greedy" in g.figures.seats for g in games) - before)
 
 
 def test_exclude_names_a_bot_of_the_league(tmp_path: Path) -> None:
@@ -164,9 +165,9 @@ def test_a_bot_that_cannot_start_stops_the_league_unless_asked_to_keep_going(tmp
     games = stored(file)
     assert len(games) == 12
     for game in games:
-        if "broken" in game.seats:
-            seat = game.seats.index("broken")
-            details = {fault.detail for fault in game.faults if fault.seat == seat}
+        if "broken" in game.figures.seats:
+            seat = game.figures.seats.index("broken")
+            details = {fault.detail for fault in game.figures.faults if fault.seat == seat}
             assert len(details) == 1 and details.pop().startswith("could not start: ")
     assert "broken forfeited (could not start" in flat(kept.output)
 
@@ -179,7 +180,7 @@ def test_hosted_standings_count_forfeits_as_the_definition_says() -> None:
     assert forfeits_of('players = 2\ngames = 4\n[ruleset]\npreset = "amigo"\n') is Forfeits.UNRATED
     assert forfeits_of('forfeits = "loss"\nplayers = 2\n[ruleset]\npreset = "amigo"\n') is Forfeits.LOSS
     faults = (Fault(0, FaultKind.FORFEITED, 1, 0, "excluded by the organizer", "bid 0"),)
-    game = FinishedGame(0, 0, 0, ("dead", "a", "b"), (9, 1, 2), (1, 3, 2), (0, 0, 0), 2, faults, 0, {})
+    game = scored_game(0, ("dead", "a", "b"), (1, 3, 2), totals=(9, 1, 2), rounds=2, faults=faults)
     assert [row.games for row in point_table([game]).rows] == [1, 1, 0]
     assert [(row.name, row.games) for row in point_table([game], Forfeits.LOSS).rows][-1] == ("dead", 1)
 

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import pytest
 import rage_referee.game
+from bot_helpers import read_dump
 from google.protobuf.message import Message
 from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, play_game
@@ -386,7 +387,7 @@ def problems(capture: Capture, seat: int, rules: Ruleset) -> list[str]:
         if isinstance(body, pb.GameStart) and body.seat != seat:
             found.append(f"{where}: started as seat {body.seat}")
         if isinstance(body, pb.GameEnd):
-            own_faults = [(f.kind.value, f.round, f.trick) for f in capture.result.faults if f.seat == seat]
+            own_faults = [(f.kind.value, f.round, f.trick) for f in capture.result.figures.faults if f.seat == seat]
             if [(f.kind, f.round, f.trick) for f in body.faults] != own_faults:
                 found.append(f"{where}: the game end shows faults other than the seat's own")
     return found
@@ -428,7 +429,8 @@ def test_every_seat_sees_only_what_it_may(preset: str, bidding: str, capture: An
     captured = capture(rules, targets)
     players, result = len(targets), captured.result
     rounds = len(rules.rounds)
-    assert result.rounds == rounds and result.faults and {f.seat for f in result.faults} == {players - 1}
+    figures = result.figures
+    assert figures.rounds == rounds and figures.faults and {f.seat for f in figures.faults} == {players - 1}
     for seat in range(players):
         assert problems(captured, seat, rules) == []
     # The pieces were worth checking: cards, requests and bids reached every seat.
@@ -507,21 +509,12 @@ async def _remote_capture(rules: Ruleset, dump: Path, logs: Path) -> FinishedGam
         result = await play_game(GameSpec(5, rules, names, 5, UNHURRIED), handles)
         # Let the game's end reach the bot before its stream is closed.
         deadline = time.monotonic() + 5
-        while not any(m.HasField("end") for m in _read(dump)) and time.monotonic() < deadline:
+        while not any(m.HasField("end") for m in read_dump(dump)) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
     finally:
         for handle in handles.values():
             await handle.stop()
     return result
-
-
-def _read(dump: Path) -> list[pb.GameMessage]:
-    sys.path.insert(0, str(BOTS))
-    try:
-        from recorder import read_dump
-    finally:
-        sys.path.remove(str(BOTS))
-    return read_dump(dump)
 
 
 def test_grpc_bot_receives_exactly_the_in_process_messages(capture: Any, tmp_path: Path) -> None:
@@ -531,7 +524,7 @@ def test_grpc_bot_receives_exactly_the_in_process_messages(capture: Any, tmp_pat
     dump = tmp_path / "dump.bin"
     remote = asyncio.run(_remote_capture(rules, dump, tmp_path))
     assert json.dumps(game_part(remote.record)) == json.dumps(game_part(local.result.record))
-    over_grpc = _read(dump)
+    over_grpc = read_dump(dump)
     in_process = local.connections[0].received
     assert over_grpc == in_process
     assert [m.game for m in over_grpc] == [5 * MAX_SEATS] * len(over_grpc)
@@ -552,4 +545,4 @@ def test_a_dump_read_while_the_bot_writes_it_holds_only_whole_messages(tmp_path:
     for cut in range(sum(map(len, frames)) + 1):
         dump.write_bytes(b"".join(frames)[:cut])
         whole = 0 if cut < len(frames[0]) else 1 if cut < len(frames[0]) + len(frames[1]) else 2
-        assert _read(dump) == messages[:whole], cut
+        assert read_dump(dump) == messages[:whole], cut

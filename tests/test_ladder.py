@@ -29,8 +29,8 @@ def test_a_league_deals_each_set_alike_and_seats_every_bot_everywhere() -> None:
     assert len(games) == 12 and {game.set_id for game in games} == {0}
     assert len({game.seed for game in games}) == 1
     for seat in range(4):
-        assert {game.seats[seat] for game in games} == set(names)
-    assert all(game.rounds == 10 and len(game.totals) == 4 for game in games)
+        assert {game.figures.seats[seat] for game in games} == set(names)
+    assert all(game.figures.rounds == 10 and len(game.figures.totals) == 4 for game in games)
     figure = ladder.strength(games, "heuristic", ["random", "random-2"], samples=20)
     assert (
         figure.games == 12 and figure.low - 1e-6 <= figure.elo <= figure.high + 1e-6

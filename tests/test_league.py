@@ -58,7 +58,7 @@ def assert_matches_schedule(file: Path, games: list[FinishedGame]) -> None:
     assert [game.index for game in games] == list(range(len(schedule)))
     for game in games:
         planned = schedule[game.index]
-        assert (game.seats, game.seed, game.set_id) == (planned.seats, planned.seed, planned.set_id)
+        assert (game.figures.seats, game.seed, game.set_id) == (planned.seats, planned.seed, planned.set_id)
         assert game.record["players"] == list(planned.seats)
 
 
@@ -200,9 +200,9 @@ def test_league_runs_end_to_end_and_prints_the_rating_table(played: tuple[Path, 
     assert_matches_schedule(file, games)
     for game in games:
         assert_verifies(game.record)
-        assert len(game.seats) == 3 and set(game.places) <= {1, 2, 3} and game.rounds > 0
+        assert len(game.figures.seats) == 3 and set(game.figures.places) <= {1, 2, 3} and game.figures.rounds > 0
     # every bot sits at 3 of the 4 tables: 18 games each
-    assert {name: sum(name in game.seats for game in games) for name in BOTS} == dict.fromkeys(BOTS, 18)
+    assert {name: sum(name in game.figures.seats for game in games) for name in BOTS} == dict.fromkeys(BOTS, 18)
     records = sorted((file.parent / "records").glob("game-*.json"))
     assert [path.name for path in records] == [f"game-{k:05d}.json" for k in range(24)]
     for path in records:
@@ -311,12 +311,12 @@ def test_export_writes_games_standings_and_verifiable_records(played: tuple[Path
             "index": game.index,
             "set": game.set_id,
             "seed": game.seed,
-            "seats": list(game.seats),
-            "totals": list(game.totals),
-            "places": list(game.places),
-            "hits": list(game.hits),
-            "rounds": game.rounds,
-            "faults": len(game.faults),
+            "seats": list(game.figures.seats),
+            "totals": list(game.figures.totals),
+            "places": list(game.figures.places),
+            "hits": list(game.figures.hits),
+            "rounds": game.figures.rounds,
+            "faults": len(game.figures.faults),
         }
 
     with (out / "games.csv").open(newline="") as handle:
@@ -336,9 +336,9 @@ def test_export_writes_games_standings_and_verifiable_records(played: tuple[Path
     for line in seat_rows:
         game = games[int(line["index"])]
         seat = int(line["seat"])
-        assert line["bot"] == game.seats[seat]
-        assert int(line["total"]) == game.totals[seat] and int(line["place"]) == game.places[seat]
-        assert int(line["rounds_bid_exactly"]) == game.hits[seat]
+        assert line["bot"] == game.figures.seats[seat]
+        assert int(line["total"]) == game.figures.totals[seat] and int(line["place"]) == game.figures.places[seat]
+        assert int(line["rounds_bid_exactly"]) == game.figures.hits[seat]
 
     standings = json.loads((out / "standings.json").read_text())
     assert sorted(row["name"] for row in standings) == sorted(BOTS)
@@ -524,7 +524,7 @@ def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path,
     for game in games:
         assert_verifies(game.record)
         planned = schedule[game.index]
-        assert (game.seats, game.seed) == (planned.seats, planned.seed)
+        assert (game.figures.seats, game.seed) == (planned.seats, planned.seed)
     # a record file is written only after its game is stored, and never half-written
     written = sorted((tmp_path / "records").glob("game-*.json"))
     assert {int(path.stem.split("-")[1]) for path in written} <= {game.index for game in games}

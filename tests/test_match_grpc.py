@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import json
 import logging
 import os
@@ -23,10 +22,10 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from bot_helpers import bot_module
 from rage_referee.deals import Deals
 from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, FaultLedger, fallback_for, play_game
@@ -95,15 +94,6 @@ def bad_command(script: str, *options: str) -> str:
     return shlex.join(["python", str(BOTS / script), *options])
 
 
-def bot_module(name: str) -> ModuleType:
-    """A module of ``tests/bots`` (they import their shared ``botbase`` by plain name)."""
-    sys.path.insert(0, str(BOTS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(BOTS))
-
-
 # ------------------------------------------------------------------ processes
 def child_pids() -> set[int]:
     """This process's children, from /proc."""
@@ -162,13 +152,13 @@ def in_process(names: Sequence[str], ruleset: Ruleset, games: int, logs: Path, b
     """The same match with every bot in the referee's process (the misbehaving one replaced by ``bad``)."""
     specs = [BotSpec.of(name, bad if name == BAD else IN_PROCESS[name]) for name in names]
     result = match(specs, ruleset, games, TimeControl(max_faults=NO_FORFEIT), logs)
-    assert all(not game.faults for game in result.games)
+    assert all(not game.figures.faults for game in result.games)
     return result
 
 
 def outcome(game: FinishedGame) -> tuple[dict[str, Any], tuple[int, ...], tuple[int, ...]]:
     """What must not depend on the transport or on a bot's misbehaviour: the game's record, totals and places."""
-    return game_part(game.record), game.totals, game.places
+    return game_part(game.record), game.figures.totals, game.figures.places
 
 
 def assert_sound(result: MatchResult, games: int) -> None:
@@ -177,9 +167,13 @@ def assert_sound(result: MatchResult, games: int) -> None:
     for game in result.games:
         verdict = verify(json.dumps(game.record))
         assert verdict.exit_code == 0, verdict.message
-        assert verdict.totals == list(game.totals) and verdict.places == list(game.places)
-        assert len(game.record["rounds"]) == len(GameRecord.model_validate(game.record).ruleset.rounds) == game.rounds
-        assert game.record["faults"] == [fault.to_json() for fault in game.faults]
+        assert verdict.totals == list(game.figures.totals) and verdict.places == list(game.figures.places)
+        assert (
+            len(game.record["rounds"])
+            == len(GameRecord.model_validate(game.record).ruleset.rounds)
+            == game.figures.rounds
+        )
+        assert game.record["faults"] == [fault.to_json() for fault in game.figures.faults]
 
 
 def assert_same_games(result: MatchResult, baseline: MatchResult) -> None:
@@ -232,9 +226,9 @@ def bad_faults(result: MatchResult) -> list[list[tuple[str, int, int]]]:
     """Per game, the misbehaving bot's faults as (kind, round, trick); no other seat may have any."""
     out = []
     for game in result.games:
-        seat = game.seats.index(BAD)
-        assert all(fault.seat == seat for fault in game.faults), "a well-behaved seat was charged"
-        out.append([(fault.kind.value, fault.round, fault.trick) for fault in game.faults])
+        seat = game.figures.seats.index(BAD)
+        assert all(fault.seat == seat for fault in game.figures.faults), "a well-behaved seat was charged"
+        out.append([(fault.kind.value, fault.round, fault.trick) for fault in game.figures.faults])
     for name in TABLE:
         assert result.stats[name].faults == 0
     return out
@@ -244,7 +238,7 @@ def expected_faults(result: MatchResult, kind_for: Any) -> list[list[tuple[str, 
     """Per game, (kind, round, trick) of each of the bad seat's turns where ``kind_for(turn)`` names a fault."""
     out = []
     for game in result.games:
-        turns = turns_of(game.record, game.seats.index(BAD))
+        turns = turns_of(game.record, game.figures.seats.index(BAD))
         out.append([(kind, t.round, t.trick) for t in turns if (kind := kind_for(t)) is not None])
     return out
 
@@ -252,8 +246,8 @@ def expected_faults(result: MatchResult, kind_for: Any) -> list[list[tuple[str, 
 def assert_fallbacks(result: MatchResult) -> None:
     """Each fault names the fallback the referee played: the lowest legal bid or the first legal play."""
     for game in result.games:
-        turns = {(t.round, t.trick): t for t in turns_of(game.record, game.seats.index(BAD))}
-        for fault in game.faults:
+        turns = {(t.round, t.trick): t for t in turns_of(game.record, game.figures.seats.index(BAD))}
+        for fault in game.figures.faults:
             assert fault.fallback == fallback_text(turns[fault.round, fault.trick])
 
 
@@ -270,7 +264,7 @@ def test_preset_over_grpc_is_the_in_process_game(preset: str, served: dict[str, 
     remote = match([BotSpec.of(name, served[name]) for name in names], rules, 2, TimeControl(), tmp_path)
     local = in_process(names, rules, 2, tmp_path)
     assert_sound(remote, 2)
-    assert all(not game.faults for game in remote.games)
+    assert all(not game.figures.faults for game in remote.games)
     assert_same_games(remote, local)
     assert remote.games[0].record["rounds"] != remote.games[1].record["rounds"]
     assert {name: vars(stats) for name, stats in remote.stats.items()} == {
@@ -311,7 +305,7 @@ def test_sleeper_times_out(served: dict[str, str], tmp_path: Path) -> None:
     assert len(expected[0]) == 55 // sleeper.EVERY
     assert_fallbacks(result)
     # The first timeout waited the decision time and the bank, and used the bank up.
-    waits = [int(re.findall(r"\d+", fault.detail)[0]) for fault in result.games[0].faults]
+    waits = [int(re.findall(r"\d+", fault.detail)[0]) for fault in result.games[0].figures.faults]
     assert 200 < waits[0] <= 500 and waits[1:] == [200] * (len(waits) - 1)
 
 
@@ -326,9 +320,9 @@ def test_cheater_is_charged_illegal(served: dict[str, str], tmp_path: Path) -> N
     assert_fallbacks(result)
     kinds_seen = set()
     for game in result.games:
-        seat = game.seats.index(BAD)
+        seat = game.figures.seats.index(BAD)
         turns = {(t.round, t.trick): t for t in turns_of(game.record, seat)}
-        for fault in game.faults:
+        for fault in game.figures.faults:
             turn = turns[fault.round, fault.trick]
             assert f"seat {seat}" in fault.detail
             if turn.kind == "bid":
@@ -353,8 +347,10 @@ def test_raiser_is_charged_bot_error(served: dict[str, str], served_logs: Path, 
     assert bad_faults(result) == expected
     assert_fallbacks(result)
     for game in result.games:
-        numbers = [t.number for t in turns_of(game.record, game.seats.index(BAD)) if t.number % raiser.EVERY == 0]
-        for fault, number in zip(game.faults, numbers, strict=True):
+        numbers = [
+            t.number for t in turns_of(game.record, game.figures.seats.index(BAD)) if t.number % raiser.EVERY == 0
+        ]
+        for fault, number in zip(game.figures.faults, numbers, strict=True):
             assert f"RuntimeError: raiser fails on decision {number} (round {fault.round})" in fault.detail
     assert "RuntimeError: raiser fails" in (served_logs / "raiser.log").read_text()
 
@@ -376,7 +372,7 @@ def test_garbage_is_charged_malformed_or_timeout(served: dict[str, str], tmp_pat
     assert bad_faults(result) == expected
     assert {kind for kind, _, _ in expected[0]} == {"timeout", "malformed"}
     assert_fallbacks(result)
-    for fault in result.games[0].faults:
+    for fault in result.games[0].figures.faults:
         if fault.kind.value == "malformed":
             assert str(garbage.OUT_OF_RANGE) in fault.detail or str(garbage.BARE_WILD) in fault.detail
 
@@ -452,7 +448,7 @@ def test_one_undecodable_message_costs_one_malformed_fault(served: dict[str, str
     assert result.forfeited == set()
     turn = turns_of(result.games[0].record, 0)[mangler.MANGLE - 1]
     assert bad_faults(result) == [[("malformed", turn.round, turn.trick)]]
-    assert "BotBatch" in result.games[0].faults[0].detail
+    assert "BotBatch" in result.games[0].figures.faults[0].detail
     assert_fallbacks(result)
     assert_same_games(result, in_process([BAD, *TABLE], AMIGO, 1, tmp_path))
 
@@ -466,12 +462,12 @@ def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
     # Charged for its first three decisions; from then on the fallback plays for it without asking,
     # and each of those decisions is marked in the record as the referee's.
     first = turns_of(result.games[0].record, 0)
-    second = turns_of(result.games[1].record, result.games[1].seats.index(BAD))
+    second = turns_of(result.games[1].record, result.games[1].figures.seats.index(BAD))
     assert bad_faults(result) == [
         [("illegal", t.round, t.trick) for t in first[:3]] + [("forfeited", t.round, t.trick) for t in first[3:]],
         [("forfeited", t.round, t.trick) for t in second],
     ]
-    assert {fault.detail for game in result.games for fault in game.faults if not fault.charged} == {
+    assert {fault.detail for game in result.games for fault in game.figures.faults if not fault.charged} == {
         "forfeited after 3 faults"
     }
     assert_fallbacks(result)
@@ -481,7 +477,7 @@ def test_cheater_is_forfeited(served: dict[str, str], tmp_path: Path) -> None:
 # ------------------------------------------------------------------ a bot that quits mid-game
 def one_game_match(game: FinishedGame) -> MatchResult:
     """A match of one game, with its figures, as run_match would report it."""
-    return MatchResult.of(game.seats, [game])
+    return MatchResult.of(game.figures.seats, [game])
 
 
 async def _play_one(specs: Sequence[BotSpec], spec: GameSpec, logs: Path) -> tuple[FinishedGame, BotHandle]:
@@ -505,7 +501,7 @@ def quitter_game(served: dict[str, str], tmp_path: Path, after: int, *options: s
     result = one_game_match(game)
     assert_sound(result, 1)
     assert [outcome(game)] == [outcome(g) for g in in_process([BAD, *TABLE], AMIGO, 1, tmp_path).games]
-    assert all(fault.seat == 0 and fault.kind.value == "crashed" for fault in game.faults)
+    assert all(fault.seat == 0 and fault.kind.value == "crashed" for fault in game.figures.faults)
     assert_fallbacks(result)
     return result, handle
 
@@ -514,7 +510,7 @@ def test_quitter_is_relaunched(served: dict[str, str], tmp_path: Path) -> None:
     """The quitter dies once, on its 41st decision of the game's 65, and is brought back."""
     after = 40
     result, handle = quitter_game(served, tmp_path, after)
-    faults = result.games[0].faults
+    faults = result.games[0].figures.faults
     first = turns_of(result.games[0].record, 0)[after]
     assert (faults[0].round, faults[0].trick) == (first.round, first.trick)
     assert len(faults) < len(turns_of(result.games[0].record, 0)) - after  # the relaunched bot played on
@@ -566,5 +562,5 @@ def test_remote_bot_hears_the_game_end_before_it_is_stopped(served: dict[str, st
     assert sum(message.HasField("request") for message in messages) == game.decisions // 4
     ends = [message for message in messages if message.HasField("end")]
     assert [message.game for message in ends] == [0 * MAX_SEATS + 0]
-    assert list(ends[0].end.totals) == list(game.totals)
-    assert list(ends[0].end.places) == list(game.places)
+    assert list(ends[0].end.totals) == list(game.figures.totals)
+    assert list(ends[0].end.places) == list(game.figures.places)

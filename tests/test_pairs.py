@@ -7,14 +7,14 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from game_records import scored_game
 from rage_referee.finished import FinishedGame
 from rage_referee.league.pairs import Summary, pair_row, pair_table, set_differences
 from rage_referee.league.schedule import schedule
 
 
 def game(index: int, set_id: int, seats: Sequence[str], totals: Sequence[int]) -> FinishedGame:
-    places = tuple(1 + sum(other > total for other in totals) for total in totals)
-    return FinishedGame(index, set_id, 0, tuple(seats), tuple(totals), places, (0,) * len(seats), 10, (), 0, {})
+    return scored_game(index, seats, totals=totals, set_id=set_id, seed=0)
 
 
 def test_summary_of_known_values() -> None:

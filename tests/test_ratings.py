@@ -11,6 +11,7 @@ from typing import Any
 import choix
 import numpy as np
 import pytest
+from game_records import scored_game
 from rage_referee.faults import Fault, Forfeits
 from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import (
@@ -44,20 +45,8 @@ def game(
     rounds: int = 10,
     faults: Sequence[dict[str, Any]] = (),
 ) -> FinishedGame:
-    n = len(seats)
-    return FinishedGame(
-        index,
-        index if set_id is None else set_id,
-        index,
-        tuple(seats),
-        tuple(totals) if totals is not None else tuple(0 for _ in seats),
-        tuple(places),
-        tuple(hits) if hits is not None else (0,) * n,
-        rounds,
-        tuple(fault_of(entry) for entry in faults),
-        0,
-        {},
-    )
+    faulted = [fault_of(entry) for entry in faults]
+    return scored_game(index, seats, places, totals=totals, hits=hits, rounds=rounds, faults=faulted, set_id=set_id)
 
 
 def fault_of(entry: dict[str, Any]) -> Fault:
@@ -80,7 +69,7 @@ def draw(a: str, b: str, index: int) -> FinishedGame:
 
 def renumber(games: Sequence[FinishedGame]) -> list[FinishedGame]:
     """The same results under fresh indices (and sets of their own)."""
-    return [game(k, g.seats, g.places) for k, g in enumerate(games)]
+    return [game(k, g.figures.seats, g.figures.places) for k, g in enumerate(games)]
 
 
 def by_name(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[str, float]:
@@ -92,7 +81,7 @@ def exact_bt_elo(games: Sequence[FinishedGame], names: Sequence[str]) -> np.ndar
     index = {name: k for k, name in enumerate(names)}
     won = np.zeros((len(names), len(names)))
     for g in games:
-        for (a, place_a), (b, place_b) in combinations(zip(g.seats, g.places), 2):
+        for (a, place_a), (b, place_b) in combinations(zip(g.figures.seats, g.figures.places), 2):
             i, j = index[a], index[b]
             if place_a == place_b:
                 won[i, j] += 0.5
@@ -195,7 +184,7 @@ def test_fit_does_not_depend_on_game_order_seat_order_or_name_order() -> None:
         rng.shuffle(shuffled)
         reseated = []
         for k, g in enumerate(shuffled):
-            seats = list(zip(g.seats, g.places))
+            seats = list(zip(g.figures.seats, g.figures.places))
             rng.shuffle(seats)
             reseated.append(game(k, [s for s, _ in seats], [p for _, p in seats]))
         other_names = list(reversed(names))
@@ -309,7 +298,9 @@ def test_bootstrap_resamples_a_duplicate_set_as_a_whole() -> None:
 
 
 def test_bootstrap_with_every_game_in_one_set_gives_zero_width_intervals() -> None:
-    games = [game(g.index, g.seats, g.places, set_id=0) for g in synthetic_league([0, 80, 160], 60, seed=6)]
+    games = [
+        game(g.index, g.figures.seats, g.figures.places, set_id=0) for g in synthetic_league([0, 80, 160], 60, seed=6)
+    ]
     fits = bootstrap(games, ["b0", "b1", "b2"], samples=20)
     assert np.allclose(fits, fits[0])
     assert fits[0] == pytest.approx(fit_elo(games, ["b0", "b1", "b2"]))
@@ -416,7 +407,7 @@ FORFEITED_SEAT_0 = ({"seat": 0, "kind": "illegal"}, {"seat": 0, "kind": "forfeit
 def test_a_forfeited_seat_is_left_out_of_its_game_by_default() -> None:
     played = game(0, ["dead", "a", "b"], [1, 3, 2], totals=[30, 1, 2], faults=FORFEITED_SEAT_0)
     (kept,) = counted([played])
-    assert (kept.seats, kept.places, kept.totals) == (("a", "b"), (3, 2), (1, 2))
+    assert (kept.figures.seats, kept.figures.places, kept.figures.totals) == (("a", "b"), (3, 2), (1, 2))
     rows = {row.name: row for row in rating_table([played], samples=0)}
     assert rows["b"].elo > rows["a"].elo
     assert math.isnan(rows["dead"].elo) and (rows["dead"].games, rows["dead"].forfeited) == (0, 1)
@@ -433,6 +424,6 @@ def test_a_forfeited_seat_can_count_as_a_loss_to_every_seat_that_played() -> Non
     faults = (*FORFEITED_SEAT_0, {"seat": 3, "kind": "forfeited"})
     played = game(0, ["dead", "a", "b", "gone"], [1, 3, 2, 4], faults=faults)
     (lost,) = counted([played], Forfeits.LOSS)
-    assert lost.places == (3, 2, 1, 3)
+    assert lost.figures.places == (3, 2, 1, 3)
     rows = rating_table([played] * 4, samples=0, forfeits=Forfeits.LOSS)
     assert [row.name for row in rows][:2] == ["b", "a"] and {row.name for row in rows[2:]} == {"dead", "gone"}

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bot_helpers import read_dump
 from conftest import require
 from rage_referee.cli import app
 from rage_referee.deals import Deals
@@ -31,7 +32,6 @@ from rage_referee.game import FaultLedger
 from rage_referee.game_spec import TimeControl
 from rage_referee.match import match_specs
 from rage_referee.seats import BotProcess, BotSpec, free_port, stop_group
-from rage_sdk.pb import bot_pb2
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
@@ -65,15 +65,6 @@ def no_workers_within(seconds: float) -> bool:
             return False
         time.sleep(0.2)
     return True
-
-
-def read_dump(dump: Path) -> list[bot_pb2.GameMessage]:
-    sys.path.insert(0, str(TEST_BOTS))
-    try:
-        from recorder import read_dump as read
-    finally:
-        sys.path.remove(str(TEST_BOTS))
-    return read(dump)
 
 
 # --------------------------------------------------------------------------- RayRunner.readdress
@@ -117,8 +108,10 @@ def test_a_bot_moved_mid_league_is_called_at_its_new_address_by_the_worker(ray_a
         after.stop()
     assert [game.index for game in finished] == list(range(8))
     for game in finished[moved_after:]:
-        mover = game.seats.index("mover")
-        assert [fault for fault in game.faults if fault.seat == mover] == [], f"game {game.index} missed the move"
+        mover = game.figures.seats.index("mover")
+        assert [fault for fault in game.figures.faults if fault.seat == mover] == [], (
+            f"game {game.index} missed the move"
+        )
     reached = {message.start.index for message in read_dump(dump) if message.HasField("start")}
     assert reached == set(range(moved_after, 8)), "every game after the move reached the new address, none before"
 

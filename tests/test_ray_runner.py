@@ -92,7 +92,11 @@ def test_ray_plays_the_games_a_local_run_plays(ray_address: str, tmp_path: Path)
     for game in local:
         twin = by_id[game.index]
         assert without_timing(twin.record) == without_timing(game.record)
-        assert (twin.totals, twin.places, twin.faults) == (game.totals, game.places, game.faults)
+        assert (twin.figures.totals, twin.figures.places, twin.figures.faults) == (
+            game.figures.totals,
+            game.figures.places,
+            game.figures.faults,
+        )
 
 
 def test_submitted_bots_are_refused_in_one_line() -> None:
@@ -123,8 +127,8 @@ def test_keep_going_forfeits_a_bot_that_cannot_start_on_a_worker(ray_address: st
     )
     assert len(games) == 3
     for game in games:
-        ghost = game.seats.index("ghost")
-        mine = [fault for fault in game.faults if fault.seat == ghost]
+        ghost = game.figures.seats.index("ghost")
+        mine = [fault for fault in game.figures.faults if fault.seat == ghost]
         assert mine and all(not fault.charged and "could not start on worker 1" in fault.detail for fault in mine)
 
 
@@ -140,12 +144,16 @@ def test_the_drivers_ledger_takes_each_games_faults_and_forfeits_from_the_next_g
             await runner.run(specs(names(bots), 4), finished.append)
 
     asyncio.run(run())
-    charged = [sum(f.charged for f in game.faults if game.seats[f.seat] == "blunder") for game in finished]
+    charged = [
+        sum(f.charged for f in game.figures.faults if game.figures.seats[f.seat] == "blunder") for game in finished
+    ]
     assert ledger.counts["blunder"] == sum(charged), "every charged fault counted once by the driver"
     assert "blunder" in ledger.forfeited and charged[0] < 30
     last = finished[-1]
-    seat = last.seats.index("blunder")
-    assert charged[-1] == 0 and all(not f.charged for f in last.faults if f.seat == seat), "forfeited from the start"
+    seat = last.figures.seats.index("blunder")
+    assert charged[-1] == 0 and all(not f.charged for f in last.figures.faults if f.seat == seat), (
+        "forfeited from the start"
+    )
 
 
 def game_workers() -> list[psutil.Process]:
@@ -276,7 +284,12 @@ def test_a_league_on_ray_stores_what_a_local_run_stores(ray_address: str, tmp_pa
     for index, game in local.items():
         twin = remote[index]
         assert json.dumps(without_timing(twin.record)) == json.dumps(without_timing(game.record))
-        assert (twin.seats, twin.seed, twin.totals, twin.faults) == (game.seats, game.seed, game.totals, game.faults)
+        assert (twin.figures.seats, twin.seed, twin.figures.totals, twin.figures.faults) == (
+            game.figures.seats,
+            game.seed,
+            game.figures.totals,
+            game.figures.faults,
+        )
 
 
 @pytest.mark.slow

@@ -203,9 +203,9 @@ def test_an_in_process_bot_that_cannot_be_made_is_charged_not_a_traceback(one_ga
     specs = [BotSpec.of("unmade", unmade), BotSpec.of("greedy", GREEDY)]
     match = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2, 1]), 2, log_dir=tmp_path))
     for game in match.games:
-        seat = game.seats.index("unmade")
-        assert game.faults and all(fault.seat == seat for fault in game.faults)
-        assert game.faults[0].kind.value == "crashed"
+        seat = game.figures.seats.index("unmade")
+        assert game.figures.faults and all(fault.seat == seat for fault in game.figures.faults)
+        assert game.figures.faults[0].kind.value == "crashed"
 
 
 def test_views_a_served_bot_got_are_rebuilt_for_an_in_process_one(tmp_path: Path) -> None:

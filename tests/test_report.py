@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_records import scored_game
 from rage_referee.cli import app
 from rage_referee.faults import Fault, FaultKind
 from rage_referee.finished import FinishedGame
@@ -27,8 +28,7 @@ runner = CliRunner()
 
 
 def game(index: int, seats: tuple[str, ...], places: tuple[int, ...], faults: tuple[Any, ...] = ()) -> FinishedGame:
-    n = len(seats)
-    return FinishedGame(index, index, index, seats, (0,) * n, places, (0,) * n, 10, faults, 0, {})
+    return scored_game(index, seats, places, faults=faults)
 
 
 @pytest.fixture(scope="module")
@@ -137,10 +137,11 @@ def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tu
     _, games = played
     hostile = "<script>alert(1)</script>" + "x" * 300
     renamed = [
-        FinishedGame(**{**g.__dict__, "seats": tuple(hostile if s == "random" else s for s in g.seats)}) for g in games
+        replace(g, figures=replace(g.figures, seats=tuple(hostile if s == "random" else s for s in g.figures.seats)))
+        for g in games
     ]
     for g in renamed:
-        g.record["players"] = list(g.seats)
+        g.record["players"] = list(g.figures.seats)
     built = build_site("mini <i>", renamed, rating_table(renamed, samples=5), tmp_path / "site")
     assert not built.skipped
     for page in (tmp_path / "site").rglob("*.html"):
@@ -160,7 +161,7 @@ def test_report_command_writes_the_site(tmp_path: Path, played: tuple[Path, list
     result = runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r"), "--replays", "2"])
     assert result.exit_code == 0, result.output
     pages = sorted(path.name for path in (tmp_path / "r" / "games").glob("*.html"))
-    faulted = {g.index for g in games if g.faults}
+    faulted = {g.index for g in games if g.figures.faults}
     assert pages == sorted(f"{i:05d}.html" for i in {g.index for g in games[-2:]} | faulted)
     assert len(list((tmp_path / "r" / "bots").glob("*.html"))) == 4
     assert (tmp_path / "r" / "games-001.html").read_text().count("<tr data-game=") == len(games)
@@ -196,7 +197,7 @@ def test_ratings_crosstable(played: tuple[Path, list[FinishedGame]]) -> None:
     assert result.exit_code == 0, result.output
     expected = crosstable(games)
     rows = json.loads(result.stdout)
-    met = {(a, b) for game in games for a in game.seats for b in game.seats if a != b}
+    met = {(a, b) for game in games for a in game.figures.seats for b in game.figures.seats if a != b}
     assert len(rows) == len(met)  # every ordered pair of bots that met
     for row in rows:
         pairing = expected[row["bot"]][row["opponent"]]
@@ -211,7 +212,7 @@ def test_a_record_that_cannot_be_replayed_is_listed_without_a_replay(
     _, games = played
     broken = dict(games[1].record)
     broken["rounds"] = [{**broken["rounds"][0], "plays": list(reversed(broken["rounds"][0]["plays"]))}]
-    damaged = [games[0], FinishedGame(**{**games[1].__dict__, "record": broken}), *games[2:]]
+    damaged = [games[0], replace(games[1], record=broken), *games[2:]]
     built = build_site("mini", damaged, rating_table(damaged, samples=5), tmp_path / "site")
     assert len(built.skipped) == 1 and built.skipped[0].startswith("game 1: ")
     assert not (tmp_path / "site" / "games" / "00001.html").exists()

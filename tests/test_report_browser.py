@@ -60,10 +60,10 @@ def test_standings_show_the_rating_table(site: tuple[Path, list[FinishedGame]], 
         page.locator("table.standings a", has_text="raiser").click()
         assert page.locator("h2.bot-name").inner_text() == "raiser"
         assert page.locator("table.faults tbody tr").count() == sum(
-            fault.seat == game.seats.index("raiser")
+            fault.seat == game.figures.seats.index("raiser")
             for game in games
-            if "raiser" in game.seats
-            for fault in game.faults
+            if "raiser" in game.figures.seats
+            for fault in game.figures.faults
         )
 
 
@@ -71,8 +71,8 @@ def test_crosstable_matches_the_store(site: tuple[Path, list[FinishedGame]], pag
     directory, games = site
     tally: dict[tuple[str, str], list[int]] = {}
     for game in games:
-        for a, place_a in zip(game.seats, game.places):
-            for b, place_b in zip(game.seats, game.places):
+        for a, place_a in zip(game.figures.seats, game.figures.places):
+            for b, place_b in zip(game.figures.seats, game.figures.places):
                 if a != b:
                     wdl = tally.setdefault((a, b), [0, 0, 0])
                     wdl[0 if place_a < place_b else 1 if place_a == place_b else 2] += 1
@@ -91,9 +91,9 @@ def hand_of(page: Any, seat: int) -> list[str]:
 
 def test_replay_steps_through_the_game_with_the_record_cards(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
     directory, games = site
-    game = next(game for game in games if game.faults)
+    game = next(game for game in games if game.figures.faults)
     record = game.record
-    players = len(game.seats)
+    players = len(game.figures.seats)
     with served(directory) as base:
         page.goto(f"{base}/games/{game.index:05d}.html")
         page.wait_for_selector("#board tbody tr")
@@ -119,7 +119,7 @@ def test_replay_steps_through_the_game_with_the_record_cards(site: tuple[Path, l
         page.locator("#slider").fill("0")
         assert page.locator("#position").inner_text() == f"1 / {total}"
         faulted = page.evaluate("RageReplay.states.filter(s => s.faults.length).length")
-        assert faulted == len(game.faults)
+        assert faulted == len(game.figures.faults)
 
 
 def test_a_seat_view_never_shows_another_seat_hand(site: tuple[Path, list[FinishedGame]], page: Any) -> None:

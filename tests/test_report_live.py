@@ -43,8 +43,8 @@ def test_every_page_needs_a_token(live: Live) -> None:
 
 
 def test_replay_views_follow_the_token(live: Live) -> None:
-    game = next(game for game in live.games[:11] if "raiser" in game.seats)
-    seat = str(game.seats.index("raiser"))
+    game = next(game for game in live.games[:11] if "raiser" in game.figures.seats)
+    seat = str(game.figures.seats.index("raiser"))
     other = next(str(k) for k in range(3) if str(k) != seat)
     path = f"/leagues/cup/games/{game.index:05d}"
     for view in ("all", "public", "0", "1", "2"):

@@ -86,7 +86,7 @@ def test_a_bot_that_cannot_start_is_forfeited_or_raises(tmp_path: Path) -> None:
     ledger = FaultLedger(20)
     finished = play(LocalRunner(broken, ledger, 1, tmp_path, start_failure=StartFailure.FORFEIT), specs(2))
     assert len(finished) == 2 and "b" in ledger.forfeited
-    assert all(fault.kind == "forfeited" for game in finished for fault in game.faults)
+    assert all(fault.kind == "forfeited" for game in finished for fault in game.figures.faults)
     with pytest.raises(Exception, match="no file"):
         play(LocalRunner(broken, FaultLedger(20), 1, tmp_path), specs(2))
 

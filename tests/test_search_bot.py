@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec
 from rage_referee.runner import LocalRunner
@@ -59,9 +60,9 @@ def test_a_game_against_the_examples_has_no_fault() -> None:
         "greedy": f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot",
     }
 
-    async def play() -> list[object]:
+    async def play() -> list[FinishedGame]:
         spec = GameSpec(0, Ruleset.of("amigo", rounds=[3, 2, 1]), tuple(bots), 5)
-        finished: list[object] = []
+        finished: list[FinishedGame] = []
         async with LocalRunner(
             [BotSpec.of(name, target) for name, target in bots.items()], FaultLedger(10**9)
         ) as runner:
@@ -69,4 +70,4 @@ def test_a_game_against_the_examples_has_no_fault() -> None:
         return finished
 
     (result,) = asyncio.run(play())
-    assert not result.faults, result.faults  # type: ignore[attr-defined]
+    assert not result.figures.faults, result.figures.faults

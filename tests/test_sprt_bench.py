@@ -29,9 +29,9 @@ def test_a_direct_game_is_the_referees_game(tmp_path: Path) -> None:
             result = await play_game(GameSpec(3, ruleset, game.seats, game.seed), handles, FaultLedger(10))
         finally:
             await asyncio.gather(*(handle.stop() for handle in handles.values()))
-        return result.totals
+        return result.figures.totals
 
-    assert direct.totals == asyncio.run(refereed())
+    assert direct.figures.totals == asyncio.run(refereed())
 
 
 def test_bench_test_json() -> None:

@@ -183,7 +183,8 @@ def test_a_games_figures_are_stored_as_its_record_gives_them(database_url: str) 
     try:
         league = store.league("spring", KEY)
         true = game(0)
-        store.add(league, replace(true, totals=(999, 999), places=(1, 1), hits=(0, 0), rounds=1, faults=()))
+        false = replace(true.figures, totals=(999, 999), places=(1, 1), hits=(0, 0), rounds=1, faults=())
+        store.add(league, replace(true, figures=false))
         assert store.games(league) == [true]
         assert store.games(league, records=False) == [true.without_record()]
         with pytest.raises(ValueError, match="not the record of a finished game"):

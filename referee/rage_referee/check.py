@@ -79,8 +79,10 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
             results: list[FinishedGame] = []
             await runner.run(check_games(spec.name, decision_ms), results.append)
         for result in results:
-            report.add(not result.faults, _game_line(result, decision_ms))
-        _fault_lines(report, [SeenFault(r.index, CHECK_RULESETS[r.index], f) for r in results for f in r.faults])
+            report.add(not result.figures.faults, _game_line(result, decision_ms))
+        _fault_lines(
+            report, [SeenFault(r.index, CHECK_RULESETS[r.index], f) for r in results for f in r.figures.faults]
+        )
         report.add(True, _kinds_line(results))
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
         report.add(False, f"handshake: {bot_text(str(error), 2000)}")
@@ -112,12 +114,12 @@ def check_games(name: str, decision_ms: int) -> list[GameSpec]:
 
 def _game_line(result: FinishedGame, decision_ms: int) -> str:
     """A game's decisions and slowest answer, a decision that timed out counting as the time waited for it."""
-    timeouts = sum(fault.kind == "timeout" for fault in result.faults)
+    timeouts = sum(fault.kind == "timeout" for fault in result.figures.faults)
     slowest = f"slowest {result.slowest_ms:.0f} ms" + (f" with {timeouts} timed out" if timeouts else "")
     rules = CHECK_RULESETS[result.index].describe()
     line = f"game {result.index}, {rules}: {result.decisions} decisions, {slowest}"
     line += f" (deadline {decision_ms} ms)"
-    return line + (f", {len(result.faults)} faults" if result.faults else "")
+    return line + (f", {len(result.figures.faults)} faults" if result.figures.faults else "")
 
 
 def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:

@@ -7,11 +7,11 @@ game just played (:meth:`FinishedGame.of_record`) and for the store's index besi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rage_sdk.record import ruleset_of
-from rage_sdk.state import places_for
+from rage_sdk.state import GameState, places_for
 
 from .faults import Fault
 
@@ -21,11 +21,27 @@ class Figures:
     """What a game came to, as its record says: the figures ratings, standings and reports read."""
 
     seats: tuple[str, ...]
+    """Bot names by seat."""
     totals: tuple[int, ...]
     places: tuple[int, ...]
     hits: tuple[int, ...]
+    """Rounds each seat bid exactly."""
     rounds: int
     faults: tuple[Fault, ...]
+    """Every decision the referee took for a seat, in order (``forfeited`` entries are no charge)."""
+
+    def bot_at(self, seat: int) -> str | None:
+        """The bot at ``seat``; ``None`` for a seat the game has not (a fault's, in a damaged record)."""
+        return self.seats[seat] if 0 <= seat < len(self.seats) else None
+
+    def faults_of(self, seat: int) -> int:
+        """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""
+        return sum(fault.seat == seat and fault.charged for fault in self.faults)
+
+    @property
+    def forfeited(self) -> set[int]:
+        """The seats the referee played for, at least in part, after their bot was forfeited."""
+        return {fault.seat for fault in self.faults if not fault.charged}
 
 
 def figures_of(record: Mapping[str, Any]) -> Figures:
@@ -53,6 +69,12 @@ def figures_of(record: Mapping[str, Any]) -> Figures:
     return Figures(seats, totals, places_for(totals, hits, tiebreak), hits, len(scored), faults)
 
 
+def figures_played(seats: tuple[str, ...], state: GameState) -> Figures:
+    """The figures of a game played on the engine alone, with no referee and so no record or faults."""
+    totals, places, hits = state.outcome()
+    return Figures(seats, totals, places, hits, len(state.results), ())
+
+
 @dataclass(frozen=True)
 class FinishedGame:
     """The result of one game; plain data, so it pickles (a Ray worker returns it to the driver)."""
@@ -61,19 +83,12 @@ class FinishedGame:
     set_id: int
     """The duplicate set the game belongs to (its own index when it belongs to none)."""
     seed: int
-    seats: tuple[str, ...]
-    """Bot names by seat."""
-    totals: tuple[int, ...]
-    places: tuple[int, ...]
-    hits: tuple[int, ...]
-    """Rounds each seat bid exactly."""
-    rounds: int
-    faults: tuple[Fault, ...]
-    """Every decision the referee took for a seat, in order (``forfeited`` entries are no charge)."""
-    decisions: int
-    """How many decisions the referee asked the bots for; only while the game is fresh (0 once stored)."""
-    record: dict[str, Any]
+    figures: Figures
+    """What the game came to: read from its record (:func:`figures_of`), or from the store's index of it."""
+    record: dict[str, Any] = field(default_factory=dict)
     """The game's ``rage-record/1``, with its ``meta``, each play's ``ms`` and its faults; ``{}`` when not read."""
+    decisions: int = 0
+    """How many decisions the referee asked the bots for; only while the game is fresh (0 once stored)."""
     latencies_ms: tuple[float, ...] = ()
     """How long each decision took, as the referee saw it; only while the game is fresh (not stored)."""
 
@@ -88,18 +103,7 @@ class FinishedGame:
         latencies_ms: tuple[float, ...] = (),
     ) -> FinishedGame:
         """The game of ``record``, its figures read from it (:func:`figures_of`)."""
-        f = figures_of(record)
-        return cls(index, set_id, seed, f.seats, f.totals, f.places, f.hits, f.rounds, f.faults, decisions, record,
-                   latencies_ms)  # fmt: skip
-
-    def faults_of(self, seat: int) -> int:
-        """The faults the seat's bot was charged with (``forfeited`` entries are not charges)."""
-        return sum(fault.seat == seat and fault.charged for fault in self.faults)
-
-    @property
-    def forfeited(self) -> set[int]:
-        """The seats the referee played for, at least in part, after their bot was forfeited."""
-        return {fault.seat for fault in self.faults if not fault.charged}
+        return cls(index, set_id, seed, figures_of(record), record, decisions, latencies_ms)
 
     @property
     def slowest_ms(self) -> float:
@@ -124,14 +128,14 @@ class BotTotals:
     forfeited_games: int = 0
     """Games in which the referee played for the bot, at least in part, after it was forfeited."""
 
-    def add(self, game: FinishedGame, seat: int) -> None:
+    def add(self, figures: Figures, seat: int) -> None:
         self.games += 1
-        self.score += game.totals[seat]
-        self.place += game.places[seat]
-        self.rounds += game.rounds
-        self.hits += game.hits[seat]
-        self.faults += game.faults_of(seat)
-        self.forfeited_games += seat in game.forfeited
+        self.score += figures.totals[seat]
+        self.place += figures.places[seat]
+        self.rounds += figures.rounds
+        self.hits += figures.hits[seat]
+        self.faults += figures.faults_of(seat)
+        self.forfeited_games += seat in figures.forfeited
 
     @property
     def mean_score(self) -> float:
@@ -151,8 +155,8 @@ def bot_totals(games: Iterable[FinishedGame], names: Iterable[str] = ()) -> dict
     """Each bot's sums over ``games``, by name (``names`` first, each even with no game)."""
     totals = {name: BotTotals(name) for name in names}
     for game in games:
-        for seat, name in enumerate(game.seats):
+        for seat, name in enumerate(game.figures.seats):
             if name not in totals:
                 totals[name] = BotTotals(name)
-            totals[name].add(game, seat)
+            totals[name].add(game.figures, seat)
     return totals

@@ -53,9 +53,9 @@ class FaultLedger:
 
     def add_stored(self, game: FinishedGame) -> None:
         """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
-        for fault in game.faults:
-            if fault.charged and 0 <= fault.seat < len(game.seats):
-                self.charge(game.seats[fault.seat])
+        for fault in game.figures.faults:
+            if fault.charged and (name := game.figures.bot_at(fault.seat)) is not None:
+                self.charge(name)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:

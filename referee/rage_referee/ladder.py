@@ -27,7 +27,7 @@ from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
 from rage_sdk.view import view_for
 
-from .finished import FinishedGame
+from .finished import FinishedGame, figures_played
 from .league.ratings import bootstrap, fit_elo
 from .league.schedule import schedule
 
@@ -85,19 +85,11 @@ def play_league(
     ruleset = ruleset or Ruleset.of("amigo")
     for scheduled in schedule(list(factories), len(factories), games=games, seed=seed, duplicate=True):
         state = play_game(ruleset, [factories[name] for name in scheduled.seats], scheduled.seed, scheduled.index)
-        outcome = state.outcome()
         yield FinishedGame(
             scheduled.index,
             scheduled.set_id,
             scheduled.seed,
-            scheduled.seats,
-            outcome.totals,
-            outcome.places,
-            outcome.hits,
-            len(state.results),
-            (),
-            0,
-            {},
+            figures_played(scheduled.seats, state),
         )
 
 
@@ -119,15 +111,15 @@ def bid_accuracy(games: Sequence[FinishedGame], names: Sequence[str]) -> float:
     """Rounds bid exactly, as a share of the rounds the ``names`` seats played."""
     hits = rounds = 0
     for game in games:
-        for seat, name in enumerate(game.seats):
+        for seat, name in enumerate(game.figures.seats):
             if name in names:
-                hits, rounds = hits + game.hits[seat], rounds + game.rounds
+                hits, rounds = hits + game.figures.hits[seat], rounds + game.figures.rounds
     return hits / rounds if rounds else 0.0
 
 
 def strength(games: Sequence[FinishedGame], bot: str, reference: Sequence[str], samples: int = 200) -> Strength:
     """``bot``'s Elo over the mean of the ``reference`` seats, with a bootstrap interval over sets."""
-    names = sorted({name for game in games for name in game.seats})
+    names = sorted({name for game in games for name in game.figures.seats})
     at, refs = names.index(bot), [names.index(name) for name in reference]
 
     def over(fits: np.ndarray) -> np.ndarray:

@@ -108,8 +108,8 @@ async def run_match(
         if records is not None:
             write_record(records, game)
         result.games.append(game)
-        for seat, name in enumerate(game.seats):
-            result.stats[name].add(game, seat)
+        for seat, name in enumerate(game.figures.seats):
+            result.stats[name].add(game.figures, seat)
         if on_game is not None:
             on_game(game)
 

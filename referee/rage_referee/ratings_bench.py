@@ -53,7 +53,7 @@ def pairwise_fits(games: list[FinishedGame], names: list[str], fits: int, seed: 
 def measure(count: int, baseline_fits: int = 5) -> RatingsFigures:
     """The figures on a synthetic ``count``-game league (8 bots, 3 a table)."""
     games = synthetic_games(count, distinct=10)
-    names = sorted({name for game in games for name in game.seats})
+    names = sorted({name for game in games for name in game.figures.seats})
     started = time.perf_counter()
     rating_table(games)
     table = time.perf_counter() - started

@@ -19,7 +19,7 @@ from rage_sdk.actions import Bid
 from rage_sdk.bot import Bot
 from rage_sdk.events import GameInfo
 
-from .finished import FinishedGame
+from .finished import FinishedGame, figures_played
 from .league.schedule import ScheduledGame
 from .seats import BotSpec, load_bot_class
 from .sprt import Sprt, Verdict, score_of_elo
@@ -45,8 +45,7 @@ def play_direct(game: ScheduledGame, ruleset: Ruleset, classes: Mapping[str, typ
         view = view_for(state, seat)
         bot = bots[seat]
         state.apply(Bid(bot.bid(view)) if isinstance(view.legal_actions[0], Bid) else bot.play(view))
-    totals, places, hits = state.outcome()
-    return FinishedGame(game.index, game.set_id, game.seed, game.seats, totals, places, hits, 0, (), 0, {})
+    return FinishedGame(game.index, game.set_id, game.seed, figures_played(game.seats, state))
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,8 @@ def head_to_head(games: list[FinishedGame], new: str, base: str) -> list[float]:
     """Each game's result for ``new`` against ``base`` at the same table: 1, 1/2 or 0."""
     scores = []
     for game in sorted(games, key=lambda g: g.index):
-        a, b = game.totals[game.seats.index(new)], game.totals[game.seats.index(base)]
+        figures = game.figures
+        a, b = figures.totals[figures.seats.index(new)], figures.totals[figures.seats.index(base)]
         scores.append(1.0 if a > b else 0.5 if a == b else 0.0)
     return scores
 

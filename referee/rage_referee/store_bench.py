@@ -63,13 +63,14 @@ def league_games(count: int, distinct: int = 10, seed: int = 1) -> Iterator[Fini
         for round_ in game.record["rounds"]:
             for play in round_["plays"]:
                 play["ms"] = rng.randrange(1, 400)
-    names = sorted({name for game in played for name in game.seats})
+    names = sorted({name for game in played for name in game.figures.seats})
     fault = Fault(1, FaultKind.TIMEOUT, 2, 1, "no decision within 1000 ms", "bid 0", 7).to_json()
     for index in range(count):
         game = played[index % distinct]
-        seats = rng.sample(names, len(game.seats))
+        seats = rng.sample(names, len(game.figures.seats))
         record = {**game.record, "players": seats, "faults": [fault] if index % 50 == 7 else []}
-        yield replace(game, index=index, set_id=index // len(seats), seed=index, seats=tuple(seats), record=record)
+        figures = replace(game.figures, seats=tuple(seats))
+        yield replace(game, index=index, set_id=index // len(seats), seed=index, figures=figures, record=record)
 
 
 def _best(repeats: int, work: Callable[[], object]) -> float:

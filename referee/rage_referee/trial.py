@@ -190,7 +190,10 @@ def set_figures(config: TrialConfig, games: Sequence[FinishedGame]) -> SetFigure
     new, base = config.new.name, config.base.name
     set_id = 0
     while len(members := by_set.get(set_id, [])) == config.set_size:
-        gaps = [game.totals[game.seats.index(new)] - game.totals[game.seats.index(base)] for game in members]
+        gaps = [
+            game.figures.totals[game.figures.seats.index(new)] - game.figures.totals[game.figures.seats.index(base)]
+            for game in members
+        ]
         figures.differences.append(sum(gaps) / len(gaps))
         figures.game_differences += gaps
         figures.games += len(gaps)

@@ -11,6 +11,7 @@ from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 
 from .bench_table import figures_table, print_figures
 from .common import err, fail, number_list, out
+from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -25,7 +26,7 @@ def engine_command(
     players: Annotated[int, typer.Option(help="Players at the table (2-10).")] = 4,
     ruleset: Annotated[str, typer.Option(help=f"A preset: {', '.join(PRESETS)}.")] = "amigo",
     seconds: Annotated[float, typer.Option(help="How long to play, per measurement.", min=0.1)] = 5.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """Complete games with uniformly random legal decisions, in one process on one core.
 
@@ -61,7 +62,7 @@ def engine_command(
 def search_command(
     players: Annotated[int, typer.Option(help="Players at the table (2-10).", min=2, max=10)] = 4,
     seconds: Annotated[float, typer.Option(help="How long to run, per measurement.", min=0.1)] = 3.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """The search toolkit: worlds sampled per second and greedy playout decisions per second (amigo),
     beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
@@ -105,7 +106,7 @@ def protocol_command(
     sandbox: Annotated[
         bool, typer.Option("--sandbox", help="Also over a Unix socket, and in the sandbox (over its socket).")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
     levels = number_list("--matches", matches, "1,8,32")
@@ -168,7 +169,7 @@ def league_command(
     games: Annotated[int, typer.Option(min=4, help="Games per measurement.")] = 48,
     seconds: Annotated[float, typer.Option(min=0.1, help="Time for the engine-alone baseline.")] = 2.0,
     leagues: Annotated[int, typer.Option(min=1, help="Leagues per side for the duplicate-deal comparison.")] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """A 4-player league of the example bots over gRPC at each concurrency, beside the engine alone;
     then how much duplicate deals narrow the rating intervals for the same number of games."""
@@ -208,7 +209,7 @@ def test_command(
     equal_runs: Annotated[int, typer.Option(min=0, help="Runs of that sloppy bot against itself.")] = 4,
     cap: Annotated[int, typer.Option(min=6, help="Games at most in one run.")] = 3000,
     elo1: Annotated[float | None, typer.Option(help="H1's margin in Elo [default: rage test's].")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """Games rage test needs at 3 players (greedy the field), beside a head-to-head win/draw/loss SPRT on the same
     games; and how often it accepts H1 when NEW and BASE are the same bot."""
@@ -242,7 +243,7 @@ def test_command(
 @app.command("create-league")
 def create_league_command(
     games: Annotated[int, typer.Option(min=1, max=100_000, help="Games in the league created.")] = 100_000,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """How long the hosted referee's event loop stalls while a league of GAMES games is created."""
     from ..hosted.stall import measure
@@ -268,7 +269,7 @@ def create_league_command(
 def runner_command(
     games: Annotated[int, typer.Option(min=4, help="Games per side (whole duplicate sets: 12 at a time).")] = 48,
     concurrency: Annotated[int, typer.Option(min=1, max=256, help="Games at once per process.")] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """The same 4-player league of the example bots over gRPC on LocalRunner and on Ray with 1 and 2 workers,
     and what Ray costs per game."""

@@ -9,11 +9,12 @@ import typer
 
 from .bench_table import print_figures
 from .common import number_list
+from .options import FiguresJsonOption
 
 
 def ratings_bench_command(
     games: Annotated[str, typer.Option(help="League sizes to measure, comma-separated.")] = "1000,10000",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """The rating table of synthetic leagues (200 bootstrap resamples), beside the same resamples fitted one
     by one from pair lists, as before (timed on a few and scaled)."""

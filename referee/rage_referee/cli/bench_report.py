@@ -9,6 +9,7 @@ import typer
 
 from .bench_table import print_figures
 from .common import number_list
+from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
     from ..report.bench import ReportFigures
@@ -19,7 +20,7 @@ def report_bench_command(
     replays: Annotated[
         int | None, typer.Option(min=0, help="Replays per build: the N most recent games and those with faults.")
     ] = 200,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """Build the report of synthetic leagues: seconds, pages, bytes; the rating table alone as the baseline."""
     from ..report.bench import measure

@@ -9,11 +9,12 @@ import typer
 
 from .bench_table import print_figures
 from .common import number_list
+from .options import FiguresJsonOption
 
 
 def store_bench_command(
     games: Annotated[str, typer.Option(help="League sizes to measure, comma-separated.")] = "1000,10000",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
 ) -> None:
     """Every game's figures (seats, totals, places, hits, rounds, faults) of synthetic leagues on SQLite, read
     from the store's index (best of 3 reads), beside reading every record once and deriving them from it."""

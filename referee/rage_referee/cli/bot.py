@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from ..limits import MAX_DECISION_MS
 from .common import COMMAND_HELP, err, fail, out
+from .options import DecisionMsOption
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
 
@@ -44,9 +44,7 @@ def serve_command(
 @app.command("check")
 def check_command(
     target: Annotated[str, typer.Argument(help=f"HOST:PORT, {COMMAND_HELP}, or FILE.py:CLASS.", show_default=False)],
-    decision_ms: Annotated[
-        int, typer.Option(min=1, max=MAX_DECISION_MS, help="The deadline each answer must meet.")
-    ] = 1000,
+    decision_ms: DecisionMsOption = 1000,
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""

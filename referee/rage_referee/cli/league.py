@@ -17,12 +17,12 @@ from rich.progress import (
 )
 
 from .common import Format, err, fail, out, refusing_unwritable
+from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..finished import FinishedGame
-    from ..runner.settings import RunnerSettings
     from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
@@ -51,14 +51,8 @@ def run_command(
     no_sandbox: Annotated[
         bool, typer.Option("--no-sandbox", help="Run the bots without the sandbox the league file asks for.")
     ] = False,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="auto|ADDRESS",
-            help='Play the games on a Ray cluster (auto: the one Ray finds), as [runner] kind = "ray" does.',
-        ),
-    ] = None,
+    ray: RayOption = None,
+    ray_workers: RayWorkersOption = None,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
@@ -76,8 +70,9 @@ def run_command(
         config = load_league(file)
         if keep_going:
             config = config.model_copy(update={"keep_going": True})
-        if ray is not None:
-            config = config.model_copy(update={"runner": ray_runner(ray, config.runner)})
+        runner = ray_settings(ray, ray_workers, config.runner)
+        if runner is not None:
+            config = config.model_copy(update={"runner": runner})
         store = Store(config.database_url(file.parent))
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
@@ -129,7 +124,7 @@ def run_command(
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for line in fault_lines(game.index, game.seats, game.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
                 progress.console.print(line, style="yellow", markup=False)
 
         try:
@@ -148,19 +143,6 @@ def run_command(
     versions = versions_line(games)
     if versions is not None:
         out.print(versions, markup=False)
-
-
-def ray_runner(address: str, settings: RunnerSettings) -> RunnerSettings:
-    """The league's runner settings moved to Ray at ``address``, or a one-line refusal (exit 2)."""
-    from pydantic import ValidationError
-
-    from ..runner.settings import RunnerSettings
-
-    try:
-        return RunnerSettings.ray(address, settings)
-    except ValidationError as error:
-        problem = error.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
-        fail(f"--ray: {problem.removeprefix('address: ')}")
 
 
 def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:
@@ -184,13 +166,13 @@ def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | Non
 def reveal_command(file: LeagueFile) -> None:
     """Reveal the deal key of a finished league, so anyone can check its deals (the key then goes into exports)."""
     from ..league.config import LeagueConfigError, load_league
-    from ..league.runner import league_deals, league_schedule
+    from ..league.runner import league_deals, league_schedule, stored_league_id
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
-        league_id = store.league(config.name, config.schedule_key(), create=False)
+        league_id = stored_league_id(config, store)
         deals = league_deals(config, store, league_id, create=False)
         todo = len(league_schedule(config, deals)) - len(store.finished(league_id))
     except (LeagueConfigError, StoreError) as error:
@@ -213,13 +195,13 @@ def export_command(
     """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
     from ..league.bundle import write_bundle
     from ..league.config import LeagueConfigError, load_league
-    from ..league.runner import league_deals
+    from ..league.runner import league_deals, stored_league_id
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
-        league_id = store.league(config.name, config.schedule_key(), create=False)
+        league_id = stored_league_id(config, store)
         games = store.games(league_id)
         deals = league_deals(config, store, league_id, create=False)
         stored_key = store.deal_key(league_id)

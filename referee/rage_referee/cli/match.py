@@ -13,8 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..deals import Deals
-from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
-from .common import COMMAND_HELP, RULESET_HELP, err, fail, out, parse_ruleset
+from ..limits import MAX_GAMES, MAX_SEED
+from .common import COMMAND_HELP, err, fail, out, parse_ruleset
+from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
 if TYPE_CHECKING:
     from rage_sdk.rules import Ruleset
@@ -87,7 +88,7 @@ def match_command(
         list[str],
         typer.Option("--bot", help=f"NAME=COMMAND ({COMMAND_HELP}), NAME=HOST:PORT or NAME=FILE.py:CLASS."),
     ],
-    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "amigo",
+    ruleset: RulesetOption = "amigo",
     games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games to play; seats rotate each game.")] = 10,
     duplicate: Annotated[
         bool,
@@ -107,14 +108,10 @@ def match_command(
     records: Annotated[
         Path | None, typer.Option(help="Write every game's rage-record/1 into this folder (new or empty).")
     ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
-    decision_ms: Annotated[int, typer.Option(min=1, max=MAX_DECISION_MS, help="Time for each decision.")] = 1000,
-    bank_ms: Annotated[
-        int, typer.Option(min=0, max=MAX_BANK_MS, help="Extra time per game for decisions that run over.")
-    ] = 10_000,
-    max_faults: Annotated[
-        int, typer.Option(min=1, max=MAX_FAULTS, help="Faults before a bot is forfeited for the match.")
-    ] = 20,
+    concurrency: ConcurrencyOption = 1,
+    decision_ms: DecisionMsOption = 1000,
+    bank_ms: BankMsOption = 10_000,
+    max_faults: MaxFaultsOption = 20,
     logs: Annotated[Path, typer.Option(help="Folder for the launched bots' stderr logs.")] = Path("logs"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
@@ -149,7 +146,7 @@ def match_command(
         def advance(game: FinishedGame) -> None:
             finished.append(game)
             progress.update(task, advance=1)
-            for line in fault_lines(game.index, game.seats, game.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
                 progress.console.print(line, markup=False)
 
         try:

@@ -16,7 +16,9 @@ from rich import box
 from rich.table import Table
 
 from ..faults import Forfeits
-from .common import Format, err, fail, out
+from .common import Format, err, out
+from .options import DatabaseOption, LeagueNameOption
+from .stored_league import read_league
 
 if TYPE_CHECKING:
     from ..league.pairs import PairRow
@@ -149,8 +151,8 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
 
 def ratings_command(
     league: Annotated[Path | None, typer.Option(help="A league file: its database and name.")] = None,
-    db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
-    name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
+    db: DatabaseOption = None,
+    name: LeagueNameOption = None,
     format: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.TABLE,
     pairs: Annotated[
         bool, typer.Option("--pairs", help="The pairwise matrix of duplicate score differences instead.")
@@ -160,37 +162,13 @@ def ratings_command(
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside; or, with --pairs,
     every pair's duplicate score difference with its 95% interval and LOS."""
-    from ..league.config import LeagueConfigError, load_league
     from ..league.pairs import pair_table
     from ..league.ratings import rating_table
-    from ..league.store import Store, StoreError
     from ..league.submitted import versions_line
 
-    if (league is None) == (db is None):
-        fail("give --league FILE or --db URL")
-    try:
-        if league is not None:
-            config = load_league(league)
-            store = Store(config.database_url(league.parent), create=False)
-            league_name = config.name
-            # A league of submitted bots is stored under its versions too, which its file does not name.
-            submitted = any(spec.kind == "submission" for spec in config.bot_specs())
-            key = None if submitted else config.schedule_key()
-            forfeits = forfeits or config.forfeits
-        else:
-            assert db is not None
-            store = Store(db if "://" in db else f"sqlite:///{Path(db)}", create=False)
-            key = None
-            names = store.league_names()
-            if name is None and len(names) != 1:
-                fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
-            league_name = name or names[0]
-        league_id = store.league(league_name, key, create=False)
-        games = store.games(league_id)
-        deal_key = store.deal_key(league_id)
-    except (LeagueConfigError, StoreError) as error:
-        fail(str(error))
-    policy = forfeits or Forfeits.UNRATED
+    stored = read_league(league, db, name, "--league FILE")
+    league_name, games, deal_key = stored.name, stored.games, stored.deal_key
+    policy = forfeits or stored.forfeits
     if crosstable:
         from .crosstable import render_crosstable
 

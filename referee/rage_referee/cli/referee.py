@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.text import Text
 
+from ..submissions.version import short_version
 from ..text import bot_text
 from .common import Format, err, fail, out
+from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 
 if TYPE_CHECKING:
@@ -214,21 +216,12 @@ def serve_command(
     no_sandbox: Annotated[
         bool, typer.Option("--no-sandbox", help="Run submitted bots without the sandbox, with the referee's rights.")
     ] = False,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="auto|ADDRESS",
-            help="Play the leagues' games on a Ray cluster (auto: the one Ray finds); bots at addresses only.",
-            show_default=False,
-        ),
-    ] = None,
-    ray_workers: Annotated[
-        int | None,
-        typer.Option(min=1, help="With --ray: Ray workers for each league (default: one per CPU).", show_default=False),
-    ] = None,
+    ray: RayOption = None,
+    ray_workers: RayWorkersOption = None,
 ) -> None:
-    """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart."""
+    """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart.
+
+    With --ray, every league plays on Ray with --ray-workers workers of its own, its bots at addresses only."""
     import asyncio
 
     from ..hosted.addresses import LOOPBACK, AllowList
@@ -236,14 +229,9 @@ def serve_command(
     from ..hosted.submissions import SandboxPolicy
     from ..league.store import StoreError
     from ..runner.base import RunnerError
-    from ..runner.settings import LOCAL, MAX_WORKERS, RunnerKind, RunnerSettings
-    from .league import ray_runner
+    from ..runner.settings import LOCAL, RunnerKind
 
-    if ray_workers is not None and ray is None:
-        fail("--ray-workers: only with --ray")
-    if ray_workers is not None and ray_workers > MAX_WORKERS:
-        fail(f"--ray-workers: at most {MAX_WORKERS}")
-    runner = LOCAL if ray is None else ray_runner(ray, RunnerSettings(kind=RunnerKind.RAY, workers=ray_workers))
+    runner = ray_settings(ray, ray_workers) or LOCAL
     try:
         allowed = AllowList.parse(allow or LOOPBACK)
     except ValueError as error:
@@ -387,7 +375,7 @@ def submit_command(
             refused(error, target.address)
     version = reply.version
     err.print(
-        f"{reply.bot.name}: version {version.version.removeprefix('sha256:')[:16]} ({version.bytes:,} bytes)",
+        f"{reply.bot.name}: version {short_version(version.version)} ({version.bytes:,} bytes)",
         markup=False,
     )
     _show_build(version)
@@ -424,8 +412,7 @@ def builds_command(
     for version in reply.versions:
         ok = "built" if version.build == pb.BUILD_STATE_OK else "FAILED"
         current = "  (current)" if version.current else ""
-        short = version.version.removeprefix("sha256:")[:16]
-        line = f"{short}  {ok}: {version.build_detail}  {version.bytes:,} bytes{current}"
+        line = f"{short_version(version.version)}  {ok}: {version.build_detail}  {version.bytes:,} bytes{current}"
         out.print(line, markup=False)
         if logs and version.build_log:
             out.print(version.build_log, markup=False, highlight=False)

@@ -3,49 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from .common import err, fail, out
+from .options import DatabaseOption, LeagueNameOption
+from .stored_league import read_league
 
 AUTO_REPLAYS = 1000
 """Without --replays, leagues of more games get replays for this many recent games (and faulted ones)."""
-
-if TYPE_CHECKING:
-    from ..finished import FinishedGame
-
-
-def open_games(league: Path | None, db: str | None, name: str | None) -> tuple[str, list[FinishedGame]]:
-    """The league's name and stored games, from a league file or a database URL; a clear exit otherwise."""
-    from ..league.config import LeagueConfigError, load_league
-    from ..league.store import Store, StoreError
-
-    if (league is None) == (db is None):
-        fail("give a league FILE or --db URL")
-    try:
-        if league is not None:
-            config = load_league(league)
-            store = Store(config.database_url(league.parent), create=False)
-            league_name, key = config.name, config.schedule_key()
-        else:
-            assert db is not None
-            store = Store(db if "://" in db else f"sqlite:///{Path(db)}", create=False)
-            names = store.league_names()
-            if name is None and len(names) != 1:
-                fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
-            league_name, key = name or names[0], None
-        games = store.games(store.league(league_name, key, create=False))
-    except (LeagueConfigError, StoreError) as error:
-        fail(str(error))
-    return league_name, games
 
 
 def report_command(
     file: Annotated[Path | None, typer.Argument(help="The league's TOML file.", show_default=False)] = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")] = Path("report"),
-    db: Annotated[str | None, typer.Option(help="A database URL (or SQLite path) instead of a league file.")] = None,
-    name: Annotated[str | None, typer.Option(help="The league's name in --db (needed when it holds several).")] = None,
+    db: DatabaseOption = None,
+    name: LeagueNameOption = None,
     replays: Annotated[
         str | None,
         typer.Option(
@@ -60,13 +34,14 @@ def report_command(
     from ..report.site import build_site
 
     limit = replay_limit(replays)
-    league_name, games = open_games(file, db, name)
+    stored = read_league(file, db, name, "a league FILE")
+    league_name, games = stored.name, stored.games
     if not games:
         fail(f"league {league_name!r} has no finished game yet")
     if replays is None and len(games) > AUTO_REPLAYS:
         limit = AUTO_REPLAYS
     try:
-        built = build_site(league_name, games, rating_table(games), out_dir, limit)
+        built = build_site(league_name, games, rating_table(games, forfeits=stored.forfeits), out_dir, limit)
     except OSError as error:
         fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
     for problem in built.skipped:

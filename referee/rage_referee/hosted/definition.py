@@ -23,6 +23,7 @@ from ..faults import Forfeits
 from ..league.config import LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import MAX_TABLES, ScheduledGame
+from ..problems import first_problem
 from .checks import MAX_LEAGUE_NAME, check_name
 from .errors import InvalidArgument
 
@@ -125,10 +126,8 @@ def _validated(data: dict[str, Any]) -> LeagueConfig:
     try:
         return LeagueConfig.model_validate(data)
     except ValidationError as error:
-        problem = error.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in (FIELD, *problem["loc"]))
-        message = "missing" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
-        raise InvalidArgument(where, message) from None
+        where, message, _ = first_problem(error)
+        raise InvalidArgument(f"{FIELD}.{where}" if where else FIELD, message) from None
 
 
 def _bounded_schedule(config: LeagueConfig) -> list[ScheduledGame]:

@@ -10,6 +10,7 @@ from rage_sdk.pb import referee_pb2 as pb
 from ..faults import Fault
 from ..finished import FinishedGame
 from ..league.ratings import RatingRow
+from ..submissions.version import short_version
 from ..text import bot_text
 from .registry import BotEntry, LeagueEntry, LeagueStatus
 from .standings import Table
@@ -99,11 +100,6 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
     return message
 
 
-def short_version(version: str) -> str:
-    """A version as standings show it: 16 hex digits."""
-    return version.removeprefix("sha256:")[:16]
-
-
 def standings(
     league: str, table: Table, deal_commitment: str = "", versions: Mapping[str, str] | None = None
 ) -> pb.Standings:
@@ -145,20 +141,21 @@ def standings_event(league: str, table: Table, versions: Mapping[str, str] | Non
 
 def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[pb.LeagueEvent]:
     """A game's end, then each charged fault, then one ``forfeited`` event per seat the referee played for."""
-    forfeited = sorted(game.forfeited)
+    figures = game.figures
+    forfeited = sorted(figures.forfeited)
     finished = pb.GameFinished(
         game=game.index,
-        seats=list(game.seats),
-        totals=list(game.totals),
-        places=list(game.places),
-        faults=sum(fault.charged for fault in game.faults),
+        seats=list(figures.seats),
+        totals=list(figures.totals),
+        places=list(figures.places),
+        faults=sum(fault.charged for fault in figures.faults),
         games_done=done,
         games_total=total,
-        forfeited=[game.seats[seat] for seat in forfeited if 0 <= seat < len(game.seats)],
+        forfeited=[name for name in map(figures.bot_at, forfeited) if name is not None],
     )
     events = [pb.LeagueEvent(league=league, game_finished=finished)]
     decisions: dict[int, list[Fault]] = {}
-    for fault in game.faults:
+    for fault in figures.faults:
         if not fault.charged:
             decisions.setdefault(fault.seat, []).append(fault)
             continue
@@ -173,7 +170,7 @@ def _faulted(game: FinishedGame, fault: Fault, detail: str) -> pb.BotFaulted:
     seat = fault.seat
     return pb.BotFaulted(
         game=game.index,
-        bot=game.seats[seat] if 0 <= seat < len(game.seats) else "",
+        bot=game.figures.bot_at(seat) or "",
         seat=seat,
         kind=fault.kind.value,
         round=fault.round,

@@ -28,6 +28,7 @@ from ..submissions.archive import ArchiveError
 from ..submissions.build import BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
 from ..submissions.store import Submission, store_submission
+from ..submissions.version import short_version
 from .auth import Caller, Role
 from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, ResourceExhausted
 from .versions import VersionEntry, Versions, now
@@ -287,7 +288,7 @@ class Submissions:
         """A stored, built version of ``name``, ready to launch."""
         entry = self.versions.get(name, version)
         if entry is None or not entry.ok:
-            raise FailedPrecondition(f"bot {name!r}: version {version.removeprefix('sha256:')[:16]} is not built")
+            raise FailedPrecondition(f"bot {name!r}: version {short_version(version)} is not built")
         folder = Path(entry.folder)
         try:
             return Submission(load_manifest(folder), version, folder)

@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..league.schema import create_tables
+from ..submissions.version import short_version
 
 
 class VersionsBase(DeclarativeBase):
@@ -57,8 +58,7 @@ class VersionEntry:
 
     @property
     def short(self) -> str:
-        """The version as standings show it: 16 hex digits."""
-        return self.version.removeprefix("sha256:")[:16]
+        return short_version(self.version)
 
 
 def _entry(row: VersionRow) -> VersionEntry:

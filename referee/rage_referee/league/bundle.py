@@ -35,7 +35,7 @@ from rage_sdk.rules import Ruleset
 
 from ..deals import Deals, key_from_hex
 from ..faults import Fault, Forfeits
-from ..finished import FinishedGame
+from ..finished import Figures, FinishedGame
 from . import ratings
 from .config import LeagueConfig
 from .schedule import ScheduledGame, schedule
@@ -95,25 +95,26 @@ def write_bundle(
 
 
 def game_row(game: FinishedGame) -> dict[str, Any]:
+    figures = game.figures
     return {
         "index": game.index,
         "set": game.set_id,
         "seed": game.seed,
-        "seats": list(game.seats),
-        "totals": list(game.totals),
-        "places": list(game.places),
-        "hits": list(game.hits),
-        "rounds": game.rounds,
-        "faults": sum(map(game.faults_of, range(len(game.seats)))),
+        "seats": list(figures.seats),
+        "totals": list(figures.totals),
+        "places": list(figures.places),
+        "hits": list(figures.hits),
+        "rounds": figures.rounds,
+        "faults": sum(map(figures.faults_of, range(len(figures.seats)))),
     }
 
 
 def _games_csv(games: Iterable[FinishedGame]) -> bytes:
     header = ["index", "set", "seed", "seat", "bot", "total", "place", "rounds_bid_exactly", "faults"]
     rows = [
-        [g.index, g.set_id, g.seed, seat, name, g.totals[seat], g.places[seat], g.hits[seat], g.faults_of(seat)]
-        for g in games
-        for seat, name in enumerate(g.seats)
+        [g.index, g.set_id, g.seed, seat, name, f.totals[seat], f.places[seat], f.hits[seat], f.faults_of(seat)]
+        for g, f in ((g, g.figures) for g in games)
+        for seat, name in enumerate(f.seats)
     ]
     return _csv(header, rows)
 
@@ -288,19 +289,10 @@ def _check_record(
         problems.append(f"{name}: faults: {error}")
         faults = ()
     hits = [sum(r.bids[seat] == r.tricks_won[seat] for r in verdict.rounds) for seat in range(len(game.seats))]
-    return FinishedGame(
-        game.index,
-        game.set_id,
-        game.seed,
-        tuple(record.players),
-        tuple(verdict.totals),
-        tuple(verdict.places),
-        tuple(hits),
-        len(verdict.rounds),
-        faults,
-        0,
-        {},
+    figures = Figures(
+        tuple(record.players), tuple(verdict.totals), tuple(verdict.places), tuple(hits), len(verdict.rounds), faults
     )
+    return FinishedGame(game.index, game.set_id, game.seed, figures)
 
 
 def _check_results(directory: Path, replayed: list[FinishedGame], problems: list[str], forfeits: Forfeits) -> None:

@@ -46,6 +46,7 @@ from rage_sdk.rules import Ruleset
 from ..faults import Forfeits
 from ..game_spec import TimeControl
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..problems import first_problem
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
@@ -146,10 +147,6 @@ class LeagueConfig(BaseModel):
         }
 
 
-def _where(location: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in location)
-
-
 def load_league(path: Path) -> LeagueConfig:
     """Read and check a league file; :class:`LeagueConfigError` names the key that is wrong."""
     try:
@@ -164,7 +161,5 @@ def load_league(path: Path) -> LeagueConfig:
     try:
         return LeagueConfig.model_validate(data)
     except ValidationError as error:
-        problem = error.errors(include_url=False)[0]
-        where = _where(tuple(problem["loc"]))
-        message = "missing" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
+        where, message, _ = first_problem(error)
         raise LeagueConfigError(f"{path}: {where + ': ' if where else ''}{message}") from None

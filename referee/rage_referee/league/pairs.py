@@ -76,12 +76,12 @@ def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float
         sets[game.set_id].append(game)
     figures = []
     for _, members in sorted(sets.items()):
-        seats_a = Counter(game.seats.index(a) for game in members if a in game.seats)
-        seats_b = Counter(game.seats.index(b) for game in members if b in game.seats)
+        seats_a = Counter(game.figures.seats.index(a) for game in members if a in game.figures.seats)
+        seats_b = Counter(game.figures.seats.index(b) for game in members if b in game.figures.seats)
         if not seats_a or seats_a != seats_b:
             continue
-        total_a = sum(game.totals[game.seats.index(a)] for game in members if a in game.seats)
-        total_b = sum(game.totals[game.seats.index(b)] for game in members if b in game.seats)
+        total_a = sum(game.figures.totals[game.figures.seats.index(a)] for game in members if a in game.figures.seats)
+        total_b = sum(game.figures.totals[game.figures.seats.index(b)] for game in members if b in game.figures.seats)
         figures.append((total_a - total_b) / seats_a.total())
     return figures
 

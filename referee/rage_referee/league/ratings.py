@@ -58,29 +58,29 @@ def counted(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED
     """The games as the ratings count them: forfeited seats left out, or placed below every other seat."""
     out = []
     for game in games:
-        lost = game.forfeited
+        figures = game.figures
+        lost = figures.forfeited
         if not lost:
             out.append(game)
             continue
-        kept = [seat for seat in range(len(game.seats)) if seat not in lost]
+        kept = [seat for seat in range(len(figures.seats)) if seat not in lost]
         if forfeits is Forfeits.LOSS:
             # Seats that played keep their order among themselves; forfeited seats share the last place.
             places = tuple(
-                len(kept) + 1 if seat in lost else 1 + sum(game.places[o] < game.places[seat] for o in kept)
-                for seat in range(len(game.seats))
+                len(kept) + 1 if seat in lost else 1 + sum(figures.places[o] < figures.places[seat] for o in kept)
+                for seat in range(len(figures.seats))
             )
-            out.append(replace(game, places=places))
+            out.append(replace(game, figures=replace(figures, places=places)))
         elif len(kept) >= 2:  # a seat alone has no one to be rated against
-            out.append(
-                replace(
-                    game,
-                    seats=tuple(game.seats[seat] for seat in kept),
-                    totals=tuple(game.totals[seat] for seat in kept),
-                    places=tuple(game.places[seat] for seat in kept),
-                    hits=tuple(game.hits[seat] for seat in kept),
-                    faults=(),
-                )
+            kept_figures = replace(
+                figures,
+                seats=tuple(figures.seats[seat] for seat in kept),
+                totals=tuple(figures.totals[seat] for seat in kept),
+                places=tuple(figures.places[seat] for seat in kept),
+                hits=tuple(figures.hits[seat] for seat in kept),
+                faults=(),
             )
+            out.append(replace(game, figures=kept_figures))
     return out
 
 
@@ -88,7 +88,7 @@ def comparisons(games: Sequence[FinishedGame], index: dict[str, int]) -> list[tu
     """Pairwise results ``(winner, loser)``: a win counts twice, a draw once each way (half a win)."""
     pairs: list[tuple[int, int]] = []
     for game in games:
-        seats = list(zip(game.seats, game.places))
+        seats = list(zip(game.figures.seats, game.figures.places))
         for i, (a, place_a) in enumerate(seats):
             for b, place_b in seats[i + 1 :]:
                 if place_a < place_b:
@@ -180,9 +180,9 @@ def openskill_ratings(games: Sequence[FinishedGame], names: Sequence[str]) -> di
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}
     for game in sorted(games, key=lambda g: g.index):
-        teams = [[ratings[name]] for name in game.seats]
-        rated = model.rate(teams, ranks=list(game.places))
-        for name, team in zip(game.seats, rated):
+        teams = [[ratings[name]] for name in game.figures.seats]
+        rated = model.rate(teams, ranks=list(game.figures.places))
+        for name, team in zip(game.figures.seats, rated):
             ratings[name] = team[0]
     return {name: rating.ordinal() for name, rating in ratings.items()}
 
@@ -203,7 +203,7 @@ def rating_table(
     faults = {name: bot.faults for name, bot in every.items()}
     forfeited = {name: bot.forfeited_games for name, bot in every.items()}
     games = counted(games, forfeits)
-    names = sorted({name for game in games for name in game.seats})
+    names = sorted({name for game in games for name in game.figures.seats})
     if not names:
         return [_unrated(name, faults[name], forfeited[name]) for name in sorted(every)]
     elo = fit_elo(games, names)

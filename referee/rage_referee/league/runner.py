@@ -17,6 +17,7 @@ from ..game import FaultLedger
 from ..game_spec import GameSpec, Occasion
 from ..runner import StartFailure
 from ..sandbox import Sandbox
+from ..seats import BotKind
 from ..submissions.store import Submission
 from .config import LeagueConfig
 from .record_files import RecordFiles
@@ -75,6 +76,14 @@ def plan_league(config: LeagueConfig, store: Store, versions: dict[str, str] | N
     league_id = store.league(config.name, key)
     deals = league_deals(config, store, league_id)
     return LeaguePlan(league_id, league_schedule(config, deals), store.finished(league_id), deals)
+
+
+def stored_league_id(config: LeagueConfig, store: Store) -> int:
+    """The id of the league of ``config`` in ``store``, for reading: :class:`StoreError` when it is not there,
+    or is stored under other settings. A league of submitted bots is stored under their versions too
+    (:func:`plan_league`), which its file does not name: it is found by its name alone."""
+    submitted = any(spec.kind is BotKind.SUBMISSION for spec in config.bot_specs())
+    return store.league(config.name, None if submitted else config.schedule_key(), create=False)
 
 
 EXCLUDED = "excluded by the organizer"

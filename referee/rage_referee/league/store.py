@@ -38,7 +38,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..deals import new_key
 from ..faults import Fault
-from ..finished import FinishedGame, figures_of
+from ..finished import Figures, FinishedGame, figures_of
 from .schema import create_tables, upgrade
 
 
@@ -303,19 +303,10 @@ def _game(
     record: Any = None,
 ) -> FinishedGame:
     """A stored row as a finished game (the columns of :data:`_COLUMNS`, then the record when read)."""
-    return FinishedGame(
-        index,
-        set_id,
-        seed,
-        tuple(seats),
-        tuple(totals),
-        tuple(places),
-        tuple(hits),
-        rounds,
-        tuple(map(Fault.from_json, faults)),
-        0,
-        record or {},
+    figures = Figures(
+        tuple(seats), tuple(totals), tuple(places), tuple(hits), rounds, tuple(map(Fault.from_json, faults))
     )
+    return FinishedGame(index, set_id, seed, figures, record or {})
 
 
 def _row(league_id: int, game: FinishedGame) -> GameRow:

@@ -10,6 +10,7 @@ from ..sandbox import Sandbox
 from ..seats import SUBMISSION
 from ..submissions.build import build
 from ..submissions.store import Submission, store_submission
+from ..submissions.version import short_version
 from .config import LeagueConfig
 
 
@@ -54,10 +55,10 @@ def played_versions(games: Iterable[FinishedGame]) -> dict[str, list[str]]:
     played: dict[str, list[str]] = {}
     for game in games:
         bots = game.record.get("meta", {}).get("bots", [])
-        for name, seat in zip(game.seats, bots if isinstance(bots, list) else []):
+        for name, seat in zip(game.figures.seats, bots if isinstance(bots, list) else []):
             version = seat.get("submission") if isinstance(seat, dict) else None
             if isinstance(version, str):
-                short = version.removeprefix("sha256:")[:16]
+                short = short_version(version)
                 if short not in played.setdefault(name, []):
                     played[name].append(short)
     return played

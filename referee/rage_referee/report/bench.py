@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 
 from ..faults import Fault, FaultKind
-from ..finished import FinishedGame
+from ..finished import FinishedGame, figures_played
 from ..league.ratings import rating_table
 from .site import Built, build_site
 
@@ -41,15 +41,13 @@ def synthetic_games(
     for index in range(count):
         state = played[index % distinct]
         seats = tuple(rng.sample(names, players))
-        outcome = state.outcome()
         faults: tuple[Fault, ...] = ()
         if index % 50 == 7:
             faults = (Fault(1, FaultKind.TIMEOUT, 2, 1, "no decision", "?"),)
         record = record_json(state, list(seats))
         games.append(
-            FinishedGame(index, index // players, index, seats, outcome.totals, outcome.places, outcome.hits,
-                       len(state.results), faults, 0, record)
-        )  # fmt: skip
+            FinishedGame(index, index // players, index, replace(figures_played(seats, state), faults=faults), record)
+        )
     return games
 
 

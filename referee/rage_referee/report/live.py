@@ -58,8 +58,8 @@ VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
 def allowed_views(caller: Caller, game: FinishedGame) -> list[str]:
     """The replay views ``caller`` may see of ``game``, the fullest first."""
     if caller.role is Role.ADMIN:
-        return view_names(len(game.seats))
-    own = [str(seat) for seat, name in enumerate(game.seats) if caller.bot is not None and name == caller.bot]
+        return view_names(len(game.figures.seats))
+    own = [str(seat) for seat, name in enumerate(game.figures.seats) if caller.bot is not None and name == caller.bot]
     return [*own, SPECTATOR]
 
 
@@ -146,7 +146,7 @@ class LivePages:
             raise PermissionError(f"this token may not see view {view} of game {index}")
         record = self.contest.store.record(entry.league_id, index) or {}
         try:
-            faults = [fault.to_json() for fault in game.faults]
+            faults = [fault.to_json() for fault in game.figures.faults]
             data = await asyncio.to_thread(_replay_views, record, faults, view)
         except (ValueError, IllegalActionError) as error:
             raise LookupError(f"no replay of game {index}: {error}") from None

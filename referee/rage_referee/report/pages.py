@@ -150,7 +150,9 @@ def render_bot(league: League, name: str) -> str:
 def render_game(league: League, game: FinishedGame, views: Sequence[str]) -> str:
     """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it."""
     labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
-    choices = [(view, labels.get(view) or f"seat {view}: {capped(game.seats[int(view)], 60)}") for view in views]
+    choices = [
+        (view, labels.get(view) or f"seat {view}: {capped(game.figures.seats[int(view)], 60)}") for view in views
+    ]
     return environment().get_template("game.html").render(league=league, game=game, choices=choices, root="../")
 
 

@@ -61,7 +61,7 @@ def write_replay(directory: Path, game: FinishedGame, league: League) -> None:
     """A game's page and one script per view; :class:`ValueError` if its record cannot be replayed."""
     record = GameRecord.model_validate(game.record)
     check_shape(record)
-    views = replay_views(record, [fault.to_json() for fault in game.faults])
+    views = replay_views(record, [fault.to_json() for fault in game.figures.faults])
     stem = game_file(game.index)
     for name, data in views.items():
         (directory / f"{stem}.{name}.js").write_text(replay_script(data))
@@ -73,7 +73,7 @@ def replayable(games: Sequence[FinishedGame], limit: int | None) -> list[Finishe
     if limit is None:
         return list(games)
     recent = {game.index for game in sorted(games, key=lambda g: -g.index)[:limit]}
-    return [game for game in games if game.index in recent or game.faults]
+    return [game for game in games if game.index in recent or game.figures.faults]
 
 
 def build_site(

@@ -51,8 +51,9 @@ def crosstable(games: Sequence[FinishedGame]) -> dict[str, dict[str, Pairing]]:
     """``table[a][b]``: how ``a`` did against ``b`` in the games both played (a better place wins)."""
     table: dict[str, dict[str, Pairing]] = defaultdict(lambda: defaultdict(Pairing))
     for game in games:
-        for a, place_a in zip(game.seats, game.places):
-            for b, place_b in zip(game.seats, game.places):
+        seated = list(zip(game.figures.seats, game.figures.places))
+        for a, place_a in seated:
+            for b, place_b in seated:
                 if a == b:
                     continue
                 pairing = table[a][b]
@@ -68,7 +69,7 @@ def crosstable(games: Sequence[FinishedGame]) -> dict[str, dict[str, Pairing]]:
 def rating_history(games: Sequence[FinishedGame], steps: int = HISTORY_STEPS) -> list[tuple[int, dict[str, float]]]:
     """Ratings refitted on the first k games (in league order) at up to ``steps`` evenly spaced k."""
     ordered = sorted(games, key=lambda game: game.index)
-    names = sorted({name for game in ordered for name in game.seats})
+    names = sorted({name for game in ordered for name in game.figures.seats})
     if not ordered:
         return []
     counts = sorted({max(1, round(len(ordered) * (k + 1) / steps)) for k in range(steps)})
@@ -119,16 +120,16 @@ def bot_records(games: Sequence[FinishedGame]) -> dict[str, BotRecord]:
     """Every bot's :class:`BotRecord`, by name."""
     records: dict[str, BotRecord] = {}
     for game in sorted(games, key=lambda g: g.index):
-        for seat, name in enumerate(game.seats):
+        for seat, name in enumerate(game.figures.seats):
             bot = records.setdefault(name, BotRecord(name))
             bot.games.append(game)
             for size, hit in _round_hits(game.record, seat):
                 tally = bot.bids_by_size.setdefault(size, [0, 0])
                 tally[0] += hit
                 tally[1] += 1
-        for fault in game.faults:
-            if 0 <= fault.seat < len(game.seats):
-                bot = records[game.seats[fault.seat]]
+        for fault in game.figures.faults:
+            if (faulted := game.figures.bot_at(fault.seat)) is not None:
+                bot = records[faulted]
                 bot.faults.append((game.index, fault.to_json()))  # as the record has it, for the page
                 bot.forfeits += not fault.charged
     return records

@@ -319,9 +319,9 @@ class RayRunner(GameRunner):
 
     def _charge(self, game: FinishedGame) -> None:
         """Fold a game's charged faults into the driver's ledger."""
-        for fault in game.faults:
+        for fault in game.figures.faults:
             if fault.charged:
-                self.ledger.charge(game.seats[fault.seat])
+                self.ledger.charge(game.figures.seats[fault.seat])
 
 
 def connect(address: str | None, runtime_env: dict[str, Any] | None = None, cpus: int | None = None) -> None:

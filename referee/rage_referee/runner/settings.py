@@ -21,11 +21,11 @@ from typing import Any, Unpack
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..game import FaultLedger
+from ..limits import MAX_WORKERS
 from ..seats import BotSpec
 from .base import GameRunner, RunnerError, RunnerOptions
 from .local import LocalRunner
 
-MAX_WORKERS = 4096
 _ADDRESS = re.compile(r"^(auto|(ray://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5})$")
 
 
@@ -66,11 +66,14 @@ class RunnerSettings(BaseModel):
         return self
 
     @staticmethod
-    def ray(address: str, settings: RunnerSettings | None = None) -> RunnerSettings:
-        """``--ray ADDRESS``: the league's settings on Ray at ``address`` (``auto``: the cluster Ray finds)."""
+    def ray(address: str, settings: RunnerSettings | None = None, workers: int | None = None) -> RunnerSettings:
+        """``--ray ADDRESS``: the league's settings on Ray at ``address`` (``auto``: the cluster Ray finds),
+        with ``workers`` worker processes when given (``--ray-workers``)."""
         base = (settings or RunnerSettings()).model_dump(exclude={"kind", "address"})
         if settings is None or settings.kind is RunnerKind.LOCAL:
             base = {}
+        if workers is not None:
+            base["workers"] = workers
         return RunnerSettings.model_validate({**base, "kind": "ray", "address": address})
 
     def describe(self) -> str:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..problems import first_problem
+
 MANIFEST = "rage-bot.toml"
 MAX_COMMAND = 1000
 RUNTIME_PROGRAMS = {"python": ("python", "python3"), "node": ("node",)}
@@ -86,9 +88,7 @@ def load_manifest(folder: Path) -> BotManifest:
     try:
         return BotManifest.model_validate(data)
     except ValidationError as error:
-        problem = error.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        message = "missing" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
-        if problem["type"] == "string_pattern_mismatch":
+        where, message, kind = first_problem(error)
+        if kind == "string_pattern_mismatch":
             message = "letters, digits, _ . - only, starting with a letter or digit, 64 at most"
         raise ManifestError(f"{MANIFEST}: {where + ': ' if where else ''}{message}") from None

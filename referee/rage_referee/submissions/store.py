@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .archive import unpack
 from .manifest import MANIFEST, BotManifest, load_manifest
-from .version import content_version
+from .version import content_version, short_version
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,7 @@ class Submission:
 
     @property
     def short(self) -> str:
-        """The version as standings show it: 16 hex digits."""
-        return self.version.removeprefix("sha256:")[:16]
+        return short_version(self.version)
 
 
 def _top(folder: Path) -> Path:
@@ -56,7 +55,7 @@ def store_submission(source: Path, versions: Path) -> Submission:
         top = _top(unpacked)
         manifest = load_manifest(top)
         version = content_version(top)
-        submission = Submission(manifest, version, versions / manifest.name / version.removeprefix("sha256:")[:16])
+        submission = Submission(manifest, version, versions / manifest.name / short_version(version))
         if not submission.folder.exists():
             submission.folder.parent.mkdir(parents=True, exist_ok=True)
             top.rename(submission.folder)

@@ -32,3 +32,8 @@ def content_version(folder: Path) -> str:
         else:
             raise ArchiveError(f"{name!r}: a device file, FIFO or other special file")
     return f"sha256:{digest.hexdigest()}"
+
+
+def short_version(version: str) -> str:
+    """A version as standings, logs and folders show it: its first 16 hex digits."""
+    return version.removeprefix("sha256:")[:16]
