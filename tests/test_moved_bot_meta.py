@@ -71,11 +71,11 @@ def test_a_moved_bot_is_named_as_it_answered_after_the_move(tmp_path: Path, old_
     before, after = play_moved(tmp_path, "old", old_stays)
     assert announced(before) == {"name": "old-name", "version": "1"}
     assert announced(after) == {"name": "new-name", "version": "2"}
-    assert not [fault for fault in after.faults if fault.seat == 0]
+    assert not [fault for fault in after.figures.faults if fault.seat == 0]
 
 
 def test_a_bot_reached_only_after_the_start_is_named(tmp_path: Path) -> None:
     unreached, reached = play_moved(tmp_path, "nobody")
     assert announced(unreached) == {"name": None, "version": None}
     assert announced(reached) == {"name": "new-name", "version": "2"}
-    assert not [fault for fault in reached.faults if fault.seat == 0]
+    assert not [fault for fault in reached.figures.faults if fault.seat == 0]
