@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 
 import pytest
+
+# The suite keeps compiled bytecode (in the __pycache__ folders git ignores) even where the
+# environment says not to: every test worker would otherwise rewrite and compile each test module
+# again, and each of the hundreds of bot, league and referee processes the tests start would
+# compile the packages again before its first line (about a tenth of a second each).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 pytest_plugins = ("backends",)
 """The ``database_url`` fixture: each store test on SQLite and on PostgreSQL (tests/backends.py)."""
