@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 
 import pytest
+import typer.main
+import typer.testing
+
+# The suite keeps compiled bytecode (in the __pycache__ folders git ignores) even where the
+# environment says not to: every test worker would otherwise rewrite and compile each test module
+# again, and each of the hundreds of bot, league and referee processes the tests start would
+# compile the packages again before its first line (about a tenth of a second each).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 pytest_plugins = ("backends",)
 """The ``database_url`` fixture: each store test on SQLite and on PostgreSQL (tests/backends.py)."""
@@ -17,6 +28,12 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 # the tests that give the CLI a width of their own (CliRunner's env) would not get it. Without it, a
 # console measures itself as it prints, as in a run without workers.
 os.environ.pop("COLUMNS", None)
+
+# CliRunner.invoke builds the Click command tree of the app it is given, every call: the whole
+# `rage` tree (every sub-app, every option's annotations evaluated) took about a tenth of a second,
+# most of a short command's time and more than the whole check in the tests that invoke it hundreds
+# of times. The tree is built from the app's declarations only, so each app's is built once.
+typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
 def require(available: bool, what: str, how: str) -> None:
