@@ -836,33 +836,33 @@ class GameState:
             code = action.code
             if code < NUM_COLOURED:  # a coloured card, no declaration (or no legal code, -1): checked inline
                 hand = self.hands[mover]
-                index = bisect_left(hand, code)
                 lead, colour = self.lead, code >> 4
                 if (
-                    index < len(hand)
-                    and hand[index] == code
-                    and (
-                        colour == lead
-                        or lead < 0
-                        or (follow := bisect_left(hand, lead << 4)) == len(hand)
-                        or hand[follow] >> 4 != lead
-                    )
+                    colour == lead
+                    or lead < 0
+                    or (follow := bisect_left(hand, lead << 4)) == len(hand)
+                    or hand[follow] >> 4 != lead
                 ):
-                    del hand[index]
-                    del self._hand_plays[mover][index]
-                    trick = self.trick
-                    trick.append(self._seated[mover][code])
-                    # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
-                    if lead < 0:  # the first card of a colour: it wins so far (_best is -1)
-                        self.lead = colour
-                        keys = self._keys = _RANK_KEYS[self.trump][colour]
-                        self._best, self._winner = keys[code], mover
-                    elif (key := self._keys[code]) > self._best:
-                        self._best, self._winner = key, mover
-                    if len(trick) == self.players:
-                        return self._end_trick(self._told[mover][code])
-                    self.to_move = self._next[mover]
-                    return self._told[mover][code]  # prebuilt for the trump now (empty without history)
+                    try:  # a card not in the hand is named by _play_violation below
+                        index = hand.index(code)  # one C call to look for it and find its place
+                    except ValueError:
+                        pass
+                    else:
+                        del hand[index]
+                        del self._hand_plays[mover][index]
+                        trick = self.trick
+                        trick.append(self._seated[mover][code])
+                        # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
+                        if lead < 0:  # the first card of a colour: it wins so far (_best is -1)
+                            self.lead = colour
+                            keys = self._keys = _RANK_KEYS[self.trump][colour]
+                            self._best, self._winner = keys[code], mover
+                        elif (key := self._keys[code]) > self._best:
+                            self._best, self._winner = key, mover
+                        if len(trick) == self.players:
+                            return self._end_trick(self._told[mover][code])
+                        self.to_move = self._next[mover]
+                        return self._told[mover][code]  # prebuilt for the trump now (empty without history)
             elif code in self._fixed_codes:  # an action card in its one legal shape: the hand and the lead to check
                 hand, lead = self.hands[mover], self.lead
                 if action._card in hand and (
