@@ -653,10 +653,10 @@ class GameState:
             return f"seat {seat} played change naming {colour}, but the pile holds no {colour} card"
         return None
 
-    def _play(self, play: Play) -> Events:
-        """Take ``play`` for the seat to move: the general path (action cards, rollouts); its events."""
+    def _play(self, play: Play, turned: int = -1) -> Events:
+        """Take ``play`` for the seat to move: the general path (action cards, rollouts). Its events, given
+        ``turned``, the cards face up before it (-1: none wanted, as in a rollout)."""
         seat, card, code = self.to_move, play._card, play.code
-        turned = len(self.turned)
         hand = self.hands[seat]
         index = bisect_left(hand, card)
         del hand[index]
@@ -673,8 +673,11 @@ class GameState:
                 if card in (NOTRUMP, CHANGE):
                     self._recount = True  # the trump may change under the cards already played
                 self._action(card, play)
-        played = self._told[seat][code]  # prebuilt for the trump after the play (none without history)
-        if len(self.turned) != turned and self._history:
+        if turned < 0:
+            played = NO_EVENTS
+        elif len(self.turned) == turned or not self._history:
+            played = self._told[seat][code]  # prebuilt for the trump after the play (none without history)
+        else:
             played = (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
         if len(trick) == self.players:
             return self._end_trick(played)
@@ -871,10 +874,10 @@ class GameState:
                     or (follow := bisect_left(hand, lead << 4)) == len(hand)
                     or hand[follow] >> 4 != lead
                 ):
-                    return self._play(action)
+                    return self._play(action, len(self.turned))
             reason = self._play_violation(action)
             if reason is None:
-                return self._play(action)
+                return self._play(action, len(self.turned))
         elif action.__class__ is Bid and self.phase is _BID and (seat is None or seat == mover):
             tricks = action.tricks
             if type(tricks) is int and 0 <= tricks <= self.cards and not self._plus_minus_one:
