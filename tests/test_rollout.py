@@ -6,7 +6,7 @@ import random
 
 from helpers import play as play_cards
 from helpers import show, started
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rage_sdk.actions import Bid, Play
 from rage_sdk.cards import card_id
@@ -47,6 +47,7 @@ def test_a_copy_plays_on_alone_and_like_the_original(table: tuple[Ruleset, int],
 
 @few
 @given(table=rulesets_and_players(), seed=seeds)
+@example(table=(Ruleset.of("amigo", rounds=[3, 2, 1]), 10), seed=58)  # a tie with a trick's winner before a change
 def test_unchecked_legal_actions_do_what_apply_does(table: tuple[Ruleset, int], seed: int) -> None:
     ruleset, players = table
     checked, unchecked = GameState(ruleset, players), GameState(ruleset, players)

@@ -31,7 +31,9 @@ from .actions import (
     CHANGE_PLAYS,
     NUM_PLAY_CODES,
     PLAYS,
+    WILD_COLOUR_BASE,
     WILD_COLOUR_PLAYS,
+    WILD_VALUE_BASE,
     WILD_VALUE_PLAYS,
     Action,
     Bid,
@@ -227,6 +229,31 @@ _PLAY_LIST: Final = list(PLAYS)
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
 _TRUMP_KEY: Final = 64
+
+
+def _rank_keys(trump: int, lead: int) -> tuple[int, ...]:
+    """Each play code's key in a trick of ``trump`` and ``lead`` colours, by :func:`trick_winner`'s
+    order: its rank plus ``_TRUMP_KEY`` or ``_LEAD_KEY``; -1 where it cannot win (another colour,
+    an action card other than a wild)."""
+    keys = []
+    for code in range(NUM_PLAY_CODES):
+        if code < NUM_COLOURED:
+            colour, rank = code >> 4, code & 15
+        elif WILD_COLOUR_BASE <= code < WILD_VALUE_BASE:
+            colour, rank = code - WILD_COLOUR_BASE, 16
+        elif code >= WILD_VALUE_BASE:
+            colour, rank = divmod(code - WILD_VALUE_BASE, 16)
+        else:
+            colour = rank = -1
+        keys.append(rank + _TRUMP_KEY if colour == trump else rank + _LEAD_KEY if colour == lead >= 0 else -1)
+    return tuple(keys)
+
+
+_RANK_KEYS: Final = tuple(
+    tuple(_rank_keys(trump, lead) for lead in range(NUM_COLOURS)) for trump in (*range(NUM_COLOURS), NO_TRUMP)
+)
+"""``_RANK_KEYS[trump][lead][code]``: :func:`_rank_keys`, looked up once a trick's lead colour is set
+(``NO_TRUMP``, -1, indexes the last)."""
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _ACTION_PLAYS: Final[dict[tuple[bool, bool, tuple[int, ...]], list[Play] | None]] = {}
 """The plays of the action cards held, by (wild declares value, choose-mode change, the cards)."""
@@ -258,6 +285,7 @@ class GameState:
         "_fixed_codes",
         "_hand_plays",
         "_history",
+        "_keys",
         "_later_wins",
         "_next",
         "_pile",
@@ -339,6 +367,7 @@ class GameState:
         self.totals = [0] * players
         self.hits = [0] * players
         self._reset_round(0, [[] for _ in range(players)], [])
+        self._keys = _RANK_KEYS[NO_TRUMP][0]  # the trick's _rank_keys, set with its lead colour
 
     # ----------------------------------------------------------------- the state
     def _reset_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> None:
@@ -624,43 +653,46 @@ class GameState:
             return f"seat {seat} played change naming {colour}, but the pile holds no {colour} card"
         return None
 
-    def _play(self, play: Play) -> None:
-        seat, card = self.to_move, play._card
+    def _play(self, play: Play, turned: int = -1) -> Events:
+        """Take ``play`` for the seat to move: the general path (action cards, rollouts). Its events, given
+        ``turned``, the cards face up before it (-1: none wanted, as in a rollout)."""
+        seat, card, code = self.to_move, play._card, play.code
         hand = self.hands[seat]
         index = bisect_left(hand, card)
         del hand[index]
         trick = self.trick
-        trick.append(self._seated[seat][play.code])
+        trick.append(self._seated[seat][code])
         if card < NUM_COLOURED:
             del self._hand_plays[seat][index]
-            if self.lead < 0:
-                self.lead = card >> 4
-            self._lead_to(seat, card >> 4, card & 15)
+            self._lead_to(seat, card >> 4, code)
         else:
             self._action_plays[seat] = self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
             if card == WILD:
-                if self.lead < 0:
-                    self.lead = play.color  # type: ignore[assignment]
-                self._lead_to(seat, play.color, play.value if self._wild_values else 16)  # type: ignore[arg-type]
+                self._lead_to(seat, play.color, code)  # type: ignore[arg-type]
             else:
                 if card in (NOTRUMP, CHANGE):
                     self._recount = True  # the trump may change under the cards already played
                 self._action(card, play)
+        if turned < 0:
+            played = NO_EVENTS
+        elif len(self.turned) == turned or not self._history:
+            played = self._told[seat][code]  # prebuilt for the trump after the play (none without history)
+        else:
+            played = (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
         if len(trick) == self.players:
-            self._end_trick()
-        else:
-            self.to_move = self._next[seat]
+            return self._end_trick(played)
+        self.to_move = self._next[seat]
+        return played
 
-    def _lead_to(self, seat: int, colour: int, rank: int) -> None:
-        """Keep the trick's winner so far up to date with ``seat``'s card of ``colour`` and ``rank``
-        (by :func:`trick_winner`'s order: trump above the lead colour, the other colours nowhere)."""
-        if colour == self.trump:
-            key = rank + _TRUMP_KEY
-        elif colour == self.lead:
-            key = rank + _LEAD_KEY
-        else:
-            return
-        if key > self._best or (key == self._best and self._later_wins):
+    def _lead_to(self, seat: int, colour: int, code: int) -> None:
+        """Keep the trick's winner so far up to date with ``seat``'s play ``code`` of ``colour``, a
+        coloured card or a wild (the first sets the lead colour), by :func:`trick_winner`'s order."""
+        if self.lead < 0:
+            self.lead = colour
+            self._keys = _RANK_KEYS[self.trump][colour]
+        key = self._keys[code]
+        # Only wilds tie (coloured cards are one of each); the later wins under later_wins.
+        if key > self._best or (key == self._best and self._later_wins and code >= NUM_COLOURED):
             self._best, self._winner = key, seat
 
     def _action(self, card: int, play: Play) -> None:
@@ -697,7 +729,9 @@ class GameState:
                 return
         raise AssertionError("a change named a colour the pile does not hold")  # checked before
 
-    def _end_trick(self) -> None:
+    def _end_trick(self, played: Events) -> Events:
+        """Close the full trick: its winner leads the next, or the round is scored. Its events: those
+        of its last play (``played``), the trick won and the round scored."""
         trick, trump = self.trick, self.trump
         if self._recount or self._best < 0:  # a trump changed in the trick, or no card could win it
             winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
@@ -705,6 +739,14 @@ class GameState:
         else:
             winner = self._winner
         self._best = -1
+        self.tricks_won[winner] += 1
+        if self._trick_bonus:
+            self._bonus[winner] += self._trick_bonus
+            self._trick_bonus = 0
+        self.trick = []
+        self.lead = NO_TRUMP
+        self._trick_actions = 0
+        self.to_move = winner
         revealed: tuple[int, ...] = ()
         if self._reveal_after_trick:
             self._reveal_after_trick = False
@@ -712,22 +754,24 @@ class GameState:
             self.trump = self._reveal()
             self._told = self._told_played[self.trump]
             revealed = tuple(self.turned[start:])
-        if self._history:
-            self.tricks.append(trick_of(trick, winner, trump, revealed))
-        self.tricks_won[winner] += 1
-        if self._trick_bonus:
-            self._bonus[winner] += self._trick_bonus
-        self.trick = []
-        self.lead = NO_TRUMP
-        self._trick_actions = 0
-        self._trick_bonus = 0
-        self.to_move = winner
-        if self.trick_number == self.cards:
-            self._end_round()
+        if not self._history:
+            if self.trick_number == self.cards:
+                self._end_round()
+            else:
+                self.trick_number += 1
+            return NO_EVENTS
+        self.tricks.append(trick_of(trick, winner, trump, revealed))
+        if revealed:
+            won = _new_tuple(TrickWon, (EVERYONE, winner, revealed, self.trump))
         else:
+            won = self._told_won[self.trump][winner]
+        if self.trick_number < self.cards:
             self.trick_number += 1
+            return (*played, won)
+        return (*played, won, *self._end_round())
 
-    def _end_round(self) -> None:
+    def _end_round(self) -> Events:
+        """Score the round just played; its :class:`RoundScored` (none without history)."""
         cards, won, bids, bonus = self.cards, self.tricks_won, self.bids, self._bonus
         per_trick, hit, zero_hit, miss, double_tricks, double_round, one_card_sweeps = self._scoring
         sweep = cards if cards > 1 or one_card_sweeps else -1  # the tricks that make a sweep count
@@ -747,20 +791,20 @@ class GameState:
                 score *= 2
             points.append(score)
             self.totals[seat] += score
-        if self._history:
-            self._log_round(tuple(bids), tuple(points))  # type: ignore[arg-type]
+        scored = self._log_round(tuple(bids), tuple(points)) if self._history else NO_EVENTS  # type: ignore[arg-type]
         self.round_number += 1
         self.dealer = self._next[self.dealer]
         self.phase = _OVER if self.round_number > len(self.ruleset.rounds) else _DEAL
+        return scored
 
-    def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> None:
+    def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> Events:
+        """Keep the round's result and log; its :class:`RoundScored`."""
         tricks = self.tricks
         number, won = self.round_number, tuple(self.tricks_won)
         self.results.append(round_result(number, self.cards, self.dealer, self.first_trump, bids, tricks, won, points))
         plays = tuple(chain.from_iterable([trick.plays for trick in tricks]))
-        self.logs.append(
-            _new_tuple(RoundLog, (self.round_number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays))
-        )
+        self.logs.append(_new_tuple(RoundLog, (number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays)))
+        return (_new_tuple(RoundScored, (EVERYONE, number, bids, won, points, tuple(self.totals))),)
 
     # --------------------------------------------------------------- public API
     def violation(self, action: Action, seat: int | None = None) -> str | None:
@@ -795,40 +839,33 @@ class GameState:
             code = action.code
             if code < NUM_COLOURED:  # a coloured card, no declaration (or no legal code, -1): checked inline
                 hand = self.hands[mover]
-                index = bisect_left(hand, code)
                 lead, colour = self.lead, code >> 4
                 if (
-                    index < len(hand)
-                    and hand[index] == code
-                    and (
-                        lead < 0
-                        or colour == lead
-                        or (follow := bisect_left(hand, lead << 4)) == len(hand)
-                        or hand[follow] >> 4 != lead
-                    )
+                    colour == lead
+                    or lead < 0
+                    or (follow := bisect_left(hand, lead << 4)) == len(hand)
+                    or hand[follow] >> 4 != lead
                 ):
-                    del hand[index]
-                    del self._hand_plays[mover][index]
-                    trick = self.trick
-                    trick.append(self._seated[mover][code])
-                    if lead < 0:
-                        self.lead = lead = colour
-                    # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
-                    if colour == self.trump:
-                        if (code & 15) + _TRUMP_KEY > self._best:
-                            self._best, self._winner = (code & 15) + _TRUMP_KEY, mover
-                    elif colour == lead and (code & 15) + _LEAD_KEY > self._best:
-                        self._best, self._winner = (code & 15) + _LEAD_KEY, mover
-                    if len(trick) == self.players:
-                        turned, trump = len(self.turned), self.trump
-                        self._end_trick()
-                        if not self._history:
-                            return NO_EVENTS
-                        if len(self.turned) == turned and self.phase is _PLAY:  # nothing turned up, no score
-                            return self._told_played[trump][mover][code][0], self._told_won[self.trump][self.to_move]
-                        return self._played(mover, action, turned)
-                    self.to_move = self._next[mover]
-                    return self._told[mover][code]  # prebuilt for the trump now (empty without history)
+                    try:  # a card not in the hand is named by _play_violation below
+                        index = hand.index(code)  # one C call to look for it and find its place
+                    except ValueError:
+                        pass
+                    else:
+                        del hand[index]
+                        del self._hand_plays[mover][index]
+                        trick = self.trick
+                        trick.append(self._seated[mover][code])
+                        # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
+                        if lead < 0:  # the first card of a colour: it wins so far (_best is -1)
+                            self.lead = colour
+                            keys = self._keys = _RANK_KEYS[self.trump][colour]
+                            self._best, self._winner = keys[code], mover
+                        elif (key := self._keys[code]) > self._best:
+                            self._best, self._winner = key, mover
+                        if len(trick) == self.players:
+                            return self._end_trick(self._told[mover][code])
+                        self.to_move = self._next[mover]
+                        return self._told[mover][code]  # prebuilt for the trump now (empty without history)
             elif code in self._fixed_codes:  # an action card in its one legal shape: the hand and the lead to check
                 hand, lead = self.hands[mover], self.lead
                 if action._card in hand and (
@@ -837,14 +874,10 @@ class GameState:
                     or (follow := bisect_left(hand, lead << 4)) == len(hand)
                     or hand[follow] >> 4 != lead
                 ):
-                    turned = len(self.turned)
-                    self._play(action)
-                    return self._played(mover, action, turned) if self._history else NO_EVENTS
+                    return self._play(action, len(self.turned))
             reason = self._play_violation(action)
             if reason is None:
-                turned = len(self.turned)
-                self._play(action)
-                return self._played(mover, action, turned) if self._history else NO_EVENTS
+                return self._play(action, len(self.turned))
         elif action.__class__ is Bid and self.phase is _BID and (seat is None or seat == mover):
             tricks = action.tricks
             if type(tricks) is int and 0 <= tricks <= self.cards and not self._plus_minus_one:
@@ -892,29 +925,6 @@ class GameState:
         if self.phase is _BID:
             return self._told_bids[seat][bid]
         return bid_events(self.ruleset.bidding, seat, bid, self.bids, True)
-
-    def _played(self, seat: int, play: Play, turned: int) -> Events:
-        """The events of ``seat``'s ``play``, just taken (``turned``: the cards face up before it)."""
-        code, now = play.code, len(self.turned)
-        if self.trick:  # the trick goes on
-            if now == turned:
-                return self._told[seat][code]
-            return (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
-        trick = self.tricks[-1]
-        if now == turned and self.phase is _PLAY:
-            return self._told_played[trick.trump][seat][code][0], self._told_won[self.trump][trick.winner]
-        revealed = trick.revealed
-        by_play = tuple(self.turned[turned : len(self.turned) - len(revealed)])
-        played = _new_tuple(CardPlayed, (EVERYONE, seat, code, by_play, trick.trump))
-        won = _new_tuple(TrickWon, (EVERYONE, trick.winner, revealed, self.trump))
-        if self.phase is _PLAY:
-            return played, won
-        result = self.results[-1]
-        scored = _new_tuple(
-            RoundScored,
-            (EVERYONE, result.round_number, result.bids, result.tricks_won, result.points, tuple(self.totals)),
-        )
-        return played, won, scored
 
     def apply_unchecked(self, action: Action) -> None:
         """Take ``action`` without checking it: the rollout path.
