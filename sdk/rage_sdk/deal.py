@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from functools import cache
 from typing import NamedTuple
 
 from .rules import Ruleset
@@ -68,8 +69,8 @@ def key_commitment(key: bytes) -> str:
 class Deal(NamedTuple):
     """One round's deal: each seat's hand, and the pile top first (card ids)."""
 
-    hands: list[list[int]]
-    pile: list[int]
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
 
 
 def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
@@ -78,7 +79,7 @@ def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
         raise ValueError(f"seed must be a non-negative integer, not {seed}")
     size = len(deck)
     stream = hashlib.shake_256(f"rage-deal/1:{seed}:{round_number}".encode("ascii")).digest(8 * size)
-    keys = struct.unpack(f">{size}Q", stream)
+    keys = _keys_of(size).unpack(stream)
     cards = list(deck)
     for i in range(size - 1, 0, -1):
         j = keys[i] % (i + 1)
@@ -86,9 +87,19 @@ def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
     return cards
 
 
+@cache
+def _keys_of(size: int) -> struct.Struct:
+    """The compiled layout of ``size`` big-endian 64-bit keys (built once, not parsed a round)."""
+    return struct.Struct(f">{size}Q")
+
+
 def seeded_deal(ruleset: Ruleset, players: int, seed: int, round_number: int) -> Deal:
     """The deal of game round ``round_number`` (1-based) for ``seed``."""
     cards = ruleset.rounds[round_number - 1]
-    order = shuffled(ruleset.deck, seed, round_number)
-    hands = [order[seat * cards : seat * cards + cards] for seat in range(players)]
-    return Deal(hands, order[players * cards :])
+    order = tuple(shuffled(ruleset.deck, seed, round_number))  # tuples: the engine keeps them as dealt
+    dealt = players * cards
+    hands = tuple([order[start : start + cards] for start in range(0, dealt, cards)])
+    return _new_deal(Deal, (hands, order[dealt:]))
+
+
+_new_deal = tuple.__new__  # builds a Deal without its Python-level __new__
