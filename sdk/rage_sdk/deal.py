@@ -69,8 +69,8 @@ def key_commitment(key: bytes) -> str:
 class Deal(NamedTuple):
     """One round's deal: each seat's hand, and the pile top first (card ids)."""
 
-    hands: tuple[tuple[int, ...], ...]
-    pile: tuple[int, ...]
+    hands: list[list[int]]
+    pile: list[int]
 
 
 def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
@@ -95,11 +95,15 @@ def _keys_of(size: int) -> struct.Struct:
 
 def seeded_deal(ruleset: Ruleset, players: int, seed: int, round_number: int) -> Deal:
     """The deal of game round ``round_number`` (1-based) for ``seed``."""
+    hands, pile = dealt_cards(ruleset, players, seed, round_number)
+    return Deal(list(map(list, hands)), list(pile))
+
+
+def dealt_cards(
+    ruleset: Ruleset, players: int, seed: int, round_number: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """:func:`seeded_deal` as tuples (the hands by seat, the pile top first): the engine keeps them as dealt."""
     cards = ruleset.rounds[round_number - 1]
-    order = tuple(shuffled(ruleset.deck, seed, round_number))  # tuples: the engine keeps them as dealt
+    order = tuple(shuffled(ruleset.deck, seed, round_number))
     dealt = players * cards
-    hands = tuple([order[start : start + cards] for start in range(0, dealt, cards)])
-    return _new_deal(Deal, (hands, order[dealt:]))
-
-
-_new_deal = tuple.__new__  # builds a Deal without its Python-level __new__
+    return tuple([order[start : start + cards] for start in range(0, dealt, cards)]), order[dealt:]

@@ -49,7 +49,7 @@ from .cards import (
     TOKENS,
     WILD,
 )
-from .deal import seeded_deal
+from .deal import dealt_cards
 from .engine_events import (
     EVERYONE,
     NO_EVENTS,
@@ -428,12 +428,12 @@ class GameState:
         """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
         if self.phase is not _DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
-        hands, pile = seeded_deal(self.ruleset, self.players, seed, self.round_number)
+        hands, pile = dealt_cards(self.ruleset, self.players, seed, self.round_number)
         return self._start_round(len(hands[0]), hands, pile)
 
     def _start_round(self, cards: int, hands: Sequence[Sequence[int]], pile: Sequence[int]) -> Events:
         """Deal ``hands`` (by seat, as dealt) and ``pile`` (top first); ``tuple()`` of a tuple is itself."""
-        self._reset_round(cards, [sorted(hand) for hand in hands], list(reversed(pile)))
+        self._reset_round(cards, list(map(sorted, hands)), list(reversed(pile)))
         if self._history:
             self._dealt_hands = tuple(map(tuple, hands))
             self._dealt_pile = tuple(pile)
@@ -887,8 +887,8 @@ class GameState:
         cards, dealer = self.cards, self.dealer
         return tuple(
             [
-                _new_tuple(RoundDealt, (seat, number, cards, dealer, tuple(hand), turned, trump))
-                for seat, hand in enumerate(self.hands)
+                _new_tuple(RoundDealt, (seat, number, cards, dealer, hand, turned, trump))
+                for seat, hand in enumerate(map(tuple, self.hands))
             ]
         )
 
