@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from functools import cache
 from typing import NamedTuple
 
 from .rules import Ruleset
@@ -78,7 +79,7 @@ def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
         raise ValueError(f"seed must be a non-negative integer, not {seed}")
     size = len(deck)
     stream = hashlib.shake_256(f"rage-deal/1:{seed}:{round_number}".encode("ascii")).digest(8 * size)
-    keys = struct.unpack(f">{size}Q", stream)
+    keys = _keys_of(size).unpack(stream)
     cards = list(deck)
     for i in range(size - 1, 0, -1):
         j = keys[i] % (i + 1)
@@ -86,9 +87,23 @@ def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
     return cards
 
 
+@cache
+def _keys_of(size: int) -> struct.Struct:
+    """The compiled layout of ``size`` big-endian 64-bit keys (built once, not parsed a round)."""
+    return struct.Struct(f">{size}Q")
+
+
 def seeded_deal(ruleset: Ruleset, players: int, seed: int, round_number: int) -> Deal:
     """The deal of game round ``round_number`` (1-based) for ``seed``."""
+    hands, pile = dealt_cards(ruleset, players, seed, round_number)
+    return Deal(list(map(list, hands)), list(pile))
+
+
+def dealt_cards(
+    ruleset: Ruleset, players: int, seed: int, round_number: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """:func:`seeded_deal` as tuples (the hands by seat, the pile top first): the engine keeps them as dealt."""
     cards = ruleset.rounds[round_number - 1]
-    order = shuffled(ruleset.deck, seed, round_number)
-    hands = [order[seat * cards : seat * cards + cards] for seat in range(players)]
-    return Deal(hands, order[players * cards :])
+    order = tuple(shuffled(ruleset.deck, seed, round_number))
+    dealt = players * cards
+    return tuple([order[start : start + cards] for start in range(0, dealt, cards)]), order[dealt:]

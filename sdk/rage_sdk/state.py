@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from enum import Enum
 from functools import cache
 from itertools import chain
@@ -50,7 +51,7 @@ from .cards import (
     TOKENS,
     WILD,
 )
-from .deal import Deal, seeded_deal
+from .deal import dealt_cards
 from .engine_events import (
     EVERYONE,
     NO_EVENTS,
@@ -226,6 +227,7 @@ def _holds(hand: list[int], colour: int) -> bool:
 _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
 _BID_LIST: Final = list(BIDS)
 _PLAY_LIST: Final = list(PLAYS)
+_PLAY_OF: Final = _PLAY_LIST.__getitem__  # PLAYS[card] as a C function: map() over a hand beats a comprehension
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
 _TRUMP_KEY: Final = 64
@@ -375,16 +377,18 @@ class GameState:
         n = self.players
         self.cards = cards
         self.hands = hands
-        plays = _PLAY_LIST  # a list, not the tuple: indexing it in a comprehension is quicker
-        self._hand_plays = [
-            [plays[card] for card in hand]
-            if not hand or hand[-1] < NUM_COLOURED
-            else [plays[card] for card in hand if card < NUM_COLOURED]
-            for hand in hands
-        ]
-        self._action_plays: list[list[Play] | None] = [
-            self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS for hand in hands
-        ]
+        play_of = _PLAY_OF
+        hand_plays: list[list[Play]] = []
+        action_plays: list[list[Play] | None] = []
+        for hand in hands:  # sorted: the coloured cards, then the action cards
+            if hand and hand[-1] >= NUM_COLOURED:
+                hand_plays.append(list(map(play_of, hand[: bisect_left(hand, NUM_COLOURED)])))
+                action_plays.append(self._held_action_plays(hand))
+            else:
+                hand_plays.append(list(map(play_of, hand)))
+                action_plays.append(_NO_PLAYS)
+        self._hand_plays = hand_plays
+        self._action_plays = action_plays
         self._pile = pile
         self._pile_colours: frozenset[int] | set[int] = _NO_COLOURS
         self._pile_colours_size = -1
@@ -453,11 +457,12 @@ class GameState:
         """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
         if self.phase is not _DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
-        deal: Deal = seeded_deal(self.ruleset, self.players, seed, self.round_number)
-        return self._start_round(len(deal.hands[0]), deal.hands, deal.pile)
+        hands, pile = dealt_cards(self.ruleset, self.players, seed, self.round_number)
+        return self._start_round(len(hands[0]), hands, pile)
 
-    def _start_round(self, cards: int, hands: list[list[int]], pile: list[int]) -> Events:
-        self._reset_round(cards, [sorted(hand) for hand in hands], pile[::-1])
+    def _start_round(self, cards: int, hands: Sequence[Sequence[int]], pile: Sequence[int]) -> Events:
+        """Deal ``hands`` (by seat, as dealt) and ``pile`` (top first); ``tuple()`` of a tuple is itself."""
+        self._reset_round(cards, list(map(sorted, hands)), list(reversed(pile)))
         if self._history:
             self._dealt_hands = tuple(map(tuple, hands))
             self._dealt_pile = tuple(pile)
@@ -915,8 +920,8 @@ class GameState:
         cards, dealer = self.cards, self.dealer
         return tuple(
             [
-                _new_tuple(RoundDealt, (seat, number, cards, dealer, tuple(hand), turned, trump))
-                for seat, hand in enumerate(self.hands)
+                _new_tuple(RoundDealt, (seat, number, cards, dealer, hand, turned, trump))
+                for seat, hand in enumerate(map(tuple, self.hands))
             ]
         )
 
