@@ -102,6 +102,7 @@ class LeagueConfig(BaseModel):
         for name, target in bots.items():
             if not name.strip() or not target.strip():
                 raise ValueError(f"bot {name!r}: needs a name and a command, HOST:PORT or FILE.py:CLASS")
+            BotSpec.of(name, target)  # a command that cannot be split is refused here, naming the bot
         return bots
 
     @model_validator(mode="after")

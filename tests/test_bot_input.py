@@ -1,0 +1,75 @@
+"""Bots given in a form no process could run: one line naming the bot (exit 2), never a traceback.
+
+A command with an unclosed quote or a NUL character, or naming no program, is refused where it is
+given (``rage match --bot``, ``rage bot check``, ``rage test``, a league file's ``[bots]``), before
+anything is launched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rage_referee.cli import app
+from rage_referee.seats import BotSpec, BotSpecError
+from typer.testing import CliRunner
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
+RANDOM = f"{EXAMPLES / 'random_bot.py'}:RandomBot"
+runner = CliRunner()
+
+UNSPLITTABLE = [
+    ("python 'unclosed", "no closing quotation"),
+    ("python bot.py\0 --fast", "NUL character"),
+    ('"" ', None),
+]
+
+
+def rage(*args: str | Path) -> Any:
+    result = runner.invoke(app, [str(arg) for arg in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def one_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+@pytest.mark.parametrize(("command", "why"), UNSPLITTABLE)
+def test_a_command_that_cannot_be_split_is_refused_naming_the_bot(command: str, why: str | None) -> None:
+    with pytest.raises(BotSpecError) as info:
+        BotSpec.of("quoted", command)
+    assert str(info.value).startswith("bot 'quoted': ")
+    assert why is None or why in str(info.value)
+
+
+@pytest.mark.parametrize(("command", "why"), UNSPLITTABLE[:2])
+@pytest.mark.parametrize("args", [["match", "--bot", "b=" + GREEDY], ["test", "b=" + GREEDY, "--field", "c=" + RANDOM]])
+def test_match_and_test_refuse_it_in_one_line(command: str, why: str, args: list[str]) -> None:
+    given = ["--bot", f"quoted={command}"] if args[0] == "match" else [f"quoted={command}"]
+    result = rage(args[0], *given, *args[1:])
+    assert result.exit_code == 2, result.output
+    line = one_line(result.stderr)
+    assert "bot 'quoted'" in line and why in line, line
+
+
+def test_bot_check_refuses_it_in_one_line() -> None:
+    result = rage("bot", "check", "python 'unclosed")
+    assert result.exit_code == 2, result.output
+    assert "no closing quotation" in one_line(result.stderr)
+
+
+def test_a_league_file_with_such_a_bot_names_it(tmp_path: Path) -> None:
+    file = tmp_path / "cup.toml"
+    file.write_text(
+        f'players = 2\ngames = 2\nruleset = "amigo"\n[bots]\na = "{GREEDY}"\nquoted = "python \'unclosed"\n'
+    )
+    result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output
+    line = one_line(result.stderr)
+    assert line.startswith(f"{file}: bots: bot 'quoted'") and "no closing quotation" in line, line
