@@ -3,7 +3,7 @@
 - ``rage bot serve`` on a port in use; ``rage league export --out`` somewhere unwritable;
 - ``rage match``: Ctrl-C prints the games finished so far (exit 130); ``--records`` takes only a new
   or empty folder, so no two matches' records mix;
-- league files: settings out of range and deep nesting are refused naming the key; a league with no
+- league files: settings out of range, deep nesting and text not UTF-8 are refused naming the key; a league with no
   game stored yet runs again under changed settings, and one with games names the settings changed.
 """
 
@@ -174,6 +174,14 @@ def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:
     result = rage("league", "run", file)
     assert result.exit_code == 2
     assert "not valid TOML: nested too deeply" in one_line(result.output)
+
+
+def test_a_league_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    file = league_file(tmp_path)
+    file.write_bytes(b'name = "caf\xe9"\n' + file.read_bytes())
+    result = rage("league", "run", file)
+    assert result.exit_code == 2
+    assert one_line(result.output) == f"{file}: not valid TOML: not UTF-8 text (byte 11)"
 
 
 def test_a_league_with_no_game_stored_runs_again_under_changed_settings(tmp_path: Path) -> None:

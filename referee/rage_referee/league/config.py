@@ -157,6 +157,8 @@ def load_league(path: Path) -> LeagueConfig:
         data = tomllib.loads(path.read_text())
     except OSError as error:
         raise LeagueConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise LeagueConfigError(f"{path}: not valid TOML: not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:
         raise LeagueConfigError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
