@@ -1,4 +1,5 @@
-"""A launched bot's log: a section per run (the referee's launch line, the SDK's greeting) and a header per game."""
+"""A launched bot's log: a section per run (the referee's launch line, the SDK's greeting) and a header per game;
+a bot that fails to start is quoted from its own section, and a log's end is read without the rest."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
-from rage_referee.seats import BotSpec
+from rage_referee.seats import BotSpec, HandshakeError
+from rage_referee.seats.log_tail import tail_lines
+from rage_referee.seats.process import BotProcess
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
 
@@ -28,3 +32,26 @@ def test_each_run_and_each_game_opens_a_section_of_the_bots_log(tmp_path: Path) 
     assert len(re.findall(r"^=== .* UTC: 'rage-arena referee' connected from ", log, re.M)) == 2
     headers = re.findall(r"^--- game (\d) \(record game-0000(\d)\.json, id \d+\), seat (\d) of 2, amigo ", log, re.M)
     assert sorted(headers) == sorted([("0", "0", "0"), ("1", "1", "1")] * 2)
+
+
+def test_a_bot_that_exits_before_serving_is_quoted_from_its_own_launch_only(tmp_path: Path) -> None:
+    """The lines quoted are those this launch wrote, not the end of an earlier run's section."""
+    log = tmp_path / "quits.log"
+    for said in ("last words of an earlier run", None):
+        command = f"sh -c 'echo {said}; exit 3'" if said else "sh -c 'exit 4'"
+        with pytest.raises(HandshakeError) as info:
+            asyncio.run(BotProcess(command, log).start())
+    message = str(info.value)
+    assert "exited with code 4 before serving" in message
+    assert message.endswith(f"see {log}: it wrote nothing"), message
+    assert "earlier run" in log.read_text()  # still in the log
+
+
+def test_the_end_of_a_huge_log_is_read_without_the_rest(tmp_path: Path) -> None:
+    log = tmp_path / "huge.log"
+    with log.open("wb") as out:
+        out.truncate(64 * 2**30)  # 64 GiB, sparse: reading all of it would never end
+        out.seek(0, 2)
+        out.write(b"x" * 100_000 + b"\nsecond to last\nlast\n")
+    assert tail_lines(log, 3) == ["second to last", "last"]  # the cut first line read is left out
+    assert tail_lines(log, 1, since=log.stat().st_size - 5) == ["last"]

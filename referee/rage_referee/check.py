@@ -14,6 +14,7 @@ from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
 from .runner import LocalRunner
 from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError
+from .seats.log_tail import tail_lines
 from .text import bot_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
@@ -136,7 +137,7 @@ def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
 def _log_lines(report: CheckReport, path: Path) -> None:
     """The end of the bot's own log (its stderr), each line made printable."""
     try:
-        lines = path.read_text(errors="replace").splitlines()[-LOG_LINES:]
+        lines = tail_lines(path, LOG_LINES)
     except OSError as error:
         report.add(False, f"the bot's log {path} cannot be read: {error.strerror or error}")
         return
