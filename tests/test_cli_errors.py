@@ -26,6 +26,7 @@ BOTS = ["--bot", "a=x", "--bot", "b=y"]
         (["test", "a=x", "b=y"], "--field: required, and not given"),
         (["replay", "show"], "FILE: required, and not given"),
         (["match", "--gmaes", "3"], "No such option: --gmaes"),
+        (["ratings", "--db", "x", "--format", "bogus"], "--format: 'bogus' is not one of 'table', 'markdown'"),
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_option(args: list[str], line: str) -> None:
