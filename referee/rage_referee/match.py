@@ -105,13 +105,13 @@ async def run_match(
     ledger = FaultLedger(time.max_faults)
 
     def finished(game: FinishedGame) -> None:
-        if records is not None:
-            write_record(records, game)
         result.games.append(game)
         for seat, name in enumerate(game.seats):
             result.stats[name].add(game, seat)
         if on_game is not None:
             on_game(game)
+        if records is not None:  # after the game is counted: a record that cannot be written stops the match
+            write_record(records, game)
 
     plan = duplicate_specs if duplicate else match_specs
     schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
