@@ -1,5 +1,6 @@
 """A launched bot's log: a section per run (the referee's launch line, the SDK's greeting) and a header per game;
-a bot that fails to start is quoted from its own section, and a log's end is read without the rest."""
+a bot that fails to start is quoted from its own section, a log's end is read without the rest, and a log folder
+that cannot be made is one line."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.seats import BotSpec, HandshakeError
@@ -16,6 +18,7 @@ from rage_referee.seats.log_tail import tail_lines
 from rage_referee.seats.process import BotProcess
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
+from typer.testing import CliRunner
 
 
 def test_each_run_and_each_game_opens_a_section_of_the_bots_log(tmp_path: Path) -> None:
@@ -55,3 +58,20 @@ def test_the_end_of_a_huge_log_is_read_without_the_rest(tmp_path: Path) -> None:
         out.write(b"x" * 100_000 + b"\nsecond to last\nlast\n")
     assert tail_lines(log, 3) == ["second to last", "last"]  # the cut first line read is left out
     assert tail_lines(log, 1, since=log.stat().st_size - 5) == ["last"]
+
+
+def test_a_log_folder_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "logs").write_text("not a folder")
+    with pytest.raises(HandshakeError) as info:
+        asyncio.run(BotProcess("sh -c 'exit 0'", tmp_path / "logs" / "bot.log").start())
+    assert str(info.value) == f"cannot write the bot's log {tmp_path / 'logs' / 'bot.log'}: not a folder"
+
+
+def test_bot_check_with_a_log_folder_that_is_a_file_says_so_once(tmp_path: Path) -> None:
+    (tmp_path / "logs").write_text("not a folder")
+    command = f"python {shlex.quote(str(example_bot('random_bot')))}"
+    result = CliRunner().invoke(app, ["bot", "check", command, "--logs", str(tmp_path / "logs")])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "cannot write the bot's log" in lines[0] and "not a folder" in lines[0], lines

@@ -86,7 +86,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
         report.add(False, f"handshake: {bot_text(str(error), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
-    if not report.ok and handle is not None and handle.process is not None:
+    if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
         _log_lines(report, handle.process.log_path)
     return report
 

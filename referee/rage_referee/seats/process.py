@@ -114,8 +114,12 @@ class BotProcess:
     async def start(self) -> str:
         """Launch on a free port (or socket) and wait until its health service says SERVING; return its address."""
         self.stop()
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log = self.log_path.open("ab")
+        try:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._log = self.log_path.open("ab")
+        except OSError as error:
+            reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
+            raise HandshakeError(f"cannot write the bot's log {self.log_path}: {reason or error}") from None
         argv, environment, address = self._launch()
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
         self._log.write(launch_header(shown).encode())
