@@ -84,7 +84,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         _fault_lines(report, [SeenFault(r.index, CHECK_RULESETS[r.index], f) for r in results for f in r.faults])
         report.add(True, _kinds_line(results))
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
-        report.add(False, f"handshake: {bot_text(str(error), 2000)}")
+        report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
     if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
         _log_lines(report, handle.process.log_path)
@@ -137,7 +137,7 @@ def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
 def _log_lines(report: CheckReport, path: Path) -> None:
     """The end of the bot's own log (its stderr), each line made printable."""
     try:
-        lines = tail_lines(path, LOG_LINES)
+        lines = [line for line in tail_lines(path, LOG_LINES * 2) if line.strip()][-LOG_LINES:]
     except OSError as error:
         report.add(False, f"the bot's log {path} cannot be read: {error.strerror or error}")
         return
