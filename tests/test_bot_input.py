@@ -2,7 +2,8 @@
 
 A command with an unclosed quote or a NUL character, or naming no program, is refused where it is
 given (``rage match --bot``, ``rage bot check``, ``rage test``, a league file's ``[bots]``), before
-anything is launched.
+anything is launched. A ``FILE.py:CLASS`` whose file exits as it is loaded (a ``main()`` run at its top
+level) is one line too, not the end of the referee.
 """
 
 from __future__ import annotations
@@ -73,3 +74,35 @@ def test_a_league_file_with_such_a_bot_names_it(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     line = one_line(result.stderr)
     assert line.startswith(f"{file}: bots: bot 'quoted'") and "no closing quotation" in line, line
+
+
+UNGUARDED = """
+from rage_sdk import Bot
+from rage_sdk.server import main
+
+
+class Mine(Bot):
+    def bid(self, view):
+        return view.legal_bids[0]
+
+    def play(self, view):
+        return view.legal_plays[0]
+
+
+main(Mine)  # no if __name__ == "__main__": it runs as the referee loads the file
+"""
+
+
+@pytest.mark.parametrize("command", ["match", "serve"])
+def test_a_bot_file_that_exits_as_it_is_loaded_is_one_line(tmp_path: Path, command: str) -> None:
+    file = tmp_path / "mine.py"
+    file.write_text(UNGUARDED)
+    args = (
+        ["match", "--bot", f"mine={file}:Mine", "--bot", f"b={GREEDY}"]
+        if command == "match"
+        else ["bot", "serve", f"{file}:Mine"]
+    )
+    result = rage(*args)
+    assert result.exit_code in (1, 2), result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert f"{file} exited as it was loaded (code 2); run its main() only under: if __name__" in line, line
