@@ -27,6 +27,8 @@ BOTS = ["--bot", "a=x", "--bot", "b=y"]
         (["replay", "show"], "FILE: required, and not given"),
         (["match", "--gmaes", "3"], "No such option: --gmaes"),
         (["ratings", "--db", "x", "--format", "bogus"], "--format: 'bogus' is not one of 'table', 'markdown'"),
+        (["ratings", "--db", "x", "--pairs", "--crosstable"], "--pairs and --crosstable: give one of them"),
+        (["ratings", "--league", "x.toml", "--name", "cup"], "--name: only with --db"),
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_option(args: list[str], line: str) -> None:

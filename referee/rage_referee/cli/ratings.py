@@ -168,6 +168,10 @@ def ratings_command(
 
     if (league is None) == (db is None):
         fail("give --league FILE or --db URL")
+    if pairs and crosstable:
+        fail("--pairs and --crosstable: give one of them")
+    if league is not None and name is not None:
+        fail("--name: only with --db (a league file names its league)")
     try:
         if league is not None:
             config = load_league(league)
