@@ -106,3 +106,15 @@ def test_a_bot_file_that_exits_as_it_is_loaded_is_one_line(tmp_path: Path, comma
     assert result.exit_code in (1, 2), result.output
     line = result.stderr.strip().splitlines()[-1]
     assert f"{file} exited as it was loaded (code 2); run its main() only under: if __name__" in line, line
+
+
+@pytest.mark.parametrize("port", ["99999", "-5"])
+def test_an_sdk_bot_refuses_a_port_out_of_range(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python my_bot.py --port 99999`` was bound as port 34463, and ``-5`` as 65531."""
+    from rage_sdk.examples.random_bot import RandomBot
+    from rage_sdk.server import main
+
+    with pytest.raises(SystemExit) as info:
+        main(RandomBot, ["--port", port])
+    assert info.value.code == 2
+    assert f"argument --port: {port} is out of range; it takes 0 to 65535" in capsys.readouterr().err

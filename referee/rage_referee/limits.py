@@ -18,3 +18,5 @@ MAX_BANK_MS: Final = 86_400_000
 MAX_FAULTS: Final = 1_000_000
 MAX_GAMES: Final = 1_000_000
 """Games of a local league or match (a hosted league allows fewer: ``hosted.definition.MAX_GAMES``)."""
+MAX_CONCURRENCY: Final = 256
+"""Games played at once by one process."""

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..deals import Deals
-from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..limits import MAX_BANK_MS, MAX_CONCURRENCY, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from .common import COMMAND_HELP, RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def match_command(
     records: Annotated[
         Path | None, typer.Option(help="Write every game's rage-record/1 into this folder (new or empty).")
     ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 1,
+    concurrency: Annotated[int, typer.Option(min=1, max=MAX_CONCURRENCY, help="Games played at once.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, max=MAX_DECISION_MS, help="Time for each decision.")] = 1000,
     bank_ms: Annotated[
         int, typer.Option(min=0, max=MAX_BANK_MS, help="Extra time per game for decisions that run over.")

@@ -13,7 +13,7 @@ import typer
 from rich.live import Live
 from rich.text import Text
 
-from ..limits import MAX_SEED
+from ..limits import MAX_BANK_MS, MAX_CONCURRENCY, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from .common import RULESET_HELP, err, fail, out, parse_ruleset
 
 if TYPE_CHECKING:
@@ -77,8 +77,8 @@ def test_command(
     points: Annotated[float | None, typer.Option(help="H1: NEW scores this many more points a game.")] = None,
     alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no better.")] = 0.05,
     beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,
-    max_games: Annotated[int, typer.Option(min=1, help="Stop undecided after this many games.")] = 6000,
-    concurrency: Annotated[int, typer.Option(min=1, help="Games played at once.")] = 8,
+    max_games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Stop undecided after this many games.")] = 6000,
+    concurrency: Annotated[int, typer.Option(min=1, max=MAX_CONCURRENCY, help="Games played at once.")] = 8,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -92,9 +92,13 @@ def test_command(
         "rage-test/tests.sqlite"
     ),
     name: Annotated[str | None, typer.Option(help="The test's name in --db [default: NEW-vs-BASE].")] = None,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time for each decision.")] = 1000,
-    bank_ms: Annotated[int, typer.Option(min=0, help="Extra time per game for decisions that run over.")] = 10_000,
-    max_faults: Annotated[int, typer.Option(min=1, help="Faults before a bot is forfeited for the test.")] = 20,
+    decision_ms: Annotated[int, typer.Option(min=1, max=MAX_DECISION_MS, help="Time for each decision.")] = 1000,
+    bank_ms: Annotated[
+        int, typer.Option(min=0, max=MAX_BANK_MS, help="Extra time per game for decisions that run over.")
+    ] = 10_000,
+    max_faults: Annotated[
+        int, typer.Option(min=1, max=MAX_FAULTS, help="Faults before a bot is forfeited for the test.")
+    ] = 20,
     logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs [default: beside --db].")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict and figures as JSON.")] = False,
 ) -> None:

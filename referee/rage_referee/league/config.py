@@ -45,7 +45,7 @@ from rage_sdk.rules import Ruleset
 
 from ..faults import Forfeits
 from ..game_spec import TimeControl
-from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..limits import MAX_BANK_MS, MAX_CONCURRENCY, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
@@ -81,7 +81,7 @@ class LeagueConfig(BaseModel):
     games_per_table: int | None = Field(None, ge=1, le=MAX_GAMES, description="games for each table of bots")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="public deals; none: a secret deal key")
     duplicate: bool = True
-    concurrency: int = Field(4, ge=1, le=256)
+    concurrency: int = Field(4, ge=1, le=MAX_CONCURRENCY)
     database: str = "league.sqlite"
     records: str | None = None
     time: TimeSettings = TimeSettings()
