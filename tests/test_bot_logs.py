@@ -75,3 +75,14 @@ def test_bot_check_with_a_log_folder_that_is_a_file_says_so_once(tmp_path: Path)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "cannot write the bot's log" in lines[0] and "not a folder" in lines[0], lines
+
+
+def test_bots_whose_names_make_the_same_file_name_keep_logs_of_their_own(tmp_path: Path) -> None:
+    served = f"python {shlex.quote(str(example_bot('random_bot')))}"
+    specs = [BotSpec.of("a b", served), BotSpec.of("a_b", served), BotSpec.of("a/b", served)]
+    asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[1]), games=1, deals=Deals.public(0), log_dir=tmp_path))
+    logs = sorted(tmp_path.glob("*.log"))
+    assert len(logs) == 3, logs
+    assert tmp_path / "a_b.log" in logs  # a name fit for a file keeps it as it is
+    for log in logs:
+        assert len(re.findall(r"^=== .* launches ", log.read_text(), re.M)) == 1, log
