@@ -8,6 +8,7 @@ level) is one line too, not the end of the referee.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,9 @@ main(Mine)  # no if __name__ == "__main__": it runs as the referee loads the fil
 
 
 @pytest.mark.parametrize("command", ["match", "serve"])
-def test_a_bot_file_that_exits_as_it_is_loaded_is_one_line(tmp_path: Path, command: str) -> None:
+def test_a_bot_file_that_exits_as_it_is_loaded_is_one_line(
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     file = tmp_path / "mine.py"
     file.write_text(UNGUARDED)
     args = (
@@ -102,6 +105,7 @@ def test_a_bot_file_that_exits_as_it_is_loaded_is_one_line(tmp_path: Path, comma
         if command == "match"
         else ["bot", "serve", f"{file}:Mine"]
     )
+    monkeypatch.setattr(sys, "argv", ["rage", *args])  # what the bot's main() reads, as from a terminal
     result = rage(*args)
     assert result.exit_code in (1, 2), result.output
     line = result.stderr.strip().splitlines()[-1]
