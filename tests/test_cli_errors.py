@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 runner = CliRunner()
 BOTS = ["--bot", "a=x", "--bot", "b=y"]
+HUGE = "99999999999999999999"
 
 
 @pytest.mark.parametrize(
@@ -21,11 +22,21 @@ BOTS = ["--bot", "a=x", "--bot", "b=y"]
         (["bench", "league", "--games", "3"], "--games: 3 is out of range; it takes at least 4"),
         (
             ["test", "a=x", "b=y", "--field", "c=z", "--max-games", "0"],
-            "--max-games: 0 is out of range; it takes at least 1",
+            "--max-games: 0 is out of range; it takes 1 to 1,000,000",
         ),
         (["test", "a=x", "b=y"], "--field: required, and not given"),
         (["replay", "show"], "FILE: required, and not given"),
         (["match", "--gmaes", "3"], "No such option: --gmaes"),
+        (["ratings", "--db", "x", "--format", "bogus"], "--format: 'bogus' is not one of 'table', 'markdown'"),
+        (["ratings", "--db", "x", "--pairs", "--crosstable"], "--pairs and --crosstable: give one of them"),
+        (["match", "--concurrency", "100000", *BOTS], "--concurrency: 100000 is out of range; it takes 1 to 256"),
+        (["test", "a=x", "b=y", "--field", "c=z", "--concurrency", "1000"], "--concurrency: 1000 is out of range"),
+        (["test", "a=x", "b=y", "--field", "c=z", "--decision-ms", HUGE], f"--decision-ms: {HUGE} is out of range"),
+        (["test", "a=x", "b=y", "--field", "c=z", "--bank-ms", HUGE], f"--bank-ms: {HUGE} is out of range"),
+        (["test", "a=x", "b=y", "--field", "c=z", "--max-games", HUGE], f"--max-games: {HUGE} is out of range"),
+        (["bot", "serve", "x.py:X", "--port", "99999"], "--port: 99999 is out of range; it takes 0 to 65,535"),
+        (["referee", "record", "cup", HUGE], f"GAME: {HUGE} is out of range; it takes 0 to 999,999"),
+        (["ratings", "--league", "x.toml", "--name", "cup"], "--name: only with --db"),
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_option(args: list[str], line: str) -> None:

@@ -1,14 +1,18 @@
 """The CLI on bad input and interruptions: one line and an exit code, never a traceback, never a lost game.
 
 - ``rage bot serve`` on a port in use; ``rage league export --out`` somewhere unwritable;
-- ``rage match``: Ctrl-C prints the games finished so far (exit 130); ``--records`` takes only a new
-  or empty folder, so no two matches' records mix;
-- league files: settings out of range and deep nesting are refused naming the key; a league with no
+- ``rage match``: Ctrl-C prints the games finished so far (exit 130) and reveals the deal key beside
+  the records; ``--records`` takes only a new or empty folder, so no two matches' records mix;
+- record files that cannot be written (a full disk): a match stops with the figures of the games
+  finished, a league stops with them stored and resumes; a league's ``records`` that is a file is refused;
+- league files: settings out of range, deep nesting and text not UTF-8 are refused naming the key; a league with no
   game stored yet runs again under changed settings, and one with games names the settings changed.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import socket
 import subprocess
@@ -139,6 +143,66 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> N
     finished = int(out.split("stopped after")[1].split()[0])
     assert finished >= 3
     assert len(list(records.glob("game-*.json"))) == finished  # every game counted has its record
+    assert f"records in {records}/ with deal-key.json" in " ".join(out.split())  # revealed beside them, as said
+    assert (records / "deal-key.json").is_file()
+
+
+@pytest.fixture
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record files fail to be written from the second on, as on a disk that has filled up; the names tried."""
+    tried: list[str] = []
+    replace = os.replace
+
+    def filling(source: Any, target: Any) -> None:
+        tried.append(Path(target).name)
+        if Path(target).name.startswith("game-") and len(tried) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", filling)
+    return tried
+
+
+def test_a_match_whose_records_cannot_be_written_stops_with_the_games_finished(
+    tmp_path: Path, full_disk: list[str]
+) -> None:
+    records = tmp_path / "records"
+    bots = ["--bot", f"a={RANDOM}", "--bot", f"b={GREEDY}", "--logs", str(tmp_path / "logs")]
+    result = rage(
+        "match", *bots, "--games", "4", "--ruleset", '{"preset": "amigo", "rounds": [1]}', "--records", records
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("stopped: ") == 1
+    assert f"stopped: cannot write {records / 'game-00001.json'}: No space left on device" in result.stderr
+    assert "stopped after 2 of 4 games" in result.stdout  # the game whose record failed is counted
+    assert sorted(path.name for path in records.iterdir()) == ["deal-key.json", "game-00000.json"]
+
+
+def test_a_league_whose_records_cannot_be_written_stops_and_resumes(
+    tmp_path: Path, full_disk: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = league_file(tmp_path, records="records", players=2, games=4)  # two duplicate sets of 2
+    result = rage("league", "run", file)
+    assert result.exit_code == 1, result.output
+    stopped = [line for line in result.stderr.splitlines() if line.startswith("stopped: ")]
+    assert len(stopped) == 1, result.stderr
+    assert "No space left on device; every finished game is stored in sqlite:///" in stopped[0], stopped[0]
+    assert "run again to resume" in stopped[0]
+    monkeypatch.undo()  # room on the disk again
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in (tmp_path / "records").iterdir()) == [f"game-0000{i}.json" for i in range(4)]
+
+
+def test_a_league_whose_records_folder_is_a_file_is_refused(tmp_path: Path) -> None:
+    file = league_file(tmp_path, records="records")
+    (tmp_path / "records").write_text("not a folder")
+    result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output
+    assert (
+        one_line(result.output)
+        == f"{file}: records: cannot make the records folder {tmp_path / 'records'}: it is not a folder"
+    )
 
 
 # --------------------------------------------------------------------------- league files and settings
@@ -174,6 +238,14 @@ def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:
     result = rage("league", "run", file)
     assert result.exit_code == 2
     assert "not valid TOML: nested too deeply" in one_line(result.output)
+
+
+def test_a_league_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    file = league_file(tmp_path)
+    file.write_bytes(b'name = "caf\xe9"\n' + file.read_bytes())
+    result = rage("league", "run", file)
+    assert result.exit_code == 2
+    assert one_line(result.output) == f"{file}: not valid TOML: not UTF-8 text (byte 11)"
 
 
 def test_a_league_with_no_game_stored_runs_again_under_changed_settings(tmp_path: Path) -> None:

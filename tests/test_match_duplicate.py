@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -10,7 +12,8 @@ from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.game_spec import TimeControl
 from rage_referee.league.seatings import seatings
-from rage_referee.match import duplicate_specs
+from rage_referee.match import duplicate_specs, run_match
+from rage_referee.seats import BotSpec
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
 
@@ -19,6 +22,7 @@ BOTS = [
     f"heuristic={EXAMPLES / 'heuristic_bot.py'}:HeuristicBot",
     f"random={EXAMPLES / 'random_bot.py'}:RandomBot",
 ]
+GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
 SHORT = '{"preset": "amigo", "rounds": [4, 3, 2]}'
 
 
@@ -50,3 +54,39 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     assert pair["sets"] == 3 and pair["low"] <= pair["difference"] <= pair["high"]
     plain = CliRunner().invoke(app, args)
     assert plain.exit_code == 0 and "--duplicate for the paired score difference" in " ".join(plain.stdout.split())
+
+
+PEEKER = """
+from pathlib import Path
+
+from rage_sdk import Bot
+
+SEEN: list[tuple[int, list[str]]] = []
+
+
+class Peeker(Bot):
+    def on_game_start(self, game):
+        SEEN.append((game.index, sorted(path.name for path in Path({records!r}).glob("game-*.json"))))
+
+    def bid(self, view):
+        return view.legal_bids[0]
+
+    def play(self, view):
+        return view.legal_plays[0]
+"""
+
+
+def test_a_bot_reading_the_records_folder_finds_no_record_of_a_set_still_in_play(tmp_path: Path) -> None:
+    """A set's records are written once the set is complete: each shows the hands its other games deal."""
+    records = tmp_path / "records"
+    file = tmp_path / "peeker.py"
+    file.write_text(PEEKER.format(records=str(records)))
+    specs = [BotSpec.of("peeker", f"{file}:Peeker"), BotSpec.of("greedy", GREEDY)]
+    ruleset = Ruleset.of("amigo", rounds=[2])
+    asyncio.run(run_match(specs, ruleset, 4, Deals.public(3), records=records, log_dir=tmp_path, duplicate=True))
+    seen = sys.modules[f"rage_bot_{file.stem}"].SEEN
+    assert [index for index, _ in seen] == [0, 1, 2, 3]
+    for index, files in seen:
+        complete = [f"game-{game:05d}.json" for game in range(index - index % 2)]  # sets of 2 before this one
+        assert files == complete, (index, files)
+    assert sorted(path.name for path in records.glob("game-*.json")) == [f"game-0000{i}.json" for i in range(4)]

@@ -177,3 +177,18 @@ def test_other_settings_under_the_same_name_are_refused(tmp_path: Path) -> None:
 def test_a_bot_that_cannot_start_ends_the_test_cleanly(tmp_path: Path) -> None:
     code, out, err = rage_test(tmp_path, f"ghost={tmp_path / 'nowhere.py'}:Ghost", f"random={RANDOM}")
     assert code == 3 and "cannot run the test" in err and "nowhere.py" in err and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize(
+    ("margin", "why"),
+    [
+        (["--elo1", "nan"], "the margin of H1 must be above 0, not nan"),
+        (["--points", "inf"], "the margin of H1 must be above 0, not inf"),
+        (["--elo1", "1e308"], "the margin of H1 must be at most 1000 Elo, not 1e+308"),
+    ],
+)
+def test_a_margin_that_is_no_finite_positive_number_is_refused(tmp_path: Path, margin: list[str], why: str) -> None:
+    bots = ["a=x.py:A", "b=y.py:B", "--field", "c=z.py:C"]
+    result = CliRunner().invoke(app, ["test", *bots, *margin, "--db", str(tmp_path / "t.sqlite")])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == why

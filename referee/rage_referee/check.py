@@ -14,6 +14,7 @@ from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
 from .runner import LocalRunner
 from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError
+from .seats.log_tail import tail_lines
 from .text import bot_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
@@ -85,9 +86,9 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         )
         report.add(True, _kinds_line(results))
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
-        report.add(False, f"handshake: {bot_text(str(error), 2000)}")
+        report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
-    if not report.ok and handle is not None and handle.process is not None:
+    if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
         _log_lines(report, handle.process.log_path)
     return report
 
@@ -138,7 +139,7 @@ def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
 def _log_lines(report: CheckReport, path: Path) -> None:
     """The end of the bot's own log (its stderr), each line made printable."""
     try:
-        lines = path.read_text(errors="replace").splitlines()[-LOG_LINES:]
+        lines = [line for line in tail_lines(path, LOG_LINES * 2) if line.strip()][-LOG_LINES:]
     except OSError as error:
         report.add(False, f"the bot's log {path} cannot be read: {error.strerror or error}")
         return

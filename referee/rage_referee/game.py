@@ -233,8 +233,9 @@ class _Game:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
                 handle.connection.send(self.message(seat, end=end.SerializeToString()))
         spec = self.spec
-        set_id = spec.game_id if spec.occasion.set_id is None else spec.occasion.set_id
-        return FinishedGame.of_record(spec.game_id, set_id, spec.seed, record, self.decisions, tuple(self.latencies_ms))
+        return FinishedGame.of_record(
+            spec.game_id, spec.set_id, spec.seed, record, self.decisions, tuple(self.latencies_ms)
+        )
 
 
 async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> FinishedGame:

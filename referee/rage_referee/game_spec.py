@@ -45,3 +45,8 @@ class GameSpec:
     seed: int
     time: TimeControl = TimeControl()
     occasion: Occasion = UNNAMED
+
+    @property
+    def set_id(self) -> int:
+        """The duplicate set the game belongs to; a game outside duplicate sets is a set of its own."""
+        return self.game_id if self.occasion.set_id is None else self.occasion.set_id

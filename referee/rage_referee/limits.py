@@ -20,3 +20,5 @@ MAX_GAMES: Final = 1_000_000
 """Games of a local league or match (a hosted league allows fewer: ``hosted.definition.MAX_GAMES``)."""
 MAX_WORKERS: Final = 4096
 """Ray worker processes for one league."""
+MAX_CONCURRENCY: Final = 256
+"""Games played at once by one process."""

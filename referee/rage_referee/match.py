@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,6 +80,36 @@ def write_record(directory: Path, result: FinishedGame) -> Path:
     return write_record_file(directory, result.index, result.record)
 
 
+class HeldRecords:
+    """A match's record files, each duplicate set's written once the set is complete.
+
+    A record shows its deal, and the other games of its set are dealt the same hands: a bot that
+    read it before they are played (from the folder the referee's command line names) would know
+    every hand of them. A game outside duplicate sets is its own set, written as it ends.
+    """
+
+    def __init__(self, directory: Path, schedule: Sequence[GameSpec]) -> None:
+        self.directory = directory
+        self.left = Counter(spec.set_id for spec in schedule)
+        self.held: defaultdict[int, list[FinishedGame]] = defaultdict(list)
+
+    def add(self, game: FinishedGame) -> None:
+        set_id = game.set_id
+        self.held[set_id].append(game)
+        self.left[set_id] -= 1
+        if not self.left[set_id]:
+            self._write(set_id)
+
+    def write_all(self) -> None:
+        """Write the games held back: the match is over, the rest of their sets will not be played."""
+        for set_id in list(self.held):
+            self._write(set_id)
+
+    def _write(self, set_id: int) -> None:
+        for game in sorted(self.held.pop(set_id), key=lambda game: game.index):
+            write_record(self.directory, game)
+
+
 async def run_match(
     specs: Sequence[BotSpec],
     ruleset: Ruleset,
@@ -104,19 +135,25 @@ async def run_match(
     result = MatchResult(bot_totals((), [spec.name for spec in specs]), deals=deals)
     ledger = FaultLedger(time.max_faults)
 
+    plan = duplicate_specs if duplicate else match_specs
+    schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
+    held = None if records is None else HeldRecords(records, schedule)
+
     def finished(game: FinishedGame) -> None:
-        if records is not None:
-            write_record(records, game)
         result.games.append(game)
         for seat, name in enumerate(game.figures.seats):
             result.stats[name].add(game.figures, seat)
         if on_game is not None:
             on_game(game)
+        if held is not None:  # after the game is counted: a record that cannot be written stops the match
+            held.add(game)
 
-    plan = duplicate_specs if duplicate else match_specs
-    schedule = plan([spec.name for spec in specs], ruleset, games, deals, time, name)
-    async with LocalRunner(specs, ledger, concurrency, log_dir) as runner:
-        await runner.run(schedule, finished)
+    try:
+        async with LocalRunner(specs, ledger, concurrency, log_dir) as runner:
+            await runner.run(schedule, finished)
+    finally:
+        if held is not None:  # the bots are stopped: no game of a set cut short is played any more
+            held.write_all()
     result.games.sort(key=lambda game: game.index)
     result.forfeited = set(ledger.forfeited)
     if records is not None and deals.key is not None:

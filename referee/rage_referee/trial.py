@@ -37,6 +37,8 @@ from .seats import BotSpec
 from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0
+MAX_ELO1 = 1000.0
+"""The widest margin of H1 in Elo (outscoring BASE with probability 0.997); far wider ones round to certainty."""
 DEFAULT_TIME = TimeControl()
 
 
@@ -79,8 +81,10 @@ class TrialConfig:
         if (self.elo1 is None) == (self.points is None):
             raise ValueError("give the margin in Elo or in points, not both")
         margin = self.elo1 if self.elo1 is not None else self.points
-        if margin is None or margin <= 0:
+        if margin is None or not 0 < margin < math.inf:  # NaN and infinity too
             raise ValueError(f"the margin of H1 must be above 0, not {margin}")
+        if self.elo1 is not None and self.elo1 > MAX_ELO1:
+            raise ValueError(f"the margin of H1 must be at most {MAX_ELO1:g} Elo, not {self.elo1:g}")
         self.ruleset.check_players(self.players)
         Sprt(0.0, 1.0, self.alpha, self.beta)  # refuses error rates out of range
 

@@ -16,6 +16,8 @@ inside the referee, so a bot sees exactly the same thing either way.
 
 from __future__ import annotations
 
+import contextlib
+import operator
 import sys
 import traceback
 from collections.abc import Callable
@@ -122,7 +124,7 @@ class BotRunner:
         try:
             view = wire.view_of(request, state.info, state.history)
             if request.kind == wire.BID:
-                answer: Bid | Play = Bid.of(int(state.bot.bid(view)))
+                answer: Bid | Play = Bid.of(_tricks(state.bot.bid(view)))
             else:
                 answer = state.bot.play(view)
                 if not isinstance(answer, Play):
@@ -137,6 +139,20 @@ class BotRunner:
             print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
             return pb.Decision(game=game, seq=request.seq, error=detail[:500])
+
+
+def _tricks(answer: object) -> int:
+    """What ``bid()`` returned as a number of tricks: a whole number (any integer type) or a ``Bid``.
+
+    :raises TypeError: anything else, such as ``2.7`` or ``"3"``, which ``int()`` would have turned
+        into a bid the bot never chose.
+    """
+    if isinstance(answer, Bid):
+        return answer.tricks
+    if not isinstance(answer, bool):
+        with contextlib.suppress(TypeError):
+            return operator.index(answer)  # type: ignore[arg-type]
+    raise TypeError(f"bid() returned {answer!r}, not a whole number of tricks")
 
 
 def game_header(info: GameInfo) -> str:

@@ -209,10 +209,21 @@ def serve(
     asyncio.run(serve_async(factory, port, host, grace, listen=listen))
 
 
+def port_number(text: str) -> int:
+    """A ``--port`` value, 0 to 65535 (a number past them was bound as another port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is out of range; it takes 0 to 65535")
+    return port
+
+
 def main(factory: BotFactory, argv: list[str] | None = None) -> None:
     """Command-line entry for a bot file: ``python my_bot.py --port N`` or ``--listen unix:PATH``."""
     parser = argparse.ArgumentParser(description="Serve this Rage bot over gRPC.")
-    parser.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
+    parser.add_argument("--port", type=port_number, default=50051, help="port to listen on (0: any free port)")
     parser.add_argument("--host", default="[::]", help="address to listen on")
     parser.add_argument("--listen", metavar="unix:PATH", help="a Unix socket to listen on instead of a port")
     args = parser.parse_args(argv)

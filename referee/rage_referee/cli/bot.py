@@ -18,7 +18,7 @@ app = typer.Typer(help="Serve a bot, or check one before entering a contest.", n
 @app.command("serve")
 def serve_command(
     target: Annotated[str, typer.Argument(help="FILE.py:CLASS, a rage_sdk.Bot subclass.", show_default=False)],
-    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 50051,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "[::]",
     listen: Annotated[
         str | None, typer.Option(metavar="unix:PATH", help="A Unix socket to listen on instead of a port.")

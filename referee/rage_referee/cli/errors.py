@@ -73,7 +73,8 @@ def one_line(error: UsageError) -> str:
         return f"{name}: {value} is not {NOT_A[kind]}" + (f"; it takes {allowed}" if allowed else "")
     if allowed is not None and kind.startswith(("greater_than", "less_than")):
         return f"{name}: {value} is out of range; it takes {allowed}"
-    return f"{name}: {bot_text(error.message.rstrip('.'))} (got {value})"
+    message = bot_text(error.message.removeprefix("Value error, ").rstrip("."))
+    return f"{name}: {message}" + ("" if value in message else f" (got {value})")
 
 
 @contextmanager

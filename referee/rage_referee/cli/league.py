@@ -59,6 +59,7 @@ def run_command(
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
+    from ..league.record_files import RecordFileError, make_records_folder
     from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
@@ -79,6 +80,11 @@ def run_command(
         fail(str(error))
     sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
+    if records is not None:
+        try:
+            make_records_folder(records)
+        except RecordFileError as error:
+            fail(f"{file}: records: {error}")
     log_dir = logs or file.parent / "logs"
     if sandbox is not None:
         hidden = (log_dir, records, config.database_dir(file.parent), file.parent / "submissions")
@@ -133,6 +139,8 @@ def run_command(
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except StoreError as error:
             fail(f"stopped: {error}", 1)
+        except RecordFileError as error:
+            fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
         except RunnerError as error:
             fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:

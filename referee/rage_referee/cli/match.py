@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 from pathlib import Path
@@ -118,7 +119,8 @@ def match_command(
     """Play GAMES games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
     from ..faults import fault_lines
     from ..game_spec import TimeControl
-    from ..match import MatchResult, duplicate_specs, run_match
+    from ..league.record_files import RecordFileError
+    from ..match import MatchResult, duplicate_specs, run_match, write_deal_key
     from ..seats import BotSpec, BotSpecError, HandshakeError
 
     try:
@@ -156,13 +158,19 @@ def match_command(
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot start the match: {error}", 1)
         except KeyboardInterrupt:
-            result = None
+            result, code = None, 130
+        except RecordFileError as error:
+            err.print(f"stopped: {error}", markup=False)
+            result, code = None, 1
     source = "secret deals" if deals.key else f"public deals, seed {seed}"
-    if result is None:  # stopped with Ctrl-C (the bots are stopped): the games finished so far, then exit 130
+    if result is None:  # stopped (the bots are stopped): the games finished so far, then exit 130 or 1
         stopped = MatchResult.of(names, sorted(finished, key=lambda game: game.index))
+        if records is not None and deals.key is not None:
+            with contextlib.suppress(OSError):
+                write_deal_key(records, deals)
         title = f"stopped after {len(finished)} of {total} games, {rules.describe()}, {source}"
         _report(stopped, rules, as_json, title, records, deals, duplicate)
-        raise typer.Exit(130)
+        raise typer.Exit(code)
     _report(
         result, rules, as_json, f"{len(result.games)} games, {rules.describe()}, {source}", records, deals, duplicate
     )
@@ -206,4 +214,5 @@ def _report(
     if not duplicate and len(result.stats) == 2:
         out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:
-        out.print(f"records in {records}/" + (" with deal-key.json" if deals.key else ""), markup=False)
+        beside = " with deal-key.json" if (records / "deal-key.json").is_file() else ""
+        out.print(f"records in {records}/{beside}", markup=False)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_WORKERS
+from ..limits import MAX_BANK_MS, MAX_CONCURRENCY, MAX_DECISION_MS, MAX_FAULTS, MAX_WORKERS
 from .common import RULESET_HELP, fail
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ BankMsOption = Annotated[
 MaxFaultsOption = Annotated[
     int, typer.Option(min=1, max=MAX_FAULTS, help="Faults before a bot is forfeited (the fallback plays for it).")
 ]
-ConcurrencyOption = Annotated[int, typer.Option(min=1, help="Games played at once.")]
+ConcurrencyOption = Annotated[int, typer.Option(min=1, max=MAX_CONCURRENCY, help="Games played at once.")]
 FiguresJsonOption = Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")]
 DatabaseOption = Annotated[
     str | None, typer.Option("--db", help="A database URL (or SQLite path) instead of a league file.")

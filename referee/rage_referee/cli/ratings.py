@@ -16,7 +16,7 @@ from rich import box
 from rich.table import Table
 
 from ..faults import Forfeits
-from .common import Format, err, out
+from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
 from .stored_league import read_league
 
@@ -166,6 +166,10 @@ def ratings_command(
     from ..league.ratings import rating_table
     from ..league.submitted import versions_line
 
+    if pairs and crosstable:
+        fail("--pairs and --crosstable: give one of them")
+    if league is not None and name is not None:
+        fail("--name: only with --db (a league file names its league)")
     stored = read_league(league, db, name, "--league FILE")
     league_name, games, deal_key = stored.name, stored.games, stored.deal_key
     policy = forfeits or stored.forfeits

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.text import Text
 
+from ..limits import MAX_GAMES
 from ..submissions.version import short_version
 from ..text import bot_text
 from .common import Format, err, fail, out
@@ -538,7 +539,10 @@ def standings_command(
 @app.command("record")
 def record_command(
     league: LeagueArgument,
-    game: Annotated[int, typer.Argument(min=0, help="The game's index in the league, from 0.", show_default=False)],
+    game: Annotated[
+        int,
+        typer.Argument(min=0, max=MAX_GAMES - 1, help="The game's index in the league, from 0.", show_default=False),
+    ],
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Write it to this file (default: stdout).", show_default=False)
     ] = None,

@@ -13,7 +13,7 @@ import typer
 from rich.live import Live
 from rich.text import Text
 
-from ..limits import MAX_SEED
+from ..limits import MAX_GAMES, MAX_SEED
 from .common import err, fail, out, parse_ruleset
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
@@ -78,7 +78,7 @@ def test_command(
     points: Annotated[float | None, typer.Option(help="H1: NEW scores this many more points a game.")] = None,
     alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no better.")] = 0.05,
     beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,
-    max_games: Annotated[int, typer.Option(min=1, help="Stop undecided after this many games.")] = 6000,
+    max_games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Stop undecided after this many games.")] = 6000,
     concurrency: ConcurrencyOption = 8,
     seed: Annotated[
         int | None,

@@ -45,7 +45,7 @@ from rage_sdk.rules import Ruleset
 
 from ..faults import Forfeits
 from ..game_spec import TimeControl
-from ..limits import MAX_BANK_MS, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..limits import MAX_BANK_MS, MAX_CONCURRENCY, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
 from ..problems import first_problem
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
@@ -82,7 +82,7 @@ class LeagueConfig(BaseModel):
     games_per_table: int | None = Field(None, ge=1, le=MAX_GAMES, description="games for each table of bots")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="public deals; none: a secret deal key")
     duplicate: bool = True
-    concurrency: int = Field(4, ge=1, le=256)
+    concurrency: int = Field(4, ge=1, le=MAX_CONCURRENCY)
     database: str = "league.sqlite"
     records: str | None = None
     time: TimeSettings = TimeSettings()
@@ -103,6 +103,7 @@ class LeagueConfig(BaseModel):
         for name, target in bots.items():
             if not name.strip() or not target.strip():
                 raise ValueError(f"bot {name!r}: needs a name and a command, HOST:PORT or FILE.py:CLASS")
+            BotSpec.of(name, target)  # a command that cannot be split is refused here, naming the bot
         return bots
 
     @model_validator(mode="after")
@@ -153,6 +154,8 @@ def load_league(path: Path) -> LeagueConfig:
         data = tomllib.loads(path.read_text())
     except OSError as error:
         raise LeagueConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise LeagueConfigError(f"{path}: not valid TOML: not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:
         raise LeagueConfigError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:

@@ -18,13 +18,36 @@ from .schedule import ScheduledGame
 from .store import Store
 
 
+class RecordFileError(RuntimeError):
+    """A record file, or its folder, that cannot be written; the message names it and why."""
+
+
+def make_records_folder(directory: Path) -> None:
+    """Make the folder for record files (and its parents) if it is missing.
+
+    :raises RecordFileError: it cannot be made, or is there but not a folder.
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = "it is not a folder" if isinstance(error, FileExistsError) else error.strerror or str(error)
+        raise RecordFileError(f"cannot make the records folder {directory}: {reason}") from None
+
+
 def write_record_file(directory: Path, index: int, record: dict[str, Any]) -> Path:
-    """Write a game's record as ``game-NNNNN.json``, atomically."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write a game's record as ``game-NNNNN.json``, atomically.
+
+    :raises RecordFileError: the file or its folder cannot be written (the disk is full, the folder gone).
+    """
+    make_records_folder(directory)
     path = directory / f"game-{index:05d}.json"
     scratch = path.with_suffix(".json.tmp")
-    scratch.write_text(json.dumps(record, indent=1))
-    os.replace(scratch, path)
+    try:
+        scratch.write_text(json.dumps(record, indent=1))
+        os.replace(scratch, path)
+    except OSError as error:
+        scratch.unlink(missing_ok=True)
+        raise RecordFileError(f"cannot write {path}: {error.strerror or error}") from None
     return path
 
 

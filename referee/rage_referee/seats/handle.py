@@ -118,8 +118,8 @@ async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> d
     each name with why.
     """
     handles = list(handles)
-    tasks = [asyncio.create_task(handle.start()) for handle in handles]
     if keep_going:
+        tasks = [asyncio.create_task(handle.start()) for handle in handles]
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
         failed = {}
         for handle, outcome in zip(handles, outcomes, strict=True):
@@ -128,6 +128,7 @@ async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> d
             elif isinstance(outcome, BaseException):
                 raise outcome
         return failed
+    tasks = [asyncio.create_task(_start_named(handle)) for handle in handles]
     try:
         await asyncio.gather(*tasks)
     except BaseException:
@@ -136,3 +137,11 @@ async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> d
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
     return {}
+
+
+async def _start_named(handle: BotHandle) -> BotIdentity:
+    """Start ``handle``; a failure to start names the bot (its address or command alone may not)."""
+    try:
+        return await handle.start()
+    except (HandshakeError, BotSpecError) as error:
+        raise type(error)(f"{handle.spec.name}: {error}") from None

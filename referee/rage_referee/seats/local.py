@@ -30,7 +30,14 @@ def load_bot_class(target: str) -> type[Bot]:
     sys.modules[spec.name] = module
     try:
         spec.loader.exec_module(module)
+    except SystemExit as error:  # a main() run on import: it read the referee's command line and gave up
+        del sys.modules[spec.name]
+        raise BotSpecError(
+            f"{target!r}: {path} exited as it was loaded (code {error.code}); "
+            'run its main() only under: if __name__ == "__main__":'
+        ) from None
     except Exception as error:
+        del sys.modules[spec.name]
         raise BotSpecError(f"{target!r}: loading {path} failed: {error}") from error
     bot_class = getattr(module, match["name"], None)
     if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):

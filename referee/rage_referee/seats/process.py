@@ -30,6 +30,7 @@ from rage_sdk.server import PARENT_ENV
 from ..sandbox import LISTEN, Jail, Sandbox, absolute_files
 from ..text import bot_text
 from .errors import HandshakeError
+from .log_tail import tail_lines
 from .remote import wait_healthy
 from .spec import BotSpecError
 
@@ -74,6 +75,8 @@ class BotProcess:
     code_dir: Path | None = None
     """A submitted bot's own folder: where it starts, and what its relative paths mean."""
     _log: IO[bytes] | None = field(default=None, repr=False)
+    _launched_at: int = field(default=0, repr=False)
+    """Where in the log the latest launch's section starts (after its header)."""
     _jail: Jail | None = field(default=None, repr=False)
     _socket_dir: Path | None = field(default=None, repr=False)
 
@@ -111,12 +114,17 @@ class BotProcess:
     async def start(self) -> str:
         """Launch on a free port (or socket) and wait until its health service says SERVING; return its address."""
         self.stop()
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log = self.log_path.open("ab")
+        try:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._log = self.log_path.open("ab")
+        except OSError as error:
+            reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
+            raise HandshakeError(f"cannot write the bot's log {self.log_path}: {reason or error}") from None
         argv, environment, address = self._launch()
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
         self._log.write(launch_header(shown).encode())
         self._log.flush()
+        self._launched_at = self._log.tell()
         try:
             process = self.process = subprocess.Popen(
                 argv,
@@ -136,7 +144,7 @@ class BotProcess:
                 if process.poll() is not None:
                     raise HandshakeError(
                         f"{shown} exited with code {process.returncode} before serving; "
-                        f"see {self.log_path}: {self.log_tail()}"
+                        f"see {self.log_path}: {self.log_tail() or 'it wrote nothing'}"
                     )
                 if await wait_healthy(address, timeout=1.0):
                     return address
@@ -146,11 +154,12 @@ class BotProcess:
             raise
 
     def log_tail(self, lines: int = 3) -> str:
+        """The last lines the latest launch wrote, made printable and joined into one line."""
         try:
-            text = self.log_path.read_text(errors="replace").strip().splitlines()
+            written = [line for line in tail_lines(self.log_path, 20, self._launched_at) if line.strip()]
         except OSError:
             return ""
-        return " | ".join(bot_text(line, 200) for line in text[-lines:])
+        return " | ".join(bot_text(line, 200) for line in written[-lines:])
 
     @property
     def running(self) -> bool:

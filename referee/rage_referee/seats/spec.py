@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -56,7 +57,24 @@ class BotSpec:
 
     @staticmethod
     def of(name: str, target: str) -> BotSpec:
-        return BotSpec(name, target, kind_of(target))
+        """The bot ``name`` at ``target``; :class:`BotSpecError` for a command no process could run."""
+        kind = kind_of(target)
+        if kind is BotKind.COMMAND:
+            problem = command_problem(target)
+            if problem:
+                raise BotSpecError(f"bot {name!r}: {target!r} is no command line: {problem}")
+        return BotSpec(name, target, kind)
+
+
+def command_problem(command: str) -> str | None:
+    """Why ``command`` cannot be split into a program and its arguments, or None."""
+    if "\0" in command:
+        return "it holds a NUL character"
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        return str(error).lower()
+    return None if argv and argv[0] else "it names no program"
 
 
 def kind_of(target: str) -> BotKind:

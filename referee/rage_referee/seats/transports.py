@@ -6,6 +6,7 @@ the referee runs it. :func:`register` adds one for a new kind.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -46,8 +47,17 @@ def register(kind: BotKind) -> Callable[[Transport], Transport]:
 
 
 def log_path(seat: Seat) -> Path:
-    """Where a launched bot's stderr goes: its name as a file name, in the log folder."""
-    return seat.log_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', seat.spec.name)}.log"
+    """Where a launched bot's stderr goes: its name as a file name, in the log folder.
+
+    A name with characters a file name should not hold has them replaced and a hash of the whole name
+    added, so no two bots share a log (nor, in the sandbox, the work folder beside it): ``a b`` and
+    ``a_b`` would both have been ``a_b.log``.
+    """
+    name = seat.spec.name
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    if safe != name:
+        safe = f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+    return seat.log_dir / f"{safe}.log"
 
 
 @register(BotKind.MODULE)
