@@ -41,7 +41,7 @@ def bid_faults(tmp_path: Path, answer: str) -> list[str]:
     file.write_text(BOT.format(answer=answer))
     specs = [BotSpec.of("odd", f"{file}:Odd"), BotSpec.of("greedy", f"{example_bot('greedy_bot')}:GreedyBot")]
     result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[3]), 2, Deals.public(1), log_dir=tmp_path))
-    faults = [fault for game in result.games for fault in game.faults]
+    faults = [fault for game in result.games for fault in game.figures.faults]
     assert all(fault.kind is FaultKind.BOT_ERROR and fault.trick == 0 for fault in faults), faults
     return [fault.detail for fault in faults]
 

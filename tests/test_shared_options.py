@@ -37,7 +37,7 @@ def commands(tmp_path: Path) -> dict[str, list[str]]:
             "--bank-ms: 99999999999999999999 is out of range; it takes 0 to 86,400,000",
         ),
         ("--max-faults", "1000001", "--max-faults: 1000001 is out of range; it takes 1 to 1,000,000"),
-        ("--concurrency", "0", "--concurrency: 0 is out of range; it takes at least 1"),
+        ("--concurrency", "0", "--concurrency: 0 is out of range; it takes 1 to 256"),
     ],
 )
 def test_a_time_option_out_of_range_is_one_line_in_every_command(
