@@ -10,36 +10,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from rage_referee.cli import app
+from cli_helpers import one_line, rage
 from rage_referee.seats import BotSpec, BotSpecError
-from typer.testing import CliRunner
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
 RANDOM = f"{EXAMPLES / 'random_bot.py'}:RandomBot"
-runner = CliRunner()
 
 UNSPLITTABLE = [
     ("python 'unclosed", "no closing quotation"),
     ("python bot.py\0 --fast", "NUL character"),
     ('"" ', None),
 ]
-
-
-def rage(*args: str | Path) -> Any:
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output
-    return result
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, text
-    return lines[0]
 
 
 @pytest.mark.parametrize(("command", "why"), UNSPLITTABLE)

@@ -24,28 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rage_referee.cli import app
+from cli_helpers import one_line, rage
 from rage_referee.league.config import LeagueConfigError, load_league
-from typer.testing import CliRunner
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RAGE = str(Path(sys.executable).with_name("rage"))
 RANDOM = f"{EXAMPLES / 'random_bot.py'}:RandomBot"
 GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
-runner = CliRunner()
-
-
-def rage(*args: str | Path) -> Any:
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output
-    return result
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, text
-    return lines[0]
 
 
 def league_file(folder: Path, *, bots: dict[str, str] | None = None, **settings: Any) -> Path:
