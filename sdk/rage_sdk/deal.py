@@ -106,4 +106,7 @@ def dealt_cards(
     cards = ruleset.rounds[round_number - 1]
     order = tuple(shuffled(ruleset.deck, seed, round_number))
     dealt = players * cards
-    return tuple([order[start : start + cards] for start in range(0, dealt, cards)]), order[dealt:]
+    hands = []
+    for start in range(0, dealt, cards):
+        hands.append(order[start : start + cards])
+    return tuple(hands), order[dealt:]

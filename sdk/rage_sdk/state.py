@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from enum import Enum
 from functools import cache
 from itertools import chain
+from operator import attrgetter
 from typing import Final, NamedTuple
 
 from .actions import (
@@ -66,6 +67,8 @@ from .engine_events import (
 )
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
 from .rules import ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
+
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 
 CHANCE: Final = -1
 """``current_player()`` while the next round waits for its deal."""
@@ -128,6 +131,9 @@ class Outcome(NamedTuple):
     places: tuple[int, ...]
     hits: tuple[int, ...]
     """Rounds each seat bid exactly, the ``most_hits`` tie-break."""
+
+
+_PLAYS: Final = attrgetter("plays")
 
 
 def trick_of(plays: list[tuple[int, Play]], winner: int, trump: int, revealed: tuple[int, ...]) -> Trick:
@@ -207,14 +213,18 @@ class _Scoring(NamedTuple):
 
     @staticmethod
     def of(rules: Ruleset) -> _Scoring:
-        return _Scoring(
-            rules.points_per_trick,
-            rules.bid_hit,
-            rules.bid_zero_hit,
-            rules.bid_miss,
-            rules.sweep is Sweep.DOUBLE_TRICKS,
-            rules.sweep is Sweep.DOUBLE_ROUND,
-            rules.sweep_in_one_card_round,
+        sweep = rules.sweep
+        return _new_tuple(
+            _Scoring,
+            (
+                rules.points_per_trick,
+                rules.bid_hit,
+                rules.bid_zero_hit,
+                rules.bid_miss,
+                sweep is Sweep.DOUBLE_TRICKS,
+                sweep is Sweep.DOUBLE_ROUND,
+                rules.sweep_in_one_card_round,
+            ),
         )
 
 
@@ -256,9 +266,22 @@ _RANK_KEYS: Final = tuple(
 )
 """``_RANK_KEYS[trump][lead][code]``: :func:`_rank_keys`, looked up once a trick's lead colour is set
 (``NO_TRUMP``, -1, indexes the last)."""
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _ACTION_PLAYS: Final[dict[tuple[bool, bool, tuple[int, ...]], list[Play] | None]] = {}
 """The plays of the action cards held, by (wild declares value, choose-mode change, the cards)."""
+
+
+@cache
+def _fixed_codes(wild_values: bool, choose: bool) -> frozenset[int]:
+    """The plays of action cards whose legality is the card in hand and the lead colour alone (a
+    choose-mode change's colour depends on the pile and the trick)."""
+    fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in (WILD_VALUE_PLAYS if wild_values else WILD_COLOUR_PLAYS))}
+    return frozenset(fixed if choose else fixed | {CHANGE})
+
+
+@cache
+def _next_seats(players: int) -> tuple[int, ...]:
+    """The seat after each seat, in the order of play."""
+    return tuple((seat + 1) % players for seat in range(players))
 
 
 @cache
@@ -348,11 +371,8 @@ class GameState:
         self._anytime = ruleset.action_cards_anytime
         self._first_only = ruleset.first_action_of_kind_only
         self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
-        # Plays of action cards whose legality is the card in hand and the lead colour alone
-        # (a choose-mode change's colour depends on the pile and the trick).
-        fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in self._wild_plays)}
-        self._fixed_codes = frozenset(fixed if self._choose else fixed | {CHANGE})
-        self._next = [(seat + 1) % players for seat in range(players)]
+        self._fixed_codes = _fixed_codes(self._wild_values, self._choose)
+        self._next = _next_seats(players)
         self._seated = _seated_plays(players)
         self._plus_minus_one = ruleset.plus_minus_one
         self._scoring = _Scoring.of(ruleset)
@@ -807,7 +827,7 @@ class GameState:
         tricks = self.tricks
         number, won = self.round_number, tuple(self.tricks_won)
         self.results.append(round_result(number, self.cards, self.dealer, self.first_trump, bids, tricks, won, points))
-        plays = tuple(chain.from_iterable([trick.plays for trick in tricks]))
+        plays = tuple(chain.from_iterable(map(_PLAYS, tricks)))
         self.logs.append(_new_tuple(RoundLog, (number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays)))
         return (_new_tuple(RoundScored, (EVERYONE, number, bids, won, points, tuple(self.totals))),)
 
@@ -918,12 +938,10 @@ class GameState:
         """The round just dealt, as each seat sees it."""
         turned, trump, number = tuple(self.turned), self.trump, self.round_number
         cards, dealer = self.cards, self.dealer
-        return tuple(
-            [
-                _new_tuple(RoundDealt, (seat, number, cards, dealer, hand, turned, trump))
-                for seat, hand in enumerate(map(tuple, self.hands))
-            ]
-        )
+        events = []
+        for seat, hand in enumerate(self.hands):  # a loop: a comprehension's own frame costs more, at 4 seats
+            events.append(_new_tuple(RoundDealt, (seat, number, cards, dealer, tuple(hand), turned, trump)))
+        return tuple(events)
 
     def _bid_made(self, seat: int, bid: int) -> Events:
         """The events of ``seat``'s bid, just taken."""
