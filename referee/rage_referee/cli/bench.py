@@ -278,7 +278,7 @@ def runner_command(
 
     if not ray_available():
         fail(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")), 1)
-    from ..runner.bench import runner_figures
+    from ..runner_bench import runner_figures
 
     figures = asyncio.run(runner_figures(games, concurrency))
     if as_json:
