@@ -138,7 +138,7 @@ def run_command(
         except (BotSpecError, HandshakeError, SandboxError) as error:
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except StoreError as error:
-            fail(f"stopped: {error}", 1)
+            fail(f"stopped: {error}; every game stored before it is kept: run again to resume", 1)
         except RecordFileError as error:
             fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
         except RunnerError as error:
@@ -189,7 +189,10 @@ def reveal_command(file: LeagueFile) -> None:
         fail(f"{config.name}: deals from seed {config.seed} are public already: there is no key to reveal")
     if todo:
         fail(f"{config.name}: {todo} games are not played yet; reveal the key after the last")
-    store.reveal(league_id)
+    try:
+        store.reveal(league_id)
+    except StoreError as error:
+        fail(str(error))
     out.print(f"{config.name}: deal key {deals.key.hex()} (commitment {deals.commitment})")
     out.print(f"write the contest bundle with: rage league export {file} --out DIR")
 
