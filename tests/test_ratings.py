@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import math
 import random
-from contextlib import redirect_stdout
 from collections.abc import Sequence
+from contextlib import redirect_stdout
 from itertools import combinations, pairwise
 from typing import Any
 
