@@ -217,6 +217,35 @@ def test_league_time_out_of_range_names_the_key(tmp_path: Path, setting: str) ->
     assert f"time.{setting.split()[0]}: " in one_line(result.output)
 
 
+@pytest.mark.parametrize(
+    ("top", "table", "refusal"),
+    [
+        ('players = "3"', "", 'players: Input should be a valid integer, not "3"'),
+        ("players = 3.0", "", "players: Input should be a valid integer, not 3.0"),
+        ('duplicate = "yes"', "", 'duplicate: Input should be a valid boolean, not "yes"'),
+        ("duplicate = 1", "", "duplicate: Input should be a valid boolean, not 1"),
+        ("concurrency = true", "", "concurrency: Input should be a valid integer, not true"),
+        ('keep_going = "no"', "", 'keep_going: Input should be a valid boolean, not "no"'),
+        ("", '[time]\ndecision_ms = "500"', 'time.decision_ms: Input should be a valid integer, not "500"'),
+        ("", '[sandbox]\nenabled = "false"', 'sandbox.enabled: Input should be a valid boolean, not "false"'),
+        ("", '[runner]\nkind = "ray"\nworkers = 2.0', "runner.workers: Input should be a valid integer, not 2.0"),
+    ],
+)
+def test_a_league_setting_of_the_wrong_type_is_refused_naming_it(
+    tmp_path: Path, top: str, table: str, refusal: str
+) -> None:
+    # TOML values carry their type: "3" or 3.0 for a number of players, 1 or "yes" for a switch, is a mistake
+    file = league_file(tmp_path)
+    text = file.read_text()
+    if top:
+        text = "\n".join(line for line in text.splitlines() if not line.startswith(top.split()[0] + " "))
+        text = f"{top}\n{text}\n"
+    file.write_text(text + table + "\n")
+    result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output
+    assert one_line(result.output) == f"{file}: {refusal}"
+
+
 def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:
     file = league_file(tmp_path)
     file.write_text("x = " + "[" * 2000 + "]" * 2000 + "\n" + file.read_text())
