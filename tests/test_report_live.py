@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -85,34 +87,50 @@ def test_login_sets_the_cookie(live: Live) -> None:
         assert client.post("/login", data={"token": "wrong-token-wrong-token"}).status_code == 401
 
 
-def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
-    admin = secrets.token_urlsafe(24)
-    (tmp_path / "admin.token").write_text(admin + "\n")
-    grpc_port, http_port = free_port(), free_port()
+@contextmanager
+def referee_serving(folder: Path, admin: str, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """``rage referee serve`` with ``options`` (its own gRPC port), once it has printed where its pages are;
+    stopped with SIGTERM after (it must exit 0). Yields the process and its log."""
+    (folder / "admin.token").write_text(admin + "\n")
     argv = [
-        str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(grpc_port),
-        "--host", "127.0.0.1", "--db", str(tmp_path / "referee.sqlite"), "--http", str(http_port),
-        "--admin-token-file", str(tmp_path / "admin.token"), "--entry-token-file", str(tmp_path / "entry.token"),
+        str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(free_port()),
+        "--db", str(folder / "referee.sqlite"), *options,
+        "--admin-token-file", str(folder / "admin.token"), "--entry-token-file", str(folder / "entry.token"),
     ]  # fmt: skip
-    log = tmp_path / "referee.log"
+    log = folder / "referee.log"
     with log.open("wb") as handle:
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=handle, stderr=handle, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while True:
+        while "league pages on" not in log.read_text():
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
-            try:
-                reply = httpx.get(f"http://127.0.0.1:{http_port}/", headers={"authorization": f"Bearer {admin}"})
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        assert reply.status_code == 200 and "Leagues" in reply.text
-        assert httpx.get(f"http://127.0.0.1:{http_port}/").status_code == 401
-        assert f"http://127.0.0.1:{http_port}/" in log.read_text()
+            time.sleep(0.2)
+        yield process, log
     finally:
         stop_group(process, 10.0)
     assert process.returncode == 0, log.read_text()
+
+
+def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    admin, http_port = secrets.token_urlsafe(24), free_port()
+    with referee_serving(tmp_path, admin, "--host", "127.0.0.1", "--http", str(http_port)) as (_, log):
+        reply = httpx.get(f"http://127.0.0.1:{http_port}/", headers={"authorization": f"Bearer {admin}"})
+        assert reply.status_code == 200 and "Leagues" in reply.text
+        assert httpx.get(f"http://127.0.0.1:{http_port}/").status_code == 401
+        assert f"http://127.0.0.1:{http_port}/" in log.read_text()
+
+
+def test_pages_on_the_default_host_take_ipv4_and_ipv6_and_say_their_port(tmp_path: Path) -> None:
+    # the default host [::] is every address of both families, as for the gRPC port: an IPv4 browser gets
+    # the pages too; with --http 0 the line names the port bound, in a URL that opens
+    admin = secrets.token_urlsafe(24)
+    with referee_serving(tmp_path, admin, "--http", "0") as (_, log):
+        found = re.search(r"league pages on http://localhost:(\d+)/ ", log.read_text())
+        assert found is not None and found[1] != "0", log.read_text()
+        for host in ("127.0.0.1", "[::1]"):
+            reply = httpx.get(f"http://{host}:{found[1]}/", headers={"authorization": f"Bearer {admin}"})
+            assert reply.status_code == 200 and "Leagues" in reply.text
 
 
 def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:

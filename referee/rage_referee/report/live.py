@@ -38,6 +38,7 @@ from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
+from .listening import any_address_socket
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
@@ -325,7 +326,11 @@ async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, a
         timeout_graceful_shutdown=GRACE,
     )
     server = _Server(config)
-    task = asyncio.create_task(server.serve())
+    try:
+        sock = any_address_socket(host, port)
+    except OSError as error:
+        raise OSError(f"cannot listen on {host}:{port} for --http: {error.strerror or error}") from None
+    task = asyncio.create_task(server.serve(sockets=None if sock is None else [sock]))
     while not server.started:
         if task.done():
             with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind
