@@ -15,6 +15,7 @@ import errno
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -102,14 +103,25 @@ def test_match_records_go_only_into_a_new_or_empty_folder(tmp_path: Path) -> Non
     assert (result.exit_code, "not a folder" in result.output) == (2, True)
 
 
-def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "sigint"),
+    [
+        (signal.SIGINT, signal.SIG_DFL),  # Ctrl-C, as a terminal gives it
+        (signal.SIGINT, signal.SIG_IGN),  # a match a script started in the background (where SIGINT is ignored)
+        (signal.SIGTERM, signal.SIG_IGN),  # kill PID: it ended the match in silence, every figure lost
+    ],
+    ids=["ctrl-c", "sigint-in-the-background", "sigterm"],
+)
+def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path, signum: int, sigint: Any) -> None:
     records = tmp_path / "records"
     argv = [RAGE, "match", "--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--bot", f"c={GREEDY}"]
     argv += ["--games", "100000", "--records", str(records), "--logs", str(tmp_path / "logs")]
-    # a test worker may ignore SIGINT, and a child inherits that: the match gets Ctrl-C as a terminal gives it
-    interruptible = partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
     process = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=partial(signal.signal, signal.SIGINT, sigint),
     )
     try:
         deadline = time.monotonic() + 60
@@ -117,8 +129,8 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> N
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "no game finished in time"
             time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
@@ -130,6 +142,45 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> N
     assert len(list(records.glob("game-*.json"))) == finished  # every game counted has its record
     assert f"records in {records}/ with deal-key.json" in " ".join(out.split())  # revealed beside them, as said
     assert (records / "deal-key.json").is_file()
+
+
+def test_sigterm_on_a_league_stops_it_as_ctrl_c_does_and_it_resumes(tmp_path: Path) -> None:
+    file = league_file(tmp_path, players=2, games=400)  # 200 duplicate sets of 2 games
+    process = subprocess.Popen(
+        [RAGE, "league", "run", str(file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while stored_games(file) < 4:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no game finished in time"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in out + err
+    assert "stopped; every finished game is stored in sqlite:///" in err and "run again to resume" in err
+    kept = stored_games(file)
+    assert 4 <= kept < 400
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    assert f"{kept} of 400 games stored already" in result.output
+    assert stored_games(file) == 400
+
+
+def stored_games(file: Path) -> int:
+    """How many games the league of ``file`` has stored (0 before its database is made)."""
+    database = file.parent / "league.sqlite"
+    if not database.exists():
+        return 0
+    with sqlite3.connect(database) as connection:
+        try:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.OperationalError:  # the tables are not made yet
+            return 0
 
 
 @pytest.fixture

@@ -143,8 +143,9 @@ class Store:
 
     def _refuse(self, context: ExceptionContext) -> None:
         """A database that fails once open (full, read-only, damaged) raises :class:`StoreError` naming it;
-        an :class:`IntegrityError` stays as it is, for the callers that expect one (a game stored twice)."""
-        if not isinstance(context.sqlalchemy_exception, IntegrityError):
+        an :class:`IntegrityError` stays as it is, for the callers that expect one (a game stored twice), and
+        what is no database error (KeyboardInterrupt) too."""
+        if context.sqlalchemy_exception is not None and not isinstance(context.sqlalchemy_exception, IntegrityError):
             raise StoreError(f"the database {self.url}: {_one_line(context.original_exception)}")
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
