@@ -204,7 +204,7 @@ def export_command(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),
 ) -> None:
     """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
-    from ..league.bundle import write_bundle
+    from ..league.bundle import foreign_contents, write_bundle
     from ..league.config import LeagueConfigError, load_league
     from ..league.runner import league_deals, stored_league_id
     from ..league.store import Store, StoreError
@@ -219,6 +219,9 @@ def export_command(
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     revealed = stored_key is not None and stored_key.revealed
+    held = foreign_contents(out_dir, config.name)
+    if held is not None:
+        fail(f"--out: {out_dir} holds {held}: give a new or empty folder, or this league's own bundle")
     try:
         write_bundle(out_dir, config, deals, revealed, games)
     except OSError as error:
