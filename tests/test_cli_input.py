@@ -241,6 +241,31 @@ def test_a_league_whose_records_folder_is_a_file_is_refused(tmp_path: Path) -> N
     )
 
 
+def test_a_league_whose_records_folder_holds_another_leagues_records_is_refused(tmp_path: Path) -> None:
+    def secret(file: Path) -> Path:  # dealt from a key of its own
+        file.write_text(file.read_text().replace("seed = 1\n", ""))
+        return file
+
+    records = tmp_path / "records"
+    first = secret(league_file(tmp_path / "first", name="cup", records="../records"))
+    assert rage("league", "run", first).exit_code == 0
+    written = sorted(path.read_text() for path in records.iterdir())
+    assert len(written) == 6
+    # its files of the same names would be overwritten: by another league, or this one afresh in a new database
+    for folder, name in (("other", "other"), ("again", "cup")):
+        second = secret(league_file(tmp_path / folder, name=name, records="../records"))
+        result = rage("league", "run", second)
+        assert result.exit_code == 2, result.output
+        found = one_line(result.output)
+        assert found.startswith(f"{second}: records: {second.parent / '../records'} holds game-0000"), found
+        assert found.endswith(
+            f", a record of league 'cup'{' dealt from another key' * (name == 'cup')}; "
+            "give the league a records folder of its own"
+        ), found
+    assert sorted(path.read_text() for path in records.iterdir()) == written
+    assert rage("league", "run", first).exit_code == 0  # the league itself goes on with its own
+
+
 # --------------------------------------------------------------------------- league files and settings
 
 

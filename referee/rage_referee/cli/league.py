@@ -59,7 +59,7 @@ def run_command(
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
-    from ..league.record_files import RecordFileError, make_records_folder
+    from ..league.record_files import RecordFileError, foreign_record, make_records_folder
     from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
@@ -100,6 +100,9 @@ def run_command(
         plan = plan_league(config, store, pins(submissions))
     except StoreError as error:
         fail(str(error))
+    held = None if records is None else foreign_record(records, config.name, plan.deals.commitment)
+    if held is not None:
+        fail(f"{file}: records: {records} holds {held}; give the league a records folder of its own")
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     if config.runner.kind != "local":
