@@ -87,6 +87,22 @@ def test_login_sets_the_cookie(live: Live) -> None:
         assert client.post("/login", data={"token": "wrong-token-wrong-token"}).status_code == 401
 
 
+def test_a_sign_in_form_past_its_size_is_refused_unread(live: Live) -> None:
+    # anyone may post it, without a token: the whole of a body of any size was held in memory, twice over
+    with httpx.Client(base_url=live.base, timeout=20) as client:
+        big = {"token": live.entry, "padding": "x" * 4096}
+        reply = client.post("/login", data=big)
+        assert (reply.status_code, reply.text) == (413, "the sign-in form takes at most 4096 bytes")
+
+        def stream() -> Iterator[bytes]:  # no Content-Length: refused once 4 KiB have come
+            yield f"token={live.entry}&padding=".encode()
+            yield from [b"x" * 1024] * 64
+
+        assert client.post("/login", content=stream()).status_code == 413
+        assert client.get("/").status_code == 401  # no cookie was set
+        assert client.post("/login", data={"token": live.entry}).status_code == 303
+
+
 @contextmanager
 def referee_serving(folder: Path, admin: str, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """``rage referee serve`` with ``options`` (its own gRPC port), once it has printed where its pages are;

@@ -44,6 +44,8 @@ from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
 COOKIE = "rage_token"
+MAX_FORM_BYTES = 4096
+"""The sign-in form's body (a token is at most 256 characters): any caller, without a token, may post one."""
 GRACE = 2
 """Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
@@ -216,6 +218,19 @@ def _replay_views(record: dict[str, Any], faults: Sequence[Mapping[str, Any]], v
     return replay_views(parsed, faults, [view])[view]
 
 
+async def form_body(request: Request) -> bytes | None:
+    """The body of a sign-in form, read up to :data:`MAX_FORM_BYTES`; None past that (unread beyond it)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            return None
+    return bytes(body)
+
+
 def _refusal(error: Exception) -> Response:
     if isinstance(error, Unauthenticated):
         return HTMLResponse(login_page(str(error)), status_code=401)
@@ -259,7 +274,10 @@ def create_app(contest: Contest) -> Starlette:
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return HTMLResponse(login_page("Enter your token."))
-        fields = parse_qs((await request.body()).decode(errors="replace"))
+        body = await form_body(request)
+        if body is None:
+            return PlainTextResponse(f"the sign-in form takes at most {MAX_FORM_BYTES} bytes", status_code=413)
+        fields = parse_qs(body.decode(errors="replace"))
         token = (fields.get("token") or [""])[0].strip()
         try:
             contest.auth.identify([("authorization", f"Bearer {token}")])
