@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -147,6 +148,25 @@ def test_pages_on_the_default_host_take_ipv4_and_ipv6_and_say_their_port(tmp_pat
         for host in ("127.0.0.1", "[::1]"):
             reply = httpx.get(f"http://{host}:{found[1]}/", headers={"authorization": f"Bearer {admin}"})
             assert reply.status_code == 200 and "Leagues" in reply.text
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", None])
+def test_pages_on_a_port_in_use_are_one_line(tmp_path: Path, host: str | None) -> None:
+    # uvicorn bound a host given itself, and on failing exited the whole referee: exit 3 and a traceback
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        argv = [
+            str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(free_port()),
+            "--db", str(tmp_path / "referee.sqlite"), "--http", str(port), *(["--host", host] if host else []),
+        ]  # fmt: skip
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    shown = host or "[::]"
+    assert (
+        done.stderr.splitlines()[-1]
+        == f"cannot serve: cannot listen on {shown}:{port} for --http: Address already in use"
+    )
 
 
 def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:

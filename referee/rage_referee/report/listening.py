@@ -1,5 +1,6 @@
-"""Where the live pages listen: on every address, IPv4 and IPv6 alike, for the referee's default host ``[::]``
-(as its gRPC port does; asyncio's own socket for ``::`` would take IPv6 only), else on the host given."""
+"""Where the live pages listen, bound here rather than by uvicorn (whose failure to bind exits the whole
+referee with a traceback): on every address, IPv4 and IPv6 alike, for the referee's default host ``[::]``
+(as its gRPC port does; asyncio's own socket for ``::`` takes IPv6 only), else on the host given."""
 
 from __future__ import annotations
 
@@ -9,22 +10,23 @@ ANY_ADDRESS = ("::", "")
 """Hosts meaning every address of both families (gRPC's ``[::]``)."""
 
 
-def any_address_socket(host: str, port: int) -> socket.socket | None:
-    """A bound socket taking IPv6 and IPv4 on every address when ``host`` is any address (``[::]``) and the
-    machine has IPv6; None otherwise, for the server to bind ``host`` itself.
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, listening.
 
-    :raises OSError: the port cannot be bound.
+    :raises OSError: the host is unknown or the port cannot be bound.
     """
-    if host.strip("[]") not in ANY_ADDRESS or not socket.has_ipv6:
-        return None
+    bare = host.strip("[]")
+    dual = bare in ANY_ADDRESS and socket.has_dualstack_ipv6()
+    if bare in ANY_ADDRESS:
+        bare = "::" if dual else "0.0.0.0"  # without IPv6 here: every IPv4 address
+    family, _, _, _, address = socket.getaddrinfo(bare, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-    except OSError:  # IPv6 turned off: the server binds IPv4's any address
-        return None
-    try:
-        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("::", port))
+        if dual:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(address)
+        sock.listen()
     except OSError:
         sock.close()
         raise

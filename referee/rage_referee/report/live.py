@@ -38,7 +38,7 @@ from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
-from .listening import any_address_socket
+from .listening import listening_socket
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
@@ -345,15 +345,14 @@ async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, a
     )
     server = _Server(config)
     try:
-        sock = any_address_socket(host, port)
+        sock = listening_socket(host, port)
     except OSError as error:
         raise OSError(f"cannot listen on {host}:{port} for --http: {error.strerror or error}") from None
-    task = asyncio.create_task(server.serve(sockets=None if sock is None else [sock]))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         if task.done():
-            with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind
-                task.result()
-            raise OSError(f"cannot listen on {host}:{port} for --http")
+            task.result()
+            raise OSError(f"cannot serve the pages on {host}:{port} for --http")
         await asyncio.sleep(0.05)
     return server, task
 
