@@ -86,7 +86,8 @@ async def create_server(
     services = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(services, server)
     credentials = None if tls is None else grpc.ssl_server_credentials([(tls.key, tls.cert)])
-    bound = bind(server, f"{host}:{port}", credentials)
+    bare_ipv6 = ":" in host and not host.startswith("[")  # --host ::1, as written: gRPC needs [::1]
+    bound = bind(server, f"[{host}]:{port}" if bare_ipv6 else f"{host}:{port}", credentials)
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
