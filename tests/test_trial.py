@@ -190,7 +190,9 @@ def test_a_bot_that_cannot_start_ends_the_test_cleanly(tmp_path: Path) -> None:
         (["--beta", "0"], "--beta: a chance between 0 and 0.5 (both excluded), not 0.0"),
     ],
 )
-def test_a_margin_or_error_rate_out_of_range_is_refused_naming_its_option(tmp_path: Path, margin: list[str], why: str) -> None:
+def test_a_margin_or_error_rate_out_of_range_is_refused_naming_its_option(
+    tmp_path: Path, margin: list[str], why: str
+) -> None:
     bots = ["a=x.py:A", "b=y.py:B", "--field", "c=z.py:C"]
     result = CliRunner().invoke(app, ["test", *bots, *margin, "--db", str(tmp_path / "t.sqlite")])
     assert result.exit_code == 2, result.output
