@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -12,12 +13,23 @@ from rage_referee.hosted.server import create_server
 from rage_sdk.pb import referee_pb2_grpc
 
 
-@asynccontextmanager
-async def serving(contest: Contest) -> AsyncIterator[Any]:
-    """A stub of ``contest`` served on a free loopback port; after, its leagues, hub, server and database closed."""
-    server, port = await create_server(contest, 0, "127.0.0.1")
+def ipv6_loopback() -> bool:
+    """Whether this machine has IPv6 on its loopback (``::1`` can be bound)."""
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@asynccontextmanager
+async def serving(contest: Contest, host: str = "127.0.0.1") -> AsyncIterator[Any]:
+    """A stub of ``contest`` served on a free port of ``host`` (loopback); after, its leagues, hub, server and
+    database closed."""
+    server, port = await create_server(contest, 0, host)
+    try:
+        async with grpc.aio.insecure_channel(f"[{host}]:{port}" if ":" in host else f"{host}:{port}") as channel:
             yield referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
     finally:
         await contest.leagues.close(1.0)

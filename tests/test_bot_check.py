@@ -61,6 +61,26 @@ def test_a_bot_that_fails_to_start_is_reported_in_one_plain_line(tmp_path: Path)
     assert "exited with code 3 before serving" in proc.stderr and "[/nope] \\x1b[2J cannot start" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "quoted"),
+    [
+        ("rage-no-such-program", []),  # never ran: it wrote nothing
+        ("python -c \"import sys; sys.exit('no luck')\"", ["no luck"]),
+    ],
+)
+def test_check_quotes_only_what_the_bot_wrote_in_this_check(tmp_path: Path, command: str, quoted: list[str]) -> None:
+    # the log keeps every run's sections: an earlier bot's words are not this one's
+    (tmp_path / "bot.log").write_text("=== earlier: the referee launches old-bot\nthe earlier bot's words\n")
+    report = asyncio.run(check_bot(BotSpec.of("bot", command), log_dir=tmp_path))
+    text = "\n".join(line.text for line in report.lines)
+    assert not report.ok and "earlier" not in text, text
+    if quoted:
+        assert f"the last {len(quoted)} lines of the bot's stderr" in text, text
+        assert all(f"| {line}" in text for line in quoted), text
+    else:
+        assert f"the bot wrote nothing to its stderr ({tmp_path / 'bot.log'})" in text, text
+
+
 def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path) -> None:
     port = free_port()
     served = subprocess.Popen(

@@ -38,9 +38,9 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def league(directory: Path, seed: int | None = None) -> Path:
+def league(directory: Path, seed: int | None = None, name: str = "cup") -> Path:
     directory.mkdir(parents=True)
-    lines = ['name = "cup"', "players = 3", "games = 6", "concurrency = 3"] + ([f"seed = {seed}"] if seed else [])
+    lines = [f'name = "{name}"', "players = 3", "games = 6", "concurrency = 3"] + ([f"seed = {seed}"] if seed else [])
     lines += ["[ruleset]", 'preset = "amigo"', "[bots]"] + [f'"{name}" = {json.dumps(t)}' for name, t in BOTS.items()]
     file = directory / "league.toml"
     file.write_text("\n".join(lines) + "\n")
@@ -242,6 +242,30 @@ def test_an_unrevealed_league_exports_no_key_and_its_bundle_does_not_verify(tmp_
     assert not (tmp_path / "bundle" / "deal-key.json").exists()
     code, lines = verify_bundle(tmp_path / "bundle")
     assert code == 2 and "rage league reveal" in lines[0]
+
+
+def test_a_league_exported_into_another_leagues_bundle_is_refused(bundle: Path, tmp_path: Path) -> None:
+    # its records would mix with the other league's, in a bundle that fails to verify
+    other = league(tmp_path / "other", seed=3, name="other")
+    export = rage("league", "export", other, "--out", bundle)
+    assert export.exit_code == 2, export.output
+    assert export.output.strip() == (
+        f"--out: {bundle} holds the bundle of another league, 'cup': "
+        "give a new or empty folder, or this league's own bundle"
+    )
+    assert verify_bundle(bundle)[0] == 0  # the cup's bundle as it was
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine")
+    export = rage("league", "export", other, "--out", tmp_path / "notes")
+    assert export.exit_code == 2 and "holds files of its own" in export.output, export.output
+
+
+def test_a_league_exported_again_into_its_own_bundle_verifies(tmp_path: Path) -> None:
+    file = league(tmp_path / "league")
+    assert rage("league", "export", file, "--out", tmp_path / "bundle").exit_code == 0  # before the reveal
+    assert rage("league", "reveal", file).exit_code == 0
+    assert rage("league", "export", file, "--out", tmp_path / "bundle").exit_code == 0
+    assert verify_bundle(tmp_path / "bundle")[0] == 0
 
 
 def test_a_public_seed_league_bundle_verifies_without_a_key(tmp_path: Path) -> None:

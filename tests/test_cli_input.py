@@ -15,6 +15,7 @@ import errno
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -102,14 +103,25 @@ def test_match_records_go_only_into_a_new_or_empty_folder(tmp_path: Path) -> Non
     assert (result.exit_code, "not a folder" in result.output) == (2, True)
 
 
-def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "sigint"),
+    [
+        (signal.SIGINT, signal.SIG_DFL),  # Ctrl-C, as a terminal gives it
+        (signal.SIGINT, signal.SIG_IGN),  # a match a script started in the background (where SIGINT is ignored)
+        (signal.SIGTERM, signal.SIG_IGN),  # kill PID: it ended the match in silence, every figure lost
+    ],
+    ids=["ctrl-c", "sigint-in-the-background", "sigterm"],
+)
+def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path, signum: int, sigint: Any) -> None:
     records = tmp_path / "records"
     argv = [RAGE, "match", "--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--bot", f"c={GREEDY}"]
     argv += ["--games", "100000", "--records", str(records), "--logs", str(tmp_path / "logs")]
-    # a test worker may ignore SIGINT, and a child inherits that: the match gets Ctrl-C as a terminal gives it
-    interruptible = partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
     process = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=partial(signal.signal, signal.SIGINT, sigint),
     )
     try:
         deadline = time.monotonic() + 60
@@ -117,8 +129,8 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> N
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "no game finished in time"
             time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
@@ -130,6 +142,45 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path) -> N
     assert len(list(records.glob("game-*.json"))) == finished  # every game counted has its record
     assert f"records in {records}/ with deal-key.json" in " ".join(out.split())  # revealed beside them, as said
     assert (records / "deal-key.json").is_file()
+
+
+def test_sigterm_on_a_league_stops_it_as_ctrl_c_does_and_it_resumes(tmp_path: Path) -> None:
+    file = league_file(tmp_path, players=2, games=400)  # 200 duplicate sets of 2 games
+    process = subprocess.Popen(
+        [RAGE, "league", "run", str(file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while stored_games(file) < 4:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no game finished in time"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in out + err
+    assert "stopped; every finished game is stored in sqlite:///" in err and "run again to resume" in err
+    kept = stored_games(file)
+    assert 4 <= kept < 400
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    assert f"{kept} of 400 games stored already" in result.output
+    assert stored_games(file) == 400
+
+
+def stored_games(file: Path) -> int:
+    """How many games the league of ``file`` has stored (0 before its database is made)."""
+    database = file.parent / "league.sqlite"
+    if not database.exists():
+        return 0
+    with sqlite3.connect(database) as connection:
+        try:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.OperationalError:  # the tables are not made yet
+            return 0
 
 
 @pytest.fixture
@@ -190,6 +241,31 @@ def test_a_league_whose_records_folder_is_a_file_is_refused(tmp_path: Path) -> N
     )
 
 
+def test_a_league_whose_records_folder_holds_another_leagues_records_is_refused(tmp_path: Path) -> None:
+    def secret(file: Path) -> Path:  # dealt from a key of its own
+        file.write_text(file.read_text().replace("seed = 1\n", ""))
+        return file
+
+    records = tmp_path / "records"
+    first = secret(league_file(tmp_path / "first", name="cup", records="../records"))
+    assert rage("league", "run", first).exit_code == 0
+    written = sorted(path.read_text() for path in records.iterdir())
+    assert len(written) == 6
+    # its files of the same names would be overwritten: by another league, or this one afresh in a new database
+    for folder, name in (("other", "other"), ("again", "cup")):
+        second = secret(league_file(tmp_path / folder, name=name, records="../records"))
+        result = rage("league", "run", second)
+        assert result.exit_code == 2, result.output
+        found = one_line(result.output)
+        assert found.startswith(f"{second}: records: {second.parent / '../records'} holds game-0000"), found
+        assert found.endswith(
+            f", a record of league 'cup'{' dealt from another key' * (name == 'cup')}; "
+            "give the league a records folder of its own"
+        ), found
+    assert sorted(path.read_text() for path in records.iterdir()) == written
+    assert rage("league", "run", first).exit_code == 0  # the league itself goes on with its own
+
+
 # --------------------------------------------------------------------------- league files and settings
 
 
@@ -215,6 +291,35 @@ def test_league_time_out_of_range_names_the_key(tmp_path: Path, setting: str) ->
     result = rage("league", "run", file)
     assert result.exit_code == 2
     assert f"time.{setting.split()[0]}: " in one_line(result.output)
+
+
+@pytest.mark.parametrize(
+    ("top", "table", "refusal"),
+    [
+        ('players = "3"', "", 'players: Input should be a valid integer, not "3"'),
+        ("players = 3.0", "", "players: Input should be a valid integer, not 3.0"),
+        ('duplicate = "yes"', "", 'duplicate: Input should be a valid boolean, not "yes"'),
+        ("duplicate = 1", "", "duplicate: Input should be a valid boolean, not 1"),
+        ("concurrency = true", "", "concurrency: Input should be a valid integer, not true"),
+        ('keep_going = "no"', "", 'keep_going: Input should be a valid boolean, not "no"'),
+        ("", '[time]\ndecision_ms = "500"', 'time.decision_ms: Input should be a valid integer, not "500"'),
+        ("", '[sandbox]\nenabled = "false"', 'sandbox.enabled: Input should be a valid boolean, not "false"'),
+        ("", '[runner]\nkind = "ray"\nworkers = 2.0', "runner.workers: Input should be a valid integer, not 2.0"),
+    ],
+)
+def test_a_league_setting_of_the_wrong_type_is_refused_naming_it(
+    tmp_path: Path, top: str, table: str, refusal: str
+) -> None:
+    # TOML values carry their type: "3" or 3.0 for a number of players, 1 or "yes" for a switch, is a mistake
+    file = league_file(tmp_path)
+    text = file.read_text()
+    if top:
+        text = "\n".join(line for line in text.splitlines() if not line.startswith(top.split()[0] + " "))
+        text = f"{top}\n{text}\n"
+    file.write_text(text + table + "\n")
+    result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output
+    assert one_line(result.output) == f"{file}: {refusal}"
 
 
 def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:

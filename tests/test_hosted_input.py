@@ -27,7 +27,8 @@ from typing import Any
 
 import grpc
 import pytest
-from hosted_helpers import serving
+from conftest import require
+from hosted_helpers import ipv6_loopback, serving
 from rage_referee.hosted import events, leagues
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
@@ -74,13 +75,13 @@ class Hosted:
 
 
 @asynccontextmanager
-async def hosted(folder: Path, runner: RunnerSettings = LOCAL) -> AsyncIterator[Hosted]:
-    """A referee serving on a free loopback port, :data:`BOTS` registered at addresses nobody serves."""
+async def hosted(folder: Path, runner: RunnerSettings = LOCAL, host: str = "127.0.0.1") -> AsyncIterator[Hosted]:
+    """A referee serving on a free port of ``host``, :data:`BOTS` registered at addresses nobody serves."""
     url = f"sqlite:///{folder / 'contest.sqlite'}"
     contest = Contest.open(url, ADMIN, ENTRY, AllowList.parse(LOOPBACK), runner=runner)
     for number, name in enumerate(BOTS):
         contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
-    async with serving(contest) as stub:
+    async with serving(contest, host) as stub:
         yield Hosted(contest, stub)
 
 
@@ -88,6 +89,17 @@ def run(tmp_path: Path, scenario: Callable[[Hosted], Awaitable[None]], runner: R
     async def main() -> None:
         async with hosted(tmp_path, runner) as referee:
             await asyncio.wait_for(scenario(referee), DEADLINE * 3)
+
+    asyncio.run(main())
+
+
+def test_a_referee_serves_on_an_ipv6_host_written_without_brackets(tmp_path: Path) -> None:
+    # rage referee serve --host ::1: gRPC took "::1:PORT" for no address ("the port is in use, or ...")
+    require(ipv6_loopback(), "IPv6 on the loopback (::1)", "enable IPv6 (sysctl net.ipv6.conf.lo.disable_ipv6=0)")
+
+    async def main() -> None:
+        async with hosted(tmp_path, host="::1") as referee:
+            assert not (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues
 
     asyncio.run(main())
 

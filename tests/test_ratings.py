@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import math
 import random
 from collections.abc import Sequence
+from contextlib import redirect_stdout
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -12,6 +14,8 @@ import choix
 import numpy as np
 import pytest
 from game_records import scored_game
+from rage_referee.cli.common import Format
+from rage_referee.cli.ratings import render
 from rage_referee.faults import Fault, Forfeits
 from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import (
@@ -297,15 +301,31 @@ def test_bootstrap_resamples_a_duplicate_set_as_a_whole() -> None:
     assert all(row.high - row.low > 10 for row in ungrouped), ungrouped
 
 
-def test_bootstrap_with_every_game_in_one_set_gives_zero_width_intervals() -> None:
+def test_games_of_one_set_give_no_interval_and_no_los() -> None:
+    # every resample of one set is the league itself: a zero-wide interval and LOS 100% would claim certainty
     games = [
         game(g.index, g.figures.seats, g.figures.places, set_id=0) for g in synthetic_league([0, 80, 160], 60, seed=6)
     ]
     fits = bootstrap(games, ["b0", "b1", "b2"], samples=20)
     assert np.allclose(fits, fits[0])
     assert fits[0] == pytest.approx(fit_elo(games, ["b0", "b1", "b2"]))
-    for row in rating_table(games, samples=20):
-        assert row.low == pytest.approx(row.elo) and row.high == pytest.approx(row.elo)
+    rows = rating_table(games, samples=20)
+    assert [row.elo for row in rows] == pytest.approx(sorted(fits[0], reverse=True))
+    for row in rows:
+        assert math.isnan(row.low) and math.isnan(row.high) and not row.has_interval
+        assert row.los_next is None
+    alone = rating_table(wins("A", "B", 1), samples=20)[0]
+    assert not alone.has_interval and alone.los_next is None  # one game alone, without duplicate deals
+
+
+def test_the_rating_table_of_one_set_shows_no_interval() -> None:
+    games = [
+        game(g.index, g.figures.seats, g.figures.places, set_id=0) for g in synthetic_league([0, 80, 160], 30, seed=6)
+    ]
+    with redirect_stdout(io.StringIO()) as printed:
+        render(rating_table(games), Format.MARKDOWN, "one set")
+    rows = [line.split(" | ") for line in printed.getvalue().splitlines()[2:]]
+    assert [(cells[2], cells[3]) for cells in rows] == [("-", "")] * 3  # the 95% and LOS columns
 
 
 def test_the_fits_of_a_stack_of_win_matrices_are_choix_fits_of_each() -> None:

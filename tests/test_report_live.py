@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 import secrets
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 import httpx
 import pytest
+from hosted_helpers import ipv6_loopback
 from rage_referee.cli import app
 from rage_referee.report.live import COOKIE
 from rage_referee.seats import free_port, stop_group
@@ -85,34 +89,85 @@ def test_login_sets_the_cookie(live: Live) -> None:
         assert client.post("/login", data={"token": "wrong-token-wrong-token"}).status_code == 401
 
 
-def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
-    admin = secrets.token_urlsafe(24)
-    (tmp_path / "admin.token").write_text(admin + "\n")
-    grpc_port, http_port = free_port(), free_port()
+def test_a_sign_in_form_past_its_size_is_refused_unread(live: Live) -> None:
+    # anyone may post it, without a token: the whole of a body of any size was held in memory, twice over
+    with httpx.Client(base_url=live.base, timeout=20) as client:
+        big = {"token": live.entry, "padding": "x" * 4096}
+        reply = client.post("/login", data=big)
+        assert (reply.status_code, reply.text) == (413, "the sign-in form takes at most 4096 bytes")
+
+        def stream() -> Iterator[bytes]:  # no Content-Length: refused once 4 KiB have come
+            yield f"token={live.entry}&padding=".encode()
+            yield from [b"x" * 1024] * 64
+
+        assert client.post("/login", content=stream()).status_code == 413
+        assert client.get("/").status_code == 401  # no cookie was set
+        assert client.post("/login", data={"token": live.entry}).status_code == 303
+
+
+@contextmanager
+def referee_serving(folder: Path, admin: str, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """``rage referee serve`` with ``options`` (its own gRPC port), once it has printed where its pages are;
+    stopped with SIGTERM after (it must exit 0). Yields the process and its log."""
+    (folder / "admin.token").write_text(admin + "\n")
     argv = [
-        str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(grpc_port),
-        "--host", "127.0.0.1", "--db", str(tmp_path / "referee.sqlite"), "--http", str(http_port),
-        "--admin-token-file", str(tmp_path / "admin.token"), "--entry-token-file", str(tmp_path / "entry.token"),
+        str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(free_port()),
+        "--db", str(folder / "referee.sqlite"), *options,
+        "--admin-token-file", str(folder / "admin.token"), "--entry-token-file", str(folder / "entry.token"),
     ]  # fmt: skip
-    log = tmp_path / "referee.log"
+    log = folder / "referee.log"
     with log.open("wb") as handle:
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=handle, stderr=handle, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while True:
+        while "league pages on" not in log.read_text():
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
-            try:
-                reply = httpx.get(f"http://127.0.0.1:{http_port}/", headers={"authorization": f"Bearer {admin}"})
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        assert reply.status_code == 200 and "Leagues" in reply.text
-        assert httpx.get(f"http://127.0.0.1:{http_port}/").status_code == 401
-        assert f"http://127.0.0.1:{http_port}/" in log.read_text()
+            time.sleep(0.2)
+        yield process, log
     finally:
         stop_group(process, 10.0)
     assert process.returncode == 0, log.read_text()
+
+
+def test_referee_serve_http_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    admin, http_port = secrets.token_urlsafe(24), free_port()
+    with referee_serving(tmp_path, admin, "--host", "127.0.0.1", "--http", str(http_port)) as (_, log):
+        reply = httpx.get(f"http://127.0.0.1:{http_port}/", headers={"authorization": f"Bearer {admin}"})
+        assert reply.status_code == 200 and "Leagues" in reply.text
+        assert httpx.get(f"http://127.0.0.1:{http_port}/").status_code == 401
+        assert f"http://127.0.0.1:{http_port}/" in log.read_text()
+
+
+def test_pages_on_the_default_host_take_ipv4_and_ipv6_and_say_their_port(tmp_path: Path) -> None:
+    # the default host [::] is every address of both families, as for the gRPC port: an IPv4 browser gets
+    # the pages too; with --http 0 the line names the port bound, in a URL that opens
+    admin = secrets.token_urlsafe(24)
+    with referee_serving(tmp_path, admin, "--http", "0") as (_, log):
+        found = re.search(r"league pages on http://localhost:(\d+)/ ", log.read_text())
+        assert found is not None and found[1] != "0", log.read_text()
+        for host in ("127.0.0.1", "[::1]") if ipv6_loopback() else ("127.0.0.1",):
+            reply = httpx.get(f"http://{host}:{found[1]}/", headers={"authorization": f"Bearer {admin}"})
+            assert reply.status_code == 200 and "Leagues" in reply.text
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", None])
+def test_pages_on_a_port_in_use_are_one_line(tmp_path: Path, host: str | None) -> None:
+    # uvicorn bound a host given itself, and on failing exited the whole referee: exit 3 and a traceback
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        argv = [
+            str(Path(sys.executable).with_name("rage")), "referee", "serve", "--port", str(free_port()),
+            "--db", str(tmp_path / "referee.sqlite"), "--http", str(port), *(["--host", host] if host else []),
+        ]  # fmt: skip
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    shown = host or "[::]"
+    assert (
+        done.stderr.splitlines()[-1]
+        == f"cannot serve: cannot listen on {shown}:{port} for --http: Address already in use"
+    )
 
 
 def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:

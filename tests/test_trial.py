@@ -182,12 +182,17 @@ def test_a_bot_that_cannot_start_ends_the_test_cleanly(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("margin", "why"),
     [
-        (["--elo1", "nan"], "the margin of H1 must be above 0, not nan"),
-        (["--points", "inf"], "the margin of H1 must be above 0, not inf"),
-        (["--elo1", "1e308"], "the margin of H1 must be at most 1000 Elo, not 1e+308"),
+        (["--elo1", "nan"], "--elo1: the margin of H1 must be above 0, not nan"),
+        (["--points", "inf"], "--points: the margin of H1 must be above 0, not inf"),
+        (["--points", "-2"], "--points: the margin of H1 must be above 0, not -2.0"),
+        (["--elo1", "1e308"], "--elo1: the margin of H1 must be at most 1000 Elo, not 1e+308"),
+        (["--alpha", "0.7"], "--alpha: a chance between 0 and 0.5 (both excluded), not 0.7"),
+        (["--beta", "0"], "--beta: a chance between 0 and 0.5 (both excluded), not 0.0"),
     ],
 )
-def test_a_margin_that_is_no_finite_positive_number_is_refused(tmp_path: Path, margin: list[str], why: str) -> None:
+def test_a_margin_or_error_rate_out_of_range_is_refused_naming_its_option(
+    tmp_path: Path, margin: list[str], why: str
+) -> None:
     bots = ["a=x.py:A", "b=y.py:B", "--field", "c=z.py:C"]
     result = CliRunner().invoke(app, ["test", *bots, *margin, "--db", str(tmp_path / "t.sqlite")])
     assert result.exit_code == 2, result.output

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import rage_sdk
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 SOCKET_DIR = "/run/rage"
 """Where a sandboxed bot finds the directory of its socket."""
@@ -47,12 +47,12 @@ class SandboxSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    enabled: bool = False
-    memory_mb: int = Field(1024, ge=64, le=1024 * 1024, description="address space per bot")
-    cpu_seconds: int = Field(600, ge=1, description="CPU time per bot process, over its whole life")
-    processes: int = Field(64, ge=8, le=100_000, description="processes and threads per bot")
-    file_size_mb: int = Field(64, ge=1, description="the largest file a bot may write")
-    tmp_mb: int = Field(64, ge=1, description="the size of the bot's private /tmp (held in memory)")
+    enabled: StrictBool = False
+    memory_mb: StrictInt = Field(1024, ge=64, le=1024 * 1024, description="address space per bot")
+    cpu_seconds: StrictInt = Field(600, ge=1, description="CPU time per bot process, over its whole life")
+    processes: StrictInt = Field(64, ge=8, le=100_000, description="processes and threads per bot")
+    file_size_mb: StrictInt = Field(64, ge=1, description="the largest file a bot may write")
+    tmp_mb: StrictInt = Field(64, ge=1, description="the size of the bot's private /tmp (held in memory)")
 
 
 def _system_paths() -> list[Path]:

@@ -80,13 +80,15 @@ class TrialConfig:
             raise ValueError(f"--field: {self.players} players need {need} field bots, not {given}")
         if (self.elo1 is None) == (self.points is None):
             raise ValueError("give the margin in Elo or in points, not both")
-        margin = self.elo1 if self.elo1 is not None else self.points
+        margin, option = (self.elo1, "--elo1") if self.elo1 is not None else (self.points, "--points")
         if margin is None or not 0 < margin < math.inf:  # NaN and infinity too
-            raise ValueError(f"the margin of H1 must be above 0, not {margin}")
+            raise ValueError(f"{option}: the margin of H1 must be above 0, not {margin}")
         if self.elo1 is not None and self.elo1 > MAX_ELO1:
-            raise ValueError(f"the margin of H1 must be at most {MAX_ELO1:g} Elo, not {self.elo1:g}")
+            raise ValueError(f"--elo1: the margin of H1 must be at most {MAX_ELO1:g} Elo, not {self.elo1:g}")
         self.ruleset.check_players(self.players)
-        Sprt(0.0, 1.0, self.alpha, self.beta)  # refuses error rates out of range
+        for rate, value in (("--alpha", self.alpha), ("--beta", self.beta)):
+            if not 0 < value < 0.5:  # as the test's Sprt takes them
+                raise ValueError(f"{rate}: a chance between 0 and 0.5 (both excluded), not {value}")
 
     @property
     def plan(self) -> tuple[Seating, ...]:

@@ -13,6 +13,7 @@ from .errors import OneLineErrors
 from .match import match_command
 from .ratings import ratings_command
 from .report import report_command
+from .signals import stop_on_signals_as_on_ctrl_c
 from .test import test_command
 
 app = typer.Typer(
@@ -37,4 +38,5 @@ app.add_typer(referee.app, name="referee")
 
 def main() -> None:
     tune_gc()
+    stop_on_signals_as_on_ctrl_c()
     app()

@@ -59,7 +59,7 @@ def run_command(
     from ..faults import fault_lines
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
-    from ..league.record_files import RecordFileError, make_records_folder
+    from ..league.record_files import RecordFileError, foreign_record, make_records_folder
     from ..league.runner import plan_league, run_league
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
@@ -100,6 +100,9 @@ def run_command(
         plan = plan_league(config, store, pins(submissions))
     except StoreError as error:
         fail(str(error))
+    held = None if records is None else foreign_record(records, config.name, plan.deals.commitment)
+    if held is not None:
+        fail(f"{file}: records: {records} holds {held}; give the league a records folder of its own")
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     if config.runner.kind != "local":
@@ -138,7 +141,7 @@ def run_command(
         except (BotSpecError, HandshakeError, SandboxError) as error:
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except StoreError as error:
-            fail(f"stopped: {error}", 1)
+            fail(f"stopped: {error}; every game stored before it is kept: run again to resume", 1)
         except RecordFileError as error:
             fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
         except RunnerError as error:
@@ -189,7 +192,10 @@ def reveal_command(file: LeagueFile) -> None:
         fail(f"{config.name}: deals from seed {config.seed} are public already: there is no key to reveal")
     if todo:
         fail(f"{config.name}: {todo} games are not played yet; reveal the key after the last")
-    store.reveal(league_id)
+    try:
+        store.reveal(league_id)
+    except StoreError as error:
+        fail(str(error))
     out.print(f"{config.name}: deal key {deals.key.hex()} (commitment {deals.commitment})")
     out.print(f"write the contest bundle with: rage league export {file} --out DIR")
 
@@ -201,7 +207,7 @@ def export_command(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path("export"),
 ) -> None:
     """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
-    from ..league.bundle import write_bundle
+    from ..league.bundle import foreign_contents, write_bundle
     from ..league.config import LeagueConfigError, load_league
     from ..league.runner import league_deals, stored_league_id
     from ..league.store import Store, StoreError
@@ -216,6 +222,9 @@ def export_command(
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     revealed = stored_key is not None and stored_key.revealed
+    held = foreign_contents(out_dir, config.name)
+    if held is not None:
+        fail(f"--out: {out_dir} holds {held}: give a new or empty folder, or this league's own bundle")
     try:
         write_bundle(out_dir, config, deals, revealed, games)
     except OSError as error:

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 COLUMNS = ("bot", "elo", "95%", "LOS", "games", "score", "place", "bids", "faults", "skill")
 LEGEND = (
-    "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap; "
+    "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap "
+    "(- from a single duplicate set or game: nothing to resample); "
     "LOS: likelihood of superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
     "skill: OpenSkill Plackett-Luce mu - 3 sigma. The overall ranking: the evidence that two bots differ "
     "is their duplicate score difference (rage ratings --pairs)"
@@ -66,12 +67,18 @@ def row_json(row: RatingRow) -> dict[str, Any]:
     }
 
 
+def _interval(row: RatingRow) -> str:
+    """The 95% interval about the rating; ``-`` for a rated bot without one (a single duplicate set)."""
+    if row.has_interval:
+        return f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}"
+    return "" if math.isnan(row.elo) else "-"
+
+
 def _cells(row: RatingRow) -> list[str]:
-    rated = not math.isnan(row.elo)
     return [
         row.name + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
         _number(row.elo, ".0f"),
-        f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}" if rated else "",
+        _interval(row),
         "" if row.los_next is None else f"{row.los_next:.0%}",
         str(row.games),
         f"{row.mean_score:.1f}",

@@ -229,6 +229,7 @@ def serve_command(
     from ..hosted.server import Settings, serve
     from ..hosted.submissions import SandboxPolicy
     from ..league.store import StoreError
+    from ..report.listening import pages_url
     from ..runner.base import RunnerError
     from ..runner.settings import LOCAL, RunnerKind
 
@@ -254,17 +255,15 @@ def serve_command(
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
-    def ready(bound: int) -> None:
+    def ready(bound: int, pages: int | None) -> None:
         scheme = "TLS" if settings.tls else "plaintext"
         err.print(f"referee serving on port {bound} ({scheme}); bots may be reached at: {allowed.describe()}")
         assert settings.policy is not None
         err.print(f"submitted bots: {settings.policy.describe()}", markup=False)
         if runner.kind is RunnerKind.RAY:
             err.print(f"leagues: {runner.describe()} a league", markup=False)
-        if settings.http_port is not None:
-            err.print(
-                f"league pages on http://{host.strip('[]')}:{settings.http_port}/ (read-only; sign in with a token)"
-            )
+        if pages is not None:
+            err.print(f"league pages on {pages_url(host, pages)} (read-only; sign in with a token)", markup=False)
 
     try:
         asyncio.run(serve(settings, ready))

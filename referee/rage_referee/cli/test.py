@@ -166,11 +166,16 @@ def test_command(
             )
         except (BotSpecError, HandshakeError) as error:
             fail(f"cannot run the test: {error}", 3)
+        except StoreError as error:
+            fail(f"stopped, undecided: {error}; every game stored before it is kept: run again to resume")
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {db}: run again to resume", 130)
     decided = status.verdict.value != "undecided"
     if decided and deals.key is not None:
-        store.reveal(trial_id)
+        try:
+            store.reveal(trial_id)
+        except StoreError as error:
+            fail(f"the test is decided, but its deal key cannot be marked revealed: {error}")
     if as_json:
         print(
             json.dumps(

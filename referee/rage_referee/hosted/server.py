@@ -86,15 +86,17 @@ async def create_server(
     services = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(services, server)
     credentials = None if tls is None else grpc.ssl_server_credentials([(tls.key, tls.cert)])
-    bound = bind(server, f"{host}:{port}", credentials)
+    bare_ipv6 = ":" in host and not host.startswith("[")  # --host ::1, as written: gRPC needs [::1]
+    bound = bind(server, f"[{host}]:{port}" if bare_ipv6 else f"{host}:{port}", credentials)
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     return server, bound
 
 
-async def serve(settings: Settings, ready: Callable[[int], None] | None = None) -> None:
-    """Serve until SIGTERM or SIGINT; ``ready`` is told the port once serving and leagues resumed.
+async def serve(settings: Settings, ready: Callable[[int, int | None], None] | None = None) -> None:
+    """Serve until SIGTERM or SIGINT; ``ready`` is told the port, and the pages' port (``http_port``) if
+    served, once serving and leagues resumed.
 
     :raises rage_referee.league.store.StoreError: the database cannot be used.
     :raises rage_referee.runner.base.RunnerError: the Ray cluster of ``settings.runner`` cannot be reached.
@@ -104,7 +106,7 @@ async def serve(settings: Settings, ready: Callable[[int], None] | None = None) 
         await _serve(settings, ready)
 
 
-async def _serve(settings: Settings, ready: Callable[[int], None] | None) -> None:
+async def _serve(settings: Settings, ready: Callable[[int, int | None], None] | None) -> None:
     contest = Contest.open(
         settings.db_url,
         settings.admin_token,
@@ -122,7 +124,7 @@ async def _serve(settings: Settings, ready: Callable[[int], None] | None) -> Non
         raise
     pages = None
     if settings.http_port is not None:
-        from ..report.live import start_http
+        from ..report.live import bound_port, start_http
 
         try:
             pages = await start_http(contest, settings.http_port, settings.host)
@@ -137,7 +139,7 @@ async def _serve(settings: Settings, ready: Callable[[int], None] | None) -> Non
     try:
         await contest.leagues.resume_running()
         if ready is not None:
-            ready(port)
+            ready(port, None if pages is None else bound_port(pages[0]))
         await stopping.wait()
     finally:
         await health_servicer.enter_graceful_shutdown()

@@ -73,6 +73,23 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
     }
 
 
+def foreign_contents(directory: Path, league: str) -> str | None:
+    """What keeps ``directory`` from taking the bundle of ``league``: nothing (None) when it is missing, empty
+    or that league's own bundle (written again, as after the key is revealed); else what it holds, in words,
+    for its files would mix with the bundle's (another league's records, its key)."""
+    if not directory.is_dir() or not any(directory.iterdir()):
+        return None
+    try:
+        written = json.loads((directory / LEAGUE).read_text())
+    except (OSError, ValueError):
+        return "files of its own"
+    if not isinstance(written, dict) or written.get("format") != FORMAT:
+        return "files of its own"
+    if written.get("name") != league:
+        return f"the bundle of another league, {str(written.get('name'))[:60]!r}"
+    return None
+
+
 def write_bundle(
     directory: Path, config: LeagueConfig, deals: Deals, revealed: bool, games: Sequence[FinishedGame]
 ) -> None:

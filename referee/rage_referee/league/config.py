@@ -39,7 +39,16 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 
@@ -59,9 +68,9 @@ class LeagueConfigError(ValueError):
 class TimeSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    decision_ms: int = Field(1000, ge=1, le=MAX_DECISION_MS)
-    bank_ms: int = Field(10_000, ge=0, le=MAX_BANK_MS)
-    max_faults: int = Field(20, ge=1, le=MAX_FAULTS)
+    decision_ms: StrictInt = Field(1000, ge=1, le=MAX_DECISION_MS)
+    bank_ms: StrictInt = Field(10_000, ge=0, le=MAX_BANK_MS)
+    max_faults: StrictInt = Field(20, ge=1, le=MAX_FAULTS)
 
     def control(self) -> TimeControl:
         return TimeControl(self.decision_ms, self.bank_ms, self.max_faults)
@@ -77,18 +86,18 @@ class LeagueConfig(BaseModel):
         description="name = command (run with --port N appended, or N in place of {port}), HOST:PORT or FILE.py:CLASS"
     )
     ruleset: Ruleset
-    players: int = Field(ge=2, le=10, description="players at each table")
-    games: int | None = Field(None, ge=1, le=MAX_GAMES, description="games in all")
-    games_per_table: int | None = Field(None, ge=1, le=MAX_GAMES, description="games for each table of bots")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="public deals; none: a secret deal key")
-    duplicate: bool = True
-    concurrency: int = Field(4, ge=1, le=MAX_CONCURRENCY)
+    players: StrictInt = Field(ge=2, le=10, description="players at each table")
+    games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="games in all")
+    games_per_table: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="games for each table of bots")
+    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="public deals; none: a secret deal key")
+    duplicate: StrictBool = True
+    concurrency: StrictInt = Field(4, ge=1, le=MAX_CONCURRENCY)
     database: str = "league.sqlite"
     records: str | None = None
     time: TimeSettings = TimeSettings()
     forfeits: Forfeits = Field(Forfeits.UNRATED, description="how ratings count a forfeited seat's game")
     exclude: list[str] = Field(default_factory=list, description="bots whose remaining games are forfeited")
-    keep_going: bool = Field(False, description="forfeit a bot that cannot start instead of stopping")
+    keep_going: StrictBool = Field(False, description="forfeit a bot that cannot start instead of stopping")
     sandbox: SandboxSettings = SandboxSettings()
     runner: RunnerSettings = RunnerSettings()
 

@@ -40,9 +40,9 @@ class RatingRow:
     elo: float
     low: float
     high: float
-    """The 95% interval."""
+    """The 95% interval: NaN when the games give none (fewer than two duplicate sets, or games, to resample)."""
     los_next: float | None
-    """Likelihood of superiority over the next bot in the table (share of bootstrap fits)."""
+    """Likelihood of superiority over the next bot in the table (share of bootstrap fits); None without one."""
     games: int
     mean_score: float
     mean_place: float
@@ -52,6 +52,10 @@ class RatingRow:
     """OpenSkill Plackett-Luce mu - 3 sigma."""
     forfeited: int = 0
     """Games in which the referee played for the bot after it was forfeited."""
+
+    @property
+    def has_interval(self) -> bool:
+        return not math.isnan(self.low)
 
 
 def counted(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> list[FinishedGame]:
@@ -195,7 +199,8 @@ def rating_table(
 ) -> list[RatingRow]:
     """Every bot of ``games``, best first (those rated on no game last).
 
-    ``samples=0`` gives point estimates alone (the interval is the estimate, no LOS), and
+    ``samples=0`` gives point estimates alone (the interval is the estimate, no LOS); games of one duplicate
+    set (or one game) give no interval (NaN) and no LOS, since every resample would be the league itself; and
     ``with_skill=False`` leaves the OpenSkill column out (NaN): the cheap table for live updates.
     ``forfeits`` says how a game counts for a seat the referee played for after its bot was forfeited.
     """
@@ -207,17 +212,20 @@ def rating_table(
     if not names:
         return [_unrated(name, faults[name], forfeited[name]) for name in sorted(every)]
     elo = fit_elo(games, names)
-    fits = bootstrap(games, names, samples) if samples else elo[np.newaxis, :]
+    resampled = bool(samples) and len({game.set_id for game in games}) > 1  # else each resample is the league itself
+    fits = bootstrap(games, names, samples) if resampled else elo[np.newaxis, :]
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
     # the fits converge to about 1e-8: a resample like the whole league may land a hair past the estimate
     low, high = np.minimum(low, elo), np.maximum(high, elo)
+    if samples and not resampled:
+        low = high = np.full(len(names), math.nan)
     skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
     totals = bot_totals(games)  # the figures over the games rated
     order = sorted(range(len(names)), key=lambda k: -elo[k])
     rows = []
     for rank, k in enumerate(order):
         below = order[rank + 1] if rank + 1 < len(order) else None
-        los = None if below is None or not samples else float(np.mean(fits[:, k] > fits[:, below]))
+        los = None if below is None or not resampled else float(np.mean(fits[:, k] > fits[:, below]))
         bot = totals[names[k]]
         rows.append(
             RatingRow(

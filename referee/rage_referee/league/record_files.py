@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from ..text import bot_text
 from .schedule import ScheduledGame
 from .store import Store
 
@@ -32,6 +33,28 @@ def make_records_folder(directory: Path) -> None:
     except OSError as error:
         reason = "it is not a folder" if isinstance(error, FileExistsError) else error.strerror or str(error)
         raise RecordFileError(f"cannot make the records folder {directory}: {reason}") from None
+
+
+def foreign_record(directory: Path, league: str, commitment: str | None) -> str | None:
+    """A record file in ``directory`` that another league (or a match) wrote, in words; None when it holds
+    none, or this league's (dealt from the same key), as one of its files shows: a league writes only its own.
+    Another's would be overwritten by this league's files of the same names."""
+    path = next(directory.glob("game-*.json"), None)
+    if path is None:
+        return None
+    try:
+        meta = json.loads(path.read_text()).get("meta")
+    except (OSError, ValueError, AttributeError):
+        meta = None
+    if not isinstance(meta, dict):
+        return f"{path.name}, a file of no league"
+    owner = meta.get("league")
+    if owner == league and meta.get("deal_commitment") == commitment:
+        return None
+    if isinstance(owner, str):
+        dealt = " dealt from another key" if owner == league else ""
+        return f"{path.name}, a record of league {bot_text(owner, 60)!r}{dealt}"
+    return f"{path.name}, a record of {'a match' if 'match' in meta else 'no league'}"
 
 
 def write_record_file(directory: Path, index: int, record: dict[str, Any]) -> Path:

@@ -29,10 +29,11 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     create_engine,
+    event,
     func,
     select,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -122,6 +123,7 @@ class Store:
             self.engine: Engine = create_engine(url)
             create_tables(self.engine, Base.metadata)
             self._upgrade(create)
+            event.listen(self.engine, "handle_error", self._refuse)
         except ImportError as error:
             raise StoreError(
                 f"cannot open the database {self.url}: its driver is not installed ({error}); "
@@ -138,6 +140,13 @@ class Store:
         except OperationalError:
             if create:
                 raise
+
+    def _refuse(self, context: ExceptionContext) -> None:
+        """A database that fails once open (full, read-only, damaged) raises :class:`StoreError` naming it;
+        an :class:`IntegrityError` stays as it is, for the callers that expect one (a game stored twice), and
+        what is no database error (KeyboardInterrupt) too."""
+        if context.sqlalchemy_exception is not None and not isinstance(context.sqlalchemy_exception, IntegrityError):
+            raise StoreError(f"the database {self.url}: {_one_line(context.original_exception)}")
 
     def league(self, name: str, key: dict[str, Any] | None = None, create: bool = True) -> int:
         """The league's id; created with ``key`` when new and ``create``.
@@ -354,7 +363,7 @@ def _short(value: Any, longest: int = 40) -> str:
     return text if len(text) <= longest else f"{text[: longest - 3]}..."
 
 
-def _one_line(error: Exception) -> str:
+def _one_line(error: BaseException) -> str:
     """The database's own words (without SQLAlchemy's wrapping and links), on one line."""
     return " ".join(str(getattr(error, "orig", None) or error).split())
 

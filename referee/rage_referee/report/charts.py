@@ -42,7 +42,7 @@ def rating_bars(rows: Sequence[RatingRow], width: int = 640) -> Markup:
         return Markup("")
     row_height, left, right, top = 24, 120, 20, 10
     height = top + row_height * len(rows) + 30
-    low, high = _range([row.low for row in rows] + [row.high for row in rows])
+    low, high = _range([value for row in rows for value in (row.elo, row.low, row.high) if not math.isnan(value)])
 
     def x(value: float) -> float:
         return left + (value - low) / (high - low) * (width - left - right)
@@ -55,18 +55,20 @@ def rating_bars(rows: Sequence[RatingRow], width: int = 640) -> Markup:
     for k, row in enumerate(rows):
         y = top + row_height * k + row_height / 2
         parts.append(f'<text class="label" x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{escape(row.name)}</text>')
-        parts.append(
-            f'<line class="bar" x1="{x(row.low):.1f}" x2="{x(row.high):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
-            f'stroke="{colour(k)}"/>'
-        )
-        for end in (row.low, row.high):
+        interval = f" ({row.low:.0f} to {row.high:.0f})" if row.has_interval else " (no interval: one duplicate set)"
+        if row.has_interval:
             parts.append(
-                f'<line class="cap" x1="{x(end):.1f}" x2="{x(end):.1f}" y1="{y - 5:.1f}" y2="{y + 5:.1f}" '
+                f'<line class="bar" x1="{x(row.low):.1f}" x2="{x(row.high):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
                 f'stroke="{colour(k)}"/>'
             )
+            for end in (row.low, row.high):
+                parts.append(
+                    f'<line class="cap" x1="{x(end):.1f}" x2="{x(end):.1f}" y1="{y - 5:.1f}" y2="{y + 5:.1f}" '
+                    f'stroke="{colour(k)}"/>'
+                )
         parts.append(
             f'<circle cx="{x(row.elo):.1f}" cy="{y:.1f}" r="4" fill="{colour(k)}">'
-            f"<title>{escape(row.name)}: {row.elo:.0f} ({row.low:.0f} to {row.high:.0f})</title></circle>"
+            f"<title>{escape(row.name)}: {row.elo:.0f}{interval}</title></circle>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -38,11 +38,14 @@ from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
+from .listening import listening_socket
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
 COOKIE = "rage_token"
+MAX_FORM_BYTES = 4096
+"""The sign-in form's body (a token is at most 256 characters): any caller, without a token, may post one."""
 GRACE = 2
 """Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
@@ -215,6 +218,19 @@ def _replay_views(record: dict[str, Any], faults: Sequence[Mapping[str, Any]], v
     return replay_views(parsed, faults, [view])[view]
 
 
+async def form_body(request: Request) -> bytes | None:
+    """The body of a sign-in form, read up to :data:`MAX_FORM_BYTES`; None past that (unread beyond it)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            return None
+    return bytes(body)
+
+
 def _refusal(error: Exception) -> Response:
     if isinstance(error, Unauthenticated):
         return HTMLResponse(login_page(str(error)), status_code=401)
@@ -258,7 +274,10 @@ def create_app(contest: Contest) -> Starlette:
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return HTMLResponse(login_page("Enter your token."))
-        fields = parse_qs((await request.body()).decode(errors="replace"))
+        body = await form_body(request)
+        if body is None:
+            return PlainTextResponse(f"the sign-in form takes at most {MAX_FORM_BYTES} bytes", status_code=413)
+        fields = parse_qs(body.decode(errors="replace"))
         token = (fields.get("token") or [""])[0].strip()
         try:
             contest.auth.identify([("authorization", f"Bearer {token}")])
@@ -325,12 +344,15 @@ async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, a
         timeout_graceful_shutdown=GRACE,
     )
     server = _Server(config)
-    task = asyncio.create_task(server.serve())
+    try:
+        sock = listening_socket(host, port)
+    except OSError as error:
+        raise OSError(f"cannot listen on {host}:{port} for --http: {error.strerror or error}") from None
+    task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         if task.done():
-            with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind
-                task.result()
-            raise OSError(f"cannot listen on {host}:{port} for --http")
+            task.result()
+            raise OSError(f"cannot serve the pages on {host}:{port} for --http")
         await asyncio.sleep(0.05)
     return server, task
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, Unpack
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from ..game import FaultLedger
 from ..limits import MAX_WORKERS
@@ -52,7 +52,7 @@ class RunnerSettings(BaseModel):
 
     kind: RunnerKind = RunnerKind.LOCAL
     address: str | None = Field(None, description="the Ray cluster: auto, HOST:PORT or ray://HOST:PORT")
-    workers: int | None = Field(None, ge=1, le=MAX_WORKERS, description="Ray worker processes")
+    workers: StrictInt | None = Field(None, ge=1, le=MAX_WORKERS, description="Ray worker processes")
     working_dir: str | None = Field(None, min_length=1, description="a folder Ray ships to every worker")
 
     @model_validator(mode="after")

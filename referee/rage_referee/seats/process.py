@@ -153,6 +153,11 @@ class BotProcess:
             self.stop()
             raise
 
+    @property
+    def launched_at(self) -> int:
+        """Where the log's words of the latest launch begin (past its launch line): earlier runs' are before."""
+        return self._launched_at
+
     def log_tail(self, lines: int = 3) -> str:
         """The last lines the latest launch wrote, made printable and joined into one line."""
         try:
