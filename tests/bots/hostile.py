@@ -7,7 +7,8 @@ Attacks made before serving, each reported on stderr as ``ATTACK TARGET: blocked
 ``write PATH ...`` (``written`` when it could: the test checks where it landed), ``orphan`` (a
 detached child that sleeps). Attacks made in the first bid, which affect play: ``memory``
 (allocate until refused, then crash), ``fork`` (fork until refused, the children sleeping),
-``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer).
+``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer), ``flood [MIB]``
+(write MIB MiB, 48 unless told, to stderr and stdout from a thread of its own while it plays on).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import ClassVar
@@ -113,7 +115,20 @@ def huge_file() -> None:
         report(f"hugefile: refused after {written // MiB} MiB: {error}")
 
 
-IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file}
+def flood() -> None:
+    """Half to stderr, half to stdout, in lines of 1 KiB, while the bot goes on answering."""
+    mib = int(HostileBot.targets[0]) if HostileBot.targets else 48
+    line = b"flood " + b"x" * 1017 + b"\n"
+
+    def write() -> None:
+        for i in range(mib * 1024):
+            os.write(2 if i % 2 else 1, line)
+        report("flood: written")
+
+    threading.Thread(target=write, daemon=True).start()
+
+
+IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file, "flood": flood}
 
 
 class HostileBot(Bot):
