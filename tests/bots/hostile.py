@@ -8,7 +8,7 @@ Attacks made before serving, each reported on stderr as ``ATTACK TARGET: blocked
 detached child that sleeps). Attacks made in the first bid, which affect play: ``memory``
 (allocate until refused, then crash), ``fork`` (fork until refused, the children sleeping),
 ``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer), ``flood [MIB]``
-(write MIB MiB, 48 unless told, to stderr and stdout from a thread of its own while it plays on).
+(write MIB MiB, 48 unless told, to stderr and stdout: half before serving, half while it plays).
 """
 
 from __future__ import annotations
@@ -115,20 +115,20 @@ def huge_file() -> None:
         report(f"hugefile: refused after {written // MiB} MiB: {error}")
 
 
-def flood() -> None:
-    """Half to stderr, half to stdout, in lines of 1 KiB, while the bot goes on answering."""
-    mib = int(HostileBot.targets[0]) if HostileBot.targets else 48
+def flood(mib: int) -> None:
+    """``mib`` MiB in lines of 1 KiB, to stderr and stdout in turn: the first half before serving, the rest from
+    a thread of its own while the bot plays."""
     line = b"flood " + b"x" * 1017 + b"\n"
 
-    def write() -> None:
-        for i in range(mib * 1024):
+    def write(lines: int) -> None:
+        for i in range(lines):
             os.write(2 if i % 2 else 1, line)
-        report("flood: written")
 
-    threading.Thread(target=write, daemon=True).start()
+    write(mib * 512)
+    threading.Thread(target=write, args=(mib * 512,), daemon=True).start()
 
 
-IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file, "flood": flood}
+IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file}
 
 
 class HostileBot(Bot):
@@ -154,7 +154,7 @@ if __name__ == "__main__":
     argv = sys.argv[1:]
     cut = next((i for i, part in enumerate(argv) if part.startswith("--")), len(argv))  # then --listen or --port
     parser = argparse.ArgumentParser()
-    parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", *IN_PLAY])
+    parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", "flood", *IN_PLAY])
     parser.add_argument("targets", nargs="*")
     args, rest = parser.parse_args(argv[:cut]), argv[cut:]
     before = {"connect": connect, "read": read, "write": write}
@@ -162,5 +162,7 @@ if __name__ == "__main__":
         before[args.attack](target)
     if args.attack == "orphan":
         orphan()
+    if args.attack == "flood":
+        flood(int(args.targets[0]) if args.targets else 48)
     HostileBot.attack, HostileBot.targets = args.attack, args.targets
     main(HostileBot, rest)
