@@ -104,3 +104,14 @@ def test_rage_test(tmp_path: Path) -> None:
                   "--db", tmp_path / "tests.sqlite", "--logs", tmp_path)  # fmt: skip
     assert result.exit_code in (0, 1), result.output  # decided
     safe(result.output)
+
+
+def test_a_launched_bot_of_that_name_plays_and_keeps_a_log_of_its_own(tmp_path: Path) -> None:
+    """Its log's file name is cut (a file name holds 255 bytes) and hashed; the match was refused with the name raw."""
+    launched = f"python {ROOT / 'examples' / 'random_bot.py'}"
+    result = rage("match", "--bot", f"{NAME}={launched}", "--bot", f"{NAME[:-1]}={launched}", "--games", "1",
+                  "--seed", "1", "--logs", tmp_path)  # fmt: skip
+    assert result.exit_code == 0, result.output[:2000]
+    safe(result.output)
+    logs = sorted(tmp_path.glob("*.log"))
+    assert len(logs) == 2 and all(len(log.name) < 255 for log in logs)
