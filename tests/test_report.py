@@ -148,7 +148,7 @@ def test_names_from_the_league_are_escaped_and_capped(tmp_path: Path, played: tu
         text = page.read_text()
         assert "<script>alert" not in text and "<i>" not in text, page
     assert bot_file(hostile) != hostile and "/" not in bot_file("../etc/passwd")
-    assert len(capped(hostile)) == 200 and capped("a\nb\x1b") == "a b "
+    assert len(capped(hostile)) == 200 and capped("a\nb\x1b") == "a\\nb\\x1b"
     for script in (tmp_path / "site" / "games").glob("*.js"):
         assert "</script" not in script.read_text()
 

@@ -24,6 +24,7 @@ import pytest
 from conftest import require, require_command
 from rage_referee import sandbox
 from rage_referee.cli import app
+from rage_referee.limits import MAX_BOT_LOG_BYTES
 from rage_referee.sandbox import UID_BASE
 from typer.testing import CliRunner
 
@@ -371,3 +372,20 @@ def test_rage_bot_build_reports_the_version_and_the_build_log(tmp_path: Path) ->
     assert "build: built" in result.stdout
     (built,) = (tmp_path / "v" / "rnd").glob("*/out.txt")
     assert built.read_text() == "x"
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_flood_of_output_is_cut_at_the_log_cap_as_outside_the_sandbox_and_the_bot_plays_on(tmp_path: Path) -> None:
+    """The bot writes to the referee's pipe, not to its log: neither its file size limit nor a log already past it
+    (earlier runs' sections) ends it."""
+    (tmp_path / "logs").mkdir()
+    with (tmp_path / "logs" / "hostile.log").open("wb") as old:
+        old.truncate((LIMITS["file_size_mb"] + 1) * 1024 * 1024)
+    result = run_league(league_file(tmp_path, "flood 40"))
+    played(result)
+    assert not faults(result), result.stderr[-2000:]
+    log = tmp_path / "logs" / "hostile.log"
+    runs = log.read_bytes()[(LIMITS["file_size_mb"] + 1) * 1024 * 1024 :]
+    assert len(runs) <= MAX_BOT_LOG_BYTES + 4096
+    assert runs.splitlines()[-1].startswith(b"=== the referee cut ")

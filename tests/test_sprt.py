@@ -39,13 +39,13 @@ def acceptance(test: Sprt, draw: Draw, mean: float, runs: int, seed: int, cap: i
     rng = random.Random(seed)
     accepted = taken = 0
     for _ in range(runs):
-        figures: list[float] = []
+        run = test.running()
         verdict = Verdict.UNDECIDED
-        while verdict is Verdict.UNDECIDED and len(figures) < cap:
-            figures.append(draw(rng, mean))
-            verdict = test.verdict(figures)
+        while verdict is Verdict.UNDECIDED and run.n < cap:
+            run.add(draw(rng, mean))
+            verdict = run.verdict()
         accepted += verdict is Verdict.H1
-        taken += len(figures)
+        taken += run.n
     return accepted / runs, taken / runs
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from rage_referee.text import BOT_TEXT_LIMIT, bot_text
+from rage_referee.text import BOT_TEXT_LIMIT, NAME_LIMIT, bot_text, name_text
 
 
 def test_plain_text_is_kept() -> None:
@@ -30,3 +30,12 @@ def test_any_text_comes_out_short_and_printable(text: str) -> None:
     shown = bot_text(text)
     assert len(shown) <= BOT_TEXT_LIMIT + 40
     assert shown.isprintable()
+
+
+def test_a_name_is_shown_escaped_and_cut_to_its_limit_with_an_ellipsis() -> None:
+    assert name_text("plain") == "plain"
+    assert name_text("n" * NAME_LIMIT) == "n" * NAME_LIMIT
+    assert name_text("n" * (NAME_LIMIT + 1)) == "n" * (NAME_LIMIT - 1) + "…"
+    assert name_text("ab\x1b[31m", 6) == "ab…"  # an escape is never cut in half
+    assert name_text("a\x1bb", 6) == "a\\x1bb"
+    assert len(name_text("\x1b" * 10_000)) <= NAME_LIMIT

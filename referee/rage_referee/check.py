@@ -15,7 +15,7 @@ from .game_spec import GameSpec, TimeControl
 from .runner import LocalRunner
 from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError
 from .seats.log_tail import tail_lines
-from .text import bot_text
+from .text import bot_text, name_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
 CHECK_RULESETS = (
@@ -97,7 +97,7 @@ def _greeted(report: CheckReport, handle: BotHandle) -> None:
     """The handshake's line, and where the bot's log goes."""
     identity = handle.identity
     assert identity is not None, "a started bot has greeted"
-    report.add(True, f"handshake: {bot_text(identity.name, 80)} {bot_text(identity.version, 80)}, protocol 1")
+    report.add(True, f"handshake: {name_text(identity.name)} {name_text(identity.version)}, protocol 1")
     if handle.process is not None:
         report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
     elif handle.spec.kind is BotKind.ADDRESS:

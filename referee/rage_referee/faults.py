@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from .text import name_text
+
 
 class FaultKind(StrEnum):
     TIMEOUT = "timeout"
@@ -93,13 +95,13 @@ def fault_lines(game: int, seats: Sequence[str], faults: Iterable[Fault]) -> lis
         if fault.charged:
             where = f"round {fault.round}, " + (f"trick {fault.trick}" if fault.trick else "bidding")
             where += f", decision {fault.decision}"
-            lines.append(f"game {game}: {seats[fault.seat]} {fault.kind.value} ({where}): {fault.detail}")
+            lines.append(f"game {game}: {name_text(seats[fault.seat])} {fault.kind.value} ({where}): {fault.detail}")
         else:
             forfeited.setdefault(fault.seat, []).append(fault)
     for seat, entries in forfeited.items():
         first = entries[0]
         lines.append(
-            f"game {game}: {seats[seat]} forfeited ({first.detail}): the referee played its {len(entries)} "
+            f"game {game}: {name_text(seats[seat])} forfeited ({first.detail}): the referee played its {len(entries)} "
             f"decisions from round {first.round} on"
         )
     return lines

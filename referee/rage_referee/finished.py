@@ -16,7 +16,7 @@ from rage_sdk.state import GameState, places_for
 from .faults import Fault
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Figures:
     """What a game came to, as its record says: the figures ratings, standings and reports read."""
 
@@ -75,7 +75,7 @@ def figures_played(seats: tuple[str, ...], state: GameState) -> Figures:
     return Figures(seats, totals, places, hits, len(state.results), ())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FinishedGame:
     """The result of one game; plain data, so it pickles (a Ray worker returns it to the driver)."""
 

@@ -28,7 +28,7 @@ from rich.text import Text
 from .faults import Fault
 from .record_ask import Answer
 from .record_text import action_text, card_text, cards_text, colour_text, legal_text, trick_text
-from .text import bot_text
+from .text import bot_text, name_text
 
 FAULT_STYLE = "bold red"
 MAX_DETAIL = 160
@@ -47,7 +47,7 @@ def faults_of(data: dict[str, Any]) -> list[Fault]:
 
 def fault_text(fault: Fault, players: Sequence[str]) -> Text:
     where = f"round {fault.round}, " + ("bid" if fault.trick == 0 else f"trick {fault.trick}")
-    name = bot_text(players[fault.seat]) if 0 <= fault.seat < len(players) else f"seat {fault.seat}"
+    name = name_text(players[fault.seat]) if 0 <= fault.seat < len(players) else f"seat {fault.seat}"
     return Text(
         f"! {where}: {name} {fault.kind.value}: {bot_text(fault.detail, MAX_DETAIL)}; "
         f"the referee played {bot_text(fault.fallback)}",
@@ -63,14 +63,14 @@ def game_header(record: GameRecord) -> Text:
     bots: list[Any] = listed if isinstance(listed, list) else []
     seats = []
     for seat, name in enumerate(record.players):
-        label = f"{seat} {bot_text(name)}"
+        label = f"{seat} {name_text(name)}"
         bot = bots[seat] if seat < len(bots) and isinstance(bots[seat], dict) else {}
         if isinstance(bot.get("name"), str):
             version = bot.get("version")
-            label += f" ({bot_text(bot['name'])}" + (f" {bot_text(version)})" if isinstance(version, str) else ")")
+            label += f" ({name_text(bot['name'])}" + (f" {name_text(version)})" if isinstance(version, str) else ")")
         seats.append(label)
     header = Text(f"{record.ruleset.describe()}: {', '.join(seats)}")
-    facts = [f"{kind} {bot_text(str(meta[kind]))}" for kind in ("league", "match") if kind in meta]
+    facts = [f"{kind} {name_text(str(meta[kind]))}" for kind in ("league", "match") if kind in meta]
     facts += [f"{key} {meta[key]}" for key in ("game", "set") if type(meta.get(key)) is int]
     time = meta.get("time")
     if isinstance(time, dict) and type(time.get("decision_ms")) is int and type(time.get("bank_ms")) is int:
@@ -91,7 +91,7 @@ def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequen
     turned = " ".join(CARDS[card].token for card in state.turned)
     title = Text.assemble(
         f"Round {result.round_number}: {result.cards} card{'s' * (result.cards != 1)}, "
-        f"dealer {bot_text(players[result.dealer])}, trump ",
+        f"dealer {name_text(players[result.dealer])}, trump ",
         colour_text(result.trump),
         f" (turned up: {turned or 'nothing'})",
     )
@@ -100,7 +100,7 @@ def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequen
     table = Table(title=title, title_justify="left")
     table.add_column("trick", justify="right")
     for name in players:
-        table.add_column(bot_text(name), justify="right")
+        table.add_column(name_text(name), justify="right")
     table.add_column("trump")
     table.add_column("winner")
     dealt = [cards_text(sorted((Card.of(token) for token in hand), key=lambda card: card.id)) for hand in hands]
@@ -113,7 +113,7 @@ def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequen
             cells[seat] = card_text(play) + Text(" *" if order == 0 else "", style="dim")
             if (number, seat) in marked:
                 cells[seat] += mark
-        table.add_row(str(number), *cells, colour_text(trick.trump), bot_text(players[trick.winner]))
+        table.add_row(str(number), *cells, colour_text(trick.trump), name_text(players[trick.winner]))
     table.add_row("tricks", *map(str, result.tricks_won), "", "", style="bold")
     table.add_row("points", *map(str, result.points), "", "", style="bold")
     return table
@@ -141,7 +141,7 @@ def game_story(record: GameRecord, faults: list[Fault]) -> Iterator[RenderableTy
         yield from tables  # the rounds before the rule broken
         raise
     yield from tables
-    totals = ", ".join(f"{bot_text(name)} {total}" for name, total in zip(record.players, state.totals))
+    totals = ", ".join(f"{name_text(name)} {total}" for name, total in zip(record.players, state.totals))
     yield Text(f"totals: {totals}")
 
 
@@ -158,7 +158,7 @@ class _SeatRound:
 def _round_title(view: SeatView, players: Sequence[str]) -> Text:
     return Text.assemble(
         f"Round {view.round_number}: {view.cards} card{'s' * (view.cards != 1)}, "
-        f"dealer {bot_text(players[view.dealer])}, trump ",
+        f"dealer {name_text(players[view.dealer])}, trump ",
         colour_text(NO_TRUMP if view.trump is None else int(view.trump)),
         f" (turned up: {' '.join(card.token for card in view.turned) or 'nothing'})",
     )
@@ -175,7 +175,7 @@ def _seat_table(view: SeatView, players: Sequence[str]) -> Table:
 def _finished_tricks(part: _SeatRound, view: SeatView, players: Sequence[str]) -> None:
     """Rows for the tricks finished since the seat last looked."""
     for number, trick in enumerate(view.tricks[part.tricks_shown :], start=part.tricks_shown + 1):
-        winner = Text(f" won by {bot_text(players[trick.winner])}", style="dim")
+        winner = Text(f" won by {name_text(players[trick.winner])}", style="dim")
         part.table.add_row(f"trick {number}", "", trick_text(trick.plays, players) + winner, "", "", "", style="dim")
     part.tricks_shown = len(view.tricks)
 
@@ -183,7 +183,7 @@ def _finished_tricks(part: _SeatRound, view: SeatView, players: Sequence[str]) -
 def seen_text(view: SeatView, players: Sequence[str]) -> Text:
     """What the seat saw besides its hand when it decided: the bids it was shown, and the trick so far."""
     if not view.trick:
-        shown = [f"{bot_text(players[seat])} {'?' if bid is None else bid}" for seat, bid in enumerate(view.bids)]
+        shown = [f"{name_text(players[seat])} {'?' if bid is None else bid}" for seat, bid in enumerate(view.bids)]
         text = Text("bids: " + ", ".join(shown))
         if view.tricks or view.trick or any(view.tricks_won):
             text.append(f"; tricks won {' '.join(map(str, view.tricks_won))}")
@@ -205,8 +205,8 @@ def decision_row(decision: Decision, players: Sequence[str], fault: Fault | None
 
 def _round_end(view: SeatView, players: Sequence[str]) -> Text:
     result = view.results[-1]
-    points = ", ".join(f"{bot_text(name)} {p}" for name, p in zip(players, result.points))
-    totals = ", ".join(f"{bot_text(name)} {t}" for name, t in zip(players, view.totals))
+    points = ", ".join(f"{name_text(name)} {p}" for name, p in zip(players, result.points))
+    totals = ", ".join(f"{name_text(name)} {t}" for name, t in zip(players, view.totals))
     return Text(f"round {result.round_number}: bids {list(result.bids)}, points {points}; totals {totals}")
 
 
@@ -216,7 +216,7 @@ def seat_story(record: GameRecord, seat: int, faults: list[Fault]) -> Iterator[R
     :raises rage_sdk.errors.IllegalActionError: at the first rule the record breaks.
     """
     players = record.players
-    yield Text(f"{record.ruleset.describe()}: the game as seat {seat} ({bot_text(players[seat])}) saw it")
+    yield Text(f"{record.ruleset.describe()}: the game as seat {seat} ({name_text(players[seat])}) saw it")
     own = {(fault.round, fault.trick): fault for fault in faults if fault.seat == seat}
     ends: dict[int, SeatView] = {}  # what it saw as each round ended, by round number
 
@@ -248,8 +248,8 @@ def _close(part: _SeatRound, end: SeatView, players: Sequence[str]) -> Iterator[
 # ------------------------------------------------------------------ a bot asked again
 def answers_table(record: GameRecord, bot: str, answers: Sequence[Answer], faults: list[Fault]) -> Table:
     """Decisions put to ``bot`` again: what the seat saw, what it played then (``!``: a fallback), what it plays now."""
-    table = Table(title=Text(f"{bot_text(bot)} asked again"), title_justify="left")
-    for column in ("decision", "hand", "seen", "legal", "recorded", "ms", bot_text(bot), "ms", ""):
+    table = Table(title=Text(f"{name_text(bot)} asked again"), title_justify="left")
+    for column in ("decision", "hand", "seen", "legal", "recorded", "ms", name_text(bot), "ms", ""):
         table.add_column(column, justify="right" if column == "ms" else "left")
     for answer in answers:
         decision = answer.decision

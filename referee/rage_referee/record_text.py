@@ -9,7 +9,7 @@ from rage_sdk.cards import CHANGE, COLOUR_NAMES, WILD, Card
 from rage_sdk.state import NO_TRUMP
 from rich.text import Text
 
-from .text import bot_text
+from .text import name_text
 
 COLOUR_STYLES = {"r": "red", "o": "dark_orange", "y": "yellow", "g": "green", "b": "blue", "p": "magenta"}
 
@@ -63,4 +63,4 @@ def legal_text(legal: Sequence[Action]) -> Text:
 
 
 def trick_text(plays: Sequence[tuple[int, Play]], players: Sequence[str]) -> Text:
-    return Text(" ").join(Text(f"{bot_text(players[seat])} ") + card_text(play) for seat, play in plays)
+    return Text(" ").join(Text(f"{name_text(players[seat])} ") + card_text(play) for seat, play in plays)

@@ -22,9 +22,10 @@ inverse, so a margin may be given in either unit.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from statistics import NormalDist
 
 MIN_FIGURES = 5
@@ -60,33 +61,79 @@ class Sprt:
 
     def llr(self, figures: Sequence[float]) -> float:
         """The generalized log-likelihood ratio of H1 against H0 after ``figures``."""
-        n = len(figures)
-        if n < 2 or self.mu1 == self.mu0:
+        if len(figures) < 2 or self.mu1 == self.mu0:
             return 0.0
         off0 = math.fsum((x - self.mu0) ** 2 for x in figures)
         off1 = math.fsum((x - self.mu1) ** 2 for x in figures)
+        return self._ratio(len(figures), off0, off1)
+
+    def _ratio(self, n: int, off0: float, off1: float) -> float:
+        """The LLR after ``n`` figures whose squared distances from ``mu0`` and ``mu1`` sum to ``off0`` and ``off1``."""
+        if n < 2 or self.mu1 == self.mu0:
+            return 0.0
         if off1 == 0 or off0 == 0:
             return math.copysign(math.inf, off0 - off1)
         return (n - 1) / 2 * math.log(off0 / off1)
 
     def verdict(self, figures: Sequence[float]) -> Verdict:
-        """H1 or H0 once the LLR leaves its bounds (after at least ``MIN_FIGURES`` figures)."""
-        if len(figures) < MIN_FIGURES:
+        """H1 or H0 once the LLR leaves its bounds (after at least ``MIN_FIGURES`` figures).
+
+        This sums every figure again: a stream of figures is tested as it comes with :meth:`running`."""
+        return self._decided(len(figures), lambda: self.llr(figures))
+
+    def _decided(self, n: int, llr: Callable[[], float]) -> Verdict:
+        if n < MIN_FIGURES:
             return Verdict.UNDECIDED
-        llr = self.llr(figures)
-        if llr >= self.upper:
+        ratio = llr()
+        if ratio >= self.upper:
             return Verdict.H1
-        if llr <= self.lower:
+        if ratio <= self.lower:
             return Verdict.H0
         return Verdict.UNDECIDED
 
+    def running(self) -> RunningSprt:
+        """This test on figures that come one at a time, each verdict without summing the earlier ones again."""
+        return RunningSprt(self)
+
     def first_verdict(self, figures: Sequence[float]) -> tuple[Verdict, int]:
         """The verdict reached as the figures came in, and how many it took (all of them if undecided)."""
-        for n in range(MIN_FIGURES, len(figures) + 1):
-            verdict = self.verdict(figures[:n])
+        run = self.running()
+        for x in figures:
+            run.add(x)
+            verdict = run.verdict()
             if verdict is not Verdict.UNDECIDED:
-                return verdict, n
+                return verdict, run.n
         return Verdict.UNDECIDED, len(figures)
+
+
+@dataclass
+class RunningSprt:
+    """An :class:`Sprt` kept up to date as figures come: running sums of their squared distances from ``mu0``
+    and ``mu1``, so each verdict costs the same however many figures came before.
+
+    The sums are exact (fractions of the very terms :meth:`Sprt.llr` adds up); read as floats they are
+    rounded once, as :func:`math.fsum` rounds, so the LLR and the verdict are :meth:`Sprt.llr`'s and
+    :meth:`Sprt.verdict`'s on the same figures, to the last bit.
+    """
+
+    test: Sprt
+    n: int = 0
+    _off0: Fraction = field(default_factory=Fraction)
+    _off1: Fraction = field(default_factory=Fraction)
+
+    def add(self, x: float) -> None:
+        """Count one more figure."""
+        self.n += 1
+        self._off0 += Fraction((x - self.test.mu0) ** 2)
+        self._off1 += Fraction((x - self.test.mu1) ** 2)
+
+    def llr(self) -> float:
+        """:meth:`Sprt.llr` of the figures so far."""
+        return self.test._ratio(self.n, float(self._off0), float(self._off1))
+
+    def verdict(self) -> Verdict:
+        """:meth:`Sprt.verdict` of the figures so far."""
+        return self.test._decided(self.n, self.llr)
 
 
 def score_of_elo(elo: float) -> float:

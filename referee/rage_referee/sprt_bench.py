@@ -6,10 +6,15 @@ go six times faster). On the same stream of games two tests run side by side: ``
 sequential test on the per-set score differences, and the baseline, the same kind of SPRT on each
 game's head-to-head result (NEW finished above BASE: 1, level: 1/2, below: 0) with H1 at the same
 Elo margin. A run goes on until both decided or ``cap`` games.
+
+``rage bench sprt``: the time a verdict takes as a long stream comes in, by running sums against the
+baseline of summing every figure again (:func:`verdict_speed`).
 """
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,9 +80,8 @@ def one_run(
         BotSpec.of("new", new), BotSpec.of("base", base), field_spec, 3, Ruleset.of("amigo"), seed, elo1
     )
     classes = {spec.name: load_bot_class(spec.target) for spec in (config.new, config.base, *config.field)}
-    baseline_test = Sprt(0.5, score_of_elo(elo1), config.alpha, config.beta)
+    baseline_test = Sprt(0.5, score_of_elo(elo1), config.alpha, config.beta).running()
     games: list[FinishedGame] = []
-    scores: list[float] = []
     paired = baseline = Verdict.UNDECIDED
     paired_games = baseline_games = 0
     set_id = 0
@@ -90,8 +94,8 @@ def one_run(
             paired, paired_games = status.verdict, status.games
         for score in head_to_head(played, "new", "base"):
             if with_baseline and baseline is Verdict.UNDECIDED:
-                scores.append(score)
-                baseline, baseline_games = baseline_test.verdict(scores), len(scores)
+                baseline_test.add(score)
+                baseline, baseline_games = baseline_test.verdict(), baseline_test.n
     return RunResult(paired, paired_games, baseline, baseline_games)
 
 
@@ -132,3 +136,32 @@ def measure(runs: int, equal_runs: int, cap: int, elo1: float = DEFAULT_ELO1) ->
     better = [one_run(HEURISTIC, SLOPPY, GREEDY, seed, cap, elo1) for seed in range(runs)]
     equal = [one_run(SLOPPY, SLOPPY, GREEDY, 10_000 + seed, cap, elo1, False) for seed in range(equal_runs)]
     return SprtBench(runs, cap, elo1, better, equal)
+
+
+@dataclass(frozen=True)
+class VerdictSpeed:
+    """The time a verdict after each figure of a stream of ``figures`` took, on average, tested both ways."""
+
+    figures: int
+    running_us: float
+    """:meth:`Sprt.running`: running sums, one figure added per verdict."""
+    resummed_us: float
+    """The baseline: :meth:`Sprt.verdict` on the stream so far, every figure summed again."""
+
+
+def verdict_speed(figures: int, seed: int = 1) -> VerdictSpeed:
+    """A verdict after each of ``figures`` undecided figures (normal noise about a mean between H0 and H1)."""
+    rng = random.Random(seed)
+    stream = [rng.gauss(0.5, 40.0) for _ in range(figures)]
+    test = Sprt(0.0, 1.0)
+    start = time.perf_counter()
+    run = test.running()
+    running = []
+    for x in stream:
+        run.add(x)
+        running.append(run.verdict())
+    middle = time.perf_counter()
+    resummed = [test.verdict(stream[:n]) for n in range(1, figures + 1)]
+    end = time.perf_counter()
+    assert running == resummed, "the running test and the resummed formula disagree"
+    return VerdictSpeed(figures, (middle - start) / figures * 1e6, (end - middle) / figures * 1e6)

@@ -6,12 +6,18 @@ newlines, ANSI escapes and every other character Python does not call printable 
 format characters, bidirectional overrides, line separators, unassigned code points) are written
 as Python escapes (``\\n``, ``\\x1b``, ``\\u202e``), and the result is cut
 at :data:`BOT_TEXT_LIMIT` characters with a note of how much was left out.
+
+A player's or bot's name, which a league file, a ``--bot`` option, a record or a bot gives, is shown by
+:func:`name_text` in every table, line and page: escaped the same way, and shorter
+(:data:`NAME_LIMIT`), a cut name ending in ``…``; :func:`one_line` does the same for any short text.
 """
 
 from __future__ import annotations
 
 BOT_TEXT_LIMIT = 300
 """Characters of a bot's text kept, escapes counted (the note of what was cut comes on top)."""
+NAME_LIMIT = 60
+"""Characters of a name a table or line shows, escapes and the ``…`` of a cut one counted."""
 
 
 def _shown(char: str) -> str:
@@ -31,3 +37,23 @@ def bot_text(text: str, limit: int = BOT_TEXT_LIMIT) -> str:
         out.append(shown)
         length += len(shown)
     return "".join(out)
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` with control characters escaped, cut to at most ``limit`` characters, the last ``…`` if cut."""
+    out: list[str] = []
+    length = 0
+    for char in text:
+        shown = _shown(char)
+        if length + len(shown) > limit:
+            while out and length > limit - 1:  # room for the ellipsis
+                length -= len(out.pop())
+            return "".join(out) + "…"
+        out.append(shown)
+        length += len(shown)
+    return "".join(out)
+
+
+def name_text(name: str, limit: int = NAME_LIMIT) -> str:
+    """A player's or bot's name as every table, line and page shows it: :func:`one_line` at :data:`NAME_LIMIT`."""
+    return one_line(name, limit)

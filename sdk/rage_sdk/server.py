@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -174,8 +175,9 @@ async def _watch_parent(stopping: asyncio.Event) -> None:
     while True:
         await asyncio.sleep(WATCH_SECONDS)
         if referee_gone(pid, launched_directly):
-            print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
             stopping.set()
+            with contextlib.suppress(OSError):  # the log is the referee's pipe, gone with it
+                print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
             return
 
 

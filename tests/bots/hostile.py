@@ -7,7 +7,8 @@ Attacks made before serving, each reported on stderr as ``ATTACK TARGET: blocked
 ``write PATH ...`` (``written`` when it could: the test checks where it landed), ``orphan`` (a
 detached child that sleeps). Attacks made in the first bid, which affect play: ``memory``
 (allocate until refused, then crash), ``fork`` (fork until refused, the children sleeping),
-``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer).
+``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer), ``flood [MIB]``
+(write MIB MiB, 48 unless told, to stderr and stdout: half before serving, half while it plays).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import ClassVar
@@ -113,6 +115,19 @@ def huge_file() -> None:
         report(f"hugefile: refused after {written // MiB} MiB: {error}")
 
 
+def flood(mib: int) -> None:
+    """``mib`` MiB in lines of 1 KiB, to stderr and stdout in turn: the first half before serving, the rest from
+    a thread of its own while the bot plays."""
+    line = b"flood " + b"x" * 1017 + b"\n"
+
+    def write(lines: int) -> None:
+        for i in range(lines):
+            os.write(2 if i % 2 else 1, line)
+
+    write(mib * 512)
+    threading.Thread(target=write, args=(mib * 512,), daemon=True).start()
+
+
 IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file}
 
 
@@ -139,7 +154,7 @@ if __name__ == "__main__":
     argv = sys.argv[1:]
     cut = next((i for i, part in enumerate(argv) if part.startswith("--")), len(argv))  # then --listen or --port
     parser = argparse.ArgumentParser()
-    parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", *IN_PLAY])
+    parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", "flood", *IN_PLAY])
     parser.add_argument("targets", nargs="*")
     args, rest = parser.parse_args(argv[:cut]), argv[cut:]
     before = {"connect": connect, "read": read, "write": write}
@@ -147,5 +162,7 @@ if __name__ == "__main__":
         before[args.attack](target)
     if args.attack == "orphan":
         orphan()
+    if args.attack == "flood":
+        flood(int(args.targets[0]) if args.targets else 48)
     HostileBot.attack, HostileBot.targets = args.attack, args.targets
     main(HostileBot, rest)

@@ -240,6 +240,30 @@ def test_command(
     )
 
 
+@app.command("sprt")
+def sprt_command(
+    figures: Annotated[str, typer.Option(help="Stream lengths, comma-separated.")] = "1000,4000",
+    as_json: FiguresJsonOption = False,
+) -> None:
+    """The time rage test's sequential test takes per verdict over a long stream of figures: running sums
+    against the baseline of summing every figure again."""
+    from .. import sprt_bench
+
+    counts = number_list("--figures", figures, "1000,4000", most=100_000)
+    speeds = [sprt_bench.verdict_speed(count) for count in counts]
+    if as_json:
+        print(json.dumps([vars(speed) for speed in speeds]))
+        return
+    print_figures(
+        "rage bench sprt: a verdict after each figure of a stream (the same verdicts both ways)",
+        ("figures", "running sums, us a verdict", "baseline: summed again, us a verdict", "baseline / running"),
+        [
+            (f"{s.figures:,}", f"{s.running_us:.1f}", f"{s.resummed_us:.1f}", f"{s.resummed_us / s.running_us:.1f}x")
+            for s in speeds
+        ],
+    )
+
+
 @app.command("create-league")
 def create_league_command(
     games: Annotated[int, typer.Option(min=1, max=100_000, help="Games in the league created.")] = 100_000,

@@ -12,6 +12,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from ..text import name_text
 from .common import Format, out
 
 if TYPE_CHECKING:
@@ -51,21 +52,21 @@ def render_crosstable(games: Sequence[FinishedGame], order: Sequence[str], fmt: 
         return "" if pairing is None else f"{pairing.wins}-{pairing.draws}-{pairing.losses} {pairing.elo:+.0f}"
 
     if fmt is Format.MARKDOWN:
-        print("| | " + " | ".join(order) + " |")
+        print("| | " + " | ".join(map(name_text, order)) + " |")
         print("|---|" + "---:|" * len(order))
         for a in order:
-            print(f"| {a} | " + " | ".join(cell(a, b) for b in order) + " |")
+            print(f"| {name_text(a)} | " + " | ".join(cell(a, b) for b in order) + " |")
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("", no_wrap=True)
     for b in order:
-        table.add_column(b, justify="right", no_wrap=True)
+        table.add_column(name_text(b), justify="right", no_wrap=True)
     for a in order:
         cells = []
         for b in order:
             pairing = cross.get(a, {}).get(b)
             style = "" if pairing is None else "green" if pairing.elo > 50 else "red" if pairing.elo < -50 else ""
             cells.append(Text(cell(a, b), style=style))
-        table.add_row(a, *cells)
+        table.add_row(name_text(a), *cells)
     out.print(table)
     out.print(LEGEND, style="dim")

@@ -16,6 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..text import name_text
 from .common import Format, err, fail, out, refusing_unwritable
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
@@ -94,7 +95,7 @@ def run_command(
     except SubmissionError as error:
         fail(str(error), 1)  # it quotes the build's log, which the bot wrote
     for name, submission in submissions.items():
-        out.print(f"{name}: submitted {submission.manifest.name}, version {submission.short}")
+        out.print(f"{name_text(name)}: submitted {name_text(submission.manifest.name)}, version {submission.short}")
     try:
         store = Store(config.database_url(file.parent))
         plan = plan_league(config, store, pins(submissions))
@@ -106,9 +107,11 @@ def run_command(
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     if config.runner.kind != "local":
-        out.print(f"{config.name}: {config.runner.describe()}")
+        out.print(f"{name_text(config.name)}: {config.runner.describe()}")
     if already:
-        out.print(f"{config.name}: {already} of {total} games stored already; playing the other {total - already}")
+        out.print(
+            f"{name_text(config.name)}: {already} of {total} games stored already; playing the other {total - already}"
+        )
     progress = StandingsProgress(
         TextColumn("{task.description}", style="bold", markup=False),  # the league's name, as written
         BarColumn(),
@@ -125,7 +128,7 @@ def run_command(
             store.games(plan.league_id) if already else [], standings_every, standings_top
         )
     with progress:
-        task = progress.add_task(config.name, total=total, completed=already, rate="-")
+        task = progress.add_task(name_text(config.name), total=total, completed=already, rate="-")
 
         def advance(game: FinishedGame) -> None:
             if progress.standings is not None:
@@ -149,7 +152,7 @@ def run_command(
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)
-    title = f"{config.name}: {len(games)} games, {config.ruleset.describe()}"
+    title = f"{name_text(config.name)}: {len(games)} games, {config.ruleset.describe()}"
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
     versions = versions_line(games)
     if versions is not None:
@@ -189,14 +192,14 @@ def reveal_command(file: LeagueFile) -> None:
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
     if deals.key is None:
-        fail(f"{config.name}: deals from seed {config.seed} are public already: there is no key to reveal")
+        fail(f"{name_text(config.name)}: deals from seed {config.seed} are public already: there is no key to reveal")
     if todo:
-        fail(f"{config.name}: {todo} games are not played yet; reveal the key after the last")
+        fail(f"{name_text(config.name)}: {todo} games are not played yet; reveal the key after the last")
     try:
         store.reveal(league_id)
     except StoreError as error:
         fail(str(error))
-    out.print(f"{config.name}: deal key {deals.key.hex()} (commitment {deals.commitment})")
+    out.print(f"{name_text(config.name)}: deal key {deals.key.hex()} (commitment {deals.commitment})")
     out.print(f"write the contest bundle with: rage league export {file} --out DIR")
 
 
@@ -229,7 +232,9 @@ def export_command(
         write_bundle(out_dir, config, deals, revealed, games)
     except OSError as error:
         fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
-    out.print(f"{len(games)} games of {config.name} written to {out_dir}/ (games, standings, records/, manifest)")
+    out.print(
+        f"{len(games)} games of {name_text(config.name)} written to {out_dir}/ (games, standings, records/, manifest)"
+    )
     if deals.key is not None and not revealed:
         out.print(f"the deal key is not revealed yet: run rage league reveal {file}, then export again to verify")
     else:

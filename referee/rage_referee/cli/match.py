@@ -15,6 +15,7 @@ from rich.table import Table
 
 from ..deals import Deals
 from ..limits import MAX_GAMES, MAX_SEED
+from ..text import name_text
 from .common import COMMAND_HELP, err, fail, out, parse_ruleset
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
@@ -39,7 +40,7 @@ def match_table(result: MatchResult, title: str) -> Table:
         table.add_column(column, justify="right")
     ranked = sorted(result.stats.values(), key=lambda stats: (stats.mean_place, -stats.mean_score))
     for stats in ranked:
-        name = stats.name + (" (forfeited)" if stats.name in result.forfeited else "")
+        name = name_text(stats.name) + (" (forfeited)" if stats.name in result.forfeited else "")
         table.add_row(
             name,
             str(stats.games),
@@ -67,7 +68,7 @@ def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
 def pair_line(row: PairRow) -> str:
     spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
     return (
-        f"{row.a} over {row.b}: {row.difference:+.2f}{spread} points a game on the same deals "
+        f"{name_text(row.a)} over {name_text(row.b)}: {row.difference:+.2f}{spread} points a game on the same deals "
         f"(95% interval, {row.sets} sets), LOS {row.los:.1%}"
     )
 

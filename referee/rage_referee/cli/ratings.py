@@ -16,6 +16,7 @@ from rich import box
 from rich.table import Table
 
 from ..faults import Forfeits
+from ..text import name_text
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
 from .stored_league import read_league
@@ -76,7 +77,7 @@ def _interval(row: RatingRow) -> str:
 
 def _cells(row: RatingRow) -> list[str]:
     return [
-        row.name + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
+        name_text(row.name) + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
         _number(row.elo, ".0f"),
         _interval(row),
         "" if row.los_next is None else f"{row.los_next:.0%}",
@@ -140,15 +141,18 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
         print(buffer.getvalue(), end="")
         return
     cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): _flipped(row) for row in rows}
-    lines = [[name, *("" if name == other else _pair_cell(cell[name, other]) for other in names)] for name in names]
+    lines = [
+        [name_text(name), *("" if name == other else _pair_cell(cell[name, other]) for other in names)]
+        for name in names
+    ]
     if fmt is Format.MARKDOWN:
-        print("| " + " | ".join(["bot", *names]) + " |")
+        print("| " + " | ".join(["bot", *map(name_text, names)]) + " |")
         print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(names) + 1)) + "|")
         for line in lines:
             print("| " + " | ".join(line) + " |")
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for k, column in enumerate(["bot", *names]):
+    for k, column in enumerate(["bot", *map(name_text, names)]):
         table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
     for line in lines:
         table.add_row(*line)
@@ -178,7 +182,7 @@ def ratings_command(
     if league is not None and name is not None:
         fail("--name: only with --db (a league file names its league)")
     stored = read_league(league, db, name, "--league FILE")
-    league_name, games, deal_key = stored.name, stored.games, stored.deal_key
+    league_name, games, deal_key = name_text(stored.name), stored.games, stored.deal_key
     policy = forfeits or stored.forfeits
     if crosstable:
         from .crosstable import render_crosstable

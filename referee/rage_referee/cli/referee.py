@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..limits import MAX_GAMES
 from ..submissions.version import short_version
-from ..text import bot_text
+from ..text import bot_text, name_text
 from .common import Format, err, fail, out
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
@@ -531,7 +531,7 @@ def standings_command(
     render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games")
     deals = f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
     (out if format is Format.TABLE else err).print(deals)
-    versions = ", ".join(f"{row.bot} {row.version}" for row in reply.rows if row.version)
+    versions = ", ".join(f"{name_text(row.bot)} {row.version}" for row in reply.rows if row.version)
     if versions:
         (out if format is Format.TABLE else err).print(f"submitted bots' versions: {versions}", markup=False)
 
@@ -632,20 +632,23 @@ def _show(event: pb.LeagueEvent) -> None:
     elif kind == "game_finished":
         game = event.game_finished
         seats = ", ".join(
-            f"{name} {total} ({_place(place)})" for name, total, place in zip(game.seats, game.totals, game.places)
+            f"{name_text(name)} {total} ({_place(place)})"
+            for name, total, place in zip(game.seats, game.totals, game.places)
         )
-        forfeited = f"  forfeited: {', '.join(game.forfeited)}" if game.forfeited else ""
+        forfeited = f"  forfeited: {', '.join(map(name_text, game.forfeited))}" if game.forfeited else ""
         done = (f"[{game.games_done}/{game.games_total}]", "dim")
         out.print(Text.assemble(f"game {game.game}: {seats}{forfeited}  ", done))
     elif kind == "bot_faulted":
         fault = event.bot_faulted
         where = f"round {fault.round}" + (f", trick {fault.trick}" if fault.trick else ", bidding")
         if fault.kind == "forfeited":
-            line = f"  forfeited: {fault.bot} in game {fault.game} from {where} on: {bot_text(fault.detail)}"
+            line = f"  forfeited: {name_text(fault.bot)} in game {fault.game} from {where} on: {bot_text(fault.detail)}"
         else:
-            line = f"  fault: {fault.bot} {fault.kind} in game {fault.game} ({where}): {bot_text(fault.detail)}"
+            line = (
+                f"  fault: {name_text(fault.bot)} {fault.kind} in game {fault.game} ({where}): {bot_text(fault.detail)}"
+            )
         out.print(line, style="yellow", markup=False)
     elif kind == "standings_changed":
         table = event.standings_changed
-        rows = ", ".join(f"{row.bot} {row.elo:.0f}" for row in table.rows)
+        rows = ", ".join(f"{name_text(row.bot)} {row.elo:.0f}" for row in table.rows)
         out.print(f"  standings after {table.games} games: {rows}", style="cyan")

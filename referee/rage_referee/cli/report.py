@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..text import name_text
 from .common import err, fail, out
 from .options import DatabaseOption, LeagueNameOption
 from .stored_league import read_league
@@ -37,7 +38,7 @@ def report_command(
     stored = read_league(file, db, name, "a league FILE")
     league_name, games = stored.name, stored.games
     if not games:
-        fail(f"league {league_name!r} has no finished game yet")
+        fail(f"league {name_text(league_name)!r} has no finished game yet")
     if replays is None and len(games) > AUTO_REPLAYS:
         limit = AUTO_REPLAYS
     try:
@@ -47,7 +48,7 @@ def report_command(
     for problem in built.skipped:
         err.print(f"no replay for {problem}", style="yellow")
     out.print(
-        f"{league_name}: {len(games)} games, {built.pages} pages ({built.replays} replays) in {out_dir}/ "
+        f"{name_text(league_name)}: {len(games)} games, {built.pages} pages ({built.replays} replays) in {out_dir}/ "
         f"in {built.seconds:.1f} s; index.html {built.index_bytes / 1024:.0f} KiB, "
         f"all {built.total_bytes / 1024 / 1024:.1f} MiB"
     )

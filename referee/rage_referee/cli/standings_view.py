@@ -11,6 +11,8 @@ from rich.console import RenderableType
 from rich.progress import Progress
 from rich.table import Table
 
+from ..text import name_text
+
 if TYPE_CHECKING:
     from ..finished import FinishedGame
 
@@ -46,10 +48,9 @@ class LiveStandings:
         for k, column in enumerate(("#", "bot", "elo", "games", "score", "place", "faults")):
             table.add_column(column, justify="left" if k == 1 else "right", no_wrap=True)
         for place, row in enumerate(rows[: self.top], start=1):
-            name = row.name if len(row.name) <= MAX_NAME else row.name[: MAX_NAME - 1] + "…"
             table.add_row(
                 str(place),
-                name,
+                name_text(row.name, MAX_NAME),
                 f"{row.elo:.0f}",
                 str(row.games),
                 f"{row.mean_score:.1f}",

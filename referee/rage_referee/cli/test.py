@@ -14,6 +14,7 @@ from rich.live import Live
 from rich.text import Text
 
 from ..limits import MAX_GAMES, MAX_SEED
+from ..text import name_text
 from .common import err, fail, out, parse_ruleset
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
@@ -40,8 +41,9 @@ def figures_text(status: TrialStatus) -> str:
 
 
 def live_text(config: TrialConfig, status: TrialStatus, rate: float) -> Text:
+    new, base = name_text(config.new.name), name_text(config.base.name)
     return Text(
-        f"{status.games} games ({status.sets} sets of {config.set_size}), {config.new.name} - {config.base.name}: "
+        f"{status.games} games ({status.sets} sets of {config.set_size}), {new} - {base}: "
         f"{figures_text(status)}, LLR {status.llr:.2f} in [{status.lower:.2f}, {status.upper:.2f}], "
         f"{rate:.1f} games/s"
     )
@@ -54,7 +56,7 @@ def margin_text(config: TrialConfig, status: TrialStatus) -> str:
 
 
 def closing_line(config: TrialConfig, status: TrialStatus, max_games: int) -> str:
-    new, base = config.new.name, config.base.name
+    new, base = name_text(config.new.name), name_text(config.base.name)
     tail = f"{figures_text(status)}, after {status.games} games"
     if status.verdict.value == "H1":
         return f"H1 accepted: {new} is stronger than {base} by {margin_text(config, status)} or more: {tail}"

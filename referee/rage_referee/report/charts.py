@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from markupsafe import Markup, escape
 
 from ..league.ratings import RatingRow
+from .text import capped
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
 
@@ -54,7 +55,8 @@ def rating_bars(rows: Sequence[RatingRow], width: int = 640) -> Markup:
         parts.append(f'<text class="tick" x="{x(tick):.1f}" y="{bottom + 16}" text-anchor="middle">{tick:.0f}</text>')
     for k, row in enumerate(rows):
         y = top + row_height * k + row_height / 2
-        parts.append(f'<text class="label" x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{escape(row.name)}</text>')
+        label = escape(capped(row.name, 40))
+        parts.append(f'<text class="label" x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
         interval = f" ({row.low:.0f} to {row.high:.0f})" if row.has_interval else " (no interval: one duplicate set)"
         if row.has_interval:
             parts.append(
@@ -68,7 +70,7 @@ def rating_bars(rows: Sequence[RatingRow], width: int = 640) -> Markup:
                 )
         parts.append(
             f'<circle cx="{x(row.elo):.1f}" cy="{y:.1f}" r="4" fill="{colour(k)}">'
-            f"<title>{escape(row.name)}: {row.elo:.0f}{interval}</title></circle>"
+            f"<title>{label}: {row.elo:.0f}{interval}</title></circle>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))
@@ -101,11 +103,13 @@ def history_lines(
         )
     for k, name in enumerate(order):
         points = " ".join(f"{x(count):.1f},{y(ratings[name]):.1f}" for count, ratings in history if name in ratings)
-        parts.append(f'<polyline class="line" points="{points}" stroke="{colour(k)}"><title>{escape(name)}</title>')
+        parts.append(
+            f'<polyline class="line" points="{points}" stroke="{colour(k)}"><title>{escape(capped(name, 40))}</title>'
+        )
         parts.append("</polyline>")
         parts.append(
             f'<text class="label" x="{width - right + 6}" y="{top + 14 + 16 * k}" fill="{colour(k)}">'
-            f"{escape(name)}</text>"
+            f"{escape(capped(name, 40))}</text>"
         )
     parts.append(f'<text class="tick" x="{(left + width - right) / 2}" y="{height - 2}" text-anchor="middle">')
     parts.append("games</text></svg>")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..sandbox import Sandbox
 from ..submissions.store import Submission
+from ..text import name_text
 from .connection import BotIdentity, Connection
 from .errors import HandshakeError
 from .process import BotProcess
@@ -66,7 +67,7 @@ class BotHandle:
                 return  # another game brought it back meanwhile
             restarted = self.restarts - self.restarts_before_move
             if restarted >= MAX_RESTARTS:
-                raise HandshakeError(f"{self.spec.name} was restarted {restarted} times; not again")
+                raise HandshakeError(f"{name_text(self.spec.name)} was restarted {restarted} times; not again")
             self.restarts += 1
             assert self.connection is not None
             if self.process is not None:
@@ -144,4 +145,4 @@ async def _start_named(handle: BotHandle) -> BotIdentity:
     try:
         return await handle.start()
     except (HandshakeError, BotSpecError) as error:
-        raise type(error)(f"{handle.spec.name}: {error}") from None
+        raise type(error)(f"{name_text(handle.spec.name)}: {error}") from None

@@ -30,6 +30,7 @@ from rage_sdk.server import PARENT_ENV
 from ..sandbox import LISTEN, Jail, Sandbox, absolute_files
 from ..text import bot_text
 from .errors import HandshakeError
+from .log_drain import LogDrain
 from .log_tail import tail_lines
 from .remote import wait_healthy
 from .spec import BotSpecError
@@ -64,7 +65,8 @@ def launch_header(command: str) -> str:
 
 @dataclass
 class BotProcess:
-    """A bot command the referee runs: its own process group, stderr to a log file."""
+    """A bot command the referee runs: its own process group, stdout and stderr drained into a log file
+    (at most :data:`~rage_referee.limits.MAX_BOT_LOG_BYTES` a run, :class:`~.log_drain.LogDrain`)."""
 
     command: str
     log_path: Path
@@ -75,6 +77,7 @@ class BotProcess:
     code_dir: Path | None = None
     """A submitted bot's own folder: where it starts, and what its relative paths mean."""
     _log: IO[bytes] | None = field(default=None, repr=False)
+    _drain: LogDrain | None = field(default=None, repr=False)
     _launched_at: int = field(default=0, repr=False)
     """Where in the log the latest launch's section starts (after its header)."""
     _jail: Jail | None = field(default=None, repr=False)
@@ -116,21 +119,22 @@ class BotProcess:
         self.stop()
         try:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            self._log = self.log_path.open("ab")
+            self._log = self.log_path.open("ab", buffering=0)
         except OSError as error:
             reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
             raise HandshakeError(f"cannot write the bot's log {self.log_path}: {reason or error}") from None
         argv, environment, address = self._launch()
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
         self._log.write(launch_header(shown).encode())
-        self._log.flush()
         self._launched_at = self._log.tell()
+        drain = self._drain = LogDrain(self._log)
+        drain.start()
         try:
             process = self.process = subprocess.Popen(
                 argv,
                 stdin=subprocess.DEVNULL,
-                stdout=self._log,
-                stderr=self._log,
+                stdout=drain.writer,
+                stderr=drain.writer,
                 start_new_session=True,
                 env=environment,
                 cwd=self.code_dir if self._jail is None else None,
@@ -138,10 +142,13 @@ class BotProcess:
         except OSError as error:
             self.stop()
             raise HandshakeError(f"cannot run {shown}: {error.strerror or error}") from None
+        finally:
+            drain.close_writer()
         deadline = asyncio.get_running_loop().time() + START_TIMEOUT
         try:
             while asyncio.get_running_loop().time() < deadline:
                 if process.poll() is not None:
+                    await asyncio.to_thread(drain.finish)  # its last words reach the log
                     raise HandshakeError(
                         f"{shown} exited with code {process.returncode} before serving; "
                         f"see {self.log_path}: {self.log_tail() or 'it wrote nothing'}"
@@ -181,6 +188,9 @@ class BotProcess:
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
             self._socket_dir = None
+        drain, self._drain = self._drain, None
+        if drain is not None:
+            drain.finish()
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -16,6 +16,8 @@ from enum import StrEnum
 
 from rage_sdk.server import is_unix_address
 
+from ..text import name_text
+
 SUBMISSION = "submission:"
 _ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
 IN_PROCESS = re.compile(r"^(?P<path>\S+\.py):(?P<name>[A-Za-z_]\w*)$")
@@ -62,7 +64,7 @@ class BotSpec:
         if kind is BotKind.COMMAND:
             problem = command_problem(target)
             if problem:
-                raise BotSpecError(f"bot {name!r}: {target!r} is no command line: {problem}")
+                raise BotSpecError(f"bot {name_text(name)!r}: {target!r} is no command line: {problem}")
         return BotSpec(name, target, kind)
 
 

@@ -33,6 +33,8 @@ class Seat(Protocol):
 
 
 Transport = Callable[[Seat], Awaitable[Connection]]
+LONGEST_FILE_NAME = 100
+"""Characters of a bot's name kept in the name of its log."""
 TRANSPORTS: dict[BotKind, Transport] = {}
 
 
@@ -51,10 +53,11 @@ def log_path(seat: Seat) -> Path:
 
     A name with characters a file name should not hold has them replaced and a hash of the whole name
     added, so no two bots share a log (nor, in the sandbox, the work folder beside it): ``a b`` and
-    ``a_b`` would both have been ``a_b.log``.
+    ``a_b`` would both have been ``a_b.log``. A name past :data:`LONGEST_FILE_NAME` characters is cut
+    there, and hashed likewise (a file name holds 255 bytes at most).
     """
     name = seat.spec.name
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:LONGEST_FILE_NAME]
     if safe != name:
         safe = f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
     return seat.log_dir / f"{safe}.log"
