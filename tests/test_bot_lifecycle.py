@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -12,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from rage_referee.seats import BotProcess, HandshakeError
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,3 +108,42 @@ def is_python(pid: int) -> bool:
     except OSError:
         return False
     return argv[0] == sys.executable.encode()
+
+
+def left_behind(pid_file: Path) -> int:
+    """The child a test bot wrote to ``pid_file`` as it started, once it has."""
+    deadline = time.monotonic() + 10
+    while not (written := pid_file.read_text() if pid_file.exists() else "").endswith("\n"):
+        assert time.monotonic() < deadline, "the bot wrote no child's pid"
+        time.sleep(0.05)
+    return int(written)
+
+
+def assert_ended(pid: int) -> None:
+    deadline = time.monotonic() + 5
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if running(pid):
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail(f"the bot's child {pid} outlived it")
+
+
+def test_a_bot_that_exits_leaves_no_child_behind(tmp_path: Path) -> None:
+    """A bot that crashes (here: before serving) is gone with its children, not only its own process."""
+    pid_file = tmp_path / "child.pid"
+    process = BotProcess(f"sh -c '(exec sleep 300) & echo $! > {pid_file}; exit 3' --", tmp_path / "bot.log")
+    with pytest.raises(HandshakeError, match="exited with code 3"):
+        asyncio.run(process.start())
+    assert_ended(left_behind(pid_file))
+
+
+def test_a_child_that_ignores_sigterm_is_killed_with_its_bot(tmp_path: Path) -> None:
+    """The bot exits on SIGTERM at once; the child it started, deaf to SIGTERM, is killed after the grace."""
+    pid_file = tmp_path / "child.pid"
+    bot = f"{sys.executable} -m rage_sdk.examples.random_bot --port {{port}}"
+    command = f"sh -c \"(trap '' TERM; exec sleep 300) & echo $! > {pid_file}; exec {bot}\""
+    process = BotProcess(command, tmp_path / "bot.log")
+    asyncio.run(process.start())
+    child = left_behind(pid_file)
+    process.stop(grace=0.5)
+    assert_ended(child)

@@ -10,7 +10,6 @@ referee's own interpreter, which has the SDK.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shlex
 import shutil
@@ -19,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,16 +44,35 @@ def free_port() -> int:
 
 
 def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
-    """End a process started in its own group, and its children: SIGTERM, then SIGKILL after ``grace`` seconds."""
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    """End a process started in its own group, and every process left in that group: SIGTERM, then
+    SIGKILL to whatever remains after ``grace`` seconds.
+
+    The group is ended even when its leader has exited already (a crashed bot), or exits at once
+    on SIGTERM: the children it left behind are ended too.
+    """
+    group = process.pid
+    if not _signal_group(group, signal.SIGTERM):
+        process.poll()
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        process.poll()  # reaps the leader, which would count as a member until then
+        if not _signal_group(group, 0):
+            return
+        time.sleep(0.02)
+    _signal_group(group, signal.SIGKILL)
+    process.wait()
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send ``signum`` to the process group ``group``; whether any process was in it."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a member that changed its rights: only the leader is waited for
+    return True
 
 
 def launch_header(command: str) -> str:
