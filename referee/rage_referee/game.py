@@ -173,13 +173,13 @@ class _Game:
             bank_ms=self.bank_ms[seat],
         ).SerializeToString()
         loop = asyncio.get_running_loop()
-        started = loop.time()
         try:
             connection = handle.connection
             if connection is None or not connection.alive:
-                await handle.restart_once()
+                await handle.restart_once()  # the referee's time, not the bot's
                 connection = handle.connection
                 assert connection is not None
+            started = loop.time()
             message = self.message(seat, request=request)
             decision = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
