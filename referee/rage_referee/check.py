@@ -29,6 +29,9 @@ LOG_LINES = 12
 """How much of the end of the bot's own log a failed check shows."""
 NEVER_FORFEITED = 10**9
 """The fault limit of a check: every decision is asked, so every fault shows."""
+MAX_TIMEOUTS = 10
+"""Timeouts in a row after which a check asks the bot nothing more: a bot that hangs would have held the
+check for a deadline per decision, over 1,000 of them (17 minutes at the default 1000 ms)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     check shows its last lines.
     """
     report = CheckReport()
-    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEITED), log_dir=log_dir)
+    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEITED, max_timeouts=MAX_TIMEOUTS), log_dir=log_dir)
     try:
         async with runner:
             _greeted(report, runner.handles[spec.name])

@@ -41,11 +41,26 @@ class FaultLedger:
     max_faults: int
     counts: dict[str, int] = field(default_factory=dict)
     forfeited: dict[str, str] = field(default_factory=dict)
+    max_timeouts: int | None = None
+    """Timeouts in a row after which a bot is not asked again, whatever ``max_faults`` says (none: no such limit)."""
+    timeouts: dict[str, int] = field(default_factory=dict)
+    """Each bot's timeouts since its last answer."""
 
-    def charge(self, name: str) -> None:
+    def charge(self, name: str, kind: FaultKind) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
+        if kind is not FaultKind.TIMEOUT:
+            self.answered(name)
+        elif self.max_timeouts is not None:
+            self.timeouts[name] = self.timeouts.get(name, 0) + 1
+            if self.timeouts[name] >= self.max_timeouts:
+                self.forfeit(name, f"not asked again after {self.timeouts[name]} timeouts in a row")
         if self.counts[name] >= self.max_faults:
             self.forfeit(name, f"forfeited after {self.counts[name]} faults")
+
+    def answered(self, name: str) -> None:
+        """``name`` answered a request in time: its timeouts in a row start again from none."""
+        if self.timeouts:
+            self.timeouts.pop(name, None)
 
     def forfeit(self, name: str, why: str) -> None:
         """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
@@ -55,7 +70,7 @@ class FaultLedger:
         """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
         for fault in game.figures.faults:
             if fault.charged and (name := game.figures.bot_at(fault.seat)) is not None:
-                self.charge(name)
+                self.charge(name, fault.kind)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:
@@ -188,6 +203,7 @@ class _Game:
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
         except SeatError as error:  # lost, or could not be brought back
             return self._fault(seat, error.kind, str(error), fallback)
+        self.ledger.answered(name)
         used = (loop.time() - started) * 1000
         self.latencies_ms.append(used)
         used_ms = int(used)
@@ -215,7 +231,7 @@ class _Game:
         fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown, self.seq)
         self.faults.append(fault)
         if fault.charged:
-            self.ledger.charge(self.spec.seats[seat])
+            self.ledger.charge(self.spec.seats[seat], kind)
         return fallback
 
     def _finish(self) -> FinishedGame:
