@@ -65,6 +65,8 @@ class LocalConnection(Connection):
             return self.runner.handle([pb.GameMessage.FromString(message)])
         except Exception as error:  # the bot's own code failed where the runner does not catch it (making the bot)
             raise ConnectionLost(f"the bot failed: {type(error).__name__}: {error}") from None
+        except SystemExit as exit:  # sys.exit() in the bot's code: the bot's end, not the referee's
+            raise ConnectionLost(f"the bot called exit({exit.code!r}): an in-process bot may not exit") from None
 
     def send(self, message: bytes) -> None:
         with contextlib.suppress(ConnectionLost):
