@@ -147,3 +147,35 @@ def test_a_child_that_ignores_sigterm_is_killed_with_its_bot(tmp_path: Path) -> 
     child = left_behind(pid_file)
     process.stop(grace=0.5)
     assert_ended(child)
+
+
+SPINNER = """
+import sys
+from rage_sdk import Bot
+from rage_sdk.server import main
+
+class Spinner(Bot):
+    def bid(self, view):
+        print("spinning", file=sys.stderr, flush=True)
+        while True:
+            pass
+
+if __name__ == "__main__":
+    main(Spinner)
+"""
+
+
+def test_a_bot_busy_in_its_own_code_stops_when_the_referee_is_killed(tmp_path: Path) -> None:
+    """The SDK's watch of the referee is not held up by a bid() that never returns (it ran on the bot's event loop)."""
+    spinner = tmp_path / "spinner.py"
+    spinner.write_text(SPINNER)
+    with match_of_two(tmp_path, f"python {spinner}") as referee:
+        deadline = time.monotonic() + 30
+        while not any("spinning" in log.read_text() for log in tmp_path.glob("*.log")):
+            assert time.monotonic() < deadline, "no bot was asked to bid"
+            time.sleep(0.1)
+        bots = launched_by(referee.pid)
+        assert len(bots) == 2, "the referee did not launch its two bots"
+        referee.send_signal(signal.SIGKILL)
+        referee.wait(10)
+        assert_all_stop(bots)
