@@ -31,7 +31,7 @@ from ..sandbox import LISTEN, Jail, Sandbox, absolute_files
 from ..text import bot_text
 from .errors import HandshakeError
 from .log_tail import tail_lines
-from .remote import wait_healthy
+from .remote import health_said, wait_healthy
 from .spec import BotSpecError
 
 START_TIMEOUT = 20.0
@@ -165,9 +165,13 @@ class BotProcess:
                         f"{shown} exited with code {process.returncode} before serving; "
                         f"see {self.log_path}: {self.log_tail() or 'it wrote nothing'}"
                     )
-                if await wait_healthy(address, timeout=1.0):
-                    return address
-            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+                try:
+                    if await wait_healthy(address, timeout=1.0):
+                        return address
+                except HandshakeError as error:
+                    raise HandshakeError(f"{shown}: {error}; see {self.log_path}") from None
+            said = await health_said(address)
+            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s ({said}); see {self.log_path}")
         except BaseException:  # a failed or cancelled start leaves no process behind
             self.stop()
             raise
