@@ -179,3 +179,13 @@ def test_a_bot_busy_in_its_own_code_stops_when_the_referee_is_killed(tmp_path: P
         referee.send_signal(signal.SIGKILL)
         referee.wait(10)
         assert_all_stop(bots)
+
+
+def test_a_child_that_left_the_bots_group_is_ended_with_the_bot(tmp_path: Path) -> None:
+    """A daemon the bot started in a session of its own (setsid) is beyond its group's signals, not its mark."""
+    pid_file = tmp_path / "child.pid"
+    command = f"sh -c 'setsid sleep 300 & echo $! > {pid_file}; sleep 0.5; exit 3' --"
+    process = BotProcess(command, tmp_path / "bot.log")
+    with pytest.raises(HandshakeError, match="exited with code 3"):
+        asyncio.run(process.start())
+    assert_ended(left_behind(pid_file))

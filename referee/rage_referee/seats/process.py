@@ -33,6 +33,7 @@ from .errors import HandshakeError
 from .log_tail import tail_lines
 from .remote import health_said, wait_healthy
 from .spec import BotSpecError
+from .strays import LAUNCH_ENV, end_marked, new_mark
 
 START_TIMEOUT = 20.0
 
@@ -98,6 +99,8 @@ class BotProcess:
     """Where in the log the latest launch's section starts (after its header)."""
     _jail: Jail | None = field(default=None, repr=False)
     _socket_dir: Path | None = field(default=None, repr=False)
+    _mark: str | None = field(default=None, repr=False)
+    """The latest launch's mark (:mod:`.strays`), outside the sandbox."""
 
     def argv(self, port: int = 0, listen: str | None = None) -> list[str]:
         """The command line for ``port`` (or the Unix socket ``listen``); a leading ``python``/``python3``
@@ -118,11 +121,16 @@ class BotProcess:
 
     def _launch(self) -> tuple[list[str], dict[str, str], str]:
         """The command line, environment and address of a fresh launch."""
-        environment = {**environment_for_child(), PARENT_ENV: str(os.getpid())}  # SDK bots stop if the referee dies
         if self.sandbox is not None:
             command = absolute_files(self.argv(listen=LISTEN), self.code_dir)
             self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"), code_dir=self.code_dir)
             return self._jail.argv(command), self._jail.environment(), self._jail.address
+        self._mark = new_mark()
+        environment = {
+            **environment_for_child(),
+            PARENT_ENV: str(os.getpid()),  # SDK bots stop if the referee dies
+            LAUNCH_ENV: self._mark,  # what it leaves running outside its group is ended with it
+        }
         if "{listen}" in self.command:
             self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
             address = f"unix:{self._socket_dir}/bot.sock"
@@ -189,10 +197,14 @@ class BotProcess:
         return self.process is not None and self.process.poll() is None
 
     def stop(self, grace: float = 2.0) -> None:
-        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        """End the whole process group (SIGTERM, then SIGKILL after ``grace`` seconds), and what the bot
+        started outside it."""
         process, self.process = self.process, None
         if process is not None:
             stop_group(process, grace)
+        if self._mark is not None:
+            end_marked(self._mark)
+            self._mark = None
         jail, self._jail = self._jail, None
         if jail is not None:
             jail.end()
