@@ -170,13 +170,13 @@ class _Game:
         legal = tuple(state.legal_actions())
         fallback = fallback_for(legal)
         name = self.spec.seats[seat]
+        self.seq += 1  # every decision's number, the ones taken without asking too
         if name in self.ledger.forfeited:
             return self._fault(seat, FaultKind.FORFEITED, self.ledger.forfeited[name], fallback)
         kind = wire.BID if state.phase is Phase.BID else wire.PLAY
         codes = list(map(wire.action_code, legal))
         time = self.spec.time
         allowed_ms = time.decision_ms + self.bank_ms[seat]
-        self.seq += 1
         self.decisions += 1
         key = (self.wire_id(seat), self.seq)
         request = pb.DecisionRequest(
