@@ -107,3 +107,19 @@ def test_a_bot_that_never_answers_is_checked_in_seconds(tmp_path: Path) -> None:
     assert proc.returncode == 1, text
     assert re.search(rf"^FAIL\s+timeout x{MAX_TIMEOUTS}: game 0 \(amigo\), decision 1, ", text, re.M), text
     assert f"not asked again after {MAX_TIMEOUTS} timeouts in a row" in text
+
+
+def test_a_failed_check_quotes_only_what_the_bot_wrote_in_it(tmp_path: Path) -> None:
+    """Every check's bot is ``bot``: its log in a folder used before held another bot's words, which were quoted."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "bot.log").write_text("another bot's words, in an earlier check\n")
+    liar = f"python {shlex.quote(str(ROOT / 'tests' / 'bots' / 'liar.py'))}"
+    proc = subprocess.run(
+        [str(RAGE), "bot", "check", liar, "--logs", str(logs)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 1, text
+    assert "speaks protocol version 2" in text
+    assert "another bot's words" not in text
+    assert "| serving on port " in text  # its own words

@@ -92,7 +92,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
     if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
-        _log_lines(report, handle.process.log_path)
+        _log_lines(report, handle.process.log_path, handle.process.first_launched_at or 0)
     return report
 
 
@@ -139,12 +139,15 @@ def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
             report.add(False, f"    and {len(of_kind) - 3} more")
 
 
-def _log_lines(report: CheckReport, path: Path) -> None:
-    """The end of the bot's own log (its stderr), each line made printable."""
+def _log_lines(report: CheckReport, path: Path, since: int) -> None:
+    """The end of what the bot wrote to its log (its stderr) in this check, from offset ``since``, made printable."""
     try:
-        lines = [line for line in tail_lines(path, LOG_LINES * 2) if line.strip()][-LOG_LINES:]
+        lines = [line for line in tail_lines(path, LOG_LINES * 2, since) if line.strip()][-LOG_LINES:]
     except OSError as error:
         report.add(False, f"the bot's log {path} cannot be read: {error.strerror or error}")
+        return
+    if not lines:
+        report.add(False, f"the bot wrote nothing to its stderr ({path}) in this check")
         return
     report.add(False, f"the last {len(lines)} lines of the bot's stderr ({path}):")
     for line in lines:

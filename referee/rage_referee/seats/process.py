@@ -97,6 +97,9 @@ class BotProcess:
     _log: IO[bytes] | None = field(default=None, repr=False)
     _launched_at: int = field(default=0, repr=False)
     """Where in the log the latest launch's section starts (after its header)."""
+    first_launched_at: int | None = field(default=None, init=False)
+    """Where in the log the first launch's section starts (after its header): what this run of the
+    referee had it write, relaunches included, comes after it; ``None`` before the first launch."""
     _jail: Jail | None = field(default=None, repr=False)
     _socket_dir: Path | None = field(default=None, repr=False)
     _mark: str | None = field(default=None, repr=False)
@@ -152,6 +155,8 @@ class BotProcess:
         self._log.write(launch_header(shown).encode())
         self._log.flush()
         self._launched_at = self._log.tell()
+        if self.first_launched_at is None:
+            self.first_launched_at = self._launched_at
         try:
             process = self.process = subprocess.Popen(
                 argv,
