@@ -65,3 +65,14 @@ def test_a_bot_whose_health_service_never_says_serving_is_refused_saying_what_it
     assert result.exit_code == 1, result.output
     line = result.stderr.strip().splitlines()[-1]
     assert "did not serve within 20 s (its health service says NOT_SERVING); see " in line, line
+
+
+def test_a_bot_that_exits_during_its_handshake_is_said_to_have_with_its_last_words(tmp_path: Path) -> None:
+    """It was refused with only gRPC's words for the broken call (UNAVAILABLE, Socket closed)."""
+    vanisher = shlex.join(["python", str(ROOT / "tests" / "bots" / "vanisher.py")])
+    result = rage("match", "--bot", f"greedy={GREEDY}", "--bot", f"gone={vanisher}", "--logs", tmp_path)
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("cannot start the match: gone: "), line
+    assert "Hello failed" in line and "; the bot exited with code 5: " in line, line
+    assert line.endswith(" | vanishing mid-handshake"), line

@@ -197,6 +197,14 @@ class BotProcess:
             return ""
         return " | ".join(bot_text(line, 200) for line in written[-lines:])
 
+    async def exit_code(self, wait: float) -> int | None:
+        """The process's exit code once it has exited, waiting up to ``wait`` seconds; ``None`` while it runs."""
+        process = self.process
+        deadline = asyncio.get_running_loop().time() + wait
+        while process is not None and process.poll() is None and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
+        return None if process is None else process.poll()
+
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
