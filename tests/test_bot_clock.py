@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from rage_referee.faults import FaultKind
+from rage_referee.finished import FinishedGame
 from rage_referee.game import play_game
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.seats import BotHandle, BotIdentity, BotSpec, ConnectionLost, LocalConnection
@@ -51,19 +52,23 @@ class SlowToReopen(LocalConnection):
         return self._alive
 
 
-def test_the_time_a_bot_takes_to_be_greeted_again_is_not_taken_from_its_bank(tmp_path: Path) -> None:
-    """Reconnecting after a crash is the referee's time: the bot's bank is the same before and after it."""
+def test_the_time_a_bot_takes_to_be_greeted_again_is_not_the_bots(tmp_path: Path) -> None:
+    """Reconnecting after a crash is the referee's time: the bot's bank is the same before and after it, and
+    the record's decision times leave it out."""
     slow = SlowToReopen()
 
-    async def run() -> list[FaultKind]:
+    async def run() -> FinishedGame:
         handles = {}
         for name in SEATS:
             connection = slow if name == "slow" else LocalConnection(Lowest)
             handles[name] = BotHandle(BotSpec.of(name, "tests/test_bot_clock.py:Lowest"), tmp_path, connection)
             await connection.open()
         spec = GameSpec(1, Ruleset.of("amigo"), SEATS, 1, TimeControl(decision_ms=100, bank_ms=1000))
-        finished = await play_game(spec, handles)
-        return [fault.kind for fault in finished.figures.faults]
+        return await play_game(spec, handles)
 
-    assert asyncio.run(run()) == [FaultKind.CRASHED]
+    finished = asyncio.run(run())
+    assert [fault.kind for fault in finished.figures.faults] == [FaultKind.CRASHED]
     assert slow.banks[3:] == [1000] * len(slow.banks[3:])
+    recorded = [ms for ms_by_seat in finished.record["meta"]["bid_ms"] for ms in ms_by_seat]
+    recorded += [play["ms"] for round_ in finished.record["rounds"] for play in round_["plays"]]
+    assert max(recorded) < REOPEN_S * 1000 / 2, "the record counts the reconnection as the bot's time"

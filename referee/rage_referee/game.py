@@ -96,6 +96,8 @@ class _Game:
         """Every event each seat is entitled to, in order, encoded (shared by the seats that see it)."""
         self.sent = [0] * players  # how many of them have gone out
         self.generation = [-1] * players  # the bot's restart count when the seat's start went out
+        self.asked_at = 0.0
+        """When the decision being taken was asked (after bringing its bot back, if it had to be)."""
 
     def wire_id(self, seat: int) -> int:
         return self.spec.game_id * MAX_SEATS + seat
@@ -144,9 +146,9 @@ class _Game:
                 self._round_started(state.deal_seeded(self.spec.seed))
                 continue
             seat = state.to_move
-            started = clock()
+            self.asked_at = clock()
             action = await self.ask(seat)
-            self._timed(seat, (clock() - started) * 1000)
+            self._timed(seat, (clock() - self.asked_at) * 1000)
             self._apply(seat, action)
         return self._finish()
 
@@ -194,7 +196,7 @@ class _Game:
                 await handle.restart_once()  # the referee's time, not the bot's
                 connection = handle.connection
                 assert connection is not None
-            started = loop.time()
+            started = self.asked_at = loop.time()
             message = self.message(seat, request=request)
             decision = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
