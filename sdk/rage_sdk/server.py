@@ -57,7 +57,10 @@ class BotServicer(bot_pb2_grpc.BotServicer):
     ) -> AsyncIterator[pb.BotBatch]:
         runner = BotRunner(self.factory, log=sys.stderr)
         async for batch in request_iterator:
-            decisions = runner.handle(list(batch.messages))
+            try:
+                decisions = runner.handle(list(batch.messages))
+            except (asyncio.CancelledError, GeneratorExit) as error:  # the bot's own (making it): end the stream
+                raise RuntimeError(f"the bot raised {type(error).__name__}: {error}") from error
             if decisions:
                 yield pb.BotBatch(decisions=decisions)
 
