@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from rage_referee.seats import BotProcess, HandshakeError
+from rage_referee.seats import BotHandle, BotProcess, BotSpec, HandshakeError
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,3 +189,29 @@ def test_a_child_that_left_the_bots_group_is_ended_with_the_bot(tmp_path: Path) 
     with pytest.raises(HandshakeError, match="exited with code 3"):
         asyncio.run(process.start())
     assert_ended(left_behind(pid_file))
+
+
+def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_path: Path) -> None:
+    """Its grace before SIGKILL was waited out on the referee's event loop: every other game stood still."""
+    handle = BotHandle(BotSpec.of("deaf", f"python {ROOT / 'tests' / 'bots' / 'deaf.py'}"), tmp_path)
+
+    async def run() -> tuple[int, float]:
+        await handle.start()
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.05)
+                ticks += 1
+
+        ticking = asyncio.create_task(tick())
+        started = time.monotonic()
+        await handle.stop()
+        took = time.monotonic() - started
+        ticking.cancel()
+        return ticks, took
+
+    ticks, took = asyncio.run(run())
+    assert took >= 1.5, "the deaf bot did not need its grace: the test shows nothing"
+    assert ticks >= 20, f"the event loop ran {ticks} times in the {took:.1f} s the bot took to stop"

@@ -123,7 +123,7 @@ class BotHandle:
         if self.connection is not None:
             await self.connection.close()
         if self.process is not None:
-            self.process.stop()
+            await self.process.stopped()
 
 
 async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> dict[str, str]:

@@ -143,7 +143,7 @@ class BotProcess:
 
     async def start(self) -> str:
         """Launch on a free port (or socket) and wait until its health service says SERVING; return its address."""
-        self.stop()
+        await self.stopped()
         try:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             self._log = self.log_path.open("ab")
@@ -208,6 +208,13 @@ class BotProcess:
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    async def stopped(self, grace: float = 2.0) -> None:
+        """:meth:`stop` in a thread: the referee's other games go on while a bot deaf to SIGTERM is given its grace."""
+        if self.process is not None or self._jail is not None:
+            await asyncio.to_thread(self.stop, grace)
+        else:
+            self.stop(grace)
 
     def stop(self, grace: float = 2.0) -> None:
         """End the whole process group (SIGTERM, then SIGKILL after ``grace`` seconds), and what the bot
