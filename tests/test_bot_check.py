@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rage_referee.check import CHECK_RULESETS, PLAYERS, check_bot
+from rage_referee.check import CHECK_RULESETS, MAX_TIMEOUTS, PLAYERS, check_bot
 from rage_referee.game_spec import GameSpec
 from rage_referee.runner import LocalRunner
 from rage_referee.seats import BotSpec, free_port, stop_group, wait_healthy
@@ -116,3 +116,30 @@ def test_check_plays_its_games_through_the_runner(tmp_path: Path, monkeypatch: p
     assert [(game.ruleset, game.seats) for game in played] == [(rules, ("bot",) * PLAYERS) for rules in CHECK_RULESETS]
     games = [line.text for line in report.lines if line.text.startswith("game ")]
     assert [line.split(",")[0] for line in games] == [f"game {k}" for k in range(len(CHECK_RULESETS))]
+
+
+def test_a_bot_that_never_answers_is_checked_in_seconds(tmp_path: Path) -> None:
+    """After MAX_TIMEOUTS timeouts in a row the check asks nothing more (it waited 17 minutes at 1000 ms)."""
+    command = f"python {shlex.quote(str(ROOT / 'tests' / 'bots' / 'mute.py'))}"
+    argv = [str(RAGE), "bot", "check", command, "--decision-ms", "200", "--logs", str(tmp_path / "logs")]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 1, text
+    assert re.search(rf"^FAIL\s+timeout x{MAX_TIMEOUTS}: game 0 \(amigo\), decision 1, ", text, re.M), text
+    assert f"not asked again after {MAX_TIMEOUTS} timeouts in a row" in text
+
+
+def test_a_failed_check_quotes_only_what_the_bot_wrote_in_it(tmp_path: Path) -> None:
+    """Every check's bot is ``bot``: its log in a folder used before held another bot's words, which were quoted."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "bot.log").write_text("another bot's words, in an earlier check\n")
+    liar = f"python {shlex.quote(str(ROOT / 'tests' / 'bots' / 'liar.py'))}"
+    proc = subprocess.run(
+        [str(RAGE), "bot", "check", liar, "--logs", str(logs)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 1, text
+    assert "speaks protocol version 2" in text
+    assert "another bot's words" not in text
+    assert "| serving on port " in text  # its own words

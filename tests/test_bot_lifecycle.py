@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -12,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from rage_referee.seats import BotHandle, BotProcess, BotSpec, HandshakeError
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,3 +108,110 @@ def is_python(pid: int) -> bool:
     except OSError:
         return False
     return argv[0] == sys.executable.encode()
+
+
+def left_behind(pid_file: Path) -> int:
+    """The child a test bot wrote to ``pid_file`` as it started, once it has."""
+    deadline = time.monotonic() + 10
+    while not (written := pid_file.read_text() if pid_file.exists() else "").endswith("\n"):
+        assert time.monotonic() < deadline, "the bot wrote no child's pid"
+        time.sleep(0.05)
+    return int(written)
+
+
+def assert_ended(pid: int) -> None:
+    deadline = time.monotonic() + 5
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if running(pid):
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail(f"the bot's child {pid} outlived it")
+
+
+def test_a_bot_that_exits_leaves_no_child_behind(tmp_path: Path) -> None:
+    """A bot that crashes (here: before serving) is gone with its children, not only its own process."""
+    pid_file = tmp_path / "child.pid"
+    process = BotProcess(f"sh -c '(exec sleep 300) & echo $! > {pid_file}; exit 3' --", tmp_path / "bot.log")
+    with pytest.raises(HandshakeError, match="exited with code 3"):
+        asyncio.run(process.start())
+    assert_ended(left_behind(pid_file))
+
+
+def test_a_child_that_ignores_sigterm_is_killed_with_its_bot(tmp_path: Path) -> None:
+    """The bot exits on SIGTERM at once; the child it started, deaf to SIGTERM, is killed after the grace."""
+    pid_file = tmp_path / "child.pid"
+    bot = f"{sys.executable} -m rage_sdk.examples.random_bot --port {{port}}"
+    command = f"sh -c \"(trap '' TERM; exec sleep 300) & echo $! > {pid_file}; exec {bot}\""
+    process = BotProcess(command, tmp_path / "bot.log")
+    asyncio.run(process.start())
+    child = left_behind(pid_file)
+    process.stop(grace=0.5)
+    assert_ended(child)
+
+
+SPINNER = """
+import sys
+from rage_sdk import Bot
+from rage_sdk.server import main
+
+class Spinner(Bot):
+    def bid(self, view):
+        print("spinning", file=sys.stderr, flush=True)
+        while True:
+            pass
+
+if __name__ == "__main__":
+    main(Spinner)
+"""
+
+
+def test_a_bot_busy_in_its_own_code_stops_when_the_referee_is_killed(tmp_path: Path) -> None:
+    """The SDK's watch of the referee is not held up by a bid() that never returns (it ran on the bot's event loop)."""
+    spinner = tmp_path / "spinner.py"
+    spinner.write_text(SPINNER)
+    with match_of_two(tmp_path, f"python {spinner}") as referee:
+        deadline = time.monotonic() + 30
+        while not any("spinning" in log.read_text() for log in tmp_path.glob("*.log")):
+            assert time.monotonic() < deadline, "no bot was asked to bid"
+            time.sleep(0.1)
+        bots = launched_by(referee.pid)
+        assert len(bots) == 2, "the referee did not launch its two bots"
+        referee.send_signal(signal.SIGKILL)
+        referee.wait(10)
+        assert_all_stop(bots)
+
+
+def test_a_child_that_left_the_bots_group_is_ended_with_the_bot(tmp_path: Path) -> None:
+    """A daemon the bot started in a session of its own (setsid) is beyond its group's signals, not its mark."""
+    pid_file = tmp_path / "child.pid"
+    command = f"sh -c 'setsid sleep 300 & echo $! > {pid_file}; sleep 0.5; exit 3' --"
+    process = BotProcess(command, tmp_path / "bot.log")
+    with pytest.raises(HandshakeError, match="exited with code 3"):
+        asyncio.run(process.start())
+    assert_ended(left_behind(pid_file))
+
+
+def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_path: Path) -> None:
+    """Its grace before SIGKILL was waited out on the referee's event loop: every other game stood still."""
+    handle = BotHandle(BotSpec.of("deaf", f"python {ROOT / 'tests' / 'bots' / 'deaf.py'}"), tmp_path)
+
+    async def run() -> tuple[int, float]:
+        await handle.start()
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.05)
+                ticks += 1
+
+        ticking = asyncio.create_task(tick())
+        started = time.monotonic()
+        await handle.stop()
+        took = time.monotonic() - started
+        ticking.cancel()
+        return ticks, took
+
+    ticks, took = asyncio.run(run())
+    assert took >= 1.5, "the deaf bot did not need its grace: the test shows nothing"
+    assert ticks >= 20, f"the event loop ran {ticks} times in the {took:.1f} s the bot took to stop"

@@ -4,6 +4,7 @@ claims for itself would not tell the organizer of a league which entrant it is."
 from __future__ import annotations
 
 import shlex
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +41,38 @@ def test_a_league_names_the_bot_that_cannot_be_greeted(tmp_path: Path) -> None:
     result = rage("league", "run", file, "--logs", tmp_path / "logs")
     assert result.exit_code == 1, result.output
     assert "cannot run the league: entrant7: " in result.stderr, result.stderr
+
+
+UNHEALTHY = shlex.join(["python", str(ROOT / "tests" / "bots" / "unhealthy.py")])
+
+
+def test_a_bot_that_serves_no_health_service_is_refused_at_once_saying_so(tmp_path: Path) -> None:
+    """It serves, but not the health service: it was waited for 20 s and said to have served nothing."""
+    started = time.monotonic()
+    result = rage("match", "--bot", f"greedy={GREEDY}", "--bot", f"nohealth={UNHEALTHY} --health none",
+                  "--logs", tmp_path)  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert time.monotonic() - started < 10, "the bot was waited for as if it might still start serving"
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("cannot start the match: nohealth: "), line
+    assert "it serves no health service (grpc.health.v1.Health/Check is UNIMPLEMENTED;" in line, line
+
+
+@pytest.mark.slow
+def test_a_bot_whose_health_service_never_says_serving_is_refused_saying_what_it_says(tmp_path: Path) -> None:
+    result = rage("match", "--bot", f"greedy={GREEDY}", "--bot", f"sick={UNHEALTHY} --health not-serving",
+                  "--logs", tmp_path)  # fmt: skip
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert "did not serve within 20 s (its health service says NOT_SERVING); see " in line, line
+
+
+def test_a_bot_that_exits_during_its_handshake_is_said_to_have_with_its_last_words(tmp_path: Path) -> None:
+    """It was refused with only gRPC's words for the broken call (UNAVAILABLE, Socket closed)."""
+    vanisher = shlex.join(["python", str(ROOT / "tests" / "bots" / "vanisher.py")])
+    result = rage("match", "--bot", f"greedy={GREEDY}", "--bot", f"gone={vanisher}", "--logs", tmp_path)
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("cannot start the match: gone: "), line
+    assert "Hello failed" in line and "; the bot exited with code 5: " in line, line
+    assert line.endswith(" | vanishing mid-handshake"), line

@@ -29,6 +29,9 @@ LOG_LINES = 12
 """How much of the end of the bot's own log a failed check shows."""
 NEVER_FORFEITED = 10**9
 """The fault limit of a check: every decision is asked, so every fault shows."""
+MAX_TIMEOUTS = 10
+"""Timeouts in a row after which a check asks the bot nothing more: a bot that hangs would have held the
+check for a deadline per decision, over 1,000 of them (17 minutes at the default 1000 ms)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     check shows its last lines.
     """
     report = CheckReport()
-    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEITED), log_dir=log_dir)
+    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEITED, max_timeouts=MAX_TIMEOUTS), log_dir=log_dir)
     try:
         async with runner:
             _greeted(report, runner.handles[spec.name])
@@ -89,7 +92,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
     if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
-        _log_lines(report, handle.process.log_path, handle.process.launched_at)
+        _log_lines(report, handle.process.log_path, handle.process.first_launched_at or 0)
     return report
 
 
@@ -137,15 +140,14 @@ def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
 
 
 def _log_lines(report: CheckReport, path: Path, since: int) -> None:
-    """The end of what the bot wrote to its log (its stderr) in this check, from byte ``since`` of it (the
-    log keeps earlier runs' sections before), each line made printable."""
+    """The end of what the bot wrote to its log (its stderr) in this check, from offset ``since``, made printable."""
     try:
         lines = [line for line in tail_lines(path, LOG_LINES * 2, since) if line.strip()][-LOG_LINES:]
     except OSError as error:
         report.add(False, f"the bot's log {path} cannot be read: {error.strerror or error}")
         return
     if not lines:
-        report.add(False, f"the bot wrote nothing to its stderr ({path})")
+        report.add(False, f"the bot wrote nothing to its stderr ({path}) in this check")
         return
     report.add(False, f"the last {len(lines)} lines of the bot's stderr ({path}):")
     for line in lines:

@@ -41,11 +41,26 @@ class FaultLedger:
     max_faults: int
     counts: dict[str, int] = field(default_factory=dict)
     forfeited: dict[str, str] = field(default_factory=dict)
+    max_timeouts: int | None = None
+    """Timeouts in a row after which a bot is not asked again, whatever ``max_faults`` says (none: no such limit)."""
+    timeouts: dict[str, int] = field(default_factory=dict)
+    """Each bot's timeouts since its last answer."""
 
-    def charge(self, name: str) -> None:
+    def charge(self, name: str, kind: FaultKind) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
+        if kind is not FaultKind.TIMEOUT:
+            self.answered(name)
+        elif self.max_timeouts is not None:
+            self.timeouts[name] = self.timeouts.get(name, 0) + 1
+            if self.timeouts[name] >= self.max_timeouts:
+                self.forfeit(name, f"not asked again after {self.timeouts[name]} timeouts in a row")
         if self.counts[name] >= self.max_faults:
             self.forfeit(name, f"forfeited after {self.counts[name]} faults")
+
+    def answered(self, name: str) -> None:
+        """``name`` answered a request in time: its timeouts in a row start again from none."""
+        if self.timeouts:
+            self.timeouts.pop(name, None)
 
     def forfeit(self, name: str, why: str) -> None:
         """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
@@ -55,7 +70,7 @@ class FaultLedger:
         """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
         for fault in game.figures.faults:
             if fault.charged and (name := game.figures.bot_at(fault.seat)) is not None:
-                self.charge(name)
+                self.charge(name, fault.kind)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:
@@ -81,6 +96,8 @@ class _Game:
         """Every event each seat is entitled to, in order, encoded (shared by the seats that see it)."""
         self.sent = [0] * players  # how many of them have gone out
         self.generation = [-1] * players  # the bot's restart count when the seat's start went out
+        self.asked_at = 0.0
+        """When the decision being taken was asked (after bringing its bot back, if it had to be)."""
 
     def wire_id(self, seat: int) -> int:
         return self.spec.game_id * MAX_SEATS + seat
@@ -129,9 +146,9 @@ class _Game:
                 self._round_started(state.deal_seeded(self.spec.seed))
                 continue
             seat = state.to_move
-            started = clock()
+            self.asked_at = clock()
             action = await self.ask(seat)
-            self._timed(seat, (clock() - started) * 1000)
+            self._timed(seat, (clock() - self.asked_at) * 1000)
             self._apply(seat, action)
         return self._finish()
 
@@ -155,13 +172,13 @@ class _Game:
         legal = tuple(state.legal_actions())
         fallback = fallback_for(legal)
         name = self.spec.seats[seat]
+        self.seq += 1  # every decision's number, the ones taken without asking too
         if name in self.ledger.forfeited:
             return self._fault(seat, FaultKind.FORFEITED, self.ledger.forfeited[name], fallback)
         kind = wire.BID if state.phase is Phase.BID else wire.PLAY
         codes = list(map(wire.action_code, legal))
         time = self.spec.time
         allowed_ms = time.decision_ms + self.bank_ms[seat]
-        self.seq += 1
         self.decisions += 1
         key = (self.wire_id(seat), self.seq)
         request = pb.DecisionRequest(
@@ -173,13 +190,13 @@ class _Game:
             bank_ms=self.bank_ms[seat],
         ).SerializeToString()
         loop = asyncio.get_running_loop()
-        started = loop.time()
         try:
             connection = handle.connection
             if connection is None or not connection.alive:
-                await handle.restart_once()
+                await handle.restart_once()  # the referee's time, not the bot's
                 connection = handle.connection
                 assert connection is not None
+            started = self.asked_at = loop.time()
             message = self.message(seat, request=request)
             decision = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
@@ -188,6 +205,7 @@ class _Game:
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
         except SeatError as error:  # lost, or could not be brought back
             return self._fault(seat, error.kind, str(error), fallback)
+        self.ledger.answered(name)
         used = (loop.time() - started) * 1000
         self.latencies_ms.append(used)
         used_ms = int(used)
@@ -215,7 +233,7 @@ class _Game:
         fault = Fault(seat, kind, state.round_number, trick, bot_text(detail), shown, self.seq)
         self.faults.append(fault)
         if fault.charged:
-            self.ledger.charge(self.spec.seats[seat])
+            self.ledger.charge(self.spec.seats[seat], kind)
         return fallback
 
     def _finish(self) -> FinishedGame:

@@ -16,6 +16,7 @@ inside the referee, so a bot sees exactly the same thing either way.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import operator
 import sys
@@ -30,6 +31,11 @@ from .events import Event, GameInfo, GameOver
 from .history import GameHistory
 from .pb import bot_pb2 as pb
 from .view import SeatView
+
+FAILURES = (Exception, asyncio.CancelledError, GeneratorExit)
+"""What a bot's own code may raise that is its failure. It runs with no await in it, so even a
+``CancelledError`` is its own, never a cancelled call; the server would take one for that, and leave
+the stream hanging."""
 
 
 class Bot:
@@ -133,7 +139,7 @@ class BotRunner:
             if code < 0:
                 raise ValueError(f"{answer!r} is no play in any ruleset (check its declaration)")
             return pb.Decision(game=game, seq=request.seq, action=code)
-        except Exception as error:  # the bot's own code failed: say so, the referee falls back
+        except FAILURES as error:  # the bot's own code failed: say so, the referee falls back
             detail = "".join(traceback.format_exception_only(error)).strip()
             index = "" if state is None else f"{state.info.index} "
             print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=sys.stderr)
@@ -165,5 +171,5 @@ def _guard(hook: Callable[..., None], *args: object) -> None:
     """Run an optional hook; its failure is the bot's business, logged, never the game's."""
     try:
         hook(*args)
-    except Exception:
+    except FAILURES:
         traceback.print_exc(file=sys.stderr)

@@ -16,6 +16,8 @@ import os
 import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,7 +57,10 @@ class BotServicer(bot_pb2_grpc.BotServicer):
     ) -> AsyncIterator[pb.BotBatch]:
         runner = BotRunner(self.factory, log=sys.stderr)
         async for batch in request_iterator:
-            decisions = runner.handle(list(batch.messages))
+            try:
+                decisions = runner.handle(list(batch.messages))
+            except (asyncio.CancelledError, GeneratorExit) as error:  # the bot's own (making it): end the stream
+                raise RuntimeError(f"the bot raised {type(error).__name__}: {error}") from error
             if decisions:
                 yield pb.BotBatch(decisions=decisions)
 
@@ -159,26 +164,33 @@ async def serve_async(
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
-    watch = asyncio.create_task(_watch_parent(stopping))
+    threading.Thread(target=_watch_parent, args=(loop, stopping, grace), name="referee-watch", daemon=True).start()
     await stopping.wait()
-    watch.cancel()
     await server.stop(grace)
 
 
-async def _watch_parent(stopping: asyncio.Event) -> None:
-    """Stop once the referee that launched this bot has gone (even if it was killed outright)."""
+def _watch_parent(loop: asyncio.AbstractEventLoop, stopping: asyncio.Event, grace: float) -> None:
+    """Stop once the referee that launched this bot has gone (even if it was killed outright).
+
+    It watches from a thread of its own, so a bot's code that holds the event loop (a search that
+    never ends) cannot hold it up: if the loop does not stop the server within ``grace`` seconds and
+    one more, the process exits.
+    """
     parent = os.environ.get(PARENT_ENV, "")
     if not parent.isdigit():
         return
     pid = int(parent)
     launched_directly = os.getppid() == pid
-    while True:
-        await asyncio.sleep(WATCH_SECONDS)
-        if referee_gone(pid, launched_directly):
-            stopping.set()
-            with contextlib.suppress(OSError):  # the log is the referee's pipe, gone with it
-                print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
-            return
+    while not referee_gone(pid, launched_directly):
+        time.sleep(WATCH_SECONDS)
+    with contextlib.suppress(RuntimeError):  # the loop has closed: the bot is stopping already
+        loop.call_soon_threadsafe(stopping.set)
+    with contextlib.suppress(OSError):  # the log is the referee's pipe, gone with it
+        print("the referee that launched this bot is gone; stopping", file=sys.stderr, flush=True)
+    time.sleep(grace + 1.0)
+    with contextlib.suppress(OSError):
+        print("the bot's code holds its event loop; exiting", file=sys.stderr, flush=True)
+    os._exit(1)
 
 
 def referee_gone(pid: int, launched_directly: bool) -> bool:

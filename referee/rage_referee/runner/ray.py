@@ -321,7 +321,7 @@ class RayRunner(GameRunner):
         """Fold a game's charged faults into the driver's ledger."""
         for fault in game.figures.faults:
             if fault.charged:
-                self.ledger.charge(game.figures.seats[fault.seat])
+                self.ledger.charge(game.figures.seats[fault.seat], fault.kind)
 
 
 def connect(address: str | None, runtime_env: dict[str, Any] | None = None, cpus: int | None = None) -> None:

@@ -19,6 +19,8 @@ from .spec import BotKind, BotSpec, BotSpecError
 from .transports import TRANSPORTS
 
 MAX_RESTARTS = 3
+EXIT_WAIT = 0.5
+"""Seconds a launched bot whose handshake failed is given to be seen exiting, if it is exiting."""
 MOVE_GRACE = 60.0
 """Seconds a moved bot's stream at its old address has to answer what it was asked before it is closed."""
 
@@ -49,7 +51,20 @@ class BotHandle:
     async def start(self) -> BotIdentity:
         """Launch or load the bot (its kind's transport), greet it and open its stream."""
         self.connection = await TRANSPORTS[self.spec.kind](self)
-        return await self.connection.open()
+        return await self._greet()
+
+    async def _greet(self) -> BotIdentity:
+        """Open the connection; a launched bot that exits meanwhile is said to have, with its last words."""
+        assert self.connection is not None
+        try:
+            return await self.connection.open()
+        except HandshakeError as error:
+            code = None if self.process is None else await self.process.exit_code(EXIT_WAIT)
+            if code is None:
+                raise
+            assert self.process is not None
+            words = self.process.log_tail() or "it wrote nothing"
+            raise HandshakeError(f"{error}; the bot exited with code {code}: {words}") from None
 
     @property
     def identity(self) -> BotIdentity | None:
@@ -78,7 +93,7 @@ class BotHandle:
                 # Dead, or alive but not answering: launch it afresh.
                 assert isinstance(self.connection, RemoteConnection)
                 self.connection.address = await self.process.start()
-            await self.connection.open()
+            await self._greet()
 
     def readdress(self, address: str) -> None:
         """Call a bot that serves at an address at ``address`` from now on, with :data:`MAX_RESTARTS` afresh.
@@ -109,7 +124,7 @@ class BotHandle:
         if self.connection is not None:
             await self.connection.close()
         if self.process is not None:
-            self.process.stop()
+            await self.process.stopped()
 
 
 async def start_all(handles: Iterable[BotHandle], keep_going: bool = False) -> dict[str, str]:

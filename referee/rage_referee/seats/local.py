@@ -63,8 +63,10 @@ class LocalConnection(Connection):
     def _handle(self, message: bytes) -> list[pb.Decision]:
         try:
             return self.runner.handle([pb.GameMessage.FromString(message)])
-        except Exception as error:  # the bot's own code failed where the runner does not catch it (making the bot)
-            raise ConnectionLost(f"the bot failed: {type(error).__name__}: {error}") from None
+        except KeyboardInterrupt:
+            raise  # Ctrl-C, which came while the bot's code ran on the referee's thread
+        except BaseException as error:  # the bot's own code failed where the runner does not catch it: the bot's end
+            raise ConnectionLost(_failure(error)) from None
 
     def send(self, message: bytes) -> None:
         with contextlib.suppress(ConnectionLost):
@@ -79,3 +81,11 @@ class LocalConnection(Connection):
     @property
     def alive(self) -> bool:
         return True
+
+
+def _failure(error: BaseException) -> str:
+    """What an in-process bot's failure is charged as. Its code runs with no await in it, so even a
+    ``CancelledError`` is the bot's own, never the referee's game being cancelled."""
+    if isinstance(error, SystemExit):
+        return f"the bot called exit({error.code!r}): an in-process bot may not exit"
+    return f"the bot failed: {type(error).__name__}: {error}"

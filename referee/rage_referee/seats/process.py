@@ -10,7 +10,6 @@ referee's own interpreter, which has the SDK.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shlex
 import shutil
@@ -19,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,8 +32,9 @@ from ..text import bot_text
 from .errors import HandshakeError
 from .log_drain import LogDrain
 from .log_tail import tail_lines
-from .remote import wait_healthy
+from .remote import health_said, wait_healthy
 from .spec import BotSpecError
+from .strays import LAUNCH_ENV, end_marked, new_mark
 
 START_TIMEOUT = 20.0
 
@@ -45,16 +46,35 @@ def free_port() -> int:
 
 
 def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
-    """End a process started in its own group, and its children: SIGTERM, then SIGKILL after ``grace`` seconds."""
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    """End a process started in its own group, and every process left in that group: SIGTERM, then
+    SIGKILL to whatever remains after ``grace`` seconds.
+
+    The group is ended even when its leader has exited already (a crashed bot), or exits at once
+    on SIGTERM: the children it left behind are ended too.
+    """
+    group = process.pid
+    if not _signal_group(group, signal.SIGTERM):
+        process.poll()
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        process.poll()  # reaps the leader, which would count as a member until then
+        if not _signal_group(group, 0):
+            return
+        time.sleep(0.02)
+    _signal_group(group, signal.SIGKILL)
+    process.wait()
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send ``signum`` to the process group ``group``; whether any process was in it."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a member that changed its rights: only the leader is waited for
+    return True
 
 
 def launch_header(command: str) -> str:
@@ -80,8 +100,13 @@ class BotProcess:
     _drain: LogDrain | None = field(default=None, repr=False)
     _launched_at: int = field(default=0, repr=False)
     """Where in the log the latest launch's section starts (after its header)."""
+    first_launched_at: int | None = field(default=None, init=False)
+    """Where in the log the first launch's section starts (after its header): what this run of the
+    referee had it write, relaunches included, comes after it; ``None`` before the first launch."""
     _jail: Jail | None = field(default=None, repr=False)
     _socket_dir: Path | None = field(default=None, repr=False)
+    _mark: str | None = field(default=None, repr=False)
+    """The latest launch's mark (:mod:`.strays`), outside the sandbox."""
 
     def argv(self, port: int = 0, listen: str | None = None) -> list[str]:
         """The command line for ``port`` (or the Unix socket ``listen``); a leading ``python``/``python3``
@@ -102,11 +127,16 @@ class BotProcess:
 
     def _launch(self) -> tuple[list[str], dict[str, str], str]:
         """The command line, environment and address of a fresh launch."""
-        environment = {**environment_for_child(), PARENT_ENV: str(os.getpid())}  # SDK bots stop if the referee dies
         if self.sandbox is not None:
             command = absolute_files(self.argv(listen=LISTEN), self.code_dir)
             self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"), code_dir=self.code_dir)
             return self._jail.argv(command), self._jail.environment(), self._jail.address
+        self._mark = new_mark()
+        environment = {
+            **environment_for_child(),
+            PARENT_ENV: str(os.getpid()),  # SDK bots stop if the referee dies
+            LAUNCH_ENV: self._mark,  # what it leaves running outside its group is ended with it
+        }
         if "{listen}" in self.command:
             self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
             address = f"unix:{self._socket_dir}/bot.sock"
@@ -116,7 +146,7 @@ class BotProcess:
 
     async def start(self) -> str:
         """Launch on a free port (or socket) and wait until its health service says SERVING; return its address."""
-        self.stop()
+        await self.stopped()
         try:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             self._log = self.log_path.open("ab", buffering=0)
@@ -129,6 +159,8 @@ class BotProcess:
         self._launched_at = self._log.tell()
         drain = self._drain = LogDrain(self._log)
         drain.start()
+        if self.first_launched_at is None:
+            self.first_launched_at = self._launched_at
         try:
             process = self.process = subprocess.Popen(
                 argv,
@@ -153,17 +185,16 @@ class BotProcess:
                         f"{shown} exited with code {process.returncode} before serving; "
                         f"see {self.log_path}: {self.log_tail() or 'it wrote nothing'}"
                     )
-                if await wait_healthy(address, timeout=1.0):
-                    return address
-            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s; see {self.log_path}")
+                try:
+                    if await wait_healthy(address, timeout=1.0):
+                        return address
+                except HandshakeError as error:
+                    raise HandshakeError(f"{shown}: {error}; see {self.log_path}") from None
+            said = await health_said(address)
+            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s ({said}); see {self.log_path}")
         except BaseException:  # a failed or cancelled start leaves no process behind
             self.stop()
             raise
-
-    @property
-    def launched_at(self) -> int:
-        """Where the log's words of the latest launch begin (past its launch line): earlier runs' are before."""
-        return self._launched_at
 
     def log_tail(self, lines: int = 3) -> str:
         """The last lines the latest launch wrote, made printable and joined into one line."""
@@ -173,15 +204,34 @@ class BotProcess:
             return ""
         return " | ".join(bot_text(line, 200) for line in written[-lines:])
 
+    async def exit_code(self, wait: float) -> int | None:
+        """The process's exit code once it has exited, waiting up to ``wait`` seconds; ``None`` while it runs."""
+        process = self.process
+        deadline = asyncio.get_running_loop().time() + wait
+        while process is not None and process.poll() is None and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
+        return None if process is None else process.poll()
+
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    async def stopped(self, grace: float = 2.0) -> None:
+        """:meth:`stop` in a thread: the referee's other games go on while a bot deaf to SIGTERM is given its grace."""
+        if self.process is not None or self._jail is not None:
+            await asyncio.to_thread(self.stop, grace)
+        else:
+            self.stop(grace)
+
     def stop(self, grace: float = 2.0) -> None:
-        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        """End the whole process group (SIGTERM, then SIGKILL after ``grace`` seconds), and what the bot
+        started outside it."""
         process, self.process = self.process, None
         if process is not None:
             stop_group(process, grace)
+        if self._mark is not None:
+            end_marked(self._mark)
+            self._mark = None
         jail, self._jail = self._jail, None
         if jail is not None:
             jail.end()

@@ -385,7 +385,10 @@ def _status(error: grpc.aio.AioRpcError) -> str:
 
 
 async def wait_healthy(address: str, timeout: float) -> bool:
-    """Poll the standard health service at ``address`` until it says SERVING, or ``timeout`` passes."""
+    """Poll the standard health service at ``address`` until it says SERVING, or ``timeout`` passes.
+
+    :raises HandshakeError: a server answers there but serves no health service, which it never will.
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     async with grpc.aio.insecure_channel(address) as channel:
@@ -395,7 +398,25 @@ async def wait_healthy(address: str, timeout: float) -> bool:
                 reply = await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1.0)
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
                     return True
-            except grpc.aio.AioRpcError:
-                pass
+            except grpc.aio.AioRpcError as error:
+                if error.code() is grpc.StatusCode.UNIMPLEMENTED:
+                    raise HandshakeError(f"it serves no health service ({NO_HEALTH})") from None
             await asyncio.sleep(0.05)
     return False
+
+
+NO_HEALTH = "grpc.health.v1.Health/Check is UNIMPLEMENTED; proto/README.md, Launching and serving, item 3"
+
+
+async def health_said(address: str) -> str:
+    """What the health service at ``address`` answers for the server as a whole, in words: why a bot is not serving."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        try:
+            reply = await health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=1.0
+            )
+        except grpc.aio.AioRpcError as error:
+            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                return f"nothing answers at {address}"
+            return f"its health service answers {_status(error)}"
+    return f"its health service says {health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)}"

@@ -1,0 +1,107 @@
+"""In-process bots (``FILE.py:CLASS``): whatever the bot's code does, the referee's match goes on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import runner
+from rage_referee.cli import app
+
+GREEDY = f"{Path(__file__).resolve().parents[1] / 'examples' / 'greedy_bot.py'}:GreedyBot"
+EXITER = """
+import asyncio, sys
+from rage_sdk import Bot, Play, SeatView
+
+class Exiter(Bot):
+    \"\"\"Raises {raised} in its 15th bid (in the second game), else the lowest bid and first play.\"\"\"
+    bids = 0
+
+    def bid(self, view: SeatView) -> int:
+        Exiter.bids += 1
+        if Exiter.bids == 15:
+            {raised}
+        return min(view.legal_bids)
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+"""
+SERVED = """
+if __name__ == "__main__":
+    from rage_sdk.server import main
+
+    main(Exiter)
+"""
+
+
+def match_of(tmp_path: Path, bot: str) -> Any:
+    """``rage match`` of three games of ``bot`` (named e) against the greedy bot, checked to end in its figures.
+
+    An in-process bot's own traceback goes to the referee's stderr (its log): the match's end is checked.
+    """
+    result = runner.invoke(
+        app, ["match", f"--bot=e={bot}", f"--bot=g={GREEDY}", "--games=3", "--json", f"--logs={tmp_path}"]
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert {name: bot["games"] for name, bot in figures["bots"].items()} == {"e": 3, "g": 3}, figures
+    assert figures["bots"]["e"]["faults"] == 1, result.stderr
+    return result
+
+
+def test_an_in_process_bot_that_calls_exit_is_charged_a_crash_and_the_match_goes_on(tmp_path: Path) -> None:
+    """sys.exit() ended rage match with the bot's code (4), printing none of the figures of the games finished."""
+    bot = tmp_path / "exiter.py"
+    bot.write_text(EXITER.format(raised="sys.exit(4)"))
+    result = match_of(tmp_path, f"{bot}:Exiter")
+    line = "e crashed (round 5, bidding, decision 77): the bot called exit(4): an in-process bot may not exit"
+    assert line in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("served", [False, True], ids=["in-process", "served"])
+@pytest.mark.parametrize("raised", ["asyncio.CancelledError", "GeneratorExit"])
+def test_a_cancelled_error_from_a_bots_own_code_is_its_error(tmp_path: Path, raised: str, served: bool) -> None:
+    """In the referee's process it ended rage match in a traceback; in a served bot it left the stream hanging,
+    every later decision of every game a timeout."""
+    bot = tmp_path / "exiter.py"
+    bot.write_text(EXITER.format(raised=f"raise {raised}('mine')") + SERVED)
+    result = match_of(tmp_path, f"python {bot}" if served else f"{bot}:Exiter")
+    said = f"{'asyncio.exceptions.' if 'asyncio' in raised else ''}{raised.split('.')[-1]}: mine"
+    assert f"e bot_error (round 5, bidding, decision 77): {said}" in result.stderr, result.stderr
+
+
+UNMADE_ONCE = """
+import asyncio
+from rage_sdk import Bot
+from rage_sdk.server import main
+
+class Once(Bot):
+    \"\"\"Its third instance (the third game's) raises CancelledError as it is made.\"\"\"
+    made = 0
+
+    def __init__(self) -> None:
+        Once.made += 1
+        if Once.made == 3:
+            raise asyncio.CancelledError("mine")
+
+    def bid(self, view):
+        return min(view.legal_bids)
+
+    def play(self, view):
+        return view.legal_plays[0]
+
+if __name__ == "__main__":
+    main(Once)
+"""
+
+
+def test_a_served_bot_made_with_a_cancelled_error_ends_its_stream(tmp_path: Path) -> None:
+    """The stream hung (the server took the error for a cancelled call): every later decision timed out."""
+    bot = tmp_path / "once.py"
+    bot.write_text(UNMADE_ONCE)
+    result = match_of(tmp_path, f"python {bot}")
+    assert "e crashed (round 1, bidding, decision 2): stream failed: " in result.stderr, result.stderr
+    assert "the bot raised CancelledError: mine" in result.stderr
