@@ -5,7 +5,7 @@ runs and the SDK) and of its own code directory; it may write only to its work d
 its current directory and ``$HOME``) and a private ``/tmp``. It has no network at all (its own
 network namespace, holding only a loopback) and speaks to the referee over a Unix socket in the one
 directory bind-mounted from outside (``/run/rage``). It runs as a user of its own, so the kernel
-bounds its memory (address space), CPU time, processes (threads count) and file size by rlimit,
+bounds its memory (address space), CPU time, processes (threads count), file size and open files by rlimit,
 and in its own PID namespace, process group and session; when its games end everything it
 started is killed.
 """
@@ -34,6 +34,9 @@ UID_BASE = 1_000_000_000
 """Sandboxed bots run as users from here up: no account has them, each bot its own."""
 _uids = itertools.count()
 MiB = 1024 * 1024
+OPEN_FILES = 1024
+"""Open files per bot process (the host's limit, often tens of thousands, times each process a bot
+may start would let a few bots take the kernel's every file handle)."""
 TOOLS = {"bwrap": "bubblewrap", "prlimit": "util-linux", "setpriv": "util-linux", "kill": "procps"}
 """The programs the sandbox is built from, and the Debian package of each."""
 
@@ -88,7 +91,7 @@ class Jail:
         """
         limits = self.sandbox.settings
         entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
-        entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", "--"]
+        entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", f"--nofile={OPEN_FILES}", "--"]
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
         jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session"]
         jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]

@@ -1,0 +1,51 @@
+"""What one sandboxed launch may take from the host, run in the jail directly (no league around it)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import require, require_command
+from rage_referee.sandbox import OPEN_FILES, Sandbox, SandboxSettings
+
+SETTINGS = SandboxSettings(enabled=True, memory_mb=384, cpu_seconds=20, processes=48, file_size_mb=1, tmp_mb=4)
+
+
+@pytest.fixture
+def box() -> Sandbox:
+    require_command("bwrap", "install bubblewrap (apt-get install bubblewrap)")
+    require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
+    return Sandbox.available(SETTINGS)
+
+
+def in_jail(box: Sandbox, work: Path, code: str) -> str:
+    """What ``python -c code`` prints, run in one sandboxed launch working in ``work``."""
+    jail = box.jail(work)
+    try:
+        argv = jail.argv([sys.executable, "-c", code])
+        result = subprocess.run(argv, env=jail.environment(), capture_output=True, text=True, timeout=60, check=False)
+    finally:
+        jail.end()
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout.strip()
+
+
+def test_a_bot_opens_a_bounded_number_of_files(box: Sandbox, tmp_path: Path) -> None:
+    opened = in_jail(
+        box,
+        tmp_path / "work",
+        "import os, resource\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))\n"
+        "fds = []\n"
+        "try:\n"
+        "    while len(fds) < 100_000:\n"
+        "        fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print(len(fds))",
+    )
+    assert int(opened) < OPEN_FILES
