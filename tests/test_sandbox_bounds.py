@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import require, require_command
+from rage_referee import sandbox
 from rage_referee.sandbox import OPEN_FILES, Sandbox, SandboxSettings
 
 SETTINGS = SandboxSettings(enabled=True, memory_mb=384, cpu_seconds=20, processes=48, file_size_mb=1, tmp_mb=4)
@@ -49,3 +50,15 @@ def test_a_bot_opens_a_bounded_number_of_files(box: Sandbox, tmp_path: Path) -> 
         "print(len(fds))",
     )
     assert int(opened) < OPEN_FILES
+
+
+def test_a_user_still_running_is_never_given_to_another_launch(box: Sandbox, tmp_path: Path) -> None:
+    running = box.jail(tmp_path / "running")
+    try:
+        for _ in range(999):  # as many launches made and ended since
+            next(sandbox._uids)
+        later = box.jail(tmp_path / "later")
+        later.end()
+    finally:
+        running.end()
+    assert later.uid != running.uid  # else its end would kill the running bot, and it could signal it

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +33,11 @@ LISTEN = f"unix:{SOCKET_DIR}/bot.sock"
 WORK_DIR = "/bot"
 UID_BASE = 1_000_000_000
 """Sandboxed bots run as users from here up: no account has them, each bot its own."""
+USERS = 1000
+"""Users in each referee process's block (by its process id): at most this many sandboxed launches at once."""
 _uids = itertools.count()
+_in_use: set[int] = set()
+_users_lock = threading.Lock()
 MiB = 1024 * 1024
 OPEN_FILES = 1024
 """Open files per bot process (the host's limit, often tens of thousands, times each process a bot
@@ -131,6 +136,21 @@ class Jail:
             check=False,
         )
         shutil.rmtree(self.socket_dir, ignore_errors=True)
+        with _users_lock:
+            _in_use.discard(self.uid)
+
+
+def _free_uid() -> int:
+    """A user of this process's block that no running launch holds (a shared one could signal the
+    other launch, and its end would kill it)."""
+    block = UID_BASE + (os.getpid() % 100_000) * USERS
+    with _users_lock:
+        for _ in range(USERS):
+            uid = block + next(_uids) % USERS
+            if uid not in _in_use:
+                _in_use.add(uid)
+                return uid
+    raise SandboxError(f"{USERS:,} bots run in the sandbox at once: no user is left for another")
 
 
 def _readable(path: Path) -> list[str]:
@@ -225,7 +245,7 @@ class Sandbox:
     def jail(self, work_dir: Path, fresh: bool = True, code_dir: Path | None = None) -> Jail:
         """A fresh user and socket directory for one launch of a bot, and its work directory: emptied
         when ``fresh``, else kept and handed to the new user (a build works in its own folder)."""
-        uid = UID_BASE + (os.getpid() % 100_000) * 1000 + next(_uids) % 1000
+        uid = _free_uid()
         socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
         if fresh:
             with contextlib.suppress(FileNotFoundError):
