@@ -62,3 +62,22 @@ def test_a_user_still_running_is_never_given_to_another_launch(box: Sandbox, tmp
     finally:
         running.end()
     assert later.uid != running.uid  # else its end would kill the running bot, and it could signal it
+
+
+def test_a_bot_fills_its_work_folder_only_up_to_its_size(box: Sandbox, tmp_path: Path) -> None:
+    written = in_jail(
+        box,
+        tmp_path / "work",
+        "import os\n"
+        "total = 0\n"
+        "try:\n"
+        "    for n in range(64):\n"
+        "        with open(f'/bot/part-{n}', 'wb') as part:\n"
+        "            part.write(b'x' * (1024 * 1024 - 1))\n"
+        "        total += 1\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print(total)",
+    )
+    assert int(written) <= SETTINGS.tmp_mb  # many files each under file_size_mb took the host's disk
+    assert not any((tmp_path / "work").glob("part-*"))

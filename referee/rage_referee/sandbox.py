@@ -2,12 +2,12 @@
 
 A sandboxed bot sees a read-only view of the system (``/usr``, ``/etc``, the Python the referee
 runs and the SDK) and of its own code directory; it may write only to its work directory (``/bot``,
-its current directory and ``$HOME``) and a private ``/tmp``. It has no network at all (its own
-network namespace, holding only a loopback) and speaks to the referee over a Unix socket in the one
-directory bind-mounted from outside (``/run/rage``). It runs as a user of its own, so the kernel
-bounds its memory (address space), CPU time, processes (threads count), file size and open files by rlimit,
-and in its own PID namespace, process group and session; when its games end everything it
-started is killed.
+its current directory and ``$HOME``) and a private ``/tmp``, both in memory and bounded. It has no
+network at all (its own network namespace, holding only a loopback) and speaks to the referee over a
+Unix socket in the one directory bind-mounted from outside (``/run/rage``). It runs as a user of its
+own, so the kernel bounds its memory (address space), CPU time, processes (threads count), file size
+and open files by rlimit, and in its own PID namespace, process group and session; when its games
+end everything it started is killed.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ class Jail:
     sandbox: Sandbox
     uid: int
     socket_dir: Path
-    work_dir: Path
+    work_dir: Path | None
+    """The folder shown writable at ``/bot``; none: a private one in memory."""
     code_dir: Path | None = None
     """The bot's code, shown read-only; none: the folder of the program its command names."""
     chdir: str = WORK_DIR
@@ -110,7 +111,11 @@ class Jail:
         for link in ("bin", "lib", "lib64", "sbin"):
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
-        jail += ["--bind", str(self.socket_dir), SOCKET_DIR, "--bind", str(self.work_dir), WORK_DIR]
+        jail += ["--bind", str(self.socket_dir), SOCKET_DIR]
+        if self.work_dir is None:  # in memory, at most tmp_mb, and gone with the launch
+            jail += ["--perms", "0777", "--size", str(limits.tmp_mb * MiB), "--tmpfs", WORK_DIR]
+        else:
+            jail += ["--bind", str(self.work_dir), WORK_DIR]
         jail += ["--chdir", self.chdir, "--"]
         return entry + jail + self._as_bot_user() + command
 
@@ -243,19 +248,25 @@ class Sandbox:
             raise SandboxError(f"this machine refuses the sandbox: {detail[:200]}")
 
     def jail(self, work_dir: Path, fresh: bool = True, code_dir: Path | None = None) -> Jail:
-        """A fresh user and socket directory for one launch of a bot, and its work directory: emptied
-        when ``fresh``, else kept and handed to the new user (a build works in its own folder)."""
+        """A fresh user and socket directory for one launch of a bot, and its work directory: when
+        ``fresh`` a private one in memory of ``tmp_mb`` (many files each under ``file_size_mb`` filled
+        the host's disk), ``work_dir`` on the host removed; else ``work_dir`` kept and handed to the new
+        user (a build works in its own folder, watched for its size)."""
         uid = _free_uid()
         socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
+        folders = [socket_dir]
         if fresh:
             with contextlib.suppress(FileNotFoundError):
                 shutil.rmtree(work_dir)
-        work_dir.mkdir(parents=True, exist_ok=True)
-        for path in [socket_dir, work_dir, *([] if fresh else work_dir.rglob("*"))]:
+        else:
+            work_dir.mkdir(parents=True, exist_ok=True)
+            folders.append(work_dir)
+        for path in [*folders, *([] if fresh else work_dir.rglob("*"))]:
             os.chown(path, uid, uid, follow_symlinks=False)
-        for path in (socket_dir, work_dir):
+        for path in folders:
             path.chmod(0o711)  # bwrap, root without capabilities, must enter it
-        return Jail(self, uid, socket_dir, work_dir, code_dir, WORK_DIR if code_dir is None else str(code_dir))
+        shown = None if fresh else work_dir
+        return Jail(self, uid, socket_dir, shown, code_dir, WORK_DIR if code_dir is None else str(code_dir))
 
     def describe(self) -> str:
         limits = self.settings

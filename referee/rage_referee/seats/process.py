@@ -93,7 +93,7 @@ class BotProcess:
     process: subprocess.Popen[bytes] | None = None
     port: int = 0
     sandbox: Sandbox | None = None
-    """Run in this sandbox, its work directory beside the log; none: with the referee's rights."""
+    """Run in this sandbox (a work directory of its own, in memory); none: with the referee's rights."""
     code_dir: Path | None = None
     """A submitted bot's own folder: where it starts, and what its relative paths mean."""
     _log: IO[bytes] | None = field(default=None, repr=False)
