@@ -153,3 +153,25 @@ def test_not_an_archive_is_refused(tmp_path: Path) -> None:
         unpack(tmp_path / "bot.zip", tmp_path / "out")
     with pytest.raises(ArchiveError, match=r"expected a \.tar\.gz, \.tgz or \.zip"):
         unpack(tmp_path / "bot.rar", tmp_path / "out2")
+
+
+@pytest.mark.parametrize("form", [tarfile.GNU_FORMAT, tarfile.PAX_FORMAT], ids=["gnu", "pax"])
+def test_a_huge_extended_header_is_refused_before_it_is_read(tmp_path: Path, form: int) -> None:
+    path = tmp_path / "bot.tar.gz"  # a 16 MiB upload of such headers made the referee read 16 GB into memory
+    with tarfile.open(path, "w:gz", format=form) as tar:
+        tar.addfile(member("a" * 2 * 1024 * 1024), io.BytesIO(b""))
+    with pytest.raises(ArchiveError, match=r"^an extended header \(a long name or link, or pax attributes\) of "):
+        unpack(path, tmp_path / "out")
+
+
+def test_a_sparse_file_is_refused(tmp_path: Path) -> None:
+    path = tar_of(tmp_path, (member("holes", tarfile.GNUTYPE_SPARSE), b""))
+    with pytest.raises(ArchiveError, match=r"^'holes': a sparse file"):
+        unpack(path, tmp_path / "out")
+
+
+def test_a_name_too_long_for_the_disk_is_refused_in_a_short_line(tmp_path: Path) -> None:
+    path = tar_of(tmp_path, (member("a" * 5000 + "\x1b[2J"), b"x"))
+    with pytest.raises(ArchiveError) as refused:
+        unpack(path, tmp_path / "out")
+    assert len(str(refused.value)) < 400 and "\x1b" not in str(refused.value), str(refused.value)[:400]

@@ -2,34 +2,78 @@
 
 Refused, each with a message naming the entry: absolute paths, ``..``, links (hard links always;
 symbolic links pointing outside), device files and FIFOs, and archives that unpack past
-:data:`MAX_FILES` entries or :data:`MAX_BYTES` in all (a zip bomb stops at the cap, not after).
+:data:`MAX_FILES` entries or :data:`MAX_BYTES` in all (a zip bomb stops at the cap, not after); in a
+tar, sparse files and extended headers (long names, pax attributes) past :data:`MAX_HEADER`, which
+are read whole into memory. A refusal quotes a name escaped and cut to :data:`SHOWN_NAME` characters.
 """
 
 from __future__ import annotations
 
+import contextlib
 import stat
 import tarfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 MAX_FILES = 5_000
 MAX_BYTES = 200 * 1024 * 1024
+MAX_HEADER = 64 * 1024
+"""A tar's extended header (a GNU long name or link, pax attributes), read whole into memory, at most."""
 CHUNK = 1024 * 1024
+SHOWN_NAME = 200
+"""Characters of an entry's name a refusal quotes."""
 
 
 class ArchiveError(ValueError):
     """An archive the referee will not unpack; the message names the entry and the problem."""
 
 
+class _CheckedTarInfo(tarfile.TarInfo):
+    """A tar header whose extended headers are measured before they are read, and sparse files refused
+    (their maps are read into memory too)."""
+
+    def _proc_member(self, tar: tarfile.TarFile) -> tarfile.TarInfo:
+        if self.type in _EXTENDED and self.size > MAX_HEADER:
+            raise ArchiveError(
+                f"an extended header (a long name or link, or pax attributes) of {self.size:,} bytes: "
+                f"at most {MAX_HEADER:,}"
+            )
+        if self.type == tarfile.GNUTYPE_SPARSE:
+            raise ArchiveError(f"{_shown(self.name)}: a sparse file")
+        member: tarfile.TarInfo = super()._proc_member(tar)  # type: ignore[misc]
+        return member
+
+    def _sparse(self, *_: object) -> None:
+        raise ArchiveError(f"{_shown(self.name)}: a sparse file")
+
+    _proc_gnusparse_00 = _proc_gnusparse_01 = _proc_gnusparse_10 = _sparse
+
+
+_EXTENDED = {
+    tarfile.GNUTYPE_LONGNAME,
+    tarfile.GNUTYPE_LONGLINK,
+    tarfile.XHDTYPE,
+    tarfile.XGLTYPE,
+    tarfile.SOLARIS_XHDTYPE,
+}
+
+
+def _shown(name: str) -> str:
+    """An entry's name as a refusal quotes it: escaped, and cut."""
+    shown = repr(name[:SHOWN_NAME])
+    return shown if len(name) <= SHOWN_NAME else f"{shown}... ({len(name):,} characters)"
+
+
 def safe_name(name: str) -> PurePosixPath:
     """An entry's path, checked to stay inside the folder it is unpacked into."""
     path = PurePosixPath(name)
     if not name or "\\" in name or "\0" in name:
-        raise ArchiveError(f"{name!r}: not a plain relative path")
+        raise ArchiveError(f"{_shown(name)}: not a plain relative path")
     if path.is_absolute():
-        raise ArchiveError(f"{name!r}: an absolute path")
+        raise ArchiveError(f"{_shown(name)}: an absolute path")
     if ".." in path.parts:
-        raise ArchiveError(f"{name!r}: a path with '..'")
+        raise ArchiveError(f"{_shown(name)}: a path with '..'")
     return path
 
 
@@ -59,7 +103,7 @@ class _Budget:
     def spend(self, name: str, size: int) -> None:
         self.bytes += size
         if self.bytes > MAX_BYTES:
-            raise ArchiveError(f"{name!r}: unpacks past {MAX_BYTES // (1024 * 1024)} MiB in all: refused")
+            raise ArchiveError(f"{_shown(name)}: unpacks past {MAX_BYTES // (1024 * 1024)} MiB in all: refused")
 
 
 def unpack(archive: Path, into: Path) -> None:
@@ -77,17 +121,20 @@ def unpack(archive: Path, into: Path) -> None:
 def _untar(archive: Path, into: Path) -> None:
     budget = _Budget()
     try:
-        with tarfile.open(archive, "r:gz") as tar:
+        with tarfile.open(archive, "r:gz", tarinfo=_CheckedTarInfo) as tar:
             while (member := tar.next()) is not None:
                 path = safe_name(member.name)
                 budget.entry(member.name, member.size)
                 if member.islnk():
-                    raise ArchiveError(f"{member.name!r}: a hard link")
+                    raise ArchiveError(f"{_shown(member.name)}: a hard link")
                 if member.issym() and not _inside(path, member.linkname):
-                    raise ArchiveError(f"{member.name!r}: a link out of the archive, to {member.linkname!r}")
+                    raise ArchiveError(
+                        f"{_shown(member.name)}: a link out of the archive, to {_shown(member.linkname)}"
+                    )
                 if not (member.isfile() or member.isdir() or member.issym()):
-                    raise ArchiveError(f"{member.name!r}: a device file, FIFO or other special file")
-                tar.extract(member, into, filter="data")
+                    raise ArchiveError(f"{_shown(member.name)}: a device file, FIFO or other special file")
+                with _writing(member.name):
+                    tar.extract(member, into, filter="data")
     except (tarfile.TarError, EOFError, OSError) as error:
         raise ArchiveError(f"{archive.name}: not a readable .tar.gz: {error}") from None
 
@@ -101,15 +148,30 @@ def _unzip(archive: Path, into: Path) -> None:
                 budget.entry(info.filename, 0)
                 kind = stat.S_IFMT(info.external_attr >> 16)
                 if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
-                    raise ArchiveError(f"{info.filename!r}: a link or special file")
+                    raise ArchiveError(f"{_shown(info.filename)}: a link or special file")
                 target = into / path
                 if info.is_dir():
-                    target.mkdir(parents=True, exist_ok=True)
+                    with _writing(info.filename):
+                        target.mkdir(parents=True, exist_ok=True)
                     continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with zip_file.open(info) as source, target.open("wb") as sink:
-                    while chunk := source.read(CHUNK):
-                        budget.spend(info.filename, len(chunk))  # what it unpacks to, not what it says
-                        sink.write(chunk)
+                with _writing(info.filename):
+                    _unzip_file(zip_file, info, target, budget)
     except (zipfile.BadZipFile, OSError, EOFError) as error:
         raise ArchiveError(f"{archive.name}: not a readable .zip: {error}") from None
+
+
+def _unzip_file(zip_file: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, budget: _Budget) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zip_file.open(info) as source, target.open("wb") as sink:
+        while chunk := source.read(CHUNK):
+            budget.spend(info.filename, len(chunk))  # what it unpacks to, not what it says
+            sink.write(chunk)
+
+
+@contextlib.contextmanager
+def _writing(name: str) -> Iterator[None]:
+    """Writing an entry: the disk's refusal (a name too long for it, say) names the entry, cut."""
+    try:
+        yield
+    except OSError as error:
+        raise ArchiveError(f"{_shown(name)}: cannot be unpacked here: {error.strerror or error}") from None
