@@ -81,3 +81,20 @@ def test_a_bot_fills_its_work_folder_only_up_to_its_size(box: Sandbox, tmp_path:
     )
     assert int(written) <= SETTINGS.tmp_mb  # many files each under file_size_mb took the host's disk
     assert not any((tmp_path / "work").glob("part-*"))
+
+
+def test_a_bot_writes_next_to_nothing_beside_its_socket(box: Sandbox, tmp_path: Path) -> None:
+    written = in_jail(
+        box,
+        tmp_path / "work",
+        "total = 0\n"
+        "try:\n"
+        "    for n in range(64):\n"
+        "        with open(f'/run/rage/part-{n}', 'wb') as part:\n"
+        "            part.write(b'x' * (1024 * 1024 - 1))\n"
+        "        total += 1\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print(total)",
+    )
+    assert int(written) == 0  # the socket's folder is on the host's /tmp: files there filled its disk

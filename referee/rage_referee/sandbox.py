@@ -42,8 +42,17 @@ MiB = 1024 * 1024
 OPEN_FILES = 1024
 """Open files per bot process (the host's limit, often tens of thousands, times each process a bot
 may start would let a few bots take the kernel's every file handle)."""
-TOOLS = {"bwrap": "bubblewrap", "prlimit": "util-linux", "setpriv": "util-linux", "kill": "procps"}
+TOOLS = {
+    "bwrap": "bubblewrap",
+    "prlimit": "util-linux",
+    "setpriv": "util-linux",
+    "kill": "procps",
+    "mount": "mount",
+    "umount": "mount",
+}
 """The programs the sandbox is built from, and the Debian package of each."""
+SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711"
+"""The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more."""
 
 
 class SandboxError(RuntimeError):
@@ -132,17 +141,17 @@ class Jail:
 
     def end(self) -> None:
         """Kill whatever the bot left running, then remove its socket directory."""
-        subprocess.run(
-            [*self._as_bot_user(), self.sandbox.tools["kill"], "-KILL", "-1"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=30,
-            check=False,
-        )
+        _quiet([*self._as_bot_user(), self.sandbox.tools["kill"], "-KILL", "-1"])
+        _quiet([self.sandbox.tools["umount"], "--lazy", str(self.socket_dir)])
         shutil.rmtree(self.socket_dir, ignore_errors=True)
         with _users_lock:
             _in_use.discard(self.uid)
+
+
+def _quiet(argv: list[str]) -> None:
+    """Run a tool of the sandbox's, its output dropped."""
+    quiet = subprocess.DEVNULL
+    subprocess.run(argv, stdin=quiet, stdout=quiet, stderr=quiet, timeout=30, check=False)
 
 
 def _free_uid() -> int:
@@ -254,7 +263,8 @@ class Sandbox:
         user (a build works in its own folder, watched for its size)."""
         uid = _free_uid()
         socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
-        folders = [socket_dir]
+        self._socket_folder(socket_dir, uid)
+        folders = []
         if fresh:
             with contextlib.suppress(FileNotFoundError):
                 shutil.rmtree(work_dir)
@@ -267,6 +277,18 @@ class Sandbox:
             path.chmod(0o711)  # bwrap, root without capabilities, must enter it
         shown = None if fresh else work_dir
         return Jail(self, uid, socket_dir, shown, code_dir, WORK_DIR if code_dir is None else str(code_dir))
+
+    def _socket_folder(self, folder: Path, uid: int) -> None:
+        """Mount a tiny tmpfs of ``uid``'s on ``folder`` (on the host's disk, a bot could fill it with files)."""
+        options = f"{SOCKET_FOLDER},uid={uid},gid={uid}"
+        argv = [self.tools["mount"], "-t", "tmpfs", "-o", options, "rage-bot", str(folder)]
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+        if result.returncode != 0:
+            folder.rmdir()
+            with _users_lock:
+                _in_use.discard(uid)
+            detail = (result.stderr.strip().splitlines() or [f"exit code {result.returncode}"])[-1]
+            raise SandboxError(f"the sandbox cannot mount a bot's socket folder: {detail[:200]}")
 
     def describe(self) -> str:
         limits = self.settings
