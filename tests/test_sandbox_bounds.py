@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import require, require_command
 from rage_referee import sandbox
-from rage_referee.sandbox import OPEN_FILES, Sandbox, SandboxSettings
+from rage_referee.sandbox import OPEN_FILES, TOOLS, Jail, Sandbox, SandboxError, SandboxSettings
 
 SETTINGS = SandboxSettings(enabled=True, memory_mb=384, cpu_seconds=20, processes=48, file_size_mb=1, tmp_mb=4)
 
@@ -98,3 +98,14 @@ def test_a_bot_writes_next_to_nothing_beside_its_socket(box: Sandbox, tmp_path: 
         "print(total)",
     )
     assert int(written) == 0  # the socket's folder is on the host's /tmp: files there filled its disk
+
+
+def test_a_bot_whose_program_lies_in_the_hosts_tmp_itself_is_refused(tmp_path: Path) -> None:
+    program = Path("/tmp") / f"rage-bot-{os.getpid()}-{tmp_path.name}.py"
+    program.write_text("")
+    jail = Jail(Sandbox(SETTINGS, dict.fromkeys(TOOLS, "/bin/true")), 0, tmp_path / "socket", tmp_path / "work")
+    try:
+        with pytest.raises(SandboxError, match=r"^/tmp holds a bot's program and is shared with every user"):
+            jail.argv([sys.executable, str(program)])  # it showed the bot every file in the host's /tmp
+    finally:
+        program.unlink()

@@ -51,6 +51,8 @@ TOOLS = {
     "umount": "mount",
 }
 """The programs the sandbox is built from, and the Debian package of each."""
+SHARED_FOLDERS = {Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")}
+"""Folders a bot's program may not lie in directly: as its code folder, the bot would read all of them."""
 SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711"
 """The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more."""
 
@@ -113,6 +115,10 @@ class Jail:
         jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
         jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
         code = [self.code_dir] if self.code_dir is not None else _code_dirs(command)
+        if shared := SHARED_FOLDERS.intersection(code):
+            raise SandboxError(
+                f"{min(shared)} holds a bot's program and is shared with every user: give the bot a folder of its own"
+            )
         for path in [*_system_paths(), *code]:
             jail += _readable(path)
         for path in self.sandbox.masked(code):
