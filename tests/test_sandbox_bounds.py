@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import require, require_command
 from rage_referee import sandbox
+from rage_referee.cli import app
 from rage_referee.sandbox import OPEN_FILES, TOOLS, Jail, Sandbox, SandboxError, SandboxSettings
+from typer.testing import CliRunner
 
 SETTINGS = SandboxSettings(enabled=True, memory_mb=384, cpu_seconds=20, processes=48, file_size_mb=1, tmp_mb=4)
 
@@ -109,3 +111,16 @@ def test_a_bot_whose_program_lies_in_the_hosts_tmp_itself_is_refused(tmp_path: P
             jail.argv([sys.executable, str(program)])  # it showed the bot every file in the host's /tmp
     finally:
         program.unlink()
+
+
+@pytest.mark.parametrize("setting", ["tmp_mb", "file_size_mb", "cpu_seconds"])
+def test_a_sandbox_limit_out_of_range_is_refused_naming_it(tmp_path: Path, setting: str) -> None:
+    random_bot = Path(__file__).resolve().parents[1] / "examples" / "random_bot.py"
+    file = tmp_path / "league.toml"
+    lines = ['name = "limits"', "players = 2", "seed = 1", 'database = "league.sqlite"', '[ruleset]\npreset = "amigo"']
+    lines += ["[sandbox]", "enabled = true", f"{setting} = 9223372036854775807"]
+    lines += ["[bots]", f'a = "python {random_bot}"', f'b = "python {random_bot}"']
+    file.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(app, ["league", "run", str(file)])
+    assert result.exit_code == 2, result.output  # it was the machine's refusal of the sandbox, or ran on
+    assert f"sandbox.{setting}: Input should be less than or equal to" in " ".join(result.output.split())

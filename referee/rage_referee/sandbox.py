@@ -68,10 +68,14 @@ class SandboxSettings(BaseModel):
 
     enabled: StrictBool = False
     memory_mb: StrictInt = Field(1024, ge=64, le=1024 * 1024, description="address space per bot")
-    cpu_seconds: StrictInt = Field(600, ge=1, description="CPU time per bot process, over its whole life")
+    cpu_seconds: StrictInt = Field(
+        600, ge=1, le=100_000_000, description="CPU time per bot process, over its whole life"
+    )
     processes: StrictInt = Field(64, ge=8, le=100_000, description="processes and threads per bot")
-    file_size_mb: StrictInt = Field(64, ge=1, description="the largest file a bot may write")
-    tmp_mb: StrictInt = Field(64, ge=1, description="the size of the bot's private /tmp (held in memory)")
+    file_size_mb: StrictInt = Field(64, ge=1, le=1024 * 1024, description="the largest file a bot may write")
+    tmp_mb: StrictInt = Field(
+        64, ge=1, le=1024 * 1024, description="the size of the bot's private /tmp and of its work folder (in memory)"
+    )
 
 
 def _system_paths() -> list[Path]:
