@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
 import tarfile
+import threading
 import zipfile
 from pathlib import Path
 
@@ -175,3 +177,35 @@ def test_a_name_too_long_for_the_disk_is_refused_in_a_short_line(tmp_path: Path)
     with pytest.raises(ArchiveError) as refused:
         unpack(path, tmp_path / "out")
     assert len(str(refused.value)) < 400 and "\x1b" not in str(refused.value), str(refused.value)[:400]
+
+
+def test_a_manifest_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "rage-bot.toml")  # a build may leave one: the referee reads the manifest when a league starts
+    outcome: list[str] = []
+
+    def load() -> None:
+        try:
+            load_manifest(tmp_path)
+        except ManifestError as error:
+            outcome.append(str(error))
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # it waits for a writer: give it one, so the thread ends
+        os.close(os.open(tmp_path / "rage-bot.toml", os.O_WRONLY | os.O_NONBLOCK))
+    assert outcome == ["rage-bot.toml: not a regular file"]
+
+
+def test_a_manifest_linked_out_of_its_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.toml").write_text(GOOD)
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "rage-bot.toml").symlink_to(tmp_path / "elsewhere.toml")  # or to /dev/zero
+    with pytest.raises(ManifestError, match=r"^rage-bot\.toml: not a regular file"):
+        load_manifest(tmp_path / "bot")
+
+
+def test_a_huge_manifest_is_refused_unread(tmp_path: Path) -> None:
+    folder = folder_with(tmp_path, GOOD + "#" * (1024 * 1024) + "\n")
+    with pytest.raises(ManifestError, match=r"^rage-bot\.toml: larger than 65,536 bytes"):
+        load_manifest(folder)

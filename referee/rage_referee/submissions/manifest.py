@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import shlex
+import stat
 import tomllib
 from enum import StrEnum
 from pathlib import Path
@@ -21,6 +24,8 @@ from ..problems import first_problem
 
 MANIFEST = "rage-bot.toml"
 MAX_COMMAND = 1000
+MAX_MANIFEST = 64 * 1024
+"""A manifest's bytes, at most."""
 RUNTIME_PROGRAMS = {"python": ("python", "python3"), "node": ("node",)}
 
 
@@ -76,9 +81,8 @@ class BotManifest(BaseModel):
 
 def load_manifest(folder: Path) -> BotManifest:
     """Read and check ``folder/rage-bot.toml``; :class:`ManifestError` names what is wrong."""
-    path = folder / MANIFEST
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(_manifest_text(folder / MANIFEST))
     except FileNotFoundError:
         raise ManifestError(f"{MANIFEST}: missing; a submission's top folder must hold it") from None
     except (OSError, UnicodeDecodeError) as error:
@@ -92,3 +96,21 @@ def load_manifest(folder: Path) -> BotManifest:
         if kind == "string_pattern_mismatch":
             message = "letters, digits, _ . - only, starting with a letter or digit, 64 at most"
         raise ManifestError(f"{MANIFEST}: {where + ': ' if where else ''}{message}") from None
+
+
+def _manifest_text(path: Path) -> str:
+    """The manifest's text, read only from a regular file of its folder (a build may leave a link to
+    ``/dev/zero`` or a FIFO in its place, read by the referee as root) and at most :data:`MAX_MANIFEST` bytes."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno != errno.ELOOP:
+            raise
+        raise ManifestError(f"{MANIFEST}: not a regular file (a link)") from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise ManifestError(f"{MANIFEST}: not a regular file")
+        data = file.read(MAX_MANIFEST + 1)
+    if len(data) > MAX_MANIFEST:
+        raise ManifestError(f"{MANIFEST}: larger than {MAX_MANIFEST:,} bytes")
+    return data.decode()
