@@ -160,3 +160,15 @@ def test_odd_meta_and_faults_are_read_as_far_as_they_make_sense(tmp_path: Path) 
     assert alone.exit_code == 0 and "timeout: late" in alone.stdout
     asked = rage("replay", "ask", path, f"{EXAMPLES}/greedy_bot.py:GreedyBot", "--seat", "0", "--all")
     assert asked.exit_code == 0, asked.output
+
+
+def test_a_huge_game_or_set_number_in_meta_is_left_out(tmp_path: Path) -> None:
+    data = json.loads((ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json").read_text())
+    data["meta"] = {"game": 10**3000, "set": -1, "league": "cup"}
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    result = rage("replay", "show", path)
+    assert result.exit_code == 0, result.output
+    assert "league cup" in result.stdout
+    assert "game" not in result.stdout.split("league cup")[1].splitlines()[0] and "set -1" not in result.stdout
+    assert max(map(len, result.stdout.splitlines())) < 300
