@@ -177,3 +177,18 @@ def test_a_world_the_rules_reject_is_not_returned() -> None:
     dealt[-1].append(dealt[1][0])
     dealt[1] = [red]  # seat 2 holding red after it did not follow red
     assert sampler._replay(dealt, random.Random(0)) is None
+
+
+@pytest.mark.parametrize("tries", [0, -3, 2.5])
+def test_max_tries_of_no_draw_is_refused(tries: int) -> None:
+    view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
+    with pytest.raises(ValueError, match="max_tries is a whole number of draws, at least 1"):
+        WorldSampler(view, max_tries=tries)
+
+
+@pytest.mark.parametrize("weight", [float("nan"), -0.5, 1.5, "1", None])
+def test_a_weight_outside_0_to_1_is_refused_naming_it(weight: object) -> None:
+    view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
+    sampler = WorldSampler(view, weight=lambda world: weight)  # type: ignore[arg-type,return-value]
+    with pytest.raises(ValueError, match=r"a world's weight is a number in \[0, 1\]; the weight function gave"):
+        sampler.sample(random.Random(0))

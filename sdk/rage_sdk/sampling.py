@@ -89,6 +89,8 @@ class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 
     def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: int = 1000) -> None:
+        if type(max_tries) is not int or max_tries < 1:
+            raise ValueError(f"max_tries is a whole number of draws, at least 1, not {max_tries!r}")
         if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
             raise ValueError(f"worlds are drawn while a round is played, not in phase {view.phase.value}")
         self.view = view
@@ -272,9 +274,16 @@ class WorldSampler:
         """
         for _ in range(self.max_tries):
             world = self._replay(self.deal_unseen(rng), rng)
-            if world is not None and (self.weight is None or rng.random() < self.weight(world)):
+            if world is not None and (self.weight is None or rng.random() < self._weight_of(world)):
                 return world
         raise SamplingError(f"no world kept in {self.max_tries} draws for seat {self.view.seat}")
+
+    def _weight_of(self, world: GameState) -> float:
+        assert self.weight is not None
+        weight = self.weight(world)
+        if not isinstance(weight, int | float) or isinstance(weight, bool) or not 0 <= weight <= 1:
+            raise ValueError(f"a world's weight is a number in [0, 1]; the weight function gave {weight!r}")
+        return weight
 
     def _replay(self, dealt: list[list[int]], rng: random.Random) -> GameState | None:
         """The round replayed from a deal of the unseen cards; ``None`` if the rules reject it."""
