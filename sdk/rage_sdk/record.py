@@ -54,8 +54,13 @@ def _colour_letter(value: Any) -> str | None:
     return value
 
 
-def _milliseconds(value: Any) -> int | None:
-    return value if type(value) is int and value >= 0 else None
+LONGEST_MS: Final = 25 * 3_600_000
+"""The longest a decision can take under any time control: an hour's deadline and a day's bank."""
+
+
+def milliseconds(value: Any) -> int | None:
+    """A recorded time, when it is a whole number of milliseconds a decision can take; else none."""
+    return value if type(value) is int and 0 <= value <= LONGEST_MS else None
 
 
 def _object(value: Any) -> dict[str, Any] | None:
@@ -64,7 +69,7 @@ def _object(value: Any) -> dict[str, Any] | None:
 
 CardToken = Annotated[str, BeforeValidator(_card_token)]
 ColourLetter = Annotated[str | None, BeforeValidator(_colour_letter)]
-Milliseconds = Annotated[int | None, BeforeValidator(_milliseconds)]
+Milliseconds = Annotated[int | None, BeforeValidator(milliseconds)]
 """A play's ``ms``: never checked, so anything but a whole number of milliseconds reads as none."""
 Meta = Annotated[dict[str, Any] | None, BeforeValidator(_object)]
 """A record's ``meta``: never checked, so anything but an object reads as none."""
