@@ -259,3 +259,9 @@ def test_a_number_json_does_not_have_is_malformed(
     code, line = verify_file(tmp_path, text)
     assert code == 2, line
     assert "bad JSON" in line and number.lstrip("-") in line
+
+
+def test_a_key_given_twice_inside_a_long_key_is_named_in_a_short_line(tmp_path: Path, record: dict[str, Any]) -> None:
+    text = json.dumps(record | {"meta": {"a " * 50_000: {"x": 1}}}).replace('"x": 1', '"x": 1, "x": 2')
+    code, line = verify_file(tmp_path, text)
+    assert code == 2 and line.endswith('names the key "x" twice'), line[:300]

@@ -252,9 +252,9 @@ def _check_strings(data: Any) -> None:
     while pending:
         value = pending.pop()
         if isinstance(value, _Duplicated):
-            raise MalformedRecordError(
-                f"bad JSON: {_path_to(data, value) or 'the record'} names the key {short_json(value.duplicate)} twice"
-            )
+            where = _path_to(data, value) or "the record"
+            where = where if len(where) <= 80 else f"{where[:77]}..."  # keys are the record's own text
+            raise MalformedRecordError(f"bad JSON: {where} names the key {short_json(value.duplicate)} twice")
         if isinstance(value, dict):
             pending.extend(value)
             pending.extend(value.values())
