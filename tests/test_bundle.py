@@ -274,3 +274,15 @@ def test_a_public_seed_league_bundle_verifies_without_a_key(tmp_path: Path) -> N
     assert read(tmp_path / "bundle", "league.json")["deal_commitment"] is None
     code, lines = verify_bundle(tmp_path / "bundle")
     assert code == 0, lines
+
+
+def test_a_records_own_text_in_a_problem_is_escaped_and_cut(bundle: Path) -> None:
+    record = read(bundle, "records/game-00000.json")
+    record["meta"] = {"deal_commitment": "\x1b[2J\x1b]0;owned\x07" + "f" * 100_000}
+    write(bundle, "records/game-00000.json", record)
+    rehash(bundle)
+    result = rage("league", "verify-bundle", bundle)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    lines = [line for line in result.output.splitlines() if "meta.deal_commitment" in line]
+    assert lines and all(len(line) <= 500 for line in lines), [line[:200] for line in lines]

@@ -354,3 +354,14 @@ def test_a_league_with_games_stored_names_the_settings_changed(tmp_path: Path) -
     assert result.exit_code == 2
     message = " ".join(result.output.split())
     assert "has 6 games stored under other settings (games 6, now 12; seed 1, now 2)" in message, message
+
+
+@pytest.mark.parametrize("content", ["[" * 100_000, '{"meta": ' * 100_000, "\ufeff{}"])
+def test_a_records_folder_holding_a_file_of_no_league_is_refused(tmp_path: Path, content: str) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "game-00000.json").write_text(content)
+    file = league_file(tmp_path / "cup", name="cup", records="../records")
+    result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output[-2000:]
+    assert "game-00000.json, a file of no league" in one_line(result.output)

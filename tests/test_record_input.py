@@ -222,3 +222,46 @@ def test_an_endless_file_is_refused_unread_past_the_limit(monkeypatch: pytest.Mo
     result = runner.invoke(app, ["replay", "verify", "/dev/zero"])
     assert result.exit_code == 2
     assert "larger than" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- JSON that RFC 8259 does not allow
+
+
+@pytest.mark.parametrize(
+    ("place", "where"),
+    [
+        ('"bids": [9, 9, 9], "bids":', 'rounds[0] names the key "bids"'),
+        ('"format": "x", "format":', 'the record names the key "format"'),
+        ('"seat": 5, "seat":', 'rounds[0].plays[0] names the key "seat"'),
+    ],
+)
+def test_a_key_given_twice_is_malformed_naming_where(
+    tmp_path: Path, record: dict[str, Any], place: str, where: str
+) -> None:
+    key = place.split(":")[0]
+    text = json.dumps(record).replace(f"{key}:", place, 1)
+    code, line = verify_file(tmp_path, text)
+    assert code == 2
+    assert where in line and "twice" in line
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize("field", ["totals", "meta"])
+def test_a_number_json_does_not_have_is_malformed(
+    tmp_path: Path, record: dict[str, Any], number: str, field: str
+) -> None:
+    data = changed(record, totals=[0, 0, 0]) if field == "totals" else record | {"meta": {"x": 0}}
+    text = json.dumps(data).replace(
+        '"totals": [0, 0, 0]' if field == "totals" else '"x": 0',
+        f'"{field}": {number}' if field == "totals" else f'"x": {number}',
+        1,
+    )
+    code, line = verify_file(tmp_path, text)
+    assert code == 2, line
+    assert "bad JSON" in line and number.lstrip("-") in line
+
+
+def test_a_key_given_twice_inside_a_long_key_is_named_in_a_short_line(tmp_path: Path, record: dict[str, Any]) -> None:
+    text = json.dumps(record | {"meta": {"a " * 50_000: {"x": 1}}}).replace('"x": 1', '"x": 1, "x": 2')
+    code, line = verify_file(tmp_path, text)
+    assert code == 2 and line.endswith('names the key "x" twice'), line[:300]

@@ -223,3 +223,13 @@ def test_views_a_served_bot_got_are_rebuilt_for_an_in_process_one(tmp_path: Path
     assert result.exit_code == 0, result.output
     assert result.stdout.strip().splitlines()[-1] == f"{len(in_game)} decisions, 0 differ"
     assert read_views(asked_dump) == in_game
+
+
+def test_a_time_control_past_the_limits_is_the_default(one_game: Path) -> None:
+    record = json.loads(one_game.read_text())
+    record["meta"] = (record.get("meta") or {}) | {"time": {"decision_ms": 10**300, "bank_ms": 2**64}}
+    huge = one_game.with_name("huge-time.json")
+    huge.write_text(json.dumps(record))
+    result = rage("replay", "ask", huge, FIRST_LEGAL, "--seat", "0", "--round", "1", "--trick", "0")
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "same" in result.stdout

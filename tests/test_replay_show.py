@@ -15,8 +15,8 @@ from rage_referee.match import run_match
 from rage_referee.record_show import decision_row, faults_of
 from rage_referee.seats import BotSpec
 from rage_sdk.cards import Card
-from rage_sdk.decisions import decisions
-from rage_sdk.record import load_record, record_of
+from rage_sdk.decisions import bid_times, decisions
+from rage_sdk.record import LONGEST_MS, load_record, record_of
 from rage_sdk.rules import Ruleset
 from rage_sdk.simulate import random_game
 from typer.testing import CliRunner
@@ -160,3 +160,35 @@ def test_odd_meta_and_faults_are_read_as_far_as_they_make_sense(tmp_path: Path) 
     assert alone.exit_code == 0 and "timeout: late" in alone.stdout
     asked = rage("replay", "ask", path, f"{EXAMPLES}/greedy_bot.py:GreedyBot", "--seat", "0", "--all")
     assert asked.exit_code == 0, asked.output
+
+
+def test_a_huge_game_or_set_number_in_meta_is_left_out(tmp_path: Path) -> None:
+    data = json.loads((ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json").read_text())
+    data["meta"] = {"game": 10**3000, "set": -1, "league": "cup"}
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    result = rage("replay", "show", path)
+    assert result.exit_code == 0, result.output
+    assert "league cup" in result.stdout
+    assert "game" not in result.stdout.split("league cup")[1].splitlines()[0] and "set -1" not in result.stdout
+    assert max(map(len, result.stdout.splitlines())) < 300
+
+
+def test_a_time_no_time_control_allows_is_left_out(tmp_path: Path) -> None:
+    data = json.loads((ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json").read_text())
+    data["meta"] = {"bid_ms": [[10**1000, 7, 2**70]]}
+    for play in data["rounds"][0]["plays"]:
+        play["ms"] = 10**1000
+    data["rounds"][0]["plays"][1]["ms"] = LONGEST_MS
+    path = tmp_path / "times.json"
+    path.write_text(json.dumps(data))
+    for args in ([], ["--seat", "1"]):
+        result = rage("replay", "show", path, *args)
+        assert result.exit_code == 0, result.output
+        assert "0000000000" not in result.stdout and max(map(len, result.stdout.splitlines())) < 300
+    assert decisions_times(path) == ([None, 7, None], LONGEST_MS)
+
+
+def decisions_times(path: Path) -> tuple[list[int | None], int | None]:
+    record = load_record(path.read_text())
+    return bid_times(record.meta, 0, 3), record.rounds[0].plays[1].ms

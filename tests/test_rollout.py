@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from helpers import play as play_cards
 from helpers import show, started
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rage_sdk.actions import Bid, Play
-from rage_sdk.cards import card_id
+from rage_sdk.cards import CARDS, card_id
+from rage_sdk.errors import IllegalActionError
 from rage_sdk.rollout import aiming_policy, greedy_policy, playout, random_policy
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
@@ -124,3 +126,16 @@ def test_the_aiming_policy_sheds_a_minus5_on_a_trick_it_need_not_win() -> None:
     state = started([["g1", "g2"], ["r9", "b1"], ["minus5", "b3"]], ["p0"], bids=[0, 1, 0])
     play_cards(state, "r9")
     assert _aim(state) == "minus5"
+
+
+def test_a_playout_whose_first_action_is_not_legal_is_refused() -> None:
+    state = GameState(Ruleset.of("amigo", rounds=[3]), 3)
+    state.deal_seeded(1)
+    with pytest.raises(IllegalActionError, match="bid"):
+        playout(state.copy(history=False), random.Random(0), first=Bid.of(7))
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    hand = state.hands[state.current_player()]
+    elsewhere = next(card for card in range(96) if card not in hand)
+    with pytest.raises(IllegalActionError):
+        playout(state.copy(history=False), random.Random(0), first=Play(CARDS[elsewhere]))

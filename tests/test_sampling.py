@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -149,7 +152,7 @@ def test_each_unseen_card_lands_where_exact_enumeration_says(
 def test_a_view_no_deal_explains_is_refused() -> None:
     view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
     view.hand_sizes = (1, 1, 200)
-    with pytest.raises(SamplingError, match="hold more cards"):
+    with pytest.raises(SamplingError, match=re.escape("hand_sizes: [1, 1, 200], but a hand holds 0-2 cards")):
         WorldSampler(view)
 
 
@@ -177,3 +180,35 @@ def test_a_world_the_rules_reject_is_not_returned() -> None:
     dealt[-1].append(dealt[1][0])
     dealt[1] = [red]  # seat 2 holding red after it did not follow red
     assert sampler._replay(dealt, random.Random(0)) is None
+
+
+@pytest.mark.parametrize("tries", [0, -3, 2.5])
+def test_max_tries_of_no_draw_is_refused(tries: int) -> None:
+    view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
+    with pytest.raises(ValueError, match="max_tries is a whole number of draws, at least 1"):
+        WorldSampler(view, max_tries=tries)
+
+
+@pytest.mark.parametrize("weight", [float("nan"), -0.5, 1.5, "1", None])
+def test_a_weight_outside_0_to_1_is_refused_naming_it(weight: object) -> None:
+    view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
+    sampler = WorldSampler(view, weight=lambda world: weight)  # type: ignore[arg-type,return-value]
+    with pytest.raises(ValueError, match=r"a world's weight is a number in \[0, 1\]; the weight function gave"):
+        sampler.sample(random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"hand_sizes": (1, 1)}, "hand_sizes: 2 entries for 3 players"),
+        ({"hand_sizes": (1, -2, 1)}, "hand_sizes: [1, -2, 1], but a hand holds 0-2 cards this round"),
+        ({"seat": 7}, "seat: 7 is not one of the seats 0-2"),
+        ({"seat": -1}, "seat: -1 is not one of the seats 0-2"),
+        ({"players": 2}, "hand_sizes: 3 entries for 2 players"),
+        ({"players": 11}, "players: 11, but amigo is for 2-10"),
+    ],
+)
+def test_a_view_that_does_not_hold_together_is_refused_naming_the_field(change: dict[str, Any], message: str) -> None:
+    view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
+    with pytest.raises(SamplingError, match=re.escape(message)):
+        WorldSampler(dataclasses.replace(view, **change))

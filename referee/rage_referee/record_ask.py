@@ -26,6 +26,7 @@ from rage_sdk.state import CHANCE, GameState
 from .faults import Fault
 from .game import FaultLedger, _Game
 from .game_spec import GameSpec, TimeControl
+from .limits import MAX_BANK_MS, MAX_DECISION_MS
 from .seats import BotHandle, BotIdentity, BotSpec
 
 NEVER_FORFEIT = 10**9
@@ -59,7 +60,8 @@ def time_control_of(meta: dict[str, Any] | None) -> TimeControl:
     time = (meta or {}).get("time")
     if not isinstance(time, dict):
         return TimeControl()
-    values = {key: time[key] for key in ("decision_ms", "bank_ms") if type(time.get(key)) is int and time[key] >= 0}
+    highest = {"decision_ms": MAX_DECISION_MS, "bank_ms": MAX_BANK_MS}  # past them no league ran, nor gRPC can say
+    values = {key: time[key] for key, most in highest.items() if type(time.get(key)) is int and 0 <= time[key] <= most}
     return TimeControl(**values, max_faults=NEVER_FORFEIT)
 
 

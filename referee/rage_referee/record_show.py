@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .faults import Fault
+from .limits import MAX_GAMES
 from .record_ask import Answer
 from .record_text import action_text, card_text, cards_text, colour_text, legal_text, trick_text
 from .text import bot_text, name_text
@@ -71,7 +72,9 @@ def game_header(record: GameRecord) -> Text:
         seats.append(label)
     header = Text(f"{record.ruleset.describe()}: {', '.join(seats)}")
     facts = [f"{kind} {name_text(str(meta[kind]))}" for kind in ("league", "match") if kind in meta]
-    facts += [f"{key} {meta[key]}" for key in ("game", "set") if type(meta.get(key)) is int]
+    facts += [
+        f"{key} {meta[key]}" for key in ("game", "set") if type(meta.get(key)) is int and 0 <= meta[key] < MAX_GAMES
+    ]
     time = meta.get("time")
     if isinstance(time, dict) and type(time.get("decision_ms")) is int and type(time.get("bank_ms")) is int:
         facts.append(f"{time['decision_ms']} ms a decision, bank {time['bank_ms']} ms")

@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import Action, Bid
 from .cards import card_id
-from .record import GameRecord
+from .record import GameRecord, milliseconds
 from .replay import play_of
 from .state import GameState
 from .view import SeatView, view_for
@@ -46,7 +46,7 @@ def bid_times(meta: dict[str, Any] | None, index: int, players: int) -> list[int
     times = rounds[index] if isinstance(rounds, list) and index < len(rounds) else None
     if not isinstance(times, list) or len(times) != players:
         return [None] * players
-    return [ms if type(ms) is int and ms >= 0 else None for ms in times]
+    return [milliseconds(ms) for ms in times]
 
 
 def decisions(record: GameRecord) -> Iterator[Decision]:

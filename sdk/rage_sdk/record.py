@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import re
 import sys
 from collections import Counter
@@ -53,8 +54,13 @@ def _colour_letter(value: Any) -> str | None:
     return value
 
 
-def _milliseconds(value: Any) -> int | None:
-    return value if type(value) is int and value >= 0 else None
+LONGEST_MS: Final = 25 * 3_600_000
+"""The longest a decision can take under any time control: an hour's deadline and a day's bank."""
+
+
+def milliseconds(value: Any) -> int | None:
+    """A recorded time, when it is a whole number of milliseconds a decision can take; else none."""
+    return value if type(value) is int and 0 <= value <= LONGEST_MS else None
 
 
 def _object(value: Any) -> dict[str, Any] | None:
@@ -63,7 +69,7 @@ def _object(value: Any) -> dict[str, Any] | None:
 
 CardToken = Annotated[str, BeforeValidator(_card_token)]
 ColourLetter = Annotated[str | None, BeforeValidator(_colour_letter)]
-Milliseconds = Annotated[int | None, BeforeValidator(_milliseconds)]
+Milliseconds = Annotated[int | None, BeforeValidator(milliseconds)]
 """A play's ``ms``: never checked, so anything but a whole number of milliseconds reads as none."""
 Meta = Annotated[dict[str, Any] | None, BeforeValidator(_object)]
 """A record's ``meta``: never checked, so anything but an object reads as none."""
@@ -193,7 +199,9 @@ def parse_json(text: str | bytes) -> Any:
     elif text.startswith("\ufeff"):
         raise MalformedRecordError("not UTF-8 JSON: the text starts with a byte-order mark")
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object_of, parse_constant=_no_constant, parse_float=_finite)
+    except MalformedRecordError:
+        raise
     except json.JSONDecodeError as error:
         raise MalformedRecordError(f"bad JSON: {error}") from None
     except RecursionError:
@@ -206,11 +214,47 @@ def parse_json(text: str | bytes) -> Any:
     return data
 
 
+class _Duplicated(dict[str, Any]):
+    """A JSON object that names a key more than once (RFC 8259: which one counts is anyone's guess)."""
+
+    duplicate: str = ""
+
+
+def _object_of(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) == len(pairs):
+        return value
+    duplicated = _Duplicated(value)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            duplicated.duplicate = key
+            break
+        seen.add(key)
+    return duplicated
+
+
+def _no_constant(name: str) -> Any:
+    raise MalformedRecordError(f"bad JSON: {name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise MalformedRecordError(f"bad JSON: the number {brief(text)} is more than a checker holds")
+    return value
+
+
 def _check_strings(data: Any) -> None:
-    """Refuse a string (or key) that UTF-8 cannot encode: a lone surrogate such as ``"\\ud800"``."""
+    """Refuse a string (or key) that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"``)
+    and an object naming a key twice, saying where."""
     pending = [data]
     while pending:
         value = pending.pop()
+        if isinstance(value, _Duplicated):
+            where = _path_to(data, value) or "the record"
+            where = where if len(where) <= 80 else f"{where[:77]}..."  # keys are the record's own text
+            raise MalformedRecordError(f"bad JSON: {where} names the key {short_json(value.duplicate)} twice")
         if isinstance(value, dict):
             pending.extend(value)
             pending.extend(value.values())
@@ -223,6 +267,20 @@ def _check_strings(data: Any) -> None:
                 raise MalformedRecordError(
                     "not UTF-8 JSON: a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)"
                 ) from None
+
+
+def _path_to(data: Any, target: Any) -> str | None:
+    """The JSON path (``rounds[2].plays[5]``) of the value ``target`` is, inside ``data``."""
+    pending: list[tuple[str, Any]] = [("", data)]
+    while pending:
+        where, value = pending.pop()
+        if value is target:
+            return where
+        if isinstance(value, dict):
+            pending.extend((f"{where}.{key}" if where else key, item) for key, item in value.items())
+        elif isinstance(value, list):
+            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(value))
+    return None
 
 
 def check_result_shape(result: Any) -> None:

@@ -105,7 +105,7 @@ def playout(
     state: GameState, rng: random.Random, policy: Policy = greedy_policy, first: Action | None = None
 ) -> tuple[int, ...]:
     """Play ``state`` (a rollout copy, changed in place) to the end of its round with ``policy``,
-    after taking ``first`` (one of the legal actions) if given.
+    after taking ``first`` (one of the legal actions; :class:`IllegalActionError` if not) if given.
 
     Returns the round's points by seat. The state must be mid-round (bidding or playing).
     """
@@ -114,7 +114,7 @@ def playout(
     round_number = state.round_number
     totals = state.totals[:]
     if first is not None:
-        state.apply_unchecked(first)
+        state.apply(first)  # checked: an action the state does not allow is an IllegalActionError, not a wrong score
     while state.round_number == round_number:
         state.apply_unchecked(policy(state, state.legal_actions(), rng))
     return tuple(after - before for after, before in zip(state.totals, totals))

@@ -85,12 +85,36 @@ def _takes(room: int, remaining: tuple[int, ...], allowed: tuple[bool, ...]) -> 
             yield (here, *rest)
 
 
+def _check_view(view: SeatView) -> None:
+    """A view put together by hand holds together: one entry a seat, its seat among them, hands the round can hold.
+
+    :raises SamplingError: naming the first field that does not.
+    """
+    players, rules = view.players, view.ruleset
+    if not rules.min_players <= players <= rules.max_players:
+        raise SamplingError(f"players: {players}, but {rules.preset} is for {rules.min_players}-{rules.max_players}")
+    if not 0 <= view.seat < players:
+        raise SamplingError(f"seat: {view.seat} is not one of the seats 0-{players - 1}")
+    for name in ("hand_sizes", "bids", "tricks_won", "totals"):
+        if len(getattr(view, name)) != players:
+            raise SamplingError(f"{name}: {len(getattr(view, name))} entries for {players} players")
+    if not all(0 <= size <= view.cards for size in view.hand_sizes):
+        raise SamplingError(f"hand_sizes: {list(view.hand_sizes)}, but a hand holds 0-{view.cards} cards this round")
+    if len(view.hand) != view.hand_sizes[view.seat]:
+        raise SamplingError(
+            f"hand: {len(view.hand)} cards, but hand_sizes says seat {view.seat} holds {view.hand_sizes[view.seat]}"
+        )
+
+
 class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 
     def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: int = 1000) -> None:
+        if type(max_tries) is not int or max_tries < 1:
+            raise ValueError(f"max_tries is a whole number of draws, at least 1, not {max_tries!r}")
         if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
             raise ValueError(f"worlds are drawn while a round is played, not in phase {view.phase.value}")
+        _check_view(view)
         self.view = view
         self.weight = weight
         self.max_tries = max_tries
@@ -272,9 +296,16 @@ class WorldSampler:
         """
         for _ in range(self.max_tries):
             world = self._replay(self.deal_unseen(rng), rng)
-            if world is not None and (self.weight is None or rng.random() < self.weight(world)):
+            if world is not None and (self.weight is None or rng.random() < self._weight_of(world)):
                 return world
         raise SamplingError(f"no world kept in {self.max_tries} draws for seat {self.view.seat}")
+
+    def _weight_of(self, world: GameState) -> float:
+        assert self.weight is not None
+        weight = self.weight(world)
+        if not isinstance(weight, int | float) or isinstance(weight, bool) or not 0 <= weight <= 1:
+            raise ValueError(f"a world's weight is a number in [0, 1]; the weight function gave {weight!r}")
+        return weight
 
     def _replay(self, dealt: list[list[int]], rng: random.Random) -> GameState | None:
         """The round replayed from a deal of the unseen cards; ``None`` if the rules reject it."""

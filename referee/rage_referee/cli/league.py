@@ -16,7 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ..text import name_text
+from ..text import name_text, one_line
 from .common import Format, err, fail, out, refusing_unwritable
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
@@ -31,6 +31,8 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 MAX_PROBLEMS = 20
+PROBLEM_LIMIT = 500
+"""Longest problem line verify-bundle prints: a line can quote a record's own text."""
 """Problems a bundle check prints, one per line, before it counts the rest."""
 LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show_default=False)]
 
@@ -255,7 +257,7 @@ def verify_bundle_command(
     except MalformedBundleError as error:
         fail(f"{directory}: not a contest bundle: {error}")
     for line in problems[:MAX_PROBLEMS]:
-        err.print(line)
+        err.print(one_line(line, PROBLEM_LIMIT))
     if len(problems) > MAX_PROBLEMS:
         err.print(f"... and {len(problems) - MAX_PROBLEMS} more problems")
     if problems:

@@ -44,7 +44,7 @@ def foreign_record(directory: Path, league: str, commitment: str | None) -> str 
         return None
     try:
         meta = json.loads(path.read_text()).get("meta")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # not JSON, not an object, nested too deeply
         meta = None
     if not isinstance(meta, dict):
         return f"{path.name}, a file of no league"
