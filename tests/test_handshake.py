@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.seats.log_drain import LogDrain
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,6 +66,21 @@ def test_a_bot_whose_health_service_never_says_serving_is_refused_saying_what_it
     assert result.exit_code == 1, result.output
     line = result.stderr.strip().splitlines()[-1]
     assert "did not serve within 20 s (its health service says NOT_SERVING); see " in line, line
+
+
+def test_the_last_words_of_a_bot_that_exits_during_its_handshake_are_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log is written from the pipe by a thread of its own: on a loaded machine it wrote the bot's
+    last line after the refusal had read the log, which then said the bot wrote nothing."""
+    keep = LogDrain._keep
+
+    def late(drain: LogDrain, chunk: bytes) -> None:
+        time.sleep(0.3)
+        keep(drain, chunk)
+
+    monkeypatch.setattr(LogDrain, "_keep", late)
+    test_a_bot_that_exits_during_its_handshake_is_said_to_have_with_its_last_words(tmp_path)
 
 
 def test_a_bot_that_exits_during_its_handshake_is_said_to_have_with_its_last_words(tmp_path: Path) -> None:

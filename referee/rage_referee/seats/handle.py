@@ -63,7 +63,7 @@ class BotHandle:
             if code is None:
                 raise
             assert self.process is not None
-            words = self.process.log_tail() or "it wrote nothing"
+            words = await self.process.last_words() or "it wrote nothing"
             raise HandshakeError(f"{error}; the bot exited with code {code}: {words}") from None
 
     @property

@@ -180,10 +180,9 @@ class BotProcess:
         try:
             while asyncio.get_running_loop().time() < deadline:
                 if process.poll() is not None:
-                    await asyncio.to_thread(drain.finish)  # its last words reach the log
                     raise HandshakeError(
                         f"{shown} exited with code {process.returncode} before serving; "
-                        f"see {self.log_path}: {self.log_tail() or 'it wrote nothing'}"
+                        f"see {self.log_path}: {await self.last_words() or 'it wrote nothing'}"
                     )
                 try:
                     if await wait_healthy(address, timeout=1.0):
@@ -203,6 +202,13 @@ class BotProcess:
         except OSError:
             return ""
         return " | ".join(bot_text(line, 200) for line in written[-lines:])
+
+    async def last_words(self) -> str:
+        """:meth:`log_tail` of a bot that has exited, once all it wrote has reached its log (the drain reads
+        the pipe in a thread of its own, and may not have written its last words yet)."""
+        if self._drain is not None:
+            await asyncio.to_thread(self._drain.finish)
+        return self.log_tail()
 
     async def exit_code(self, wait: float) -> int | None:
         """The process's exit code once it has exited, waiting up to ``wait`` seconds; ``None`` while it runs."""
