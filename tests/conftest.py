@@ -36,6 +36,27 @@ os.environ.pop("COLUMNS", None)
 typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Whole modules reordered: those starting a Ray first, then those with a slow test, then the rest.
+
+    pytest-xdist's worksteal hands each worker a contiguous share of this order and steals from the end
+    of a share, so the head of the first share runs on one worker, unbroken: a module-scoped Ray is
+    started once (a module split across workers, or broken by another module's tests, started one
+    each time), and the longest tests start first instead of being stolen last and running alone.
+    """
+
+    def rank(item: pytest.Item) -> int:
+        if "ray_address" in getattr(item, "fixturenames", ()):
+            return 0
+        return 1 if item.get_closest_marker("slow") else 2
+
+    ranks: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.partition("::")[0]
+        ranks[module] = min(ranks.get(module, 2), rank(item))
+    items.sort(key=lambda item: ranks[item.nodeid.partition("::")[0]])
+
+
 def require(available: bool, what: str, how: str) -> None:
     """Skip (locally) or fail (in CI, where nothing may be skipped) when ``what`` is missing.
 

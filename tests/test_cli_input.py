@@ -145,7 +145,7 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path, sign
 
 
 def test_sigterm_on_a_league_stops_it_as_ctrl_c_does_and_it_resumes(tmp_path: Path) -> None:
-    file = league_file(tmp_path, players=2, games=400)  # 200 duplicate sets of 2 games
+    file = league_file(tmp_path, players=2, games=120)  # 60 duplicate sets of 2 games
     process = subprocess.Popen(
         [RAGE, "league", "run", str(file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
     )
@@ -164,11 +164,11 @@ def test_sigterm_on_a_league_stops_it_as_ctrl_c_does_and_it_resumes(tmp_path: Pa
     assert "Traceback" not in out + err
     assert "stopped; every finished game is stored in sqlite:///" in err and "run again to resume" in err
     kept = stored_games(file)
-    assert 4 <= kept < 400
+    assert 4 <= kept < 120
     result = rage("league", "run", file)
     assert result.exit_code == 0, result.output
-    assert f"{kept} of 400 games stored already" in result.output
-    assert stored_games(file) == 400
+    assert f"{kept} of 120 games stored already" in result.output
+    assert stored_games(file) == 120
 
 
 def stored_games(file: Path) -> int:

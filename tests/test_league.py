@@ -511,7 +511,7 @@ def stored_rows(url: str) -> dict[int, tuple[Any, ...]]:
 
 @pytest.mark.slow
 def test_a_killed_league_loses_nothing_and_resumes_to_completion(tmp_path: Path, database_url: str) -> None:
-    total = 96
+    total = 48  # killed after 8 stored games, 8 at once
     file = write_league(tmp_path, games=total, database=database_url, extra='records = "records"\nconcurrency = 8')
     database = database_url
     kill_league_run(["league", "run", str(file)], tmp_path, lambda: count_stored(database), 8, 60)
