@@ -19,7 +19,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -103,6 +103,21 @@ def test_match_records_go_only_into_a_new_or_empty_folder(tmp_path: Path) -> Non
     assert (result.exit_code, "not a folder" in result.output) == (2, True)
 
 
+def signalled_once(process: subprocess.Popen[str], ready: Callable[[], bool], signum: int) -> tuple[str, str]:
+    """Send ``signum`` to ``process`` once ``ready()`` holds (within a minute); its stdout and stderr."""
+    try:
+        deadline = time.monotonic() + 60
+        while not ready():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no game finished in time"
+            time.sleep(0.05)
+        process.send_signal(signum)
+        return process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
 @pytest.mark.parametrize(
     ("signum", "sigint"),
     [
@@ -123,17 +138,7 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path, sign
         text=True,
         preexec_fn=partial(signal.signal, signal.SIGINT, sigint),
     )
-    try:
-        deadline = time.monotonic() + 60
-        while len(list(records.glob("game-*.json"))) < 3:
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "no game finished in time"
-            time.sleep(0.05)
-        process.send_signal(signum)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    out, err = signalled_once(process, lambda: len(list(records.glob("game-*.json"))) >= 3, signum)
     assert process.returncode == 130, err
     assert "Traceback" not in out + err
     assert "stopped after" in out and "of 100000 games" in out
@@ -149,17 +154,7 @@ def test_sigterm_on_a_league_stops_it_as_ctrl_c_does_and_it_resumes(tmp_path: Pa
     process = subprocess.Popen(
         [RAGE, "league", "run", str(file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
     )
-    try:
-        deadline = time.monotonic() + 60
-        while stored_games(file) < 4:
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "no game finished in time"
-            time.sleep(0.05)
-        process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    out, err = signalled_once(process, lambda: stored_games(file) >= 4, signal.SIGTERM)
     assert process.returncode == 130, err
     assert "Traceback" not in out + err
     assert "stopped; every finished game is stored in sqlite:///" in err and "run again to resume" in err
