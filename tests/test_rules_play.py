@@ -5,9 +5,13 @@ Three seats unless said otherwise: the dealer is seat 0, so seat 1 leads and pla
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from helpers import WILDS, assert_illegal, colour_letter, legal, pile_top, play, started, trump, turned
+from helpers import WILDS, assert_illegal, colour_letter, legal, pile_top, play, started, tokens, trump, turned
 from rage_sdk.actions import Play
+from rage_sdk.record import record_json
+from rage_sdk.replay import verify
 from rage_sdk.state import NO_TRUMP
 
 # ---------------------------------------------------------------- lead colour and legal plays
@@ -209,6 +213,59 @@ def test_change_choose_any_colour_when_no_trump_even_the_cancelled_one() -> None
     assert legal(state) == [f"change:{letter}" for letter in "roygbp"]
     play(state, "change:r")
     assert trump(state) == "r" and turned(state) == ["r0", "r1"] and pile_top(state, 1) == ["g3"]
+
+
+@pytest.mark.parametrize("scope", ["trick", "round"])
+def test_change_choose_right_after_a_notrump_may_name_the_cancelled_colour(scope: str) -> None:
+    """rules.md, Action cards: 'Mode choose: the player names a colour other than the current trump (any colour when
+    there is none, also right after a notrump, so the cancelled colour qualifies then)', under either notrump scope;
+    the record checker takes it too."""
+    hands = [["o1", "o3"], ["notrump", "o4"], ["change", "o5"]]
+    state = started(hands, ["r0", "g3", "r7"], preset="amigo", change_mode="choose", notrump_scope=scope)
+    play(state, "notrump")
+    assert state.trump == NO_TRUMP
+    assert legal(state) == ["o5", *(f"change:{letter}" for letter in "roygbp")]
+    play(state, "change:r", "o1")
+    assert trump(state) == "r" and turned(state) == ["r0", "r7"] and pile_top(state, 1) == ["g3"]
+    assert colour_letter(state.tricks[0].trump) == "r" and state.tricks[0].winner == 0
+    play(state, "o3", "o4", "o5")
+    verdict = verify(json.dumps(record_json(state, ["A", "B", "C"])))
+    assert verdict.exit_code == 0, verdict.message
+    assert [result.trick_winners for result in verdict.rounds] == [(0, 2)]
+
+
+@pytest.mark.parametrize(("scope", "after", "named"), [("trick", "g", "roybp"), ("round", None, "roygbp")])
+def test_change_choose_in_a_later_trick_names_any_colour_but_the_trump_then(
+    scope: str, after: str | None, named: str
+) -> None:
+    """rules.md, Action cards: 'a colour other than the current trump (any colour when there is none ...)': a trick
+    after a notrump of scope trick has the colour revealed after it as trump, one of scope round has none, and the
+    cancelled colour qualifies in both."""
+    hands = [["o1", "o3"], ["notrump", "o4"], ["o5", "change"]]
+    state = started(hands, ["r0", "g3", "r7"], preset="amigo", change_mode="choose", notrump_scope=scope)
+    play(state, "notrump", "o5", "o1")
+    assert state.tricks[0].winner == 2 and trump(state) == after
+    assert legal(state) == [f"change:{letter}" for letter in named]
+    play(state, "change:r", "o3", "o4")
+    assert trump(state) == "r" and turned(state)[-1] == "r7"
+    assert state.tricks[1].winner == 1
+
+
+def test_change_choose_without_effect_after_a_notrump_leaves_the_reveal_due() -> None:
+    """rules.md, Action cards: 'A change that sets a trump after a notrump of scope trick ends the cancellation ...
+    One that has no effect does not.' (a choose-mode change of which no colour qualifies)"""
+    pile = ["r0", *["plus5"] * 3, *["minus5"] * 3, "wild", "wild", *["notrump"] * 3]
+    hands = [[], ["notrump"], ["change"]] + [[]] * 7
+    state = started(hands, pile, fill_hands=True, rounds=[10], change_mode="choose")
+    assert trump(state) == "r" and state.pile_size == 11
+    play(state, "notrump")
+    assert [text for text in legal(state) if text.startswith("change")] == ["change"]
+    play(state, "change")
+    while state.trick_number == 1:
+        state.apply(state.legal_actions()[0])
+    assert turned(state) == pile and state.pile_size == 0
+    assert tokens(state.tricks[0].revealed) == pile[1:]
+    assert state.trump == NO_TRUMP
 
 
 def test_change_choose_without_a_qualifying_colour_has_no_effect() -> None:

@@ -75,6 +75,22 @@ def test_sweep(sweep: str, per_trick: int, swept: int) -> None:
     assert points(hands, plays, [0, 1], sweep=sweep, points_per_trick=per_trick) == (10, swept)
 
 
+@pytest.mark.parametrize("card", ["plus5", "minus5"])
+@pytest.mark.parametrize(
+    ("sweep", "swept"),
+    [("none", 2 * 2 + 10), ("double_tricks", 2 * 2 * 2 + 10), ("double_round", 2 * (2 * 2 + 10))],
+)
+def test_double_tricks_doubles_the_trick_points_not_the_plus5_or_minus5(card: str, sweep: str, swept: int) -> None:
+    """rules.md, Scoring: '`t * points_per_trick`; +5 for each plus5 and -5 for each minus5 in the tricks it won' and
+    'double_tricks doubles only the trick points; double_round doubles everything': the trick points are
+    t * points_per_trick, so a sweep under double_tricks leaves a won plus5 or minus5 at 5 (Amigo's Sweep: '2 plus
+    points for each trick instead of just one point')."""
+    bonus = 5 if card == "plus5" else -5
+    expected = swept + (2 * bonus if sweep == "double_round" else bonus)
+    hands = [["y1", card], ["y9", "y8"]]
+    assert points(hands, ["y9", "y1", "y8", card], [0, 2], sweep=sweep, points_per_trick=2) == (10, expected)
+
+
 @pytest.mark.parametrize(
     ("sweep", "one_card", "swept"),
     [
