@@ -669,3 +669,24 @@ def test_seeded_deal_rejects_a_negative_seed() -> None:
 def test_option_values_cover_every_option() -> None:
     """The override strategy draws every option of the rules."""
     assert set(OPTION_VALUES) | {"bidding", "plus_minus_one"} == set(PRESETS["amigo"])
+
+
+@st.composite
+def deck_dealing_tables(draw: st.DrawFn) -> tuple[Ruleset, int]:
+    """:func:`rulesets_and_players` at a full table, with rounds that deal the deck down to a pile of a few cards, or
+    none (8 players or more, so that a hand holds at most 14 cards)."""
+    ruleset, _ = draw(rulesets_and_players())
+    players = draw(st.integers(8, ruleset.max_players), label="players")
+    most = len(ruleset.deck) // players
+    rounds = draw(st.lists(st.integers(max(1, most - 2), most), min_size=1, max_size=2))
+    return Ruleset.of(ruleset.preset, **{**ruleset.overrides(), "rounds": rounds}), players
+
+
+@modest(8)
+@given(table=deck_dealing_tables(), seed=seeds, choice_seed=seeds)
+def test_games_of_a_pile_of_a_few_cards_every_step(table: tuple[Ruleset, int], seed: int, choice_seed: int) -> None:
+    """The rules on a pile that runs out: a reveal that finds no coloured card turns it all and leaves no trump, a
+    change in reveal mode on an empty pile leaves none, one in choose mode of which no colour qualifies has no effect
+    (all decided in rules.md)."""
+    ruleset, players = table
+    GameChecker(ruleset, players, seed, choice_seed, every_step=True).run()
