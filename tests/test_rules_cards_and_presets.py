@@ -157,3 +157,15 @@ def test_waddingtons_card_effects_follow_fundex() -> None:
     effects = ("notrump_scope", "change_mode", "wild_tie", "action_cards_anytime", "first_action_of_kind_only")
     waddingtons, fundex = Ruleset.of("waddingtons"), Ruleset.of("fundex")
     assert [getattr(waddingtons, name) for name in effects] == [getattr(fundex, name) for name in effects]
+
+
+def test_a_ruleset_is_checked_once_and_cannot_change_after() -> None:
+    """rules.md, Presets: 'A ruleset is a preset with any options overridden; ... any other combination is an invalid
+    ruleset': a ruleset is a value, checked as it is made; its rounds cannot be changed past the check (a round of 0
+    cards put in afterwards ended its deal in 'range() arg 3 must not be zero'), and equal rulesets hash alike."""
+    rules = Ruleset.of("amigo", rounds=[3, 2])
+    with pytest.raises(TypeError):
+        rules.rounds[0] = 0  # type: ignore[index]
+    assert rules.rounds == (3, 2)
+    assert hash(rules) == hash(Ruleset.model_validate_json('{"preset": "amigo", "rounds": [3, 2]}'))
+    assert len({Ruleset.of("fundex"), Ruleset.of("fundex"), rules}) == 2

@@ -123,7 +123,7 @@ class Ruleset(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
 
     preset: PresetName
-    rounds: list[StrictInt] = Field(min_length=1, description="cards dealt in each round, in order")
+    rounds: tuple[StrictInt, ...] = Field(min_length=1, description="cards dealt in each round, in order")
     notrump_scope: NotrumpScope
     change_mode: ChangeMode
     wild_tie: WildTie
