@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import sys
+import time
 from pathlib import Path
 
 from rage_sdk.bot import Bot, BotFactory, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 
-from .connection import BotIdentity, Connection, Key
+from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost
 from .spec import IN_PROCESS, BotSpecError
 
@@ -72,8 +73,10 @@ class LocalConnection(Connection):
         with contextlib.suppress(ConnectionLost):
             self._handle(message)
 
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
-        return self._handle(message)[0]
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
+        started = time.monotonic()
+        decision = self._handle(message)[0]
+        return Answer(decision, time.monotonic() - started)
 
     async def close(self) -> None:
         self.runner = BotRunner(self.factory)
