@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,10 @@ from typing import Any
 import pytest
 from cli_helpers import runner
 from rage_referee.cli import app
+from rage_referee.deals import Deals
+from rage_referee.match import run_match
+from rage_referee.seats import BotSpec
+from rage_sdk.rules import Ruleset
 
 GREEDY = f"{Path(__file__).resolve().parents[1] / 'examples' / 'greedy_bot.py'}:GreedyBot"
 EXITER = """
@@ -105,3 +110,20 @@ def test_a_served_bot_made_with_a_cancelled_error_ends_its_stream(tmp_path: Path
     result = match_of(tmp_path, f"python {bot}")
     assert "e crashed (round 1, bidding, decision 2): stream failed: " in result.stderr, result.stderr
     assert "the bot raised CancelledError: mine" in result.stderr
+
+
+def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Each failure is a line and a traceback in ``logs/NAME.log`` (each was printed on the referee's terminal:
+    thousands of lines in a check of a bot that fails every decision); a bot that never fails makes no log."""
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("from rage_sdk import Bot\n\nclass Lazy(Bot):\n    pass\n")
+    specs = [BotSpec.of("lazy", f"{lazy}:Lazy"), BotSpec.of("greedy", GREEDY)]
+    logs = tmp_path / "logs"
+    asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), games=1, deals=Deals.public(0), log_dir=logs))
+    assert "Traceback" not in capfd.readouterr().err
+    log = (logs / "lazy.log").read_text()
+    assert log.count("Traceback") == 3, log  # a bid and two plays
+    assert "NotImplementedError: Lazy does not override bid(), which every Bot must" in log
+    assert not (logs / "greedy.log").exists()
