@@ -33,7 +33,8 @@ MAX_BATCH = 64
 """Messages per stream message at most (a restarted bot's messages repeat whole games)."""
 PLAY = "/rage.v1.Bot/Play"
 UNSOLICITED_LIMIT = 1000
-"""Decisions nobody asked for (not late answers) within :data:`UNSOLICITED_WINDOW` that count as flooding."""
+"""Decisions nobody asked for (not late answers), and stream messages holding no decision, within
+:data:`UNSOLICITED_WINDOW` that count as flooding."""
 UNSOLICITED_WINDOW = 10.0
 """Seconds over which unsolicited decisions are counted: a long match's occasional double answer never adds up."""
 
@@ -307,7 +308,7 @@ class RemoteConnection(Connection):
                     return
                 # The batch lands before any game wakes: the next batch goes out while the referee
                 # works on these answers, so a bot works while the referee does.
-                answered, flooded = [], False
+                answered, flooded = [], not batch.decisions and self.flood.flooded(arrived)
                 for decision in batch.decisions:
                     key = (decision.game, decision.seq)
                     asked = self._pending.get(key)
@@ -327,7 +328,8 @@ class RemoteConnection(Connection):
                         asked.future.set_result(Answer(decision, arrived - asked.sent))
                 if flooded:
                     self._fail(
-                        f"{self.flood.count} decisions nobody asked for within {self.flood.window:g} s (flooding)"
+                        f"{self.flood.count} decisions nobody asked for (or messages of none) within "
+                        f"{self.flood.window:g} s (flooding)"
                     )
                     self._call.cancel()
                     return
