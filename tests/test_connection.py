@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 import pytest
-from rage_referee.seats import ConnectionLost, RemoteConnection
+from rage_referee.seats import ConnectionLost, HandshakeError, RemoteConnection
 from rage_referee.seats.remote import Dispatcher, FloodGauge, _Deadlines, _Flight
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.pb import bot_pb2 as pb
@@ -209,3 +209,27 @@ async def test_a_bot_sending_messages_of_no_decision_is_cut_as_flooding() -> Non
     finally:
         await connection.close()
         await server.stop(0)
+
+
+class Foreign(BotServicer):
+    """A bot of another protocol, whose name holds a terminal escape and a newline."""
+
+    async def Hello(self, request: pb.HelloRequest, context: grpc.aio.ServicerContext) -> pb.HelloReply:
+        return pb.HelloReply(name="\x1b[31mevil\n" + "n" * 5000, version="1", protocol_version=2)
+
+
+@in_loop
+async def test_a_bot_of_another_protocol_is_named_as_names_are_printed() -> None:
+    """Escaped once and cut with an ellipsis, as names are printed (repr escaped its escapes again, each
+    backslash doubled, and the name was cut with a note of the 4,954 characters more)."""
+    server, port = await start_server(FirstLegal, 0, "127.0.0.1", Foreign(FirstLegal))
+    connection = RemoteConnection(f"127.0.0.1:{port}")
+    try:
+        with pytest.raises(HandshakeError) as info:
+            await connection.open()
+    finally:
+        await connection.close()
+        await server.stop(0)
+    said = str(info.value)
+    assert said.startswith(f"127.0.0.1:{port}: bot '\\x1b[31mevil\\nnnn"), said
+    assert said.endswith("n…' speaks protocol version 2, this referee speaks 1"), said

@@ -23,7 +23,7 @@ from rage_sdk.pb import bot_pb2_grpc
 from rage_sdk.pb import frames_pb2 as frames
 
 from ..faults import FaultKind
-from ..text import bot_text
+from ..text import bot_text, name_text
 from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost, HandshakeError, SeatTimeout
 
@@ -242,7 +242,7 @@ class RemoteConnection(Connection):
         if reply.protocol_version != wire.PROTOCOL_VERSION:
             await self.close()
             raise HandshakeError(
-                f"{self.address}: bot {bot_text(reply.name, 60)!r} speaks protocol version {reply.protocol_version}, "
+                f"{self.address}: bot '{name_text(reply.name)}' speaks protocol version {reply.protocol_version}, "
                 f"this referee speaks {wire.PROTOCOL_VERSION}"
             )
         self.identity = BotIdentity(bot_text(reply.name, 60) or self.address, bot_text(reply.version, 60))
