@@ -127,3 +127,18 @@ def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
     assert log.count("Traceback") == 3, log  # a bid and two plays
     assert "NotImplementedError: Lazy does not override bid(), which every Bot must" in log
     assert not (logs / "greedy.log").exists()
+
+
+def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path: Path) -> None:
+    """After the crash of its first decision, each of the game's others said 'unknown game 0'; the log has
+    the traceback of the making."""
+    unmade = tmp_path / "unmade.py"
+    unmade.write_text("from rage_sdk import Bot\n\nclass Unmade(Bot):\n    def __init__(self, x):\n        pass\n")
+    specs = [BotSpec.of("unmade", f"{unmade}:Unmade"), BotSpec.of("greedy", GREEDY)]
+    logs = tmp_path / "logs"
+    result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), 1, Deals.public(0), log_dir=logs))
+    (game,) = result.games
+    why = "TypeError: Unmade.__init__() missing 1 required positional argument: 'x'"
+    details = [fault.detail for fault in game.figures.faults]
+    assert details == [f"the bot failed: {why}"] + [f"the bot of this game could not be made: {why}"] * 2
+    assert f"making the bot failed: {why}\nTraceback" in (logs / "unmade.log").read_text()

@@ -101,6 +101,8 @@ class BotRunner:
         """Where a served bot's log goes (its stderr): a header per game starts each game's lines."""
         self.failures = failures
         """Where the bot's failures are told, with their tracebacks; the process's stderr when none."""
+        self.unmade: dict[int, str] = {}
+        """The games whose bot could not be made, with why, until their end: each request of one says so."""
 
     def handle(self, messages: list[pb.GameMessage]) -> list[pb.Decision]:
         """Process a batch in order; return a decision for every request in it."""
@@ -117,6 +119,8 @@ class BotRunner:
                         self._guard(state.bot.on_event, wire.event_of(event))
             if message.HasField("request"):
                 decisions.append(self._decide(game, state, message.request))
+            elif message.HasField("end") and state is None:
+                self.unmade.pop(game, None)
             elif message.HasField("end") and state is not None:
                 del self.games[game]
                 self._guard(state.bot.on_game_end, wire.game_over_of(message.end))
@@ -128,7 +132,15 @@ class BotRunner:
         info = wire.game_info_of(game, start)
         if self.log is not None:
             print(game_header(info), file=self.log, flush=True)
-        bot = self.factory()
+        try:
+            bot = self.factory()
+        except FAILURES as error:  # told, then raised: it ends a served bot's stream, an in-process bot's decision
+            self.unmade[game] = _detail(error)
+            failures = self.failures or sys.stderr
+            print(f"bot error in game {info.index} (id {game}): making the bot failed: {_detail(error)}", file=failures)
+            traceback.print_exc(file=failures)
+            raise
+        self.unmade.pop(game, None)
         self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
         self._guard(bot.on_game_start, info)
 
@@ -141,7 +153,9 @@ class BotRunner:
 
     def _decide(self, game: int, state: _Game | None, request: pb.DecisionRequest) -> pb.Decision:
         if state is None:
-            return pb.Decision(game=game, seq=request.seq, error=f"unknown game {game}")
+            unmade = self.unmade.get(game)
+            error = f"unknown game {game}" if unmade is None else f"the bot of this game could not be made: {unmade}"
+            return pb.Decision(game=game, seq=request.seq, error=error[:500])
         try:
             view = wire.view_of(request, state.info, state.history)
             if request.kind == wire.BID:
@@ -155,12 +169,17 @@ class BotRunner:
                 raise ValueError(f"{answer!r} is no play in any ruleset (check its declaration)")
             return pb.Decision(game=game, seq=request.seq, action=code)
         except FAILURES as error:  # the bot's own code failed: say so, the referee falls back
-            detail = "".join(traceback.format_exception_only(error)).strip()
+            detail = _detail(error)
             index = "" if state is None else f"{state.info.index} "
             failures = self.failures or sys.stderr
             print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=failures)
             traceback.print_exc(file=failures)
             return pb.Decision(game=game, seq=request.seq, error=detail[:500])
+
+
+def _detail(error: BaseException) -> str:
+    """A failure as its traceback's last line says it: ``TypeError: ...``."""
+    return "".join(traceback.format_exception_only(error)).strip()
 
 
 def _tricks(answer: object) -> int:
