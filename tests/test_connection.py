@@ -233,3 +233,36 @@ async def test_a_bot_of_another_protocol_is_named_as_names_are_printed() -> None
     said = str(info.value)
     assert said.startswith(f"127.0.0.1:{port}: bot '\\x1b[31mevil\\nnnn"), said
     assert said.endswith("n…' speaks protocol version 2, this referee speaks 1"), said
+
+
+class Replayed:
+    """A ``Play`` call that gives the reader these stream messages, then ends."""
+
+    def __init__(self, *messages: bytes) -> None:
+        self.messages = list(messages)
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._messages()
+
+    async def _messages(self) -> AsyncIterator[bytes]:
+        for message in self.messages:
+            yield message
+
+    def cancel(self) -> bool:
+        return True
+
+
+@in_loop
+async def test_an_answer_to_a_request_not_yet_sent_is_one_nobody_asked_for() -> None:
+    """A bot that guesses a game's next decision number answered it before seeing it, and was taken at its word;
+    timed from when the request went out, its answer would have taken less than nothing."""
+    connection = RemoteConnection("nowhere")
+    guessed = pb.BotBatch(decisions=[pb.Decision(game=1, seq=2, action=0)]).SerializeToString()
+    connection._call = Replayed(guessed)
+    connection._failure = None
+    asked = asyncio.ensure_future(connection.decide(b"", (1, 2), None))
+    await asyncio.sleep(0)  # queued, not written: there is no writer
+    await connection._read()
+    with pytest.raises(ConnectionLost, match="the bot closed its stream"):
+        await asked
+    assert connection.flood.count == 1
