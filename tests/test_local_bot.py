@@ -13,6 +13,7 @@ from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.seats import BotSpec
+from rage_referee.seats.local import FailureLog
 from rage_sdk.rules import Ruleset
 
 GREEDY = f"{Path(__file__).resolve().parents[1] / 'examples' / 'greedy_bot.py'}:GreedyBot"
@@ -142,3 +143,11 @@ def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path
     details = [fault.detail for fault in game.figures.faults]
     assert details == [f"the bot failed: {why}"] + [f"the bot of this game could not be made: {why}"] * 2
     assert f"making the bot failed: {why}\nTraceback" in (logs / "unmade.log").read_text()
+
+
+def test_an_in_process_bots_log_holds_each_line_as_it_is_told(tmp_path: Path) -> None:
+    """Read while the match runs (rage bot check names it), it held nothing until the match ended."""
+    log = FailureLog(tmp_path / "logs" / "bot.log")
+    print("bot error in game 0 (id 1), decision 1: ValueError: no", file=log)
+    assert (tmp_path / "logs" / "bot.log").read_text().endswith("decision 1: ValueError: no\n")
+    log.close()

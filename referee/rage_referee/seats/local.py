@@ -120,7 +120,7 @@ class FailureLog(io.TextIOBase):
         if self._file is None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = self.path.open("a", encoding="utf-8", errors="backslashreplace")
+                self._file = self.path.open("a", buffering=1, encoding="utf-8", errors="backslashreplace")
                 when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
                 self._file.write(f"\n=== {when}: the referee runs this bot in its own process\n")
             except OSError:
