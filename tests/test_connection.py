@@ -142,7 +142,7 @@ async def test_deadlines_expire_in_time_order_on_one_timer() -> None:
     deadlines.set((2, 1), pending[2, 1], 0.02)
     deadlines.set((3, 1), pending[3, 1], 0.04)
     await asyncio.sleep(0.03)
-    assert expired == [(2, 1)]
+    assert expired[:1] == [(2, 1)]  # a loaded machine may have woken later still, past the next
     await asyncio.sleep(0.08)
     assert expired == [(2, 1), (3, 1), (1, 1)]
 
