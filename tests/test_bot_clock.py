@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from rage_referee.faults import FaultKind
 from rage_referee.finished import FinishedGame
 from rage_referee.game import play_game
 from rage_referee.game_spec import GameSpec, TimeControl
-from rage_referee.seats import BotHandle, BotIdentity, BotSpec, ConnectionLost, LocalConnection
+from rage_referee.seats import (
+    Answer,
+    BotHandle,
+    BotIdentity,
+    BotSpec,
+    ConnectionLost,
+    Key,
+    LocalConnection,
+    RemoteConnection,
+)
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.rules import Ruleset
+from rage_sdk.server import start_server
 
 SEATS = ("slow", "b")
 REOPEN_S = 0.4
@@ -40,7 +51,7 @@ class SlowToReopen(LocalConnection):
             self._alive = True
         return await super().open()
 
-    async def decide(self, message: bytes, key: tuple[int, int], timeout: float | None) -> pb.Decision:
+    async def decide(self, message: bytes, key: tuple[int, int], timeout: float | None) -> Answer:
         self.banks.append(pb.GameMessage.FromString(message).request.bank_ms)
         if len(self.banks) == 3:
             self._alive = False
@@ -72,3 +83,60 @@ def test_the_time_a_bot_takes_to_be_greeted_again_is_not_the_bots(tmp_path: Path
     recorded = [ms for ms_by_seat in finished.record["meta"]["bid_ms"] for ms in ms_by_seat]
     recorded += [play["ms"] for round_ in finished.record["rounds"] for play in round_["plays"]]
     assert max(recorded) < REOPEN_S * 1000 / 2, "the record counts the reconnection as the bot's time"
+
+
+class HeldUp(RemoteConnection):
+    """A served bot in a referee whose event loop is held up by other work: ``before`` seconds while the
+    request waits to go out, ``after`` seconds once the answer has come in."""
+
+    def __init__(self, address: str, before: float, after: float) -> None:
+        super().__init__(address)
+        self.before, self.after = before, after
+        self.banks: list[int] = []
+
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
+        self.banks.append(pb.GameMessage.FromString(message).request.bank_ms)
+        asked = asyncio.ensure_future(super().decide(message, key, timeout))
+        await asyncio.sleep(0)  # the request is queued
+        time.sleep(self.before)
+        answer = await asked
+        time.sleep(self.after)
+        return answer
+
+
+def play_held_up(tmp_path: Path, before: float, after: float, clock: TimeControl) -> tuple[FinishedGame, HeldUp]:
+    async def run() -> tuple[FinishedGame, HeldUp]:
+        server, port = await start_server(Lowest, 0, "127.0.0.1")
+        held = HeldUp(f"127.0.0.1:{port}", before, after)
+        try:
+            await held.open()
+            local = LocalConnection(Lowest)
+            handles = {
+                "slow": BotHandle(BotSpec.of("slow", f"127.0.0.1:{port}"), tmp_path, held),
+                "b": BotHandle(BotSpec.of("b", "tests/test_bot_clock.py:Lowest"), tmp_path, local),
+            }
+            spec = GameSpec(1, Ruleset.of("amigo", rounds=[1]), SEATS, 1, clock)
+            return await play_game(spec, handles), held
+        finally:
+            await held.close()
+            await server.stop(0)
+
+    return asyncio.run(run())
+
+
+def test_the_referees_own_lag_around_a_decision_is_not_the_bots(tmp_path: Path) -> None:
+    """Only the time from the request's going out to the answer's coming in is charged: the bank is the same
+    at every decision and the record's times are the bot's (they counted 160 ms of the referee's a decision)."""
+    finished, held = play_held_up(tmp_path, 0.08, 0.08, TimeControl(decision_ms=100, bank_ms=1000))
+    assert not finished.figures.faults
+    assert held.banks == [1000, 1000]
+    (round_,) = finished.record["rounds"]
+    recorded = [finished.record["meta"]["bid_ms"][0][0]] + [play["ms"] for play in round_["plays"] if play["seat"] == 0]
+    assert max(recorded) < 100, recorded
+
+
+def test_a_deadline_counts_from_when_the_request_went_out(tmp_path: Path) -> None:
+    """A request held in the referee past its bot's time is not a timeout of the bot's (it was)."""
+    finished, held = play_held_up(tmp_path, 0.15, 0.0, TimeControl(decision_ms=100, bank_ms=0))
+    assert not finished.figures.faults, finished.figures.faults
+    assert len(held.banks) == 2

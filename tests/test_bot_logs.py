@@ -14,7 +14,7 @@ from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.seats import BotSpec, HandshakeError
-from rage_referee.seats.log_tail import tail_lines
+from rage_referee.seats.log_tail import CUT_LINE_CHARS, tail_lines
 from rage_referee.seats.process import BotProcess
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
@@ -58,6 +58,24 @@ def test_the_end_of_a_huge_log_is_read_without_the_rest(tmp_path: Path) -> None:
         out.write(b"x" * 100_000 + b"\nsecond to last\nlast\n")
     assert tail_lines(log, 3) == ["second to last", "last"]  # the cut first line read is left out
     assert tail_lines(log, 1, since=log.stat().st_size - 5) == ["last"]
+
+
+def test_a_last_line_longer_than_what_is_read_is_quoted_by_its_end(tmp_path: Path) -> None:
+    """The bot's last words are the end of its last line, capped, even when its start lies before what is read."""
+    log = tmp_path / "long.log"
+    log.write_bytes(b"earlier\n" + b"x" * 100_000 + b" and these are my last words\n\n")
+    (line,) = tail_lines(log, 3)
+    assert line.startswith("…x") and line.endswith("x and these are my last words"), line
+    assert len(line) == 1 + CUT_LINE_CHARS
+    assert tail_lines(log, 0) == []
+
+
+def test_a_bot_whose_last_line_is_long_is_quoted_by_its_end(tmp_path: Path) -> None:
+    log = tmp_path / "long.log"
+    command = "python -c \"print('x' * 100_000, 'and these are my last words'); exit(3)\""
+    with pytest.raises(HandshakeError) as info:
+        asyncio.run(BotProcess(command, log).start())
+    assert str(info.value).endswith("x and these are my last words"), str(info.value)[-300:]
 
 
 def test_a_log_folder_that_is_a_file_is_one_line(tmp_path: Path) -> None:

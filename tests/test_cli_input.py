@@ -77,6 +77,28 @@ def test_a_bot_file_on_a_port_in_use_says_so_in_one_line(busy_port: int) -> None
     assert "in use" in one_line(done.stderr)
 
 
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        (["--listen", "unix:{tmp}/none/bot.sock"], "--listen: cannot listen on unix:{tmp}/none/bot.sock: No such file"),
+        (["--listen", "unix:{tmp}/file"], "--listen: cannot listen on unix:{tmp}/file: {tmp}/file is there already"),
+        (["--listen", "unix:{tmp}/" + "s" * 120], "AF_UNIX path too long"),
+        (["--host", "nosuchhost.invalid", "--port", "0"], "--host: cannot listen on nosuchhost.invalid:0: no such"),
+    ],
+    ids=["no-folder", "a-file", "too-long", "no-host"],
+)
+def test_bot_serve_where_it_cannot_listen_says_why_in_one_line(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], where: list[str], said: str
+) -> None:
+    """gRPC's own log line came first, then '--port: ... the port is in use, or the address is not one of
+    this host', whatever was wrong."""
+    (tmp_path / "file").write_text("not a socket")
+    result = rage("bot", "serve", RANDOM, *(part.format(tmp=tmp_path) for part in where))
+    assert result.exit_code == 2
+    assert said.format(tmp=tmp_path) in one_line(result.output), result.output
+    assert "add_port" not in capfd.readouterr().err
+
+
 def test_league_export_somewhere_unwritable_says_so_in_one_line(tmp_path: Path) -> None:
     file = league_file(tmp_path)
     assert rage("league", "run", file).exit_code == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 from rage_referee.faults import FaultKind
 from rage_referee.game import FaultLedger, play_game
 from rage_referee.game_spec import GameSpec
-from rage_referee.seats import BotHandle, BotSpec, LocalConnection
+from rage_referee.seats import Answer, BotHandle, BotSpec, LocalConnection
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.rules import Ruleset
@@ -32,7 +32,7 @@ class Counting(LocalConnection):
         super().__init__(Lowest)
         self.seqs: list[int] = []
 
-    async def decide(self, message: bytes, key: tuple[int, int], timeout: float | None) -> pb.Decision:
+    async def decide(self, message: bytes, key: tuple[int, int], timeout: float | None) -> Answer:
         self.seqs.append(pb.GameMessage.FromString(message).request.seq)
         return await super().decide(message, key, timeout)
 

@@ -30,7 +30,7 @@ from rage_referee.finished import FinishedGame
 from rage_referee.game import MAX_SEATS, play_game
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.meta import game_part
-from rage_referee.seats import BotHandle, BotSpec, Key, LocalConnection, load_bot_class
+from rage_referee.seats import Answer, BotHandle, BotSpec, Key, LocalConnection, load_bot_class
 from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
 from rage_sdk.bot import BotFactory, BotRunner
@@ -225,7 +225,7 @@ class RecordingConnection(LocalConnection):
         if message.HasField("end"):
             self._keep("end", game, message.end)
 
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
         self._keep_message(pb.GameMessage.FromString(message))
         return await super().decide(message, key, timeout)
 

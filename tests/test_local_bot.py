@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,11 @@ from typing import Any
 import pytest
 from cli_helpers import runner
 from rage_referee.cli import app
+from rage_referee.deals import Deals
+from rage_referee.match import run_match
+from rage_referee.seats import BotSpec
+from rage_referee.seats.local import FailureLog
+from rage_sdk.rules import Ruleset
 
 GREEDY = f"{Path(__file__).resolve().parents[1] / 'examples' / 'greedy_bot.py'}:GreedyBot"
 EXITER = """
@@ -105,3 +111,43 @@ def test_a_served_bot_made_with_a_cancelled_error_ends_its_stream(tmp_path: Path
     result = match_of(tmp_path, f"python {bot}")
     assert "e crashed (round 1, bidding, decision 2): stream failed: " in result.stderr, result.stderr
     assert "the bot raised CancelledError: mine" in result.stderr
+
+
+def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Each failure is a line and a traceback in ``logs/NAME.log`` (each was printed on the referee's terminal:
+    thousands of lines in a check of a bot that fails every decision); a bot that never fails makes no log."""
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("from rage_sdk import Bot\n\nclass Lazy(Bot):\n    pass\n")
+    specs = [BotSpec.of("lazy", f"{lazy}:Lazy"), BotSpec.of("greedy", GREEDY)]
+    logs = tmp_path / "logs"
+    asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), games=1, deals=Deals.public(0), log_dir=logs))
+    assert "Traceback" not in capfd.readouterr().err
+    log = (logs / "lazy.log").read_text()
+    assert log.count("Traceback") == 3, log  # a bid and two plays
+    assert "NotImplementedError: Lazy does not override bid(), which every Bot must" in log
+    assert not (logs / "greedy.log").exists()
+
+
+def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path: Path) -> None:
+    """After the crash of its first decision, each of the game's others said 'unknown game 0'; the log has
+    the traceback of the making."""
+    unmade = tmp_path / "unmade.py"
+    unmade.write_text("from rage_sdk import Bot\n\nclass Unmade(Bot):\n    def __init__(self, x):\n        pass\n")
+    specs = [BotSpec.of("unmade", f"{unmade}:Unmade"), BotSpec.of("greedy", GREEDY)]
+    logs = tmp_path / "logs"
+    result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), 1, Deals.public(0), log_dir=logs))
+    (game,) = result.games
+    why = "TypeError: Unmade.__init__() missing 1 required positional argument: 'x'"
+    details = [fault.detail for fault in game.figures.faults]
+    assert details == [f"the bot failed: {why}"] + [f"the bot of this game could not be made: {why}"] * 2
+    assert f"making the bot failed: {why}\nTraceback" in (logs / "unmade.log").read_text()
+
+
+def test_an_in_process_bots_log_holds_each_line_as_it_is_told(tmp_path: Path) -> None:
+    """Read while the match runs (rage bot check names it), it held nothing until the match ended."""
+    log = FailureLog(tmp_path / "logs" / "bot.log")
+    print("bot error in game 0 (id 1), decision 1: ValueError: no", file=log)
+    assert (tmp_path / "logs" / "bot.log").read_text().endswith("decision 1: ValueError: no\n")
+    log.close()

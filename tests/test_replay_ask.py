@@ -197,9 +197,11 @@ def test_an_old_record_without_meta_can_be_asked_about() -> None:
 
 def test_an_in_process_bot_that_cannot_be_made_is_charged_not_a_traceback(one_game: Path, tmp_path: Path) -> None:
     unmade = f"{BOTS}/unmade.py:UnmadeBot"
-    result = rage("replay", "ask", one_game, unmade, "--seat", "0", "--round", "1", "--trick", "0")
+    asked: list[str | Path] = ["--seat", "0", "--round", "1", "--trick", "0", "--logs", tmp_path / "logs"]
+    result = rage("replay", "ask", one_game, unmade, *asked)
     assert result.exit_code == 0, result.output
     assert "crashed: the bot failed: RuntimeError: cannot make this bot" in flat(result.stdout)
+    assert "making the bot failed" in (tmp_path / "logs" / "asked.log").read_text()
     specs = [BotSpec.of("unmade", unmade), BotSpec.of("greedy", GREEDY)]
     match = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2, 1]), 2, log_dir=tmp_path))
     for game in match.games:

@@ -13,7 +13,7 @@ from .finished import FinishedGame
 from .game import FaultLedger
 from .game_spec import GameSpec, TimeControl
 from .runner import LocalRunner
-from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError
+from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, LocalConnection
 from .seats.log_tail import tail_lines
 from .text import bot_text, name_text
 
@@ -105,6 +105,8 @@ def _greeted(report: CheckReport, handle: BotHandle) -> None:
         report.add(True, f"the bot's stderr goes to {handle.process.log_path}")
     elif handle.spec.kind is BotKind.ADDRESS:
         report.add(True, f"the bot serves at {handle.spec.target}: its log is wherever it writes one")
+    elif isinstance(handle.connection, LocalConnection) and handle.connection.failures is not None:
+        report.add(True, f"the bot runs in the referee's process: its errors go to {handle.connection.failures.path}")
 
 
 def check_games(name: str, decision_ms: int) -> list[GameSpec]:

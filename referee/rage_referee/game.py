@@ -98,6 +98,8 @@ class _Game:
         self.generation = [-1] * players  # the bot's restart count when the seat's start went out
         self.asked_at = 0.0
         """When the decision being taken was asked (after bringing its bot back, if it had to be)."""
+        self.answer_ms: float | None = None
+        """What the bot's answer to the decision being taken is charged with, once it has answered."""
 
     def wire_id(self, seat: int) -> int:
         return self.spec.game_id * MAX_SEATS + seat
@@ -146,9 +148,9 @@ class _Game:
                 self._round_started(state.deal_seeded(self.spec.seed))
                 continue
             seat = state.to_move
-            self.asked_at = clock()
+            self.asked_at, self.answer_ms = clock(), None
             action = await self.ask(seat)
-            self._timed(seat, (clock() - self.asked_at) * 1000)
+            self._timed(seat, (clock() - self.asked_at) * 1000 if self.answer_ms is None else self.answer_ms)
             self._apply(seat, action)
         return self._finish()
 
@@ -198,7 +200,7 @@ class _Game:
                 assert connection is not None
             started = self.asked_at = loop.time()
             message = self.message(seat, request=request)
-            decision = await connection.decide(message, key, allowed_ms / 1000)
+            answer = await connection.decide(message, key, allowed_ms / 1000)
         except SeatTimeout:
             self.latencies_ms.append((loop.time() - started) * 1000)
             self.bank_ms[seat] = 0
@@ -206,10 +208,10 @@ class _Game:
         except SeatError as error:  # lost, or could not be brought back
             return self._fault(seat, error.kind, str(error), fallback)
         self.ledger.answered(name)
-        used = (loop.time() - started) * 1000
+        decision, used = answer.decision, answer.seconds * 1000  # the bot's time, not the referee's around it
         self.latencies_ms.append(used)
-        used_ms = int(used)
-        self.bank_ms[seat] = max(0, self.bank_ms[seat] - max(0, used_ms - time.decision_ms))
+        self.answer_ms = used
+        self.bank_ms[seat] = max(0, self.bank_ms[seat] - max(0, int(used) - time.decision_ms))
         if decision.error:
             return self._fault(seat, FaultKind.BOT_ERROR, decision.error, fallback)
         if decision.action in codes:  # the legal actions' codes, so legal by the engine's own check

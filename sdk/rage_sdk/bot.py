@@ -23,7 +23,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, TextIO
+from typing import ClassVar, Protocol, TextIO
 
 from . import wire
 from .actions import Bid, Play
@@ -38,6 +38,12 @@ FAILURES = (Exception, asyncio.CancelledError, GeneratorExit)
 the stream hanging."""
 
 
+class TextSink(Protocol):
+    """Where text can be written: a text file, a stream, or a log that opens itself."""
+
+    def write(self, text: str, /) -> int: ...
+
+
 class Bot:
     """A Rage player. Override :meth:`bid` and :meth:`play`; the ``on_*`` hooks are optional."""
 
@@ -47,11 +53,11 @@ class Bot:
 
     def bid(self, view: SeatView) -> int:
         """How many tricks to bid: one of ``view.legal_bids``."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not override bid(), which every Bot must")
 
     def play(self, view: SeatView) -> Play:
         """The card to play, with its declaration: one of ``view.legal_plays``."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not override play(), which every Bot must")
 
     def on_game_start(self, game: GameInfo) -> None:
         """A game begins: the seat, the table, the ruleset and the time control."""
@@ -88,11 +94,15 @@ class _Game:
 class BotRunner:
     """One connection's games: turns referee messages into calls on bots, and their answers into decisions."""
 
-    def __init__(self, factory: BotFactory, log: TextIO | None = None) -> None:
+    def __init__(self, factory: BotFactory, log: TextIO | None = None, failures: TextSink | None = None) -> None:
         self.factory = factory
         self.games: dict[int, _Game] = {}
         self.log = log
         """Where a served bot's log goes (its stderr): a header per game starts each game's lines."""
+        self.failures = failures
+        """Where the bot's failures are told, with their tracebacks; the process's stderr when none."""
+        self.unmade: dict[int, str] = {}
+        """The games whose bot could not be made, with why, until their end: each request of one says so."""
 
     def handle(self, messages: list[pb.GameMessage]) -> list[pb.Decision]:
         """Process a batch in order; return a decision for every request in it."""
@@ -106,12 +116,14 @@ class BotRunner:
                 state.history.add(message)
                 if state.wants_events:
                     for event in message.events:
-                        _guard(state.bot.on_event, wire.event_of(event))
+                        self._guard(state.bot.on_event, wire.event_of(event))
             if message.HasField("request"):
                 decisions.append(self._decide(game, state, message.request))
+            elif message.HasField("end") and state is None:
+                self.unmade.pop(game, None)
             elif message.HasField("end") and state is not None:
                 del self.games[game]
-                _guard(state.bot.on_game_end, wire.game_over_of(message.end))
+                self._guard(state.bot.on_game_end, wire.game_over_of(message.end))
                 history, state = state.history, None  # the bot goes first, and any view only it kept
                 history.close()
         return decisions
@@ -120,13 +132,30 @@ class BotRunner:
         info = wire.game_info_of(game, start)
         if self.log is not None:
             print(game_header(info), file=self.log, flush=True)
-        bot = self.factory()
+        try:
+            bot = self.factory()
+        except FAILURES as error:  # told, then raised: it ends a served bot's stream, an in-process bot's decision
+            self.unmade[game] = _detail(error)
+            failures = self.failures or sys.stderr
+            print(f"bot error in game {info.index} (id {game}): making the bot failed: {_detail(error)}", file=failures)
+            traceback.print_exc(file=failures)
+            raise
+        self.unmade.pop(game, None)
         self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
-        _guard(bot.on_game_start, info)
+        self._guard(bot.on_game_start, info)
+
+    def _guard(self, hook: Callable[..., None], *args: object) -> None:
+        """Run an optional hook; its failure is the bot's business, told with the others, never the game's."""
+        try:
+            hook(*args)
+        except FAILURES:
+            traceback.print_exc(file=self.failures or sys.stderr)
 
     def _decide(self, game: int, state: _Game | None, request: pb.DecisionRequest) -> pb.Decision:
         if state is None:
-            return pb.Decision(game=game, seq=request.seq, error=f"unknown game {game}")
+            unmade = self.unmade.get(game)
+            error = f"unknown game {game}" if unmade is None else f"the bot of this game could not be made: {unmade}"
+            return pb.Decision(game=game, seq=request.seq, error=error[:500])
         try:
             view = wire.view_of(request, state.info, state.history)
             if request.kind == wire.BID:
@@ -140,11 +169,17 @@ class BotRunner:
                 raise ValueError(f"{answer!r} is no play in any ruleset (check its declaration)")
             return pb.Decision(game=game, seq=request.seq, action=code)
         except FAILURES as error:  # the bot's own code failed: say so, the referee falls back
-            detail = "".join(traceback.format_exception_only(error)).strip()
+            detail = _detail(error)
             index = "" if state is None else f"{state.info.index} "
-            print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=sys.stderr)
-            traceback.print_exc(file=sys.stderr)
+            failures = self.failures or sys.stderr
+            print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=failures)
+            traceback.print_exc(file=failures)
             return pb.Decision(game=game, seq=request.seq, error=detail[:500])
+
+
+def _detail(error: BaseException) -> str:
+    """A failure as its traceback's last line says it: ``TypeError: ...``."""
+    return "".join(traceback.format_exception_only(error)).strip()
 
 
 def _tricks(answer: object) -> int:
@@ -165,11 +200,3 @@ def game_header(info: GameInfo) -> str:
     """The log line that opens a game: its index (as in its record's name), the seat and the ruleset."""
     where = f"record game-{info.index:05d}.json, id {info.game}"
     return f"--- game {info.index} ({where}), seat {info.seat} of {len(info.players)}, {info.ruleset.describe()}"
-
-
-def _guard(hook: Callable[..., None], *args: object) -> None:
-    """Run an optional hook; its failure is the bot's business, logged, never the game's."""
-    try:
-        hook(*args)
-    except FAILURES:
-        traceback.print_exc(file=sys.stderr)

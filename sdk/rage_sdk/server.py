@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -71,13 +72,26 @@ def run_header(referee: str, peer: str) -> str:
     return f"=== {when}: {referee[:80]!r} connected from {peer[:80]}"
 
 
+class ListenError(OSError):
+    """An address that cannot be listened on, in one line; ``option`` names the setting at fault."""
+
+    def __init__(self, message: str, option: str) -> None:
+        super().__init__(message)
+        self.option = option
+        """``port``, ``host`` or ``listen``, as the command-line options are named."""
+
+
 def bind(server: grpc.aio.Server, address: str, credentials: grpc.ServerCredentials | None = None) -> int:
     """Add a port to ``server``; return the port bound.
 
-    :raises OSError: the address cannot be bound (in use, not allowed, not an address of this host),
-        in one line: gRPC itself raises a :class:`RuntimeError` or returns 0.
+    :raises ListenError: the address cannot be bound (in use, not allowed, not an address of this host,
+        a socket's folder missing), in one line: gRPC itself logs a line of its own, then raises a
+        :class:`RuntimeError` or returns 0.
     """
-    _check_free(address)
+    if is_unix_address(address):
+        _check_socket(address)
+    else:
+        _check_free(address)
     try:
         if credentials is None:
             bound = server.add_insecure_port(address)
@@ -86,32 +100,68 @@ def bind(server: grpc.aio.Server, address: str, credentials: grpc.ServerCredenti
     except RuntimeError:
         bound = 0
     if bound == 0:
-        raise OSError(f"cannot listen on {address}: the port is in use, or the address is not one of this host")
+        raise ListenError(
+            f"cannot listen on {address}: the port is in use, or the address is not one of this host",
+            "listen" if is_unix_address(address) else "port",
+        )
     return int(bound)
 
 
 def _check_free(address: str) -> None:
-    """Bind ``address`` once without port sharing, so a port in use is refused here, in one line.
+    """Look the host of ``address`` up, and bind its port once without port sharing, so a host unknown
+    or a port in use is refused here, in one line.
 
     gRPC shares ports (``SO_REUSEPORT``): a second gRPC server on the port would start without a
     word, and a failed bind logs a line of its own before raising.
     """
     host, _, port = address.rpartition(":")
-    if not port.isdigit() or int(port) == 0:
+    if not port.isdigit():
         return
     try:
         places = socket.getaddrinfo(
             host.strip("[]") or None, int(port), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
+    except socket.gaierror as error:
+        raise ListenError(f"cannot listen on {address}: no such host ({error.strerror or error})", "host") from None
     except OSError:
         return  # gRPC says what is wrong with the address
+    if int(port) == 0:
+        return
     for family, kind, protocol, _, where in places:
         with socket.socket(family, kind, protocol) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(where)
             except OSError as error:
-                raise OSError(f"cannot listen on {address}: {error.strerror or error}") from None
+                raise ListenError(f"cannot listen on {address}: {error.strerror or error}", "port") from None
+
+
+def _check_socket(address: str) -> None:
+    """Bind the Unix socket of ``address`` (``unix:PATH``) once and let it go, so a path that can hold no
+    socket (its folder missing, too long, a file there) is refused here, in one line.
+
+    A socket left at ``PATH`` by an earlier server is fine: gRPC replaces it, and only such a file.
+    """
+    path = address.removeprefix("unix:")
+    if path.startswith("//"):
+        path = path[2:]  # unix:///abs/path
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise ListenError(f"cannot listen on {address}: {error.strerror or error}", "listen") from None
+    if mode is not None:
+        if not stat.S_ISSOCK(mode):
+            raise ListenError(f"cannot listen on {address}: {path} is there already, and is no socket", "listen")
+        return
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(path)
+        except OSError as error:
+            raise ListenError(f"cannot listen on {address}: {error.strerror or error}", "listen") from None
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 async def start_server(

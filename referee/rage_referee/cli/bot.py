@@ -25,7 +25,7 @@ def serve_command(
     ] = None,
 ) -> None:
     """Serve a bot over gRPC until SIGTERM or Ctrl-C."""
-    from rage_sdk.server import is_unix_address, serve
+    from rage_sdk.server import ListenError, is_unix_address, serve
 
     if listen is not None and not is_unix_address(listen):
         fail(f"--listen {listen!r}: expected unix:PATH")
@@ -38,7 +38,7 @@ def serve_command(
     try:
         serve(bot_class, port, host, listen=listen)
     except OSError as error:
-        fail(f"--port: {error}")
+        fail(f"--{error.option if isinstance(error, ListenError) else 'port'}: {error}")
 
 
 @app.command("check")

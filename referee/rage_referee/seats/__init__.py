@@ -6,7 +6,7 @@ launching a :mod:`.process` first when the referee runs the bot); :mod:`.handle`
 started; :mod:`.errors` is what can go wrong, all under :class:`SeatError`.
 """
 
-from .connection import BotIdentity, Connection, Key
+from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost, HandshakeError, SeatError, SeatTimeout
 from .handle import MAX_RESTARTS, BotHandle, start_all
 from .local import LocalConnection, load_bot_class
@@ -17,6 +17,7 @@ from .spec import SUBMISSION, BotKind, BotSpec, BotSpecError
 __all__ = [
     "MAX_RESTARTS",
     "SUBMISSION",
+    "Answer",
     "BotHandle",
     "BotIdentity",
     "BotKind",

@@ -2,7 +2,7 @@
 
 A :class:`Connection` carries encoded ``GameMessage`` values (start, events held since the seat's
 last message, then a request or the end); ``decide`` never waits longer than the timeout it is
-given. The transports (:mod:`.transports`) make one for each kind of bot.
+given, counted from when the request went out. The transports (:mod:`.transports`) make one for each kind of bot.
 """
 
 from __future__ import annotations
@@ -23,6 +23,15 @@ Key = tuple[int, int]
 """A decision request on a connection: (game, seq)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A bot's decision, and the seconds it is charged with: from when its request went out to when the
+    answer came in, so the referee's own work and waits before and after are not the bot's."""
+
+    decision: pb.Decision
+    seconds: float
+
+
 class Connection(ABC):
     """Every game the referee runs with one bot."""
 
@@ -37,10 +46,10 @@ class Connection(ABC):
         """Send an encoded ``GameMessage`` that asks for nothing (a game's end)."""
 
     @abstractmethod
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
         """Send an encoded ``GameMessage`` whose decision request is ``key`` and wait for the answer.
 
-        :raises SeatTimeout: no answer within ``timeout`` seconds.
+        :raises SeatTimeout: no answer within ``timeout`` seconds of the request's going out.
         :raises ConnectionLost: the stream is gone.
         """
 

@@ -1,16 +1,24 @@
-"""The in-process transport: a ``Bot`` subclass from a Python file, called directly on the referee's thread."""
+"""The in-process transport: a ``Bot`` subclass from a Python file, called directly on the referee's thread.
+
+What the SDK says of the bot's failures (a line each, and its traceback) goes to the bot's log, as a
+launched bot's stderr does, not to the referee's terminal: a bot failing every decision wrote
+thousands of tracebacks over the referee's own lines. The log is made at the first failure.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
+import io
 import sys
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rage_sdk.bot import Bot, BotFactory, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 
-from .connection import BotIdentity, Connection, Key
+from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost
 from .spec import IN_PROCESS, BotSpecError
 
@@ -51,9 +59,11 @@ class LocalConnection(Connection):
     For fast local testing. The bot runs on the referee's thread, so deadlines are not enforced.
     """
 
-    def __init__(self, factory: BotFactory) -> None:
+    def __init__(self, factory: BotFactory, log_path: Path | None = None) -> None:
         self.factory = factory
-        self.runner = BotRunner(factory)
+        self.failures = None if log_path is None else FailureLog(log_path)
+        """Where the bot's failures are told; the referee's stderr when none."""
+        self.runner = BotRunner(factory, failures=self.failures)
 
     async def open(self) -> BotIdentity:
         bot_class = bot_class_of(self.factory)
@@ -72,11 +82,15 @@ class LocalConnection(Connection):
         with contextlib.suppress(ConnectionLost):
             self._handle(message)
 
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
-        return self._handle(message)[0]
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
+        started = time.monotonic()
+        decision = self._handle(message)[0]
+        return Answer(decision, time.monotonic() - started)
 
     async def close(self) -> None:
-        self.runner = BotRunner(self.factory)
+        self.runner = BotRunner(self.factory, failures=self.failures)
+        if self.failures is not None:
+            self.failures.close()
 
     @property
     def alive(self) -> bool:
@@ -89,3 +103,41 @@ def _failure(error: BaseException) -> str:
     if isinstance(error, SystemExit):
         return f"the bot called exit({error.code!r}): an in-process bot may not exit"
     return f"the bot failed: {type(error).__name__}: {error}"
+
+
+class FailureLog(io.TextIOBase):
+    """An in-process bot's log, appended to: opened at its first line, so a bot that never fails makes none.
+
+    A log that cannot be written (its folder is a file, the disk is full) leaves what it is told on the
+    referee's stderr instead.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: io.TextIOWrapper | None = None
+
+    def write(self, text: str) -> int:
+        if self._file is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = self.path.open("a", buffering=1, encoding="utf-8", errors="backslashreplace")
+                when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+                self._file.write(f"\n=== {when}: the referee runs this bot in its own process\n")
+            except OSError:
+                return sys.stderr.write(text)
+        try:
+            return self._file.write(text)
+        except OSError:
+            return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.flush()
+
+    def close(self) -> None:
+        """Close the file; a later line opens it again."""
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()

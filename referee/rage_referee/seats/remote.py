@@ -12,6 +12,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -22,8 +23,8 @@ from rage_sdk.pb import bot_pb2_grpc
 from rage_sdk.pb import frames_pb2 as frames
 
 from ..faults import FaultKind
-from ..text import bot_text
-from .connection import BotIdentity, Connection, Key
+from ..text import bot_text, name_text
+from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost, HandshakeError, SeatTimeout
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -32,7 +33,8 @@ MAX_BATCH = 64
 """Messages per stream message at most (a restarted bot's messages repeat whole games)."""
 PLAY = "/rage.v1.Bot/Play"
 UNSOLICITED_LIMIT = 1000
-"""Decisions nobody asked for (not late answers) within :data:`UNSOLICITED_WINDOW` that count as flooding."""
+"""Decisions nobody asked for (not late answers), and stream messages holding no decision, within
+:data:`UNSOLICITED_WINDOW` that count as flooding."""
 UNSOLICITED_WINDOW = 10.0
 """Seconds over which unsolicited decisions are counted: a long match's occasional double answer never adds up."""
 
@@ -101,16 +103,26 @@ class Dispatcher:
             self._go(max(self._waiting, key=lambda connection: connection.waiting))
 
 
+@dataclass(slots=True)
+class _Asked:
+    """A decision request waiting for its answer."""
+
+    future: asyncio.Future[Answer]
+    timeout: float | None
+    sent: float | None = None
+    """The loop's time when the request went out, in a batch written to the stream; ``None`` until then."""
+
+
 class _Deadlines:
     """Many deadlines on one timer, armed for the earliest: setting one is a heap push, not a timer."""
 
-    def __init__(self, expire: Callable[[Key, asyncio.Future[pb.Decision]], None]) -> None:
+    def __init__(self, expire: Callable[[Key, asyncio.Future[Answer]], None]) -> None:
         self._expire = expire
-        self._heap: list[tuple[float, int, Key, asyncio.Future[pb.Decision]]] = []
+        self._heap: list[tuple[float, int, Key, asyncio.Future[Answer]]] = []
         self._count = itertools.count()  # orders equal times, so futures are never compared
         self._timer: asyncio.TimerHandle | None = None
 
-    def set(self, key: Key, future: asyncio.Future[pb.Decision], timeout: float) -> None:
+    def set(self, key: Key, future: asyncio.Future[Answer], timeout: float) -> None:
         """Call ``expire(key, future)`` in ``timeout`` seconds unless ``future`` is done by then."""
         loop = asyncio.get_running_loop()
         when = loop.time() + timeout
@@ -192,7 +204,7 @@ class RemoteConnection(Connection):
         self._channel: grpc.aio.Channel | None = None
         self._call: grpc.aio.StreamStreamCall | None = None
         self._outbox: asyncio.Queue[tuple[bytes, Key | None] | None] = asyncio.Queue()  # None ends the stream
-        self._pending: dict[Key, asyncio.Future[pb.Decision]] = {}
+        self._pending: dict[Key, _Asked] = {}
         self._expired: set[Key] = set()
         self._deadlines = _Deadlines(self._expire)
         self._flight: _Flight | None = None  # the last batch written
@@ -230,7 +242,7 @@ class RemoteConnection(Connection):
         if reply.protocol_version != wire.PROTOCOL_VERSION:
             await self.close()
             raise HandshakeError(
-                f"{self.address}: bot {bot_text(reply.name, 60)!r} speaks protocol version {reply.protocol_version}, "
+                f"{self.address}: bot '{name_text(reply.name)}' speaks protocol version {reply.protocol_version}, "
                 f"this referee speaks {wire.PROTOCOL_VERSION}"
             )
         self.identity = BotIdentity(bot_text(reply.name, 60) or self.address, bot_text(reply.version, 60))
@@ -264,9 +276,9 @@ class RemoteConnection(Connection):
                     batch.append(following)
                 flight = self._flight = _Flight({key for _, key in batch if key is not None}, pacing)
                 try:
-                    await call.write(
-                        frames.RefereeBatchFrames(messages=[message for message, _ in batch]).SerializeToString()
-                    )
+                    encoded = frames.RefereeBatchFrames(messages=[message for message, _ in batch]).SerializeToString()
+                    self._sending(flight.requests)
+                    await call.write(encoded)
                     if ended:
                         await call.done_writing()
                         return
@@ -285,6 +297,7 @@ class RemoteConnection(Connection):
         loop = asyncio.get_running_loop()
         try:
             async for message in self._call:
+                arrived = loop.time()
                 try:
                     batch = pb.BotBatch.FromString(message)
                 except DecodeError as error:
@@ -295,25 +308,28 @@ class RemoteConnection(Connection):
                     return
                 # The batch lands before any game wakes: the next batch goes out while the referee
                 # works on these answers, so a bot works while the referee does.
-                answered, flooded = [], False
+                answered, flooded = [], not batch.decisions and self.flood.flooded(arrived)
                 for decision in batch.decisions:
                     key = (decision.game, decision.seq)
-                    future = self._pending.pop(key, None)
-                    if future is not None:
-                        answered.append((future, decision))
+                    asked = self._pending.get(key)
+                    if asked is not None and asked.sent is not None:  # not one answered before it was sent
+                        del self._pending[key]
+                        answered.append((asked, decision))
                         if self._flight is not None:
                             self._flight.answered(key)
                     elif key in self._expired:
                         self._expired.discard(key)  # a late answer: its timeout was charged already
-                    elif self.flood.flooded(loop.time()):
+                    elif self.flood.flooded(arrived):
                         flooded = True
                         break
-                for future, decision in answered:
-                    if not future.done():
-                        future.set_result(decision)
+                for asked, decision in answered:
+                    if not asked.future.done():
+                        assert asked.sent is not None
+                        asked.future.set_result(Answer(decision, arrived - asked.sent))
                 if flooded:
                     self._fail(
-                        f"{self.flood.count} decisions nobody asked for within {self.flood.window:g} s (flooding)"
+                        f"{self.flood.count} decisions nobody asked for (or messages of none) within "
+                        f"{self.flood.window:g} s (flooding)"
                     )
                     self._call.cancel()
                     return
@@ -330,9 +346,9 @@ class RemoteConnection(Connection):
     def _fail(self, why: str, kind: FaultKind = FaultKind.CRASHED) -> None:
         if self._failure is None:
             self._failure, self._failure_kind = why, kind
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(ConnectionLost(self._failure, self._failure_kind))
+        for asked in self._pending.values():
+            if not asked.future.done():
+                asked.future.set_exception(ConnectionLost(self._failure, self._failure_kind))
         self._pending.clear()
         if self._flight is not None:
             self._flight.land()
@@ -341,19 +357,37 @@ class RemoteConnection(Connection):
         if self._failure is None:
             self._outbox.put_nowait((message, None))
 
-    async def decide(self, message: bytes, key: Key, timeout: float | None) -> pb.Decision:
+    async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
+        """The answer, with the seconds from when the request went out to when the answer came in.
+
+        The deadline counts from the request's going out too; one that has not gone out ``timeout``
+        seconds after it was asked (the bot takes in nothing more: its stream is full) ends then.
+        """
         if self._failure is not None:
             raise ConnectionLost(self._failure, self._failure_kind)
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[pb.Decision] = loop.create_future()
-        self._pending[key] = future
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._pending[key] = _Asked(future, timeout)
         self._outbox.put_nowait((message, key))
         if timeout is not None:
             self._deadlines.set(key, future, timeout)
         return await future
 
-    def _expire(self, key: Key, future: asyncio.Future[pb.Decision]) -> None:
-        if self._pending.get(key) is future:
+    def _sending(self, keys: set[Key]) -> None:
+        """The requests ``keys`` go out now: each one's time, and its deadline, count from here."""
+        now = asyncio.get_running_loop().time()
+        for key in keys:
+            asked = self._pending.get(key)
+            if asked is not None and asked.sent is None:
+                asked.sent = now
+                if asked.timeout is not None:
+                    self._deadlines.set(key, asked.future, asked.timeout)
+
+    def _expire(self, key: Key, future: asyncio.Future[Answer]) -> None:
+        asked = self._pending.get(key)
+        if asked is not None and asked.future is future:
+            if asked.sent is not None and asked.timeout is not None:
+                if asyncio.get_running_loop().time() < asked.sent + asked.timeout:
+                    return  # asked, but sent later: its deadline from then is armed
             del self._pending[key]
             self._expired.add(key)
         future.set_exception(SeatTimeout())

@@ -65,7 +65,7 @@ def log_path(seat: Seat) -> Path:
 
 @register(BotKind.MODULE)
 async def in_process(seat: Seat) -> Connection:
-    return LocalConnection(load_bot_class(seat.spec.target))
+    return LocalConnection(load_bot_class(seat.spec.target), log_path(seat))
 
 
 @register(BotKind.ADDRESS)
