@@ -396,6 +396,16 @@ def test_los_is_a_probability_and_high_for_a_clearly_better_neighbour() -> None:
         assert upper.los_next == pytest.approx(share)
 
 
+def test_los_over_a_bot_no_fit_tells_apart_is_even() -> None:
+    # a and b draw each other in every game and fare alike against c: every fit rates them alike (it said 0%)
+    rng = random.Random(1)
+    games = [game(k, ("a", "b", "c"), rng.choice([(2, 2, 1), (1, 1, 2)]), set_id=k // 3) for k in range(30)]
+    rows = rating_table(games, with_skill=False)
+    assert [row.name for row in rows] == ["c", "a", "b"]
+    assert (rows[1].elo, rows[1].low, rows[1].high) == (rows[2].elo, rows[2].low, rows[2].high)
+    assert rows[1].los_next == 0.5
+
+
 # --------------------------------------------------------------------------- the table's figures
 
 

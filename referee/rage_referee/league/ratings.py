@@ -36,6 +36,8 @@ REGULARISATION = 0.01
 BOOTSTRAP_SAMPLES = 200
 LEVEL = 0.95
 """The rating intervals' confidence."""
+TIE = 1e-4
+"""Elo apart within which two fits rate bots alike: the fits converge to about 1e-6 Elo."""
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,13 @@ def widened(fits: np.ndarray, elo: np.ndarray, units: int) -> np.ndarray:
     return spread
 
 
+def superiority(upper: np.ndarray, lower: np.ndarray) -> float:
+    """The share of fits rating ``upper`` above ``lower``, a tie (within :data:`TIE`) counting half."""
+    gap = upper - lower
+    tied = np.abs(gap) < TIE
+    return float(np.mean((gap > 0) & ~tied) + np.mean(tied) / 2)
+
+
 def openskill_ratings(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[str, float]:
     """OpenSkill Plackett-Luce, games in league order; mu - 3 sigma by name."""
     model = PlackettLuce()
@@ -247,7 +256,7 @@ def rating_table(
     rows = []
     for rank, k in enumerate(order):
         below = order[rank + 1] if rank + 1 < len(order) else None
-        los = None if below is None or not resampled else float(np.mean(fits[:, k] > fits[:, below]))
+        los = None if below is None or not resampled else superiority(fits[:, k], fits[:, below])
         bot = totals[names[k]]
         rows.append(
             RatingRow(
