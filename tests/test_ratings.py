@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from game_records import scored_game
 from rage_referee.cli.common import Format
-from rage_referee.cli.ratings import render
+from rage_referee.cli.ratings import COLUMNS, render
 from rage_referee.faults import Fault, Forfeits
 from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import (
@@ -327,6 +327,30 @@ def test_the_rating_table_of_one_set_shows_no_interval() -> None:
         render(rating_table(games), Format.MARKDOWN, "one set")
     rows = [line.split(" | ") for line in printed.getvalue().splitlines()[2:]]
     assert [(cells[2], cells[3]) for cells in rows] == [("-", "")] * 3  # the 95% and LOS columns
+
+
+def test_the_table_at_80_columns_keeps_every_figure_beside_a_long_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every column was cut to fit, the figures to "…": a 60-character name left only the bot column readable
+    long = "a_bot_whose_name_takes_sixty_columns_of_the_eighty_it_has_xy"
+    games = [
+        game(g.index, [long if name == "b0" else name for name in g.figures.seats], g.figures.places)
+        for g in synthetic_league([0, 80, 160], 30, seed=6, sizes=(3,))
+    ]
+    rows = rating_table(games, samples=20)
+    monkeypatch.setenv("COLUMNS", "80")
+    with redirect_stdout(io.StringIO()) as printed:
+        render(rows, Format.TABLE, "long")
+    text = printed.getvalue()
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 80 and "…" not in text
+    assert any(line.split() == list(COLUMNS) for line in lines), text
+    for row in rows:
+        line = next(line for line in lines if line.startswith(f" {row.name[:5]}"))
+        interval = f"{row.low - row.elo:+.0f}/{row.high - row.elo:+.0f}"
+        figures = [f"{row.elo:.0f}", interval, str(row.games), f"{row.mean_place:.2f}", f"{row.skill:.1f}"]
+        assert all(figure in line.split() for figure in figures), text
+    start = next(k for k, line in enumerate(lines) if line.startswith(" a_bot"))
+    assert "".join(line.split()[0] for line in lines[start : start + 4]) == long  # folded, whole
 
 
 def test_the_fits_of_a_stack_of_win_matrices_are_choix_fits_of_each() -> None:

@@ -107,8 +107,9 @@ def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = 
             print("| " + " | ".join(_cells(row)) + " |")
     else:
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-        for k, column in enumerate(COLUMNS):
-            table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
+        table.add_column(COLUMNS[0], overflow="fold")  # a long name folds, so the figures keep their width
+        for column in COLUMNS[1:]:
+            table.add_column(column, justify="right", no_wrap=True)
         for row in rows:
             table.add_row(*_cells(row))
         out.print(table)
