@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import re
 from collections.abc import Sequence
 from contextlib import redirect_stdout
 from itertools import combinations, pairwise
@@ -15,9 +16,11 @@ import numpy as np
 import pytest
 from game_records import scored_game
 from rage_referee.cli.common import Format
-from rage_referee.cli.ratings import COLUMNS, render
+from rage_referee.cli.crosstable import render_crosstable
+from rage_referee.cli.ratings import COLUMNS, render, render_pairs
 from rage_referee.faults import Fault, Forfeits
 from rage_referee.finished import FinishedGame
+from rage_referee.league.pairs import PairRow
 from rage_referee.league.ratings import (
     CENTRE,
     ELO_PER_NATURAL_UNIT,
@@ -351,6 +354,33 @@ def test_the_table_at_80_columns_keeps_every_figure_beside_a_long_name(monkeypat
         assert all(figure in line.split() for figure in figures), text
     start = next(k for k, line in enumerate(lines) if line.startswith(" a_bot"))
     assert "".join(line.split()[0] for line in lines[start : start + 4]) == long  # folded, whole
+
+
+def test_the_crosstable_at_80_columns_keeps_every_column_beside_a_long_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the columns of the short names were squeezed out of the table, with their cells: b1 against b2 was not shown
+    long = "a_bot_whose_name_takes_sixty_columns_of_the_eighty_it_has_xy"
+    games = [
+        game(g.index, [long if name == "b0" else name for name in g.figures.seats], g.figures.places)
+        for g in synthetic_league([0, 80, 160], 30, seed=6, sizes=(3,))
+    ]
+    monkeypatch.setenv("COLUMNS", "80")
+    with redirect_stdout(io.StringIO()) as printed:
+        render_crosstable(games, ["b2", "b1", long], Format.TABLE, "long")
+    text = printed.getvalue()
+    assert max(map(len, text.splitlines())) <= 80
+    assert len(re.findall(r"\b\d+-\d+-\d+ [+-]\d+\b", text)) == 6, text  # every ordered pair's head-to-head
+
+
+def test_the_pairs_at_80_columns_keep_every_column_beside_a_long_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    long = "a_bot_whose_name_takes_sixty_columns_of_the_eighty_it_has_xy"
+    names = ["b2", "b1", long]
+    rows = [PairRow(a, b, 4, 1.5, -2.0, 5.0, 0.75) for a, b in combinations(names, 2)]
+    monkeypatch.setenv("COLUMNS", "80")
+    with redirect_stdout(io.StringIO()) as printed:
+        render_pairs(rows, names, Format.TABLE, "long")
+    text = printed.getvalue()
+    assert max(map(len, text.splitlines())) <= 80
+    assert text.count("+1.5 ±3.5 75%") == 3 and text.count("-1.5 ±3.5 25%") == 3, text  # every ordered pair
 
 
 def test_the_fits_of_a_stack_of_win_matrices_are_choix_fits_of_each() -> None:

@@ -153,8 +153,8 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
             print("| " + " | ".join(line) + " |")
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for k, column in enumerate(["bot", *map(name_text, names)]):
-        table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
+    for k, column in enumerate(["bot", *map(name_text, names)]):  # as the crosstable's, long names fold
+        table.add_column(column, justify="left" if k == 0 else "right", overflow="fold")
     for line in lines:
         table.add_row(*line)
     out.print(table)
