@@ -172,8 +172,10 @@ def ratings_command(
     forfeits: ForfeitsOption = None,
     crosstable: Annotated[bool, typer.Option("--crosstable", help="Print each pair's head-to-head instead.")] = False,
 ) -> None:
-    """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside; or, with --pairs,
-    every pair's duplicate score difference with its 95% interval and LOS."""
+    """The rating table of a league: Elo with 95% intervals, LOS and the figures beside; or its pairs.
+
+    With --pairs, every pair's duplicate score difference with its 95% interval and LOS; with --crosstable,
+    each pair's head-to-head."""
     from ..league.pairs import pair_table
     from ..league.ratings import rating_table
     from ..league.submitted import versions_line
