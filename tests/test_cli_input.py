@@ -36,7 +36,7 @@ GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
 
 def league_file(folder: Path, *, bots: dict[str, str] | None = None, **settings: Any) -> Path:
     settings = {"name": "cup", "players": 3, "games": 6, "seed": 1} | settings  # one duplicate set
-    lines = [f"{key} = {value!r}".replace("'", '"') for key, value in settings.items()]
+    lines = [f"{key} = {value!r}".replace("'", '"') for key, value in settings.items() if value is not None]
     lines += ["[ruleset]", 'preset = "amigo"', "rounds = [1]", "[bots]"]
     lines += [f'{name} = "{target}"' for name, target in (bots or {"a": RANDOM, "b": RANDOM, "c": GREEDY}).items()]
     folder.mkdir(parents=True, exist_ok=True)
@@ -299,6 +299,24 @@ def test_league_settings_out_of_range_name_the_key(tmp_path: Path, settings: dic
     with pytest.raises(LeagueConfigError) as info:
         load_league(file)
     assert str(info.value).startswith(f"{file}: {key}: "), info.value
+
+
+@pytest.mark.parametrize(
+    ("settings", "refusal"),
+    [
+        ({"games_per_table": 250_000}, "games_per_table: 250,000 at each of 6 tables is 1,500,000 games"),
+        ({"games": 1_000_000, "players": 3}, "games: 1,000,000 in whole sets is 1,000,002 games"),
+    ],
+)
+def test_a_league_past_the_games_limit_in_all_is_refused_naming_the_key(
+    tmp_path: Path, settings: dict[str, Any], refusal: str
+) -> None:
+    # each setting is in range, but the schedule it makes is not: 4 bots meet at 6 tables of 2, sets of 6 at 3
+    bots = {name: RANDOM for name in "abcd"}
+    file = league_file(tmp_path, bots=bots, **({"players": 2, "games": None} | settings))
+    with pytest.raises(LeagueConfigError) as info:
+        load_league(file)
+    assert str(info.value) == f"{file}: {refusal}; a league holds at most 1,000,000", info.value
 
 
 @pytest.mark.parametrize("setting", ["decision_ms = 9223372036854775807", "bank_ms = 1180591620717411303424"])

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer.main
 from rage_referee.cli import app
 from typer.testing import CliRunner
 
@@ -97,3 +101,29 @@ def test_a_watch_without_history_of_a_league_under_way_says_what_it_missed() -> 
     assert joined_late(first(running, 4), history=True) is None
     assert joined_late(first(running, 0), history=False) is None
     assert joined_late(first(finished, 9), history=False) is None
+
+
+def help_texts(command: Any, path: str = "rage") -> Iterator[tuple[str, str]]:
+    """Every help text of ``command`` and its sub-commands: (where, text)."""
+    yield path, command.help or ""
+    for param in command.params:
+        yield f"{path} {param.name}", getattr(param, "help", None) or ""
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from help_texts(sub, f"{path} {name}")
+
+
+def test_no_help_text_holds_what_rich_reads_as_markup() -> None:
+    # a "[default: 25]" written in a help text was read as a Rich tag and dropped: "this many Elo ."
+    tag = re.compile(r"(?<!\\)\[[a-z#/@][^\[]*?\]")
+    assert [(where, text) for where, text in help_texts(typer.main.get_command(app)) if tag.search(text)] == []
+    code, stdout, _ = run(["test", "--help"], env={"COLUMNS": "200"})
+    assert code == 0
+    assert "this many Elo. [default: (25)]" in stdout and "in --db. [default: (NEW-vs-BASE)]" in stdout
+
+
+def test_the_summary_of_each_command_in_rage_help_is_one_line() -> None:
+    code, stdout, _ = run(["--help"], env={"COLUMNS": "200"})
+    assert code == 0
+    summaries = {line.split()[1]: line for line in stdout.splitlines() if line.startswith("│ ") and "  " in line[2:]}
+    for command in ("match", "ratings", "test"):
+        assert summaries[command].rstrip(" │").endswith("."), stdout  # the summary's sentence ends on its line

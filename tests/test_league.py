@@ -612,6 +612,22 @@ def test_two_league_runs_at_once_store_each_game_once(tmp_path: Path, database_u
     assert_matches_schedule(file, games)
 
 
+@pytest.mark.parametrize("other_program", [False, True])
+def test_ratings_on_a_file_of_no_league_writes_nothing_into_it(tmp_path: Path, other_program: bool) -> None:
+    # an empty file (a typo's, or one just made) was given the store's tables, 28,672 bytes, then said to hold 0 leagues
+    file = tmp_path / "league.sqlite"
+    file.touch()
+    if other_program:
+        with sqlite3.connect(file) as connection:
+            connection.execute("CREATE TABLE notes (text)")
+        connection.close()
+    before = file.read_bytes()
+    result = rage("ratings", "--db", file)
+    clean_failure(result)
+    assert result.output.strip() == f"no league database at sqlite:///{file}: it holds no table of leagues"
+    assert file.read_bytes() == before
+
+
 def test_ratings_on_a_missing_database_creates_nothing(tmp_path: Path) -> None:
     missing = tmp_path / "typo" / "league.sqlite"
     result = rage("ratings", "--db", missing)

@@ -208,7 +208,7 @@ def test_command(
     runs: Annotated[int, typer.Option(min=1, help="Runs of heuristic against the same bot with 10% random moves.")] = 4,
     equal_runs: Annotated[int, typer.Option(min=0, help="Runs of that sloppy bot against itself.")] = 4,
     cap: Annotated[int, typer.Option(min=6, help="Games at most in one run.")] = 3000,
-    elo1: Annotated[float | None, typer.Option(help="H1's margin in Elo [default: rage test's].")] = None,
+    elo1: Annotated[float | None, typer.Option(help="H1's margin in Elo.", show_default="rage test's")] = None,
     as_json: FiguresJsonOption = False,
 ) -> None:
     """Games rage test needs at 3 players (greedy the field), beside a head-to-head win/draw/loss SPRT on the same

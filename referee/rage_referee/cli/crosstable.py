@@ -58,9 +58,9 @@ def render_crosstable(games: Sequence[FinishedGame], order: Sequence[str], fmt: 
             print(f"| {name_text(a)} | " + " | ".join(cell(a, b) for b in order) + " |")
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    table.add_column("", no_wrap=True)
+    table.add_column("", overflow="fold")  # long names fold: every column is kept, however narrow the terminal
     for b in order:
-        table.add_column(name_text(b), justify="right", no_wrap=True)
+        table.add_column(name_text(b), justify="right", overflow="fold")
     for a in order:
         cells = []
         for b in order:

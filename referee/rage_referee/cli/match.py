@@ -117,7 +117,7 @@ def match_command(
     logs: Annotated[Path, typer.Option(help="Folder for the launched bots' stderr logs.")] = Path("logs"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
-    """Play GAMES games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
+    """Play --games games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
     from ..faults import fault_lines
     from ..game_spec import TimeControl
     from ..league.record_files import RecordFileError

@@ -107,8 +107,9 @@ def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = 
             print("| " + " | ".join(_cells(row)) + " |")
     else:
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-        for k, column in enumerate(COLUMNS):
-            table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
+        table.add_column(COLUMNS[0], overflow="fold")  # a long name folds, so the figures keep their width
+        for column in COLUMNS[1:]:
+            table.add_column(column, justify="right", no_wrap=True)
         for row in rows:
             table.add_row(*_cells(row))
         out.print(table)
@@ -152,8 +153,8 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
             print("| " + " | ".join(line) + " |")
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for k, column in enumerate(["bot", *map(name_text, names)]):
-        table.add_column(column, justify="left" if k == 0 else "right", no_wrap=True)
+    for k, column in enumerate(["bot", *map(name_text, names)]):  # as the crosstable's, long names fold
+        table.add_column(column, justify="left" if k == 0 else "right", overflow="fold")
     for line in lines:
         table.add_row(*line)
     out.print(table)
@@ -171,8 +172,10 @@ def ratings_command(
     forfeits: ForfeitsOption = None,
     crosstable: Annotated[bool, typer.Option("--crosstable", help="Print each pair's head-to-head instead.")] = False,
 ) -> None:
-    """The rating table of a league: Elo with 95% intervals, LOS, and the figures beside; or, with --pairs,
-    every pair's duplicate score difference with its 95% interval and LOS."""
+    """The rating table of a league: Elo with 95% intervals, LOS and the figures beside; or its pairs.
+
+    With --pairs, every pair's duplicate score difference with its 95% interval and LOS; with --crosstable,
+    each pair's head-to-head."""
     from ..league.pairs import pair_table
     from ..league.ratings import rating_table
     from ..league.submitted import versions_line

@@ -425,7 +425,7 @@ def builds_command(
 @app.command("create")
 def create_command(
     file: Annotated[
-        Path, typer.Argument(help="A league file (TOML); its [bots] name registered bots.", show_default=False)
+        Path, typer.Argument(help="A league file (TOML); its \\[bots] name registered bots.", show_default=False)
     ],
     name: Annotated[
         str | None, typer.Option(help="The league's name (default: the file's, or its stem).", show_default=False)

@@ -76,7 +76,7 @@ def test_command(
     ],
     players: Annotated[int, typer.Option(min=2, max=10, help="Players at the table.")] = 3,
     ruleset: RulesetOption = "amigo",
-    elo1: Annotated[float | None, typer.Option(help="H1: NEW is stronger by this many Elo [default: 25].")] = None,
+    elo1: Annotated[float | None, typer.Option(help="H1: NEW is stronger by this many Elo.", show_default="25")] = None,
     points: Annotated[float | None, typer.Option(help="H1: NEW scores this many more points a game.")] = None,
     alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no better.")] = 0.05,
     beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,
@@ -94,15 +94,17 @@ def test_command(
     db: Annotated[Path, typer.Option(help="SQLite file the games are stored in (resumes from it).")] = Path(
         "rage-test/tests.sqlite"
     ),
-    name: Annotated[str | None, typer.Option(help="The test's name in --db [default: NEW-vs-BASE].")] = None,
+    name: Annotated[str | None, typer.Option(help="The test's name in --db.", show_default="NEW-vs-BASE")] = None,
     decision_ms: DecisionMsOption = 1000,
     bank_ms: BankMsOption = 10_000,
     max_faults: MaxFaultsOption = 20,
-    logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs [default: beside --db].")] = None,
+    logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs.", show_default="beside --db")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict and figures as JSON.")] = False,
 ) -> None:
-    """Is NEW stronger than BASE? Duplicate sets (both on the same hands, against the same field in the same
-    seats) until a sequential probability ratio test accepts H1 or H0. Exit 0: H1, 1: H0, 2: undecided."""
+    """Is NEW stronger than BASE? Duplicate sets until a sequential probability ratio test accepts H1 or H0.
+
+    NEW and BASE play the same hands against the same field in the same seats, set after set; H1 is NEW
+    stronger by the margin. Exit 0: H1, 1: H0, 2: undecided (or bad input), 3: a bot that cannot start."""
     from ..game_spec import TimeControl
     from ..league.store import Store, StoreError, sqlite_url
     from ..seats import BotSpec, BotSpecError, HandshakeError

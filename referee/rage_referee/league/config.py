@@ -59,6 +59,7 @@ from ..problems import first_problem
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
+from .schedule import schedule_size
 
 
 class LeagueConfigError(ValueError):
@@ -126,6 +127,20 @@ class LeagueConfig(BaseModel):
             )
         if len(self.bots) < self.players:
             raise ValueError(f"bots: {len(self.bots)} bots cannot fill a table of {self.players}")
+        tables, games = schedule_size(
+            list(self.bots),
+            self.players,
+            games=self.games,
+            games_per_table=self.games_per_table,
+            duplicate=self.duplicate,
+        )
+        if games > MAX_GAMES:
+            asked = (
+                f"games: {self.games:,} in whole sets"
+                if self.games is not None
+                else f"games_per_table: {self.games_per_table:,} at each of {tables:,} tables"
+            )
+            raise ValueError(f"{asked} is {games:,} games; a league holds at most {MAX_GAMES:,}")
         unknown = [name for name in self.exclude if name not in self.bots]
         if unknown:
             raise ValueError(f"exclude: no bot named {', '.join(map(repr, unknown))} in [bots]")

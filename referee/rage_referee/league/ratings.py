@@ -4,8 +4,9 @@ Each game's finishing order gives pairwise results (a better place beats a worse
 draw); a Bradley-Terry model is fitted to all of them by maximum likelihood (``choix``), so the
 order in which games were played does not matter. The 95% interval of each rating comes from a
 bootstrap over games, or over duplicate sets when deals were replayed (the games of a set share a
-deal, so they are resampled together). Beside it: a Bayesian rating for live ladders, OpenSkill's
-Plackett-Luce model, shown as mu - 3 sigma.
+deal, so they are resampled together), its fits spread by Student's t for the number resampled
+(:func:`widened`), so a league of a few sets gets the wide interval it warrants. Beside it: a
+Bayesian rating for live ladders, OpenSkill's Plackett-Luce model, shown as mu - 3 sigma.
 
 A seat the referee played for after its bot was forfeited (a ``forfeited`` entry in the game's
 faults) is by default not rated on that game: the other seats' results among themselves still
@@ -20,6 +21,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from statistics import NormalDist
 
 import choix
 import numpy as np
@@ -32,6 +34,10 @@ ELO_PER_NATURAL_UNIT = 400 / math.log(10)
 CENTRE = 1500.0
 REGULARISATION = 0.01
 BOOTSTRAP_SAMPLES = 200
+LEVEL = 0.95
+"""The rating intervals' confidence."""
+TIE = 1e-4
+"""Elo apart within which two fits rate bots alike: the fits converge to about 1e-6 Elo."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +185,30 @@ def fit_strengths_batch(wins: np.ndarray, start: np.ndarray, tol: float = 1e-8, 
     raise RuntimeError(f"the bootstrap fits did not converge in {max_iter} iterations")
 
 
+def widened(fits: np.ndarray, elo: np.ndarray, units: int) -> np.ndarray:
+    """Bootstrap ``fits`` of a league of ``units`` sets (or games) spread about its ratings ``elo`` as a t interval is.
+
+    Resamples of n sets spread as the n sets do, by sqrt((n - 1) / n) less than leagues would, and their
+    percentiles are a normal's where a mean of n figures has Student's t with n - 1 degrees of freedom: from a
+    few sets the 95% interval held the true rating in 56% of simulated leagues (2 sets), 71% (3), 83% (5). Each
+    fit's distance from the rating is multiplied by sqrt(n / (n - 1)) t / z, their 97.5% quantiles (9.2 at 2
+    sets, 1.2 at 10, 1.02 at 100), so the intervals and LOS read from the fits hold at every size.
+    """
+    from scipy import stats
+
+    quantile = 0.5 + LEVEL / 2
+    factor = math.sqrt(units / (units - 1)) * float(stats.t.ppf(quantile, units - 1)) / NormalDist().inv_cdf(quantile)
+    spread: np.ndarray = elo + factor * (fits - elo)
+    return spread
+
+
+def superiority(upper: np.ndarray, lower: np.ndarray) -> float:
+    """The share of fits rating ``upper`` above ``lower``, a tie (within :data:`TIE`) counting half."""
+    gap = upper - lower
+    tied = np.abs(gap) < TIE
+    return float(np.mean((gap > 0) & ~tied) + np.mean(tied) / 2)
+
+
 def openskill_ratings(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[str, float]:
     """OpenSkill Plackett-Luce, games in league order; mu - 3 sigma by name."""
     model = PlackettLuce()
@@ -212,9 +242,10 @@ def rating_table(
     if not names:
         return [_unrated(name, faults[name], forfeited[name]) for name in sorted(every)]
     elo = fit_elo(games, names)
-    resampled = bool(samples) and len({game.set_id for game in games}) > 1  # else each resample is the league itself
-    fits = bootstrap(games, names, samples) if resampled else elo[np.newaxis, :]
-    low, high = np.percentile(fits, [2.5, 97.5], axis=0)
+    units = len({game.set_id for game in games})
+    resampled = bool(samples) and units > 1  # else each resample is the league itself
+    fits = widened(bootstrap(games, names, samples), elo, units) if resampled else elo[np.newaxis, :]
+    low, high = np.percentile(fits, [50 - LEVEL * 50, 50 + LEVEL * 50], axis=0)
     # the fits converge to about 1e-8: a resample like the whole league may land a hair past the estimate
     low, high = np.minimum(low, elo), np.maximum(high, elo)
     if samples and not resampled:
@@ -225,7 +256,7 @@ def rating_table(
     rows = []
     for rank, k in enumerate(order):
         below = order[rank + 1] if rank + 1 < len(order) else None
-        los = None if below is None or not resampled else float(np.mean(fits[:, k] > fits[:, below]))
+        los = None if below is None or not resampled else superiority(fits[:, k], fits[:, below])
         bot = totals[names[k]]
         rows.append(
             RatingRow(

@@ -77,13 +77,7 @@ def schedule(
     """
     tables = tables_for(bots, players, seed)
     unit = len(seatings(players)) if duplicate else 1
-    if games_per_table is not None:
-        units = [math.ceil(games_per_table / unit)] * len(tables)
-    elif games is not None:
-        total_units = math.ceil(games / unit)
-        units = [total_units // len(tables) + (t < total_units % len(tables)) for t in range(len(tables))]
-    else:
-        raise ValueError("give games or games_per_table")
+    units = _units(len(tables), unit, games, games_per_table)
     out: list[ScheduledGame] = []
     played = [0] * len(tables)
     orders = list(tables)
@@ -104,6 +98,30 @@ def schedule(
                 out.append(ScheduledGame(len(out), seats, deal_seed(set_id, key=deal_key, seed=seed), set_id))
             played[t] += 1
     return out
+
+
+def schedule_size(
+    bots: list[str],
+    players: int,
+    *,
+    games: int | None = None,
+    games_per_table: int | None = None,
+    duplicate: bool = True,
+) -> tuple[int, int]:
+    """How many tables :func:`schedule` seats and how many games it gives them in all, without building it."""
+    tables = len(tables_for(bots, players, 0))  # their number does not depend on the seed
+    unit = len(seatings(players)) if duplicate else 1
+    return tables, unit * sum(_units(tables, unit, games, games_per_table))
+
+
+def _units(tables: int, unit: int, games: int | None, games_per_table: int | None) -> list[int]:
+    """Sets (or games, for ``unit`` 1) of each table: ``games_per_table`` at each, or ``games`` shared out."""
+    if games_per_table is not None:
+        return [math.ceil(games_per_table / unit)] * tables
+    if games is not None:
+        total_units = math.ceil(games / unit)
+        return [total_units // tables + (t < total_units % tables) for t in range(tables)]
+    raise ValueError("give games or games_per_table")
 
 
 def duplicate_set(

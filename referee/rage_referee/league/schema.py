@@ -36,6 +36,12 @@ def schema_change(engine: Engine) -> Iterator[Connection]:
         yield connection
 
 
+def has_table(engine: Engine, name: str) -> bool:
+    """Whether the database holds a table ``name``."""
+    with engine.connect() as connection:
+        return inspect(connection).has_table(name)
+
+
 def create_tables(engine: Engine, metadata: MetaData) -> None:
     """Create the tables of ``metadata`` the database lacks."""
     with engine.connect() as connection:

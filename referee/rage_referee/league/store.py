@@ -40,7 +40,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from ..deals import new_key
 from ..faults import Fault
 from ..finished import Figures, FinishedGame, figures_of
-from .schema import create_tables, upgrade
+from .schema import create_tables, has_table, upgrade
 
 
 class StoreError(RuntimeError):
@@ -111,7 +111,8 @@ class Store:
     """The games of any number of leagues in one database."""
 
     def __init__(self, url: str, create: bool = True) -> None:
-        """Open the database at ``url``; with ``create=False`` an SQLite file must exist already."""
+        """Open the database at ``url``; with ``create=False`` it must hold leagues already (nothing is written to
+        an SQLite file of none, an empty file or another program's database)."""
         self.url = _shown(url)
         """The URL as messages show it: without its password."""
         try:
@@ -121,6 +122,8 @@ class Store:
                     raise StoreError(f"no database at {path}")
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
+            if not create and not has_table(self.engine, LeagueRow.__tablename__):  # not one to write our tables into
+                raise StoreError(f"no league database at {self.url}: it holds no table of leagues")
             create_tables(self.engine, Base.metadata)
             self._upgrade(create)
             event.listen(self.engine, "handle_error", self._refuse)
