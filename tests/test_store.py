@@ -3,6 +3,7 @@ stored once, and concurrent writers of one league are refused a game stored alre
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -153,14 +154,16 @@ def test_two_runs_starting_at_once_share_one_league_and_one_deal_key(database_ur
 @pytest.mark.parametrize(
     ("url", "fragment"),
     [
-        ("postgresql+psycopg://rage:hunter2@127.0.0.1:1/nowhere", "Connection refused"),
-        ("mysql://rage:hunter2@127.0.0.1:1/nowhere", "driver is not installed"),
+        ("postgresql+psycopg://rage:hunter2@127.0.0.1:{port}/nowhere", "Connection refused"),
+        ("mysql://rage:hunter2@127.0.0.1:{port}/nowhere", "driver is not installed"),
     ],
     ids=["unreachable", "no-driver"],
 )
 def test_a_database_that_cannot_be_opened_is_one_line_without_its_password(url: str, fragment: str) -> None:
-    with pytest.raises(StoreError) as refused:
-        Store(url)
+    with socket.socket() as closed:  # bound, never listening: a port that refuses, and no one else's
+        closed.bind(("127.0.0.1", 0))
+        with pytest.raises(StoreError) as refused:
+            Store(url.format(port=closed.getsockname()[1]))
     message = str(refused.value)
     assert message.startswith("cannot open the database ") and fragment in message
     assert "\n" not in message and "hunter2" not in message and "rage:***@" in message
