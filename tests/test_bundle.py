@@ -286,3 +286,30 @@ def test_a_records_own_text_in_a_problem_is_escaped_and_cut(bundle: Path) -> Non
     assert "\x1b" not in result.output and "\x07" not in result.output
     lines = [line for line in result.output.splitlines() if "meta.deal_commitment" in line]
     assert lines and all(len(line) <= 500 for line in lines), [line[:200] for line in lines]
+
+
+def test_a_bundle_of_an_earlier_rating_method_verifies_all_but_its_intervals(bundle: Path) -> None:
+    """A bundle exported before the intervals were spread by Student's t names no rating method: its
+    standings are checked in every column the games give alone, and the check says so."""
+    definition = read(bundle, "league.json")
+    assert definition.pop("ratings") == ratings.METHOD
+    write(bundle, "league.json", definition)
+    standings = read(bundle, "standings.json")
+    standings[0]["los_next"] = 0.97  # as rage-ratings/1 gave it (one duplicate set here: no interval, no LOS now)
+    write(bundle, "standings.json", standings)
+    rehash(bundle)
+    code, lines = verify_bundle(bundle)
+    assert code == 0, lines
+    assert any("rage-ratings/1" in line and "not recomputed" in line for line in lines), lines
+    standings[0]["games"] += 1
+    write(bundle, "standings.json", standings)
+    rehash(bundle)
+    assert_fails(bundle, "standings.json", "row 1 games")
+
+
+def test_a_bundle_of_this_rating_method_has_its_intervals_recomputed(bundle: Path) -> None:
+    standings = read(bundle, "standings.json")
+    standings[0]["los_next"] = 0.97
+    write(bundle, "standings.json", standings)
+    rehash(bundle)
+    assert_fails(bundle, "standings.json", "row 1 los_next")

@@ -251,9 +251,10 @@ def verify_bundle_command(
 ) -> None:
     """Check a contest bundle offline: key and commitment, every deal, every record's replay, the standings."""
     from ..league.bundle import MalformedBundleError, verify_bundle
+    from ..league.ratings import METHOD as RATING_METHOD
 
     try:
-        problems, games = verify_bundle(directory)
+        problems, games, method = verify_bundle(directory)
     except MalformedBundleError as error:
         fail(f"{directory}: not a contest bundle: {error}")
     for line in problems[:MAX_PROBLEMS]:
@@ -263,3 +264,5 @@ def verify_bundle_command(
     if problems:
         raise typer.Exit(1)
     out.print(f"{directory}: verified: {games} games of the schedule, dealt as committed, replay to the standings")
+    if method != RATING_METHOD:
+        out.print(f"  (its intervals and LOS are of {one_line(method, 40)}, not recomputed: this is {RATING_METHOD})")

@@ -2,8 +2,8 @@
 
 A bundle is a folder:
 
-- ``league.json``: the league's definition (what its schedule depends on; bots by name) and the
-  commitment to its deal key published before the first game;
+- ``league.json``: the league's definition (what its schedule depends on; bots by name), the
+  commitment to its deal key published before the first game, and the rating method of its standings;
 - ``deal-key.json``: the revealed key (absent until the organizer reveals it);
 - ``records/game-NNNNN.json``: every game's ``rage-record/1``;
 - ``games.json``, ``games.csv``, ``standings.json``, ``standings.csv``: the results as published;
@@ -25,7 +25,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rage_sdk.cards import token
 from rage_sdk.deal import key_commitment, seeded_deal
@@ -47,6 +47,8 @@ KEY = "deal-key.json"
 GAMES = "games.json"
 STANDINGS = "standings.json"
 RECORDS = "records"
+OLDEST_RATINGS = "rage-ratings/1"
+"""The rating method of a bundle whose ``league.json`` names none: written before the methods had names."""
 MAX_GAMES = 1_000_000
 """The most games a bundle's schedule may ask the verifier to build."""
 
@@ -70,6 +72,7 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
         "bots": list(config.bots),
         "deal_commitment": deals.commitment,
         "forfeits": config.forfeits.value,
+        "ratings": ratings.METHOD,
     }
 
 
@@ -153,8 +156,17 @@ def _sha256(data: bytes) -> str:
 
 
 # --------------------------------------------------------------------------- verifying
-def verify_bundle(directory: Path) -> tuple[list[str], int]:
-    """Every problem of the bundle in ``directory``, one line each (none: it verifies), and its game count.
+class BundleCheck(NamedTuple):
+    problems: list[str]
+    """Every problem, one line each: none, the bundle verifies."""
+    games: int
+    """The games of its schedule."""
+    ratings: str
+    """Its standings' rating method: their intervals and LOS are recomputed only under :data:`ratings.METHOD`."""
+
+
+def verify_bundle(directory: Path) -> BundleCheck:
+    """The problems of the bundle in ``directory``, its game count and rating method.
 
     :raises MalformedBundleError: ``directory`` is not a contest bundle (no manifest, bad JSON...).
     """
@@ -170,8 +182,11 @@ def verify_bundle(directory: Path) -> tuple[list[str], int]:
         raise MalformedBundleError(
             f"{LEAGUE}: forfeits: {str(definition.get('forfeits'))[:40]!r} is not a choice"
         ) from None
-    _check_results(directory, replayed, problems, forfeits)
-    return problems, len(planned)
+    method = definition.get("ratings", OLDEST_RATINGS)
+    if not isinstance(method, str):
+        raise MalformedBundleError(f"{LEAGUE}: ratings: {str(method)[:40]!r} is not a rating method's name")
+    _check_results(directory, replayed, problems, forfeits, method == ratings.METHOD)
+    return BundleCheck(problems, len(planned), method)
 
 
 def _manifest(directory: Path) -> dict[str, str]:
@@ -312,8 +327,11 @@ def _check_record(
     return FinishedGame(game.index, game.set_id, game.seed, figures)
 
 
-def _check_results(directory: Path, replayed: list[FinishedGame], problems: list[str], forfeits: Forfeits) -> None:
-    """``games.json`` and ``standings.json`` as the replayed records give them."""
+def _check_results(
+    directory: Path, replayed: list[FinishedGame], problems: list[str], forfeits: Forfeits, same_method: bool
+) -> None:
+    """``games.json`` and ``standings.json`` as the replayed records give them: every column, or (standings of
+    another rating method, not ``same_method``) those that do not depend on the method."""
     listed = _read_json(directory, GAMES, list)
     expected = {game.index: game_row(game) for game in replayed}
     seen: set[int] = set()
@@ -338,7 +356,8 @@ def _check_results(directory: Path, replayed: list[FinishedGame], problems: list
         problems.append(f"{STANDINGS}: {len(published)} rows, but the records give {len(recomputed)}")
         return
     for place, (row, again) in enumerate(zip(published, recomputed), start=1):
-        differs = [key for key in again if not isinstance(row, dict) or not _same(row.get(key), again[key])]
+        columns = [key for key in again if same_method or key not in ratings.INTERVAL_COLUMNS]
+        differs = [key for key in columns if not isinstance(row, dict) or not _same(row.get(key), again[key])]
         if differs:
             key = differs[0]
             shown = row.get(key) if isinstance(row, dict) else row

@@ -38,6 +38,11 @@ LEVEL = 0.95
 """The rating intervals' confidence."""
 TIE = 1e-4
 """Elo apart within which two fits rate bots alike: the fits converge to about 1e-6 Elo."""
+METHOD = "rage-ratings/2"
+"""The name of how the intervals and LOS are computed, kept with published standings: ``rage-ratings/1``
+took the bootstrap's percentiles as they came; ``/2`` spreads them by Student's t (:func:`widened`)."""
+INTERVAL_COLUMNS = ("low", "high", "los_next")
+"""The columns of a :class:`RatingRow` that depend on :data:`METHOD`; the others are the games' own."""
 
 
 @dataclass(frozen=True)
