@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from file_helpers import fifo, without_waiting
 from game_records import scored_game
 from rage_referee.cli import app
 from rage_referee.league import ratings
@@ -286,3 +287,52 @@ def test_a_records_own_text_in_a_problem_is_escaped_and_cut(bundle: Path) -> Non
     assert "\x1b" not in result.output and "\x07" not in result.output
     lines = [line for line in result.output.splitlines() if "meta.deal_commitment" in line]
     assert lines and all(len(line) <= 500 for line in lines), [line[:200] for line in lines]
+
+
+def moved_out(bundle: Path, name: str, outside: Path) -> None:
+    """``name`` moved out of the bundle, a link to it left in its place."""
+    target = outside / Path(name).name
+    shutil.move(bundle / name, target)
+    (bundle / name).symlink_to(target)
+
+
+@pytest.mark.parametrize("name", [record_name(2), "records"], ids=["a record", "the records folder"])
+def test_a_link_that_leaves_the_bundle_is_named(bundle: Path, tmp_path: Path, name: str) -> None:
+    """The bundle would verify by files outside it, only on the machine where it was made."""
+    moved_out(bundle, name, tmp_path)
+    rehash(bundle)
+    assert_fails(bundle, f"{name}: a link that leaves the bundle")
+
+
+def test_a_link_to_a_file_of_the_bundle_is_one(bundle: Path) -> None:
+    (bundle / "extra").mkdir()
+    shutil.move(bundle / "games.csv", bundle / "extra" / "games.csv")
+    (bundle / "games.csv").symlink_to("extra/games.csv")
+    code, lines = verify_bundle(bundle)
+    assert code == 1 and lines == ["extra/games.csv: not in the manifest"], lines
+
+
+def test_a_league_definition_that_leaves_the_bundle_is_refused(bundle: Path, tmp_path: Path) -> None:
+    moved_out(bundle, "league.json", tmp_path)
+    code, lines = verify_bundle(bundle)
+    assert code == 2 and lines == [f"{bundle}: not a contest bundle: league.json: a link that leaves the bundle"]
+
+
+@pytest.mark.parametrize("name", [record_name(3), "league.json", "manifest.json"])
+def test_a_fifo_in_the_bundle_is_named_unread(bundle: Path, name: str) -> None:
+    (bundle / name).unlink()
+    pipe = fifo(bundle / name)
+    code, lines = without_waiting(lambda: verify_bundle(bundle), pipe)
+    if name.startswith("records/"):
+        assert code == 1 and f"{name}: not a regular file (a FIFO)" in lines, lines
+    else:
+        assert code == 2 and lines == [
+            f"{bundle}: not a contest bundle: {name}: cannot read: not a regular file (a FIFO)"
+        ]
+
+
+def test_an_export_into_a_folder_holding_a_fifo_is_refused_unread(tmp_path: Path) -> None:
+    file = league(tmp_path / "league")
+    pipe = fifo(tmp_path / "out" / "league.json")
+    export = without_waiting(lambda: rage("league", "export", file, "--out", tmp_path / "out"), pipe)
+    assert export.exit_code == 2 and "holds files of its own" in export.output, export.output

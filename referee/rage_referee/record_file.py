@@ -22,6 +22,11 @@ _KINDS = {
 }
 
 
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, in words (``a FIFO``), for a refusal of what is not a regular file."""
+    return _KINDS.get(stat.S_IFMT(mode), "of another kind")
+
+
 class UnreadableFileError(ValueError):
     """A file that cannot be read as a record: the message says why, naming no path (the caller names it)."""
 
@@ -38,7 +43,7 @@ def read_regular(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
-        raise UnreadableFileError(f"not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'of another kind')})")
+        raise UnreadableFileError(f"not a regular file ({kind_of(mode)})")
     with os.fdopen(descriptor, "rb") as file:
         try:
             data = file.read(limit + 1)
