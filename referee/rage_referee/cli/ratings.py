@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from ..text import name_text
+from . import markdown
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
 from .stored_league import read_league
@@ -101,10 +102,7 @@ def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = 
         writer.writerows(list(row_json(row).values()) for row in rows)
         print(buffer.getvalue(), end="")
     elif fmt is Format.MARKDOWN:
-        print("| " + " | ".join(COLUMNS) + " |")
-        print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(COLUMNS))) + "|")
-        for row in rows:
-            print("| " + " | ".join(_cells(row)) + " |")
+        print("\n".join(markdown.table_lines(COLUMNS, map(_cells, rows))))
     else:
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
         for k, column in enumerate(COLUMNS):
@@ -146,10 +144,7 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
         for name in names
     ]
     if fmt is Format.MARKDOWN:
-        print("| " + " | ".join(["bot", *map(name_text, names)]) + " |")
-        print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(names) + 1)) + "|")
-        for line in lines:
-            print("| " + " | ".join(line) + " |")
+        print("\n".join(markdown.table_lines(["bot", *map(name_text, names)], lines)))
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for k, column in enumerate(["bot", *map(name_text, names)]):
