@@ -36,6 +36,7 @@ from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
 
+from .. import output_folder
 from ..deals import Deals, key_from_hex
 from ..faults import Fault, Forfeits
 from ..finished import Figures, FinishedGame
@@ -81,20 +82,9 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
 
 
 def foreign_contents(directory: Path, league: str) -> str | None:
-    """What keeps ``directory`` from taking the bundle of ``league``: nothing (None) when it is missing, empty
-    or that league's own bundle (written again, as after the key is revealed); else what it holds, in words,
-    for its files would mix with the bundle's (another league's records, its key)."""
-    if not directory.is_dir() or not any(directory.iterdir()):
-        return None
-    try:
-        written = json.loads(read_regular(directory / LEAGUE, MAX_FILE_BYTES))
-    except (ValueError, RecursionError):  # not a regular file (a FIFO would hold the export), not JSON
-        return "files of its own"
-    if not isinstance(written, dict) or written.get("format") != FORMAT:
-        return "files of its own"
-    if written.get("name") != league:
-        return f"the bundle of another league, {str(written.get('name'))[:60]!r}"
-    return None
+    """What keeps ``directory`` from taking the bundle of ``league`` (:func:`.output_folder.foreign_contents`):
+    nothing when it is missing, empty or that league's own bundle (written again, as after the key is revealed)."""
+    return output_folder.foreign_contents(directory, LEAGUE, FORMAT, league, "bundle")
 
 
 def write_bundle(
