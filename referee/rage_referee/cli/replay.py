@@ -16,6 +16,7 @@ from rage_sdk.replay import ILLEGAL, MALFORMED, verify, verify_record
 from ..limits import MAX_RECORD_BYTES
 from ..record_file import UnreadableFileError, read_regular
 from ..record_show import faults_of, game_story, seat_story
+from ..record_text import seat_names
 from .common import err, fail, out
 
 app = typer.Typer(help="Check, read and question game records (rage-record/1).", no_args_is_help=True)
@@ -49,8 +50,8 @@ def verify_command(
         first, last = record.first_round, record.first_round + len(record.rounds) - 1
         span = f"round {first}" if first == last else f"rounds {first}-{last}"
         standings = ", ".join(
-            f"{brief(name)} {total} (place {place})"
-            for name, total, place in zip(record.players, verdict.totals, verdict.places)
+            f"{name} {total} (place {place})"
+            for name, total, place in zip(seat_names(record.players), verdict.totals, verdict.places)
         )
         out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}", markup=False)
         out.print(f"totals: {standings}", markup=False)
