@@ -304,6 +304,14 @@ def test_a_link_that_leaves_the_bundle_is_named(bundle: Path, tmp_path: Path, na
     assert_fails(bundle, f"{name}: a link that leaves the bundle")
 
 
+def test_a_manifest_entry_naming_a_folder_is_missing(bundle: Path) -> None:
+    manifest = read(bundle, "manifest.json")
+    manifest["files"]["records"] = "0" * 64
+    write(bundle, "manifest.json", manifest)
+    code, lines = verify_bundle(bundle)
+    assert code == 1 and lines == ["records: listed in the manifest but missing"], lines
+
+
 def test_a_link_to_a_file_of_the_bundle_is_one(bundle: Path) -> None:
     (bundle / "extra").mkdir()
     shutil.move(bundle / "games.csv", bundle / "extra" / "games.csv")

@@ -235,9 +235,10 @@ def _check_files(directory: Path, manifest: dict[str, str], files: set[str], pro
 
 
 def _there(directory: Path, name: str) -> bool:
-    """Whether anything is at ``name``: a file, or what :func:`_files` named as no file of the bundle."""
+    """Whether something other than a folder is at ``name``: a file, or what :func:`_files` named as no file of
+    the bundle (a link, a FIFO, a file in a folder that is a link)."""
     path = directory / name
-    return path.exists() or path.is_symlink()
+    return path.is_symlink() or (path.exists() and not path.is_dir())
 
 
 def _plan(
