@@ -149,6 +149,16 @@ def test_a_result_key_present_with_null_disagrees(tmp_path: Path, record: dict[s
     assert "result disagrees" in message and key in message
 
 
+@pytest.mark.parametrize("key", ["trump", "trick_winners", "tricks_won", "points", "bids"])
+def test_a_round_result_key_present_with_null_disagrees(tmp_path: Path, record: dict[str, Any], key: str) -> None:
+    """Every key the spec compares in ``result.rounds[]`` (the replay has a trump in each round here)."""
+    data = changed(record)
+    data["result"] = {"rounds": [{}, {key: None}]}
+    code, message = verify_file(tmp_path, data)
+    assert code == 1
+    assert message.startswith(f"illegal: result disagrees: round 2 {key}: record says null, replay gives "), message
+
+
 def test_a_null_result_is_no_result(tmp_path: Path, record: dict[str, Any]) -> None:
     assert verify_file(tmp_path, changed(record))[0] == 0
 
