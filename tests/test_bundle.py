@@ -221,6 +221,24 @@ def test_edited_standings_are_named(bundle: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("players", "games"), [(3, 1_000_002), (10, 120 * 2778 * 360)], ids=["one table", "120 tables of 10"]
+)
+def test_a_schedule_past_the_games_a_bundle_may_hold_is_refused_unbuilt(bundle: Path, players: int, games: int) -> None:
+    """league.json asking 1,000,000 games a table: each was planned and checked (one table: minutes; at 10
+    players, 120 tables of 360-game sets, 120 million games, without end)."""
+    definition = read(bundle, "league.json")
+    del definition["games"]
+    bots = [f"bot{k}" for k in range(20)] if players == 10 else definition["bots"]
+    write(bundle, "league.json", definition | {"games_per_table": 1_000_000, "players": players, "bots": bots})
+    code, lines = verify_bundle(bundle)
+    assert code == 2, lines
+    assert lines == [
+        f"{bundle}: not a contest bundle: league.json: not a league definition "
+        f"(its schedule has {games:,} games, more than the 1,000,000 a bundle may hold)"
+    ]
+
+
+@pytest.mark.parametrize(
     ("damage", "fragment"),
     [
         (lambda bundle: (bundle / "manifest.json").unlink(), "manifest.json: cannot read"),

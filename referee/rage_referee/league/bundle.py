@@ -43,7 +43,7 @@ from ..finished import Figures, FinishedGame
 from ..record_file import UnreadableFileError, kind_of, read_regular
 from . import ratings
 from .config import LeagueConfig
-from .schedule import ScheduledGame, schedule
+from .schedule import ScheduledGame, game_count, schedule
 
 FORMAT = "rage-contest-bundle/1"
 MANIFEST = "manifest.json"
@@ -254,6 +254,10 @@ def _plan(
         counts = [definition.get(key) for key in ("games", "games_per_table")]
         if any(not isinstance(count, int | None) or (count or 0) > MAX_GAMES for count in counts):
             raise ValueError(f"games and games_per_table must be numbers up to {MAX_GAMES}")
+        ruleset.check_players(players)
+        total = game_count(bots, players, *counts, duplicate=bool(definition.get("duplicate", True)), seed=seed or 0)
+        if total > MAX_GAMES:
+            raise ValueError(f"its schedule has {total:,} games, more than the {MAX_GAMES:,} a bundle may hold")
     except (KeyError, TypeError, ValueError) as error:
         raise MalformedBundleError(f"{LEAGUE}: not a league definition ({error})") from None
     deals = Deals.public(seed) if seed is not None else Deals(_revealed_key(directory, commitment, problems))

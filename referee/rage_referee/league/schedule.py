@@ -106,6 +106,18 @@ def schedule(
     return out
 
 
+def game_count(
+    bots: list[str], players: int, games: int | None, games_per_table: int | None, *, duplicate: bool, seed: int
+) -> int:
+    """How many games :func:`schedule` plans for these settings, found without planning them."""
+    unit = len(seatings(players)) if duplicate else 1
+    if games_per_table is not None:
+        return len(tables_for(bots, players, seed)) * math.ceil(games_per_table / unit) * unit
+    if games is not None:
+        return math.ceil(games / unit) * unit
+    raise ValueError("give games or games_per_table")
+
+
 def duplicate_set(
     table: tuple[str, ...], deal: int, set_id: int, first: int, plan: tuple[Seating, ...] | None = None
 ) -> list[ScheduledGame]:
