@@ -309,6 +309,7 @@ def test_a_records_own_text_in_a_problem_is_escaped_and_cut(bundle: Path) -> Non
 
 def moved_out(bundle: Path, name: str, outside: Path) -> None:
     """``name`` moved out of the bundle, a link to it left in its place."""
+    outside.mkdir(exist_ok=True)
     target = outside / Path(name).name
     shutil.move(bundle / name, target)
     (bundle / name).symlink_to(target)
@@ -362,3 +363,20 @@ def test_an_export_into_a_folder_holding_a_fifo_is_refused_unread(tmp_path: Path
     pipe = fifo(tmp_path / "out" / "league.json")
     export = without_waiting(lambda: rage("league", "export", file, "--out", tmp_path / "out"), pipe)
     assert export.exit_code == 2 and "holds files of its own" in export.output, export.output
+
+
+@pytest.mark.parametrize("name", [record_name(0), "records"])
+def test_an_export_into_its_own_bundle_holding_a_link_is_refused(tmp_path: Path, name: str) -> None:
+    """The export wrote through it, over whatever it named (here a file of the user's own)."""
+    file = league(tmp_path / "league")
+    out = tmp_path / "bundle"
+    assert rage("league", "export", file, "--out", out).exit_code == 0
+    moved_out(out, name, tmp_path / "elsewhere")
+    victim = tmp_path / "elsewhere" / ("game-00000.json" if name == "records" else Path(name).name)
+    victim.write_text("mine")
+    export = rage("league", "export", file, "--out", out)
+    assert export.exit_code == 2, export.output
+    assert flat(export.output) == (
+        f"--out: {out} holds a link, {name}: give a new or empty folder, or this league's own bundle"
+    )
+    assert victim.read_text() == "mine"

@@ -271,3 +271,21 @@ def test_a_marker_naming_files_outside_the_report_removes_none(
     (out / "report.json").write_text(json.dumps(marker))
     build_site("mini", games, rating_table(games, samples=5), out)
     assert (tmp_path / "victim.txt").read_text() == "mine" and (out / "games" / "link.html").is_symlink()
+
+
+def test_a_report_into_its_own_report_holding_a_link_is_refused(
+    tmp_path: Path, played: tuple[Path, list[FinishedGame]]
+) -> None:
+    """The report wrote its page through it, over the file it named (a file of the user's own)."""
+    file, _ = played
+    out = tmp_path / "r"
+    assert runner.invoke(app, ["league", "report", str(file), "--out", str(out)]).exit_code == 0
+    (tmp_path / "mine.txt").write_text("mine")
+    (out / "index.html").unlink()
+    (out / "index.html").symlink_to(tmp_path / "mine.txt")
+    result = runner.invoke(app, ["league", "report", str(file), "--out", str(out)])
+    assert result.exit_code == 2
+    assert " ".join(result.output.split()) == (
+        f"--out: {out} holds a link, index.html: give a new or empty folder, or this league's own report"
+    )
+    assert (tmp_path / "mine.txt").read_text() == "mine"

@@ -20,8 +20,8 @@ MAX_MARKER_BYTES = 2**30
 def foreign_contents(directory: Path, marker: str, format: str, league: str, output: str) -> str | None:
     """What keeps ``directory`` from taking ``league``'s ``output`` (``bundle``, ``report``), in words: nothing
     (None) when it is missing, holds no file (folders only), or holds that league's own (its ``marker`` file,
-    of ``format``, naming ``league``); else what it holds (``the report of another league, 'cup'``, ``files of
-    its own``)."""
+    of ``format``, naming ``league``, and no link); else what it holds (``the report of another league, 'cup'``,
+    ``files of its own``, ``a link, index.html``)."""
     if not directory.is_dir() or all(path.is_dir() and not path.is_symlink() for path in directory.rglob("*")):
         return None
     written = read_marker(directory / marker, format)
@@ -29,6 +29,9 @@ def foreign_contents(directory: Path, marker: str, format: str, league: str, out
         return "files of its own"
     if written.get("name") != league:
         return f"the {output} of another league, {name_text(str(written.get('name')))!r}"
+    link = next((path for path in directory.rglob("*") if path.is_symlink()), None)
+    if link is not None:  # the league's own files are never links: one would be written through, to its target
+        return f"a link, {name_text(link.relative_to(directory).as_posix())}"
     return None
 
 
