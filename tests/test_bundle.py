@@ -380,3 +380,20 @@ def test_an_export_into_its_own_bundle_holding_a_link_is_refused(tmp_path: Path,
         f"--out: {out} holds a link, {name}: give a new or empty folder, or this league's own bundle"
     )
     assert victim.read_text() == "mine"
+
+
+def test_the_standings_are_json_without_nan(exported: Path) -> None:
+    """A league of one duplicate set has no interval: standings.json held NaN for it, which RFC 8259 JSON has not
+    (JavaScript's JSON.parse, jq and Go refuse the file); it is null, as in rage ratings --format json."""
+    text = (exported / "standings.json").read_text()
+    rows = json.loads(text, parse_constant=lambda constant: pytest.fail(f"{constant} in standings.json"))
+    assert all(row["low"] is None and row["high"] is None for row in rows), rows
+    assert "nan" not in (exported / "standings.csv").read_text()
+
+
+def test_a_bundle_of_an_earlier_release_with_nan_standings_verifies(bundle: Path) -> None:
+    text = (bundle / "standings.json").read_text().replace('"low": null', '"low": NaN')
+    (bundle / "standings.json").write_text(text)
+    rehash(bundle)
+    code, lines = verify_bundle(bundle)
+    assert code == 0, lines

@@ -8,7 +8,7 @@ import json
 import math
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rage_sdk.deal import key_commitment
@@ -62,13 +62,6 @@ def _number(value: float, fmt: str) -> str:
     return "-" if math.isnan(value) else format(value, fmt)
 
 
-def row_json(row: RatingRow) -> dict[str, Any]:
-    """A row as JSON values: NaN (no rating, or no skill) becomes null."""
-    return {
-        key: None if isinstance(value, float) and math.isnan(value) else value for key, value in asdict(row).items()
-    }
-
-
 def _interval(row: RatingRow) -> str:
     """The 95% interval about the rating; ``-`` for a rated bot without one (a single duplicate set)."""
     if row.has_interval:
@@ -94,12 +87,12 @@ def _cells(row: RatingRow) -> list[str]:
 def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED) -> None:
     """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits)."""
     if fmt is Format.JSON:
-        print(json.dumps([row_json(row) for row in rows], indent=1))
+        print(json.dumps([row.to_json() for row in rows], indent=1))
     elif fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(list(asdict(rows[0])) if rows else [])
-        writer.writerows(list(row_json(row).values()) for row in rows)
+        writer.writerows(list(row.to_json().values()) for row in rows)
         print(buffer.getvalue(), end="")
     elif fmt is Format.MARKDOWN:
         print("\n".join(markdown.table_lines(COLUMNS, map(_cells, rows))))

@@ -26,7 +26,6 @@ import math
 import os
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +98,7 @@ def write_bundle(
         files[record_name(game.index)] = _json(game.record)
     files[GAMES] = _json([game_row(game) for game in games])
     files["games.csv"] = _games_csv(games)
-    standings = [asdict(row) for row in ratings.rating_table(games, forfeits=config.forfeits)]
+    standings = [row.to_json() for row in ratings.rating_table(games, forfeits=config.forfeits)]
     files[STANDINGS] = _json(standings)
     files["standings.csv"] = _csv(list(standings[0]) if standings else [], [list(row.values()) for row in standings])
     for name, data in files.items():
@@ -142,7 +141,7 @@ def _csv(header: list[str], rows: Iterable[list[Any]]) -> bytes:
 
 
 def _json(value: Any) -> bytes:
-    return (json.dumps(value, indent=1) + "\n").encode()
+    return (json.dumps(value, indent=1, allow_nan=False) + "\n").encode()
 
 
 def _sha256(data: bytes) -> str:
@@ -388,7 +387,7 @@ def _check_results(directory: Path, replayed: list[FinishedGame], problems: list
     for index in sorted(set(expected) - seen):
         problems.append(f"{GAMES}: game {index} is not listed")
     published = _read_json(directory, STANDINGS, list)
-    recomputed = [asdict(row) for row in ratings.rating_table(replayed, forfeits=forfeits)]
+    recomputed = [row.to_json() for row in ratings.rating_table(replayed, forfeits=forfeits)]
     if len(published) != len(recomputed):
         problems.append(f"{STANDINGS}: {len(published)} rows, but the records give {len(recomputed)}")
         return
@@ -401,6 +400,8 @@ def _check_results(directory: Path, replayed: list[FinishedGame], problems: list
 
 
 def _same(published: Any, recomputed: Any) -> bool:
+    if recomputed is None and isinstance(published, float):  # NaN, as bundles of earlier releases wrote it
+        return math.isnan(published)
     if isinstance(recomputed, float) and isinstance(published, int | float) and not isinstance(published, bool):
         if math.isnan(recomputed):
             return math.isnan(published)
