@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from file_helpers import fifo, without_waiting
 from game_records import scored_game
 from rage_referee.cli import app
 from rage_referee.league import ratings
@@ -220,6 +221,24 @@ def test_edited_standings_are_named(bundle: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("players", "games"), [(3, 1_000_002), (10, 120 * 2778 * 360)], ids=["one table", "120 tables of 10"]
+)
+def test_a_schedule_past_the_games_a_bundle_may_hold_is_refused_unbuilt(bundle: Path, players: int, games: int) -> None:
+    """league.json asking 1,000,000 games a table: each was planned and checked (one table: minutes; at 10
+    players, 120 tables of 360-game sets, 120 million games, without end)."""
+    definition = read(bundle, "league.json")
+    del definition["games"]
+    bots = [f"bot{k}" for k in range(20)] if players == 10 else definition["bots"]
+    write(bundle, "league.json", definition | {"games_per_table": 1_000_000, "players": players, "bots": bots})
+    code, lines = verify_bundle(bundle)
+    assert code == 2, lines
+    assert lines == [
+        f"{bundle}: not a contest bundle: league.json: not a league definition "
+        f"(its schedule has {games:,} games, more than the 1,000,000 a bundle may hold)"
+    ]
+
+
+@pytest.mark.parametrize(
     ("damage", "fragment"),
     [
         (lambda bundle: (bundle / "manifest.json").unlink(), "manifest.json: cannot read"),
@@ -313,3 +332,95 @@ def test_a_bundle_of_this_rating_method_has_its_intervals_recomputed(bundle: Pat
     write(bundle, "standings.json", standings)
     rehash(bundle)
     assert_fails(bundle, "standings.json", "row 1 los_next")
+
+
+def moved_out(bundle: Path, name: str, outside: Path) -> None:
+    """``name`` moved out of the bundle, a link to it left in its place."""
+    outside.mkdir(exist_ok=True)
+    target = outside / Path(name).name
+    shutil.move(bundle / name, target)
+    (bundle / name).symlink_to(target)
+
+
+@pytest.mark.parametrize("name", [record_name(2), "records"], ids=["a record", "the records folder"])
+def test_a_link_that_leaves_the_bundle_is_named(bundle: Path, tmp_path: Path, name: str) -> None:
+    """The bundle would verify by files outside it, only on the machine where it was made."""
+    moved_out(bundle, name, tmp_path)
+    rehash(bundle)
+    assert_fails(bundle, f"{name}: a link that leaves the bundle")
+
+
+def test_a_manifest_entry_naming_a_folder_is_missing(bundle: Path) -> None:
+    manifest = read(bundle, "manifest.json")
+    manifest["files"]["records"] = "0" * 64
+    write(bundle, "manifest.json", manifest)
+    code, lines = verify_bundle(bundle)
+    assert code == 1 and lines == ["records: listed in the manifest but missing"], lines
+
+
+def test_a_link_to_a_file_of_the_bundle_is_one(bundle: Path) -> None:
+    (bundle / "extra").mkdir()
+    shutil.move(bundle / "games.csv", bundle / "extra" / "games.csv")
+    (bundle / "games.csv").symlink_to("extra/games.csv")
+    code, lines = verify_bundle(bundle)
+    assert code == 1 and lines == ["extra/games.csv: not in the manifest"], lines
+
+
+def test_a_league_definition_that_leaves_the_bundle_is_refused(bundle: Path, tmp_path: Path) -> None:
+    moved_out(bundle, "league.json", tmp_path)
+    code, lines = verify_bundle(bundle)
+    assert code == 2 and lines == [f"{bundle}: not a contest bundle: league.json: a link that leaves the bundle"]
+
+
+@pytest.mark.parametrize("name", [record_name(3), "league.json", "manifest.json"])
+def test_a_fifo_in_the_bundle_is_named_unread(bundle: Path, name: str) -> None:
+    (bundle / name).unlink()
+    pipe = fifo(bundle / name)
+    code, lines = without_waiting(lambda: verify_bundle(bundle), pipe)
+    if name.startswith("records/"):
+        assert code == 1 and f"{name}: not a regular file (a FIFO)" in lines, lines
+    else:
+        assert code == 2 and lines == [
+            f"{bundle}: not a contest bundle: {name}: cannot read: not a regular file (a FIFO)"
+        ]
+
+
+def test_an_export_into_a_folder_holding_a_fifo_is_refused_unread(tmp_path: Path) -> None:
+    file = league(tmp_path / "league")
+    pipe = fifo(tmp_path / "out" / "league.json")
+    export = without_waiting(lambda: rage("league", "export", file, "--out", tmp_path / "out"), pipe)
+    assert export.exit_code == 2 and "holds files of its own" in export.output, export.output
+
+
+@pytest.mark.parametrize("name", [record_name(0), "records"])
+def test_an_export_into_its_own_bundle_holding_a_link_is_refused(tmp_path: Path, name: str) -> None:
+    """The export wrote through it, over whatever it named (here a file of the user's own)."""
+    file = league(tmp_path / "league")
+    out = tmp_path / "bundle"
+    assert rage("league", "export", file, "--out", out).exit_code == 0
+    moved_out(out, name, tmp_path / "elsewhere")
+    victim = tmp_path / "elsewhere" / ("game-00000.json" if name == "records" else Path(name).name)
+    victim.write_text("mine")
+    export = rage("league", "export", file, "--out", out)
+    assert export.exit_code == 2, export.output
+    assert flat(export.output) == (
+        f"--out: {out} holds a link, {name}: give a new or empty folder, or this league's own bundle"
+    )
+    assert victim.read_text() == "mine"
+
+
+def test_the_standings_are_json_without_nan(exported: Path) -> None:
+    """A league of one duplicate set has no interval: standings.json held NaN for it, which RFC 8259 JSON has not
+    (JavaScript's JSON.parse, jq and Go refuse the file); it is null, as in rage ratings --format json."""
+    text = (exported / "standings.json").read_text()
+    rows = json.loads(text, parse_constant=lambda constant: pytest.fail(f"{constant} in standings.json"))
+    assert all(row["low"] is None and row["high"] is None for row in rows), rows
+    assert "nan" not in (exported / "standings.csv").read_text()
+
+
+def test_a_bundle_of_an_earlier_release_with_nan_standings_verifies(bundle: Path) -> None:
+    text = (bundle / "standings.json").read_text().replace('"low": null', '"low": NaN')
+    (bundle / "standings.json").write_text(text)
+    rehash(bundle)
+    code, lines = verify_bundle(bundle)
+    assert code == 0, lines

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import one_line, rage
+from file_helpers import fifo, without_waiting
 from rage_referee.league.config import LeagueConfigError, load_league
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -398,5 +399,13 @@ def test_a_records_folder_holding_a_file_of_no_league_is_refused(tmp_path: Path,
     (records / "game-00000.json").write_text(content)
     file = league_file(tmp_path / "cup", name="cup", records="../records")
     result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output[-2000:]
+    assert "game-00000.json, a file of no league" in one_line(result.output)
+
+
+def test_a_records_folder_holding_a_fifo_is_refused_unread(tmp_path: Path) -> None:
+    pipe = fifo(tmp_path / "records" / "game-00000.json")  # its reader waited for a writer for good
+    file = league_file(tmp_path / "cup", name="cup", records="../records")
+    result = without_waiting(lambda: rage("league", "run", file), pipe)
     assert result.exit_code == 2, result.output[-2000:]
     assert "game-00000.json, a file of no league" in one_line(result.output)

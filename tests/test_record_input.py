@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import one_line, rage
+from file_helpers import fifo, without_waiting
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rage_referee.cli import app
@@ -147,6 +149,16 @@ def test_a_result_key_present_with_null_disagrees(tmp_path: Path, record: dict[s
     assert "result disagrees" in message and key in message
 
 
+@pytest.mark.parametrize("key", ["trump", "trick_winners", "tricks_won", "points", "bids"])
+def test_a_round_result_key_present_with_null_disagrees(tmp_path: Path, record: dict[str, Any], key: str) -> None:
+    """Every key the spec compares in ``result.rounds[]`` (the replay has a trump in each round here)."""
+    data = changed(record)
+    data["result"] = {"rounds": [{}, {key: None}]}
+    code, message = verify_file(tmp_path, data)
+    assert code == 1
+    assert message.startswith(f"illegal: result disagrees: round 2 {key}: record says null, replay gives "), message
+
+
 def test_a_null_result_is_no_result(tmp_path: Path, record: dict[str, Any]) -> None:
     assert verify_file(tmp_path, changed(record))[0] == 0
 
@@ -215,13 +227,27 @@ def test_mangled_records_get_an_exit_code_and_one_line(
     assert code in (0, 1, 2)
 
 
-def test_an_endless_file_is_refused_unread_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_past_the_limit_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rage_referee.cli import replay as replay_cli
 
     monkeypatch.setattr(replay_cli, "MAX_RECORD_BYTES", 1024)
-    result = runner.invoke(app, ["replay", "verify", "/dev/zero"])
+    (tmp_path / "big.json").write_bytes(b" " * 1025)
+    result = rage("replay", "verify", tmp_path / "big.json")
     assert result.exit_code == 2
-    assert "larger than" in result.output and len(result.output.strip().splitlines()) == 1
+    assert one_line(result.output) == f"cannot read {tmp_path / 'big.json'}: larger than 1,024 bytes"
+
+
+@pytest.mark.parametrize("command", ["verify", "show"])
+def test_a_fifo_or_a_device_is_refused_unread(tmp_path: Path, command: str) -> None:
+    """A reader of a FIFO waits for a writer for good, one of /dev/zero reads for ever."""
+    pipe = fifo(tmp_path / "game.json")
+    result = without_waiting(lambda: rage("replay", command, pipe), pipe)
+    assert result.exit_code == 2
+    assert one_line(result.output) == f"cannot read {pipe}: not a regular file (a FIFO)"
+    result = rage("replay", command, "/dev/zero")
+    assert result.exit_code == 2 and one_line(result.output) == "cannot read /dev/zero: not a regular file (a device)"
+    result = rage("replay", command, tmp_path)
+    assert result.exit_code == 2 and one_line(result.output) == f"cannot read {tmp_path}: not a regular file (a folder)"
 
 
 # --------------------------------------------------------------------------- JSON that RFC 8259 does not allow

@@ -13,6 +13,7 @@ from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.match import run_match
 from rage_referee.record_show import decision_row, faults_of
+from rage_referee.record_text import seat_names
 from rage_referee.seats import BotSpec
 from rage_sdk.cards import Card
 from rage_sdk.decisions import bid_times, decisions
@@ -31,6 +32,10 @@ runner = CliRunner()
 
 def rage(*args: str | Path) -> Any:
     return runner.invoke(app, [str(arg) for arg in args], env={"COLUMNS": "250"})
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def tokens_in(text: str) -> set[str]:
@@ -192,3 +197,37 @@ def test_a_time_no_time_control_allows_is_left_out(tmp_path: Path) -> None:
 def decisions_times(path: Path) -> tuple[list[int | None], int | None]:
     record = load_record(path.read_text())
     return bid_times(record.meta, 0, 3), record.rounds[0].plays[1].ms
+
+
+def test_seats_that_share_a_name_are_told_apart(tmp_path: Path) -> None:
+    """Every seat of the record is A: each is shown with its seat number (the tables, tricks and totals read
+    'A, A, A'); names shown alike only once cut to their length count as alike."""
+    data = json.loads((ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json").read_text())
+    data["players"] = ["A", "A", "A"]
+    path = tmp_path / "same.json"
+    path.write_text(json.dumps(data))
+    whole = rage("replay", "show", path)
+    assert whole.exit_code == 0, whole.output
+    assert "totals: A (seat 0) 1, A (seat 1) 12, A (seat 2) 16" in whole.stdout
+    assert "dealer A (seat 2)" in whole.stdout and "│ A (seat 1) │" in whole.stdout  # a trick's winner
+    alone = rage("replay", "show", path, "--seat", "1")
+    assert alone.exit_code == 0 and "bids: A (seat 0) 2, A (seat 1) ?, A (seat 2) ?" in alone.stdout
+    assert "A (seat 0) b15 A (seat 1) y0 A (seat 2) b2 won by A (seat 1)" in alone.stdout
+    verified = rage("replay", "verify", path)
+    assert "totals: A (seat 0) 1 (place 3), A (seat 1) 12 (place 2), A (seat 2) 16 (place 1)" in verified.stdout
+    asked = rage("replay", "ask", path, f"{EXAMPLES}/greedy_bot.py:GreedyBot", "--seat", "1", "--round", "7",
+                 "--trick", "2")  # fmt: skip
+    assert asked.exit_code == 0 and "bids: A (seat 0) 2, A (seat 1) 2, A (seat 2) 1" in flat(asked.stdout), asked.output
+
+
+@pytest.mark.parametrize(
+    ("players", "shown"),
+    [
+        (["A", "B", "C"], ["A", "B", "C"]),
+        (["A", "B", "A"], ["A (seat 0)", "B", "A (seat 2)"]),
+        (["A", "A", "A (seat 1)"], ["A (seat 0)", "A (seat 1)", "A (seat 1) (seat 2)"]),
+        (["x" * 70 + "1", "x" * 70 + "2"], [f"{'x' * 59}… (seat 0)", f"{'x' * 59}… (seat 1)"]),
+    ],
+)
+def test_seat_names(players: list[str], shown: list[str]) -> None:
+    assert seat_names(players) == shown

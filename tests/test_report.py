@@ -218,3 +218,74 @@ def test_a_record_that_cannot_be_replayed_is_listed_without_a_replay(
     assert not (tmp_path / "site" / "games" / "00001.html").exists()
     assert (tmp_path / "site" / "games" / "00002.html").exists()
     assert '<tr data-game="1">\n<td>1</td>' in (tmp_path / "site" / "games-001.html").read_text()
+
+
+def test_a_report_into_another_leagues_report_is_refused(
+    tmp_path: Path, played: tuple[Path, list[FinishedGame]]
+) -> None:
+    """Its pages were written among the other league's, and the other's bot and game pages deleted."""
+    file, games = played
+    build_site("other", games, rating_table(games, samples=5), tmp_path / "r")
+    before = {path: path.read_bytes() for path in (tmp_path / "r").rglob("*") if path.is_file()}
+    result = runner.invoke(app, ["league", "report", str(file), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"--out: {tmp_path / 'r'} holds the report of another league, 'other': "
+        "give a new or empty folder, or this league's own report"
+    )
+    assert {path: path.read_bytes() for path in (tmp_path / "r").rglob("*") if path.is_file()} == before
+
+
+def test_a_report_replaces_only_its_own_files(tmp_path: Path, played: tuple[Path, list[FinishedGame]]) -> None:
+    """A folder of the user's own is refused; in the league's own report only the files it wrote are replaced
+    (every bots/*.html, games/*.html and games-*.html was deleted, the user's among them)."""
+    file, _ = played
+    out = tmp_path / "r"
+    (out / "bots").mkdir(parents=True)
+    (out / "bots" / "mine.html").write_text("mine")
+    result = runner.invoke(app, ["league", "report", str(file), "--out", str(out)])
+    assert result.exit_code == 2 and "holds files of its own" in result.output, result.output
+    assert (out / "bots" / "mine.html").read_text() == "mine"
+    (out / "bots" / "mine.html").unlink()
+    assert runner.invoke(app, ["league", "report", str(file), "--out", str(out)]).exit_code == 0
+    theirs = {"bots/mine.html", "games/notes.html", "games-notes.html"}
+    for name in theirs:
+        (out / name).write_text("mine")
+    result = runner.invoke(app, ["league", "report", str(file), "--out", str(out), "--replays", "2"])
+    assert result.exit_code == 0, result.output
+    assert all((out / name).read_text() == "mine" for name in theirs)
+    present = {path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file()}
+    assert present - theirs == {*json.loads((out / "report.json").read_text())["files"], "report.json"}
+
+
+def test_a_marker_naming_files_outside_the_report_removes_none(
+    tmp_path: Path, played: tuple[Path, list[FinishedGame]]
+) -> None:
+    _, games = played
+    out = tmp_path / "r"
+    build_site("mini", games, rating_table(games, samples=5), out)
+    (tmp_path / "victim.txt").write_text("mine")
+    (out / "games" / "link.html").symlink_to(tmp_path / "victim.txt")
+    marker = json.loads((out / "report.json").read_text())
+    marker["files"] += ["../victim.txt", str(tmp_path / "victim.txt"), "games/link.html", 5, None]
+    (out / "report.json").write_text(json.dumps(marker))
+    build_site("mini", games, rating_table(games, samples=5), out)
+    assert (tmp_path / "victim.txt").read_text() == "mine" and (out / "games" / "link.html").is_symlink()
+
+
+def test_a_report_into_its_own_report_holding_a_link_is_refused(
+    tmp_path: Path, played: tuple[Path, list[FinishedGame]]
+) -> None:
+    """The report wrote its page through it, over the file it named (a file of the user's own)."""
+    file, _ = played
+    out = tmp_path / "r"
+    assert runner.invoke(app, ["league", "report", str(file), "--out", str(out)]).exit_code == 0
+    (tmp_path / "mine.txt").write_text("mine")
+    (out / "index.html").unlink()
+    (out / "index.html").symlink_to(tmp_path / "mine.txt")
+    result = runner.invoke(app, ["league", "report", str(file), "--out", str(out)])
+    assert result.exit_code == 2
+    assert " ".join(result.output.split()) == (
+        f"--out: {out} holds a link, index.html: give a new or empty folder, or this league's own report"
+    )
+    assert (tmp_path / "mine.txt").read_text() == "mine"

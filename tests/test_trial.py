@@ -197,3 +197,22 @@ def test_a_margin_or_error_rate_out_of_range_is_refused_naming_its_option(
     result = CliRunner().invoke(app, ["test", *bots, *margin, "--db", str(tmp_path / "t.sqlite")])
     assert result.exit_code == 2, result.output
     assert result.output.strip() == why
+
+
+def test_the_games_stored_past_the_verdict_are_told_apart_from_those_it_counted(tmp_path: Path) -> None:
+    """Four sets are played at a time: the verdict comes after 15 sets (90 games), 16 are stored. The verdict
+    said 'after 90 games' and, run again, '90 games stored already ...; going on from there' (96 were, and the
+    test was over)."""
+    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3", "--seed", "5", "--concurrency", "24")
+    code, out, _ = rage_test(tmp_path, *args)
+    assert code == 0 and "after 90 games (96 stored: those past the verdict's set are not counted)" in out, out
+    assert len(stored_seeds(tmp_path)) == 16
+    code, out, err = rage_test(tmp_path, *args, "--json")
+    assert code == 0 and (json.loads(out)["games"], json.loads(out)["stored"]) == (90, 96), out
+    assert (
+        err.splitlines()[-1]
+        == f"96 games stored already in {tmp_path / 't.sqlite'}; the test was decided after 90 of them"
+    )
+    code, out, err = rage_test(tmp_path, *args, "--max-games", "12")
+    assert code == 2 and "after 12 games (96 stored: the test counts whole sets, in order, up to --max-games)" in out
+    assert err.splitlines()[-1].endswith("t.sqlite (12 of them counted: whole sets, in order): --max-games 12 reached")

@@ -28,7 +28,7 @@ from rich.text import Text
 from .faults import Fault
 from .limits import MAX_GAMES
 from .record_ask import Answer
-from .record_text import action_text, card_text, cards_text, colour_text, legal_text, trick_text
+from .record_text import action_text, card_text, cards_text, colour_text, legal_text, seat_names, trick_text
 from .text import bot_text, name_text
 
 FAULT_STYLE = "bold red"
@@ -46,9 +46,10 @@ def faults_of(data: dict[str, Any]) -> list[Fault]:
     return found
 
 
-def fault_text(fault: Fault, players: Sequence[str]) -> Text:
+def fault_text(fault: Fault, names: Sequence[str]) -> Text:
+    """A fault's line; ``names``: the seats' as :func:`~rage_referee.record_text.seat_names` shows them."""
     where = f"round {fault.round}, " + ("bid" if fault.trick == 0 else f"trick {fault.trick}")
-    name = name_text(players[fault.seat]) if 0 <= fault.seat < len(players) else f"seat {fault.seat}"
+    name = names[fault.seat] if 0 <= fault.seat < len(names) else f"seat {fault.seat}"
     return Text(
         f"! {where}: {name} {fault.kind.value}: {bot_text(fault.detail, MAX_DETAIL)}; "
         f"the referee played {bot_text(fault.fallback)}",
@@ -85,8 +86,9 @@ def game_header(record: GameRecord) -> Text:
     return header
 
 
-def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequence[str]], faults: list[Fault]) -> Table:
-    """The round ``state`` has just finished: dealt hands, bids, each trick's cards and winner, the scores.
+def round_table(names: Sequence[str], state: GameState, hands: Sequence[Sequence[str]], faults: list[Fault]) -> Table:
+    """The round ``state`` has just finished: dealt hands, bids, each trick's cards and winner, the scores; ``names``
+    the seats' as :func:`~rage_referee.record_text.seat_names` shows them.
 
     ``!`` marks a bid or card the referee played in place of a seat after a fault.
     """
@@ -94,7 +96,7 @@ def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequen
     turned = " ".join(CARDS[card].token for card in state.turned)
     title = Text.assemble(
         f"Round {result.round_number}: {result.cards} card{'s' * (result.cards != 1)}, "
-        f"dealer {name_text(players[result.dealer])}, trump ",
+        f"dealer {names[result.dealer]}, trump ",
         colour_text(result.trump),
         f" (turned up: {turned or 'nothing'})",
     )
@@ -102,8 +104,8 @@ def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequen
     mark = Text("!", style=FAULT_STYLE)
     table = Table(title=title, title_justify="left")
     table.add_column("trick", justify="right")
-    for name in players:
-        table.add_column(name_text(name), justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
     table.add_column("trump")
     table.add_column("winner")
     dealt = [cards_text(sorted((Card.of(token) for token in hand), key=lambda card: card.id)) for hand in hands]
@@ -111,12 +113,12 @@ def round_table(players: Sequence[str], state: GameState, hands: Sequence[Sequen
     bids = [Text(str(bid)) + (mark if (0, seat) in marked else Text("")) for seat, bid in enumerate(result.bids)]
     table.add_row("bid", *bids, "", "", style="bold")
     for number, trick in enumerate(state.tricks, start=1):
-        cells = [Text("") for _ in players]
+        cells = [Text("") for _ in names]
         for order, (seat, play) in enumerate(trick.plays):
             cells[seat] = card_text(play) + Text(" *" if order == 0 else "", style="dim")
             if (number, seat) in marked:
                 cells[seat] += mark
-        table.add_row(str(number), *cells, colour_text(trick.trump), name_text(players[trick.winner]))
+        table.add_row(str(number), *cells, colour_text(trick.trump), names[trick.winner])
     table.add_row("tricks", *map(str, result.tricks_won), "", "", style="bold")
     table.add_row("points", *map(str, result.points), "", "", style="bold")
     return table
@@ -128,14 +130,15 @@ def game_story(record: GameRecord, faults: list[Fault]) -> Iterator[RenderableTy
     :raises rage_sdk.errors.IllegalActionError: at the first rule the record breaks (after the rounds before it).
     """
     yield game_header(record)
+    names = seat_names(record.players)
     tables: list[RenderableType] = []
     index = 0
 
     def finished(state: GameState) -> None:
         nonlocal index
         number = state.results[-1].round_number
-        tables.append(round_table(record.players, state, record.rounds[index].hands, faults))
-        tables.extend(fault_text(fault, record.players) for fault in faults if fault.round == number)
+        tables.append(round_table(names, state, record.rounds[index].hands, faults))
+        tables.extend(fault_text(fault, names) for fault in faults if fault.round == number)
         index += 1
 
     try:
@@ -144,7 +147,7 @@ def game_story(record: GameRecord, faults: list[Fault]) -> Iterator[RenderableTy
         yield from tables  # the rounds before the rule broken
         raise
     yield from tables
-    totals = ", ".join(f"{name_text(name)} {total}" for name, total in zip(record.players, state.totals))
+    totals = ", ".join(f"{name} {total}" for name, total in zip(names, state.totals))
     yield Text(f"totals: {totals}")
 
 
@@ -158,58 +161,58 @@ class _SeatRound:
     tricks_shown: int = 0
 
 
-def _round_title(view: SeatView, players: Sequence[str]) -> Text:
+def _round_title(view: SeatView, names: Sequence[str]) -> Text:
     return Text.assemble(
-        f"Round {view.round_number}: {view.cards} card{'s' * (view.cards != 1)}, "
-        f"dealer {name_text(players[view.dealer])}, trump ",
+        f"Round {view.round_number}: {view.cards} card{'s' * (view.cards != 1)}, dealer {names[view.dealer]}, trump ",
         colour_text(NO_TRUMP if view.trump is None else int(view.trump)),
         f" (turned up: {' '.join(card.token for card in view.turned) or 'nothing'})",
     )
 
 
-def _seat_table(view: SeatView, players: Sequence[str]) -> Table:
-    table = Table(title=_round_title(view, players), title_justify="left")
+def _seat_table(view: SeatView, names: Sequence[str]) -> Table:
+    table = Table(title=_round_title(view, names), title_justify="left")
     for column in ("decision", "hand", "seen", "legal", "chose"):
         table.add_column(column)
     table.add_column("ms", justify="right")
     return table
 
 
-def _finished_tricks(part: _SeatRound, view: SeatView, players: Sequence[str]) -> None:
+def _finished_tricks(part: _SeatRound, view: SeatView, names: Sequence[str]) -> None:
     """Rows for the tricks finished since the seat last looked."""
     for number, trick in enumerate(view.tricks[part.tricks_shown :], start=part.tricks_shown + 1):
-        winner = Text(f" won by {name_text(players[trick.winner])}", style="dim")
-        part.table.add_row(f"trick {number}", "", trick_text(trick.plays, players) + winner, "", "", "", style="dim")
+        winner = Text(f" won by {names[trick.winner]}", style="dim")
+        part.table.add_row(f"trick {number}", "", trick_text(trick.plays, names) + winner, "", "", "", style="dim")
     part.tricks_shown = len(view.tricks)
 
 
-def seen_text(view: SeatView, players: Sequence[str]) -> Text:
+def seen_text(view: SeatView, names: Sequence[str]) -> Text:
     """What the seat saw besides its hand when it decided: the bids it was shown, and the trick so far."""
     if not view.trick:
-        shown = [f"{name_text(players[seat])} {'?' if bid is None else bid}" for seat, bid in enumerate(view.bids)]
+        shown = [f"{names[seat]} {'?' if bid is None else bid}" for seat, bid in enumerate(view.bids)]
         text = Text("bids: " + ", ".join(shown))
         if view.tricks or view.trick or any(view.tricks_won):
             text.append(f"; tricks won {' '.join(map(str, view.tricks_won))}")
         return text
     trump = "none" if view.trump is None else view.trump.name.lower()
-    return trick_text(view.trick, players) + Text(f"; trump {trump}")
+    return trick_text(view.trick, names) + Text(f"; trump {trump}")
 
 
-def decision_row(decision: Decision, players: Sequence[str], fault: Fault | None) -> list[Text]:
-    """One decision's row: which, the hand, what else it saw, the legal actions, the choice, the time."""
+def decision_row(decision: Decision, names: Sequence[str], fault: Fault | None) -> list[Text]:
+    """One decision's row: which, the hand, what else it saw, the legal actions, the choice, the time; ``names``
+    the seats' as :func:`~rage_referee.record_text.seat_names` shows them."""
     view = decision.view
     which = Text("bid" if decision.is_bid else f"trick {decision.trick}")
     chose = action_text(decision.action)
     if fault is not None:
         chose += Text(f" ! {fault.kind.value}: {bot_text(fault.detail, MAX_DETAIL)} (fallback)", style=FAULT_STYLE)
     ms = Text("" if decision.ms is None else str(decision.ms))
-    return [which, cards_text(view.hand), seen_text(view, players), legal_text(view.legal_actions), chose, ms]
+    return [which, cards_text(view.hand), seen_text(view, names), legal_text(view.legal_actions), chose, ms]
 
 
-def _round_end(view: SeatView, players: Sequence[str]) -> Text:
+def _round_end(view: SeatView, names: Sequence[str]) -> Text:
     result = view.results[-1]
-    points = ", ".join(f"{name_text(name)} {p}" for name, p in zip(players, result.points))
-    totals = ", ".join(f"{name_text(name)} {t}" for name, t in zip(players, view.totals))
+    points = ", ".join(f"{name} {p}" for name, p in zip(names, result.points))
+    totals = ", ".join(f"{name} {t}" for name, t in zip(names, view.totals))
     return Text(f"round {result.round_number}: bids {list(result.bids)}, points {points}; totals {totals}")
 
 
@@ -218,8 +221,8 @@ def seat_story(record: GameRecord, seat: int, faults: list[Fault]) -> Iterator[R
 
     :raises rage_sdk.errors.IllegalActionError: at the first rule the record breaks.
     """
-    players = record.players
-    yield Text(f"{record.ruleset.describe()}: the game as seat {seat} ({name_text(players[seat])}) saw it")
+    names = seat_names(record.players)
+    yield Text(f"{record.ruleset.describe()}: the game as seat {seat} ({name_text(record.players[seat])}) saw it")
     own = {(fault.round, fault.trick): fault for fault in faults if fault.seat == seat}
     ends: dict[int, SeatView] = {}  # what it saw as each round ended, by round number
 
@@ -234,18 +237,18 @@ def seat_story(record: GameRecord, seat: int, faults: list[Fault]) -> Iterator[R
         view = decision.view
         if part is None or part.round_number != view.round_number:
             if part is not None:
-                yield from _close(part, ends[part.round_number], players)
-            part = _SeatRound(view.round_number, _seat_table(view, players))
-        _finished_tricks(part, view, players)
-        part.table.add_row(*decision_row(decision, players, own.get((decision.round_number, decision.trick))))
+                yield from _close(part, ends[part.round_number], names)
+            part = _SeatRound(view.round_number, _seat_table(view, names))
+        _finished_tricks(part, view, names)
+        part.table.add_row(*decision_row(decision, names, own.get((decision.round_number, decision.trick))))
     if part is not None:
-        yield from _close(part, ends[part.round_number], players)
+        yield from _close(part, ends[part.round_number], names)
 
 
-def _close(part: _SeatRound, end: SeatView, players: Sequence[str]) -> Iterator[RenderableType]:
-    _finished_tricks(part, end, players)
+def _close(part: _SeatRound, end: SeatView, names: Sequence[str]) -> Iterator[RenderableType]:
+    _finished_tricks(part, end, names)
     yield part.table
-    yield _round_end(end, players)
+    yield _round_end(end, names)
 
 
 # ------------------------------------------------------------------ a bot asked again
@@ -254,10 +257,11 @@ def answers_table(record: GameRecord, bot: str, answers: Sequence[Answer], fault
     table = Table(title=Text(f"{name_text(bot)} asked again"), title_justify="left")
     for column in ("decision", "hand", "seen", "legal", "recorded", "ms", name_text(bot), "ms", ""):
         table.add_column(column, justify="right" if column == "ms" else "left")
+    names = seat_names(record.players)
     for answer in answers:
         decision = answer.decision
         then = next((f for f in faults if (f.seat, f.round, f.trick) == _place(decision)), None)
-        which, hand, seen, legal, recorded, ms = decision_row(decision, record.players, then)
+        which, hand, seen, legal, recorded, ms = decision_row(decision, names, then)
         now = action_text(answer.action)
         if answer.fault is not None:
             detail = bot_text(answer.fault.detail, MAX_DETAIL)

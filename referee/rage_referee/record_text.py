@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rage_sdk.actions import Action, Bid, Play
@@ -62,5 +63,19 @@ def legal_text(legal: Sequence[Action]) -> Text:
     return Text(" ").join(parts)
 
 
-def trick_text(plays: Sequence[tuple[int, Play]], players: Sequence[str]) -> Text:
-    return Text(" ").join(Text(f"{name_text(players[seat])} ") + card_text(play) for seat, play in plays)
+def seat_names(players: Sequence[str]) -> list[str]:
+    """Each seat's name as a game's lines and tables show it (:func:`~rage_referee.text.name_text`), its seat number
+    after it where two seats would show alike (``A (seat 0)``, ``A (seat 1)``): a record may name every seat ``A``."""
+    shown = [name_text(name) for name in players]
+    if len(set(shown)) == len(shown):
+        return shown
+    alike = Counter(shown)
+    marked = [f"{name} (seat {seat})" if alike[name] > 1 else name for seat, name in enumerate(shown)]
+    if len(set(marked)) < len(marked):  # a name that reads as another's marked one: mark every seat
+        marked = [f"{name} (seat {seat})" for seat, name in enumerate(shown)]
+    return marked
+
+
+def trick_text(plays: Sequence[tuple[int, Play]], names: Sequence[str]) -> Text:
+    """A trick's plays so far, each after its seat's name as :func:`seat_names` shows it."""
+    return Text(" ").join(Text(f"{names[seat]} ") + card_text(play) for seat, play in plays)

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..text import name_text
+from . import markdown
 from .common import Format, out
 
 if TYPE_CHECKING:
@@ -52,10 +53,8 @@ def render_crosstable(games: Sequence[FinishedGame], order: Sequence[str], fmt: 
         return "" if pairing is None else f"{pairing.wins}-{pairing.draws}-{pairing.losses} {pairing.elo:+.0f}"
 
     if fmt is Format.MARKDOWN:
-        print("| | " + " | ".join(map(name_text, order)) + " |")
-        print("|---|" + "---:|" * len(order))
-        for a in order:
-            print(f"| {name_text(a)} | " + " | ".join(cell(a, b) for b in order) + " |")
+        lines = ([name_text(a), *(cell(a, b) for b in order)] for a in order)
+        print("\n".join(markdown.table_lines(["", *map(name_text, order)], lines)))
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("", overflow="fold")  # long names fold: every column is kept, however narrow the terminal

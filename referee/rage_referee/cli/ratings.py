@@ -8,7 +8,7 @@ import json
 import math
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rage_sdk.deal import key_commitment
@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from ..text import name_text
+from . import markdown
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
 from .stored_league import read_league
@@ -61,13 +62,6 @@ def _number(value: float, fmt: str) -> str:
     return "-" if math.isnan(value) else format(value, fmt)
 
 
-def row_json(row: RatingRow) -> dict[str, Any]:
-    """A row as JSON values: NaN (no rating, or no skill) becomes null."""
-    return {
-        key: None if isinstance(value, float) and math.isnan(value) else value for key, value in asdict(row).items()
-    }
-
-
 def _interval(row: RatingRow) -> str:
     """The 95% interval about the rating; ``-`` for a rated bot without one (a single duplicate set)."""
     if row.has_interval:
@@ -93,18 +87,15 @@ def _cells(row: RatingRow) -> list[str]:
 def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED) -> None:
     """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits)."""
     if fmt is Format.JSON:
-        print(json.dumps([row_json(row) for row in rows], indent=1))
+        print(json.dumps([row.to_json() for row in rows], indent=1))
     elif fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(list(asdict(rows[0])) if rows else [])
-        writer.writerows(list(row_json(row).values()) for row in rows)
+        writer.writerows(list(row.to_json().values()) for row in rows)
         print(buffer.getvalue(), end="")
     elif fmt is Format.MARKDOWN:
-        print("| " + " | ".join(COLUMNS) + " |")
-        print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(COLUMNS))) + "|")
-        for row in rows:
-            print("| " + " | ".join(_cells(row)) + " |")
+        print("\n".join(markdown.table_lines(COLUMNS, map(_cells, rows))))
     else:
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
         table.add_column(COLUMNS[0], overflow="fold")  # a long name folds, so the figures keep their width
@@ -147,10 +138,7 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
         for name in names
     ]
     if fmt is Format.MARKDOWN:
-        print("| " + " | ".join(["bot", *map(name_text, names)]) + " |")
-        print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(names) + 1)) + "|")
-        for line in lines:
-            print("| " + " | ".join(line) + " |")
+        print("\n".join(markdown.table_lines(["bot", *map(name_text, names)], lines)))
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for k, column in enumerate(["bot", *map(name_text, names)]):  # as the crosstable's, long names fold

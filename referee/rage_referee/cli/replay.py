@@ -13,28 +13,23 @@ from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord, MalformedRecordError, brief, load_record
 from rage_sdk.replay import ILLEGAL, MALFORMED, verify, verify_record
 
+from ..limits import MAX_RECORD_BYTES
+from ..record_file import UnreadableFileError, read_regular
 from ..record_show import faults_of, game_story, seat_story
+from ..record_text import seat_names
 from .common import err, fail, out
 
 app = typer.Typer(help="Check, read and question game records (rage-record/1).", no_args_is_help=True)
 RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
 
 
-MAX_RECORD_BYTES = 64 * 1024 * 1024
-"""Far above any game's record (a 10-player game of 100 rounds is a few MB); a file past it is refused unread."""
-
-
 def _read(path: Path) -> bytes:
+    """The record file's bytes, or one line saying why it cannot be read (a FIFO, a device, too large) and exit 2."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    except OSError as error:
-        err.print(f"cannot read {path}: {error.strerror or error}", markup=False)
+        return read_regular(path, MAX_RECORD_BYTES)
+    except UnreadableFileError as error:
+        err.print(f"cannot read {path}: {error}", markup=False)
         raise typer.Exit(MALFORMED) from None
-    if len(data) > MAX_RECORD_BYTES:
-        err.print(f"malformed record: {path} is larger than {MAX_RECORD_BYTES // 2**20} MiB", markup=False)
-        raise typer.Exit(MALFORMED)
-    return data
 
 
 @app.command("verify")
@@ -55,8 +50,8 @@ def verify_command(
         first, last = record.first_round, record.first_round + len(record.rounds) - 1
         span = f"round {first}" if first == last else f"rounds {first}-{last}"
         standings = ", ".join(
-            f"{brief(name)} {total} (place {place})"
-            for name, total, place in zip(record.players, verdict.totals, verdict.places)
+            f"{name} {total} (place {place})"
+            for name, total, place in zip(seat_names(record.players), verdict.totals, verdict.places)
         )
         out.print(f"legal: {record.ruleset.describe()}, {len(record.players)} players, {span}", markup=False)
         out.print(f"totals: {standings}", markup=False)

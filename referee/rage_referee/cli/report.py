@@ -32,7 +32,7 @@ def report_command(
 ) -> None:
     """Write the league's report: DIR/index.html (standings, crosstable, history), a page per bot, a replay per game."""
     from ..league.ratings import rating_table
-    from ..report.site import build_site
+    from ..report.site import build_site, foreign_contents
 
     limit = replay_limit(replays)
     stored = read_league(file, db, name, "a league FILE")
@@ -41,6 +41,9 @@ def report_command(
         fail(f"league {name_text(league_name)!r} has no finished game yet")
     if replays is None and len(games) > AUTO_REPLAYS:
         limit = AUTO_REPLAYS
+    held = foreign_contents(out_dir, league_name)
+    if held is not None:
+        fail(f"--out: {out_dir} holds {held}: give a new or empty folder, or this league's own report")
     try:
         built = build_site(league_name, games, rating_table(games, forfeits=stored.forfeits), out_dir, limit)
     except OSError as error:

@@ -55,9 +55,30 @@ def margin_text(config: TrialConfig, status: TrialStatus) -> str:
     return f"{config.elo1:g} Elo ({status.margin:.2f} points a game)"
 
 
-def closing_line(config: TrialConfig, status: TrialStatus, max_games: int) -> str:
+def counted_text(status: TrialStatus, stored: int) -> str:
+    """The games the test counted, and beside them those stored, when more are: the test counts whole sets in
+    order, up to its verdict (a batch of sets may end past it) or ``--max-games``."""
+    if stored <= status.games:
+        return f"{status.games} games"
+    if status.verdict.value != "undecided":
+        return f"{status.games} games ({stored} stored: those past the verdict's set are not counted)"
+    return f"{status.games} games ({stored} stored: the test counts whole sets, in order, up to --max-games)"
+
+
+def resumed_line(status: TrialStatus, stored: int, db: Path, max_games: int | None) -> str:
+    """What a test run again finds stored: how many games, and how many of them the test counts; ``max_games``
+    when the test has played as many sets as that allows."""
+    if status.verdict.value != "undecided":
+        return f"{stored} games stored already in {db}; the test was decided after {status.games} of them"
+    counted = "" if stored == status.games else f" ({status.games} of them counted: whole sets, in order)"
+    if max_games is not None:
+        return f"{stored} games stored already in {db}{counted}: --max-games {max_games} reached"
+    return f"{stored} games stored already in {db}{counted}; going on from there"
+
+
+def closing_line(config: TrialConfig, status: TrialStatus, max_games: int, stored: int) -> str:
     new, base = name_text(config.new.name), name_text(config.base.name)
-    tail = f"{figures_text(status)}, after {status.games} games"
+    tail = f"{figures_text(status)}, after {counted_text(status, stored)}"
     if status.verdict.value == "H1":
         return f"H1 accepted: {new} is stronger than {base} by {margin_text(config, status)} or more: {tail}"
     if status.verdict.value == "H0":
@@ -142,9 +163,11 @@ def test_command(
     except StoreError as error:
         fail(str(error).replace("give the league a new name", "give the test a new --name"))
     err.print(deals.describe(), markup=False)
-    already = first_status(config, set_figures(config, store.games(trial_id)), max_sets_for(config, max_games))
-    if already.games:
-        err.print(f"{already.games} games stored already in {db}; going on from there")
+    stored, max_sets = store.games(trial_id), max_sets_for(config, max_games)
+    already = first_status(config, set_figures(config, stored), max_sets)
+    if stored:
+        reached = max_games if already.sets >= max_sets else None
+        err.print(resumed_line(already, len(stored), db, reached), markup=False)
     started, played = time.perf_counter(), 0
     with Live(live_text(config, already, 0.0), console=err, transient=True, refresh_per_second=4) as live:
 
@@ -175,6 +198,10 @@ def test_command(
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {db}: run again to resume", 130)
     decided = status.verdict.value != "undecided"
+    try:
+        count = len(store.games(trial_id))
+    except StoreError as error:
+        fail(f"stopped, {status.verdict.value}: {error}")
     if decided and deals.key is not None:
         try:
             store.reveal(trial_id)
@@ -183,11 +210,17 @@ def test_command(
     if as_json:
         print(
             json.dumps(
-                {"new": config.new.name, "base": config.base.name, **status.to_json(), **deals_json(deals, decided)}
+                {
+                    "new": config.new.name,
+                    "base": config.base.name,
+                    **status.to_json(),
+                    "stored": count,
+                    **deals_json(deals, decided),
+                }
             )
         )
     else:
-        out.print(closing_line(config, status, max_games))
+        out.print(closing_line(config, status, max_games, count))
         if deals.key is not None:
             out.print(deals_line(deals, decided), soft_wrap=True)  # the key on one line, to copy
     raise typer.Exit(EXIT_CODES[status.verdict.value])

@@ -12,7 +12,8 @@ A bundle is a folder:
 :func:`verify_bundle` checks the manifest, that the key matches the commitment, that every game of
 the schedule has exactly one record, dealt as the key (or the public seed) gives, seated as
 scheduled, replaying legally to its stated result, and that the results and standings recompute
-from the records. Each problem is one line that names the file or game.
+from the records. Each problem is one line that names the file or game; a link that leaves the bundle, a
+FIFO or a device in it is one, and is not read.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ import hashlib
 import io
 import json
 import math
+import os
+import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,12 +35,14 @@ from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
 
+from .. import output_folder
 from ..deals import Deals, key_from_hex
 from ..faults import Fault, Forfeits
 from ..finished import Figures, FinishedGame
+from ..record_file import UnreadableFileError, kind_of, read_regular
 from . import ratings
 from .config import LeagueConfig
-from .schedule import ScheduledGame, schedule
+from .schedule import ScheduledGame, schedule, schedule_size
 
 FORMAT = "rage-contest-bundle/1"
 MANIFEST = "manifest.json"
@@ -51,6 +55,9 @@ OLDEST_RATINGS = "rage-ratings/1"
 """The rating method of a bundle whose ``league.json`` names none: written before the methods had names."""
 MAX_GAMES = 1_000_000
 """The most games a bundle's schedule may ask the verifier to build."""
+MAX_FILE_BYTES = 2**30
+"""The largest file of a bundle read (the manifest, games and standings of a league of MAX_GAMES games);
+a record is read up to :data:`~rage_referee.limits.MAX_RECORD_BYTES`."""
 
 
 class MalformedBundleError(ValueError):
@@ -77,20 +84,9 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
 
 
 def foreign_contents(directory: Path, league: str) -> str | None:
-    """What keeps ``directory`` from taking the bundle of ``league``: nothing (None) when it is missing, empty
-    or that league's own bundle (written again, as after the key is revealed); else what it holds, in words,
-    for its files would mix with the bundle's (another league's records, its key)."""
-    if not directory.is_dir() or not any(directory.iterdir()):
-        return None
-    try:
-        written = json.loads((directory / LEAGUE).read_text())
-    except (OSError, ValueError):
-        return "files of its own"
-    if not isinstance(written, dict) or written.get("format") != FORMAT:
-        return "files of its own"
-    if written.get("name") != league:
-        return f"the bundle of another league, {str(written.get('name'))[:60]!r}"
-    return None
+    """What keeps ``directory`` from taking the bundle of ``league`` (:func:`.output_folder.foreign_contents`):
+    nothing when it is missing, empty or that league's own bundle (written again, as after the key is revealed)."""
+    return output_folder.foreign_contents(directory, LEAGUE, FORMAT, league, "bundle")
 
 
 def write_bundle(
@@ -105,7 +101,7 @@ def write_bundle(
         files[record_name(game.index)] = _json(game.record)
     files[GAMES] = _json([game_row(game) for game in games])
     files["games.csv"] = _games_csv(games)
-    standings = [asdict(row) for row in ratings.rating_table(games, forfeits=config.forfeits)]
+    standings = [row.to_json() for row in ratings.rating_table(games, forfeits=config.forfeits)]
     files[STANDINGS] = _json(standings)
     files["standings.csv"] = _csv(list(standings[0]) if standings else [], [list(row.values()) for row in standings])
     for name, data in files.items():
@@ -148,7 +144,7 @@ def _csv(header: list[str], rows: Iterable[list[Any]]) -> bytes:
 
 
 def _json(value: Any) -> bytes:
-    return (json.dumps(value, indent=1) + "\n").encode()
+    return (json.dumps(value, indent=1, allow_nan=False) + "\n").encode()
 
 
 def _sha256(data: bytes) -> str:
@@ -172,10 +168,11 @@ def verify_bundle(directory: Path) -> BundleCheck:
     """
     problems: list[str] = []
     manifest = _manifest(directory)
-    _check_files(directory, manifest, problems)
+    files = _files(directory, problems)
+    _check_files(directory, manifest, files, problems)
     definition = _read_json(directory, LEAGUE, dict)
     ruleset, planned, commitment = _plan(definition, directory, problems)
-    replayed = _check_records(directory, ruleset, planned, commitment, problems)
+    replayed = _check_records(directory, files, ruleset, planned, commitment, problems)
     try:
         forfeits = Forfeits(definition.get("forfeits", Forfeits.UNRATED.value))
     except ValueError:
@@ -202,16 +199,60 @@ def _manifest(directory: Path) -> dict[str, str]:
     return files
 
 
-def _check_files(directory: Path, manifest: dict[str, str], problems: list[str]) -> None:
-    present = {path.relative_to(directory).as_posix() for path in directory.rglob("*") if path.is_file()}
+def _files(directory: Path, problems: list[str]) -> set[str]:
+    """The bundle's files, by name (``records/game-00000.json``): its regular files, and links to regular files
+    inside it. Anything else in it is a problem naming it: a link that leaves the bundle (the bundle would
+    verify by what lies outside it, only where it was made), a link to a folder, a FIFO or a device."""
+    files: set[str] = set()
+    for folder, folders, names in os.walk(directory):
+        for entry in sorted([*folders, *names]):
+            path = Path(folder, entry)
+            name = path.relative_to(directory).as_posix()
+            if not path.is_symlink():
+                mode = path.lstat().st_mode
+                if stat.S_ISREG(mode):
+                    files.add(name)
+                elif not stat.S_ISDIR(mode):
+                    problems.append(f"{name}: not a regular file ({kind_of(mode)})")
+            elif not _inside(directory, path):
+                problems.append(f"{name}: a link that leaves the bundle")
+            elif path.is_file():
+                files.add(name)
+            else:
+                problems.append(f"{name}: a link to {'a folder' if path.is_dir() else 'nothing'}")
+    return files
+
+
+def _inside(directory: Path, path: Path) -> bool:
+    """Whether ``path``, its links followed, lies in ``directory``."""
+    return path.resolve().is_relative_to(directory.resolve())
+
+
+def _check_files(directory: Path, manifest: dict[str, str], files: set[str], problems: list[str]) -> None:
+    """Each file the manifest lists is there and unchanged, and every file there is listed. A file that cannot
+    be read is named, and no longer one of ``files``."""
     for name, digest in sorted(manifest.items()):
-        path = directory / name
-        if name not in present:
-            problems.append(f"{name}: listed in the manifest but missing")
-        elif _sha256(path.read_bytes()) != digest:
+        if name not in files:
+            if not _there(directory, name):  # else named already
+                problems.append(f"{name}: listed in the manifest but missing")
+            continue
+        try:
+            data = read_regular(directory / name, MAX_FILE_BYTES)
+        except UnreadableFileError as error:
+            problems.append(f"{name}: {error}")
+            files.discard(name)
+            continue
+        if _sha256(data) != digest:
             problems.append(f"{name}: changed since the bundle was written (its SHA-256 is not the manifest's)")
-    for name in sorted(present - set(manifest) - {MANIFEST}):
+    for name in sorted(files - set(manifest) - {MANIFEST}):
         problems.append(f"{name}: not in the manifest")
+
+
+def _there(directory: Path, name: str) -> bool:
+    """Whether something other than a folder is at ``name``: a file, or what :func:`_files` named as no file of
+    the bundle (a link, a FIFO, a file in a folder that is a link)."""
+    path = directory / name
+    return path.is_symlink() or (path.exists() and not path.is_dir())
 
 
 def _plan(
@@ -227,6 +268,12 @@ def _plan(
         counts = [definition.get(key) for key in ("games", "games_per_table")]
         if any(not isinstance(count, int | None) or (count or 0) > MAX_GAMES for count in counts):
             raise ValueError(f"games and games_per_table must be numbers up to {MAX_GAMES}")
+        ruleset.check_players(players)
+        count, per_table = counts
+        duplicate = bool(definition.get("duplicate", True))
+        _, total = schedule_size(bots, players, games=count, games_per_table=per_table, duplicate=duplicate)
+        if total > MAX_GAMES:
+            raise ValueError(f"its schedule has {total:,} games, more than the {MAX_GAMES:,} a bundle may hold")
     except (KeyError, TypeError, ValueError) as error:
         raise MalformedBundleError(f"{LEAGUE}: not a league definition ({error})") from None
     deals = Deals.public(seed) if seed is not None else Deals(_revealed_key(directory, commitment, problems))
@@ -248,7 +295,7 @@ def _plan(
 def _revealed_key(directory: Path, commitment: Any, problems: list[str]) -> bytes:
     if not isinstance(commitment, str):
         raise MalformedBundleError(f"{LEAGUE}: deal_commitment: missing for a league without a seed")
-    if not (directory / KEY).is_file():
+    if not _there(directory, KEY):
         raise MalformedBundleError(f"{KEY}: missing: the organizer has not revealed the deal key (rage league reveal)")
     revealed = _read_json(directory, KEY, dict)
     try:
@@ -261,22 +308,31 @@ def _revealed_key(directory: Path, commitment: Any, problems: list[str]) -> byte
 
 
 def _check_records(
-    directory: Path, ruleset: Ruleset, planned: list[ScheduledGame], commitment: str | None, problems: list[str]
+    directory: Path,
+    files: set[str],
+    ruleset: Ruleset,
+    planned: list[ScheduledGame],
+    commitment: str | None,
+    problems: list[str],
 ) -> list[FinishedGame]:
     """Each scheduled game's record: present once, seated and dealt as planned, legal; replayed."""
     wanted = {record_name(game.index) for game in planned}
-    for path in sorted((directory / RECORDS).glob("*")):
-        name = path.relative_to(directory).as_posix()
-        if name not in wanted:
+    for name in sorted(files):
+        if name.startswith(f"{RECORDS}/") and name not in wanted:
             problems.append(f"{name}: not a game of the league's schedule")
     replayed: list[FinishedGame] = []
     for game in planned:
         name = record_name(game.index)
-        path = directory / name
-        if not path.is_file():
-            problems.append(f"game {game.index}: missing from the bundle (no {name})")
+        if name not in files:
+            if not _there(directory, name):  # else named already
+                problems.append(f"game {game.index}: missing from the bundle (no {name})")
             continue
-        result = _check_record(name, path.read_bytes(), ruleset, game, commitment, problems)
+        try:
+            text = read_regular(directory / name)
+        except UnreadableFileError as error:
+            problems.append(f"{name}: {error}")
+            continue
+        result = _check_record(name, text, ruleset, game, commitment, problems)
         if result is not None:
             replayed.append(result)
     return replayed
@@ -351,7 +407,7 @@ def _check_results(
     for index in sorted(set(expected) - seen):
         problems.append(f"{GAMES}: game {index} is not listed")
     published = _read_json(directory, STANDINGS, list)
-    recomputed = [asdict(row) for row in ratings.rating_table(replayed, forfeits=forfeits)]
+    recomputed = [row.to_json() for row in ratings.rating_table(replayed, forfeits=forfeits)]
     if len(published) != len(recomputed):
         problems.append(f"{STANDINGS}: {len(published)} rows, but the records give {len(recomputed)}")
         return
@@ -365,6 +421,8 @@ def _check_results(
 
 
 def _same(published: Any, recomputed: Any) -> bool:
+    if recomputed is None and isinstance(published, float):  # NaN, as bundles of earlier releases wrote it
+        return math.isnan(published)
     if isinstance(recomputed, float) and isinstance(published, int | float) and not isinstance(published, bool):
         if math.isnan(recomputed):
             return math.isnan(published)
@@ -374,10 +432,12 @@ def _same(published: Any, recomputed: Any) -> bool:
 
 def _read_json(directory: Path, name: str, kind: type) -> Any:
     path = directory / name
+    if not _inside(directory, path):
+        raise MalformedBundleError(f"{name}: a link that leaves the bundle")
     try:
-        value = json.loads(path.read_bytes())
-    except OSError as error:
-        raise MalformedBundleError(f"{name}: cannot read: {error.strerror or error}") from None
+        value = json.loads(read_regular(path, MAX_FILE_BYTES))
+    except UnreadableFileError as error:
+        raise MalformedBundleError(f"{name}: cannot read: {error}") from None
     except (ValueError, RecursionError) as error:
         raise MalformedBundleError(f"{name}: not valid JSON: {str(error)[:200]}") from None
     if not isinstance(value, kind):

@@ -20,8 +20,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from statistics import NormalDist
+from typing import Any
 
 import choix
 import numpy as np
@@ -67,6 +68,13 @@ class RatingRow:
     @property
     def has_interval(self) -> bool:
         return not math.isnan(self.low)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as JSON values: NaN (no rating, no interval, or no skill) becomes null, as RFC 8259 has no NaN."""
+        return {
+            key: None if isinstance(value, float) and math.isnan(value) else value
+            for key, value in asdict(self).items()
+        }
 
 
 def counted(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> list[FinishedGame]:

@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from ..record_file import read_regular
 from ..text import bot_text
 from .schedule import ScheduledGame
 from .store import Store
@@ -43,8 +44,8 @@ def foreign_record(directory: Path, league: str, commitment: str | None) -> str 
     if path is None:
         return None
     try:
-        meta = json.loads(path.read_text()).get("meta")
-    except (OSError, ValueError, AttributeError, RecursionError):  # not JSON, not an object, nested too deeply
+        meta = json.loads(read_regular(path)).get("meta")
+    except (ValueError, AttributeError, RecursionError):  # not a regular file, not JSON, not an object, too deep
         meta = None
     if not isinstance(meta, dict):
         return f"{path.name}, a file of no league"
