@@ -409,3 +409,21 @@ def test_a_records_folder_holding_a_fifo_is_refused_unread(tmp_path: Path) -> No
     result = without_waiting(lambda: rage("league", "run", file), pipe)
     assert result.exit_code == 2, result.output[-2000:]
     assert "game-00000.json, a file of no league" in one_line(result.output)
+
+
+@pytest.mark.parametrize("command", [["league", "run"], ["referee", "create", "--referee", "127.0.0.1:1"]])
+def test_a_league_file_that_is_a_fifo_is_refused_unread(tmp_path: Path, command: list[str]) -> None:
+    """Nobody writing to it, a FIFO's reader waited for good."""
+    pipe = fifo(tmp_path / "cup.toml")
+    result = without_waiting(lambda: rage(*command, str(pipe)), pipe)
+    assert result.exit_code == 2, result.output[-2000:]
+    assert "cup.toml: cannot read: not a regular file (a FIFO)" in one_line(result.output) or (
+        f"cannot read {pipe}: not a regular file (a FIFO)" in one_line(result.output)
+    )
+
+
+def test_a_league_file_past_its_size_is_refused_unread(tmp_path: Path) -> None:
+    file = tmp_path / "cup.toml"
+    file.write_text("# " + "x" * 2**20 + "\n")
+    result = rage("league", "run", str(file))
+    assert result.exit_code == 2 and "cup.toml: cannot read: larger than 1 MiB" in one_line(result.output)

@@ -25,6 +25,8 @@ MAX_CONCURRENCY: Final = 256
 MAX_BOT_LOG_BYTES: Final = 16 * 2**20
 """What a launched bot's stdout and stderr add to its log in one run (a launch), in the sandbox or out of
 it: what comes after is read and dropped, and the run's section ends in a line saying how much was cut."""
+MAX_LEAGUE_FILE_BYTES: Final = 2**20
+"""The largest league file read (a league of hundreds of bots is a few KB); a larger one is refused unread."""
 MAX_RECORD_BYTES: Final = 64 * 2**20
 """The largest record file read (far above any game's: a 10-player game of 100 rounds is a few MB); a larger
 one is refused unread."""

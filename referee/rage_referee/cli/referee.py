@@ -437,10 +437,13 @@ def create_command(
     """Create a league from a league file (admin token); start it with: rage referee start."""
     from rage_sdk.pb import referee_pb2 as pb
 
+    from ..limits import MAX_LEAGUE_FILE_BYTES
+    from ..record_file import UnreadableFileError, read_regular
+
     try:
-        text = file.read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"cannot read {file}: {getattr(error, 'strerror', None) or error}")
+        text = read_regular(file, MAX_LEAGUE_FILE_BYTES).decode()
+    except (UnreadableFileError, UnicodeDecodeError) as error:
+        fail(f"cannot read {file}: {error}")
     if name is None:
         try:
             name = None if "name" in tomllib.loads(text) else file.stem

@@ -54,8 +54,17 @@ from rage_sdk.rules import Ruleset
 
 from ..faults import Forfeits
 from ..game_spec import TimeControl
-from ..limits import MAX_BANK_MS, MAX_CONCURRENCY, MAX_DECISION_MS, MAX_FAULTS, MAX_GAMES, MAX_SEED
+from ..limits import (
+    MAX_BANK_MS,
+    MAX_CONCURRENCY,
+    MAX_DECISION_MS,
+    MAX_FAULTS,
+    MAX_GAMES,
+    MAX_LEAGUE_FILE_BYTES,
+    MAX_SEED,
+)
 from ..problems import first_problem
+from ..record_file import UnreadableFileError, read_regular
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
@@ -175,9 +184,9 @@ class LeagueConfig(BaseModel):
 def load_league(path: Path) -> LeagueConfig:
     """Read and check a league file; :class:`LeagueConfigError` names the key that is wrong."""
     try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise LeagueConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        data = tomllib.loads(read_regular(path, MAX_LEAGUE_FILE_BYTES).decode())
+    except UnreadableFileError as error:
+        raise LeagueConfigError(f"{path}: cannot read: {error}") from None
     except UnicodeDecodeError as error:
         raise LeagueConfigError(f"{path}: not valid TOML: not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:
