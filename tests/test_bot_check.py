@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import rage
 from rage_referee.check import CHECK_RULESETS, MAX_TIMEOUTS, PLAYERS, check_bot
 from rage_referee.game_spec import GameSpec
 from rage_referee.runner import LocalRunner
@@ -54,9 +55,9 @@ def test_match_prints_a_bots_markup_and_escapes_as_text(tmp_path: Path) -> None:
 def test_a_bot_that_fails_to_start_is_reported_in_one_plain_line(tmp_path: Path) -> None:
     script = tmp_path / "noisy.py"
     script.write_text("import sys\nsys.stderr.write('[/nope] \\x1b[2J cannot start\\n')\nsys.exit(3)\n")
-    argv = [str(RAGE), "match", f"--bot=n=python {script}", f"--bot=r={ROOT}/examples/random_bot.py:RandomBot"]
-    proc = subprocess.run([*argv, "--games", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert proc.returncode == 1, proc.stderr[-2000:]
+    argv = ["match", f"--bot=n=python {script}", f"--bot=r={ROOT}/examples/random_bot.py:RandomBot"]
+    proc = rage(*argv, "--games", "1", "--logs", tmp_path / "logs")
+    assert proc.exit_code == 1, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "\x1b" not in proc.stderr
     assert "exited with code 3 before serving" in proc.stderr and "[/nope] \\x1b[2J cannot start" in proc.stderr
 
@@ -81,7 +82,8 @@ def test_check_quotes_only_what_the_bot_wrote_in_this_check(tmp_path: Path, comm
         assert f"the bot wrote nothing to its stderr ({tmp_path / 'bot.log'})" in text, text
 
 
-def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path) -> None:
+def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where a logs folder would be made
     port = free_port()
     served = subprocess.Popen(
         [sys.executable, "-m", "rage_sdk.examples.random_bot", "--port", str(port), "--host", "127.0.0.1"],
@@ -89,12 +91,10 @@ def test_a_bot_at_an_address_is_checked_and_keeps_its_own_log(tmp_path: Path) ->
     )  # fmt: skip
     try:
         assert asyncio.run(wait_healthy(f"127.0.0.1:{port}", timeout=30)), "the bot did not start serving"
-        proc = subprocess.run(
-            [str(RAGE), "bot", "check", f"127.0.0.1:{port}"], capture_output=True, text=True, cwd=tmp_path, timeout=120
-        )
+        proc = rage("bot", "check", f"127.0.0.1:{port}")
     finally:
         stop_group(served, 2.0)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.exit_code == 0, proc.stdout + proc.stderr
     assert f"the bot serves at 127.0.0.1:{port}: its log is wherever it writes one" in proc.stdout
     assert not (tmp_path / "logs").exists()
 
@@ -121,10 +121,9 @@ def test_check_plays_its_games_through_the_runner(tmp_path: Path, monkeypatch: p
 def test_a_bot_that_never_answers_is_checked_in_seconds(tmp_path: Path) -> None:
     """After MAX_TIMEOUTS timeouts in a row the check asks nothing more (it waited 17 minutes at 1000 ms)."""
     command = f"python {shlex.quote(str(ROOT / 'tests' / 'bots' / 'mute.py'))}"
-    argv = [str(RAGE), "bot", "check", command, "--decision-ms", "200", "--logs", str(tmp_path / "logs")]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    proc = rage("bot", "check", command, "--decision-ms", "200", "--logs", tmp_path / "logs")
     text = proc.stdout + proc.stderr
-    assert proc.returncode == 1, text
+    assert proc.exit_code == 1, text
     assert re.search(rf"^FAIL\s+timeout x{MAX_TIMEOUTS}: game 0 \(amigo\), decision 1, ", text, re.M), text
     assert f"not asked again after {MAX_TIMEOUTS} timeouts in a row" in text
 
@@ -135,11 +134,9 @@ def test_a_failed_check_quotes_only_what_the_bot_wrote_in_it(tmp_path: Path) -> 
     logs.mkdir()
     (logs / "bot.log").write_text("another bot's words, in an earlier check\n")
     liar = f"python {shlex.quote(str(ROOT / 'tests' / 'bots' / 'liar.py'))}"
-    proc = subprocess.run(
-        [str(RAGE), "bot", "check", liar, "--logs", str(logs)], capture_output=True, text=True, timeout=60, cwd=tmp_path
-    )
+    proc = rage("bot", "check", liar, "--logs", logs)
     text = proc.stdout + proc.stderr
-    assert proc.returncode == 1, text
+    assert proc.exit_code == 1, text
     assert "speaks protocol version 2" in text
     assert "another bot's words" not in text
     assert "| serving on port " in text  # its own words

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
 from rage_referee.cli import app
+from rage_referee.cli.common import PRESET_NAMES
 from rage_sdk.record import record_of
-from rage_sdk.rules import Ruleset
+from rage_sdk.rules import PRESETS, Ruleset
 from rage_sdk.simulate import random_game
 from typer.testing import CliRunner
 
@@ -265,3 +267,29 @@ def test_installed_command() -> None:
     assert illegal.returncode == 1
     assert "wild" in illegal.stderr
     assert "Traceback" not in illegal.stderr
+
+
+RUN_ONLY = ("pydantic", "grpc", "google.protobuf", "sqlalchemy", "rage_sdk.state", "rage_referee.game")
+"""What the commands run on, never needed to list them (rage_referee/cli/__init__.py)."""
+HELP_IMPORTS = f"""
+import sys
+sys.argv = ["rage", "--help"]
+from rage_referee.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(*sorted(name for name in {RUN_ONLY!r} if name in sys.modules))
+"""
+
+
+def test_help_imports_nothing_a_command_runs_on() -> None:
+    done = subprocess.run([sys.executable, "-c", HELP_IMPORTS], capture_output=True, text=True, timeout=60, check=True)
+    assert "Usage: rage" in done.stdout
+    assert done.stdout.splitlines()[-1] == ""
+
+
+def test_help_names_the_rules_presets() -> None:
+    assert ", ".join(PRESETS) == PRESET_NAMES
+    engine = typer.main.get_command(app).commands["bench"].commands["engine"]
+    assert [param.help for param in engine.params if param.name == "ruleset"] == [f"A preset: {PRESET_NAMES}."]

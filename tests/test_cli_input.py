@@ -59,23 +59,20 @@ def busy_port() -> Iterator[int]:
 
 
 def test_bot_serve_on_a_port_in_use_says_so_in_one_line(busy_port: int) -> None:
-    done = subprocess.run(
-        [RAGE, "bot", "serve", RANDOM, "--port", str(busy_port)], capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 2
+    done = rage("bot", "serve", RANDOM, "--port", str(busy_port))
+    assert done.exit_code == 2
     line = one_line(done.stderr)
     assert line.startswith("--port: cannot listen on") and "in use" in line, line
 
 
-def test_a_bot_file_on_a_port_in_use_says_so_in_one_line(busy_port: int) -> None:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "random_bot.py"), "--port", str(busy_port)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 2
-    assert "in use" in one_line(done.stderr)
+def test_a_bot_file_on_a_port_in_use_says_so_in_one_line(busy_port: int, capsys: pytest.CaptureFixture[str]) -> None:
+    from rage_sdk.examples.random_bot import RandomBot
+    from rage_sdk.server import main
+
+    with pytest.raises(SystemExit) as done:  # python random_bot.py --port BUSY
+        main(RandomBot, ["--port", str(busy_port)])
+    assert done.value.code == 2
+    assert "in use" in one_line(capsys.readouterr().err)
 
 
 @pytest.mark.parametrize(

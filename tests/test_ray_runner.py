@@ -294,7 +294,7 @@ def test_a_league_on_ray_stores_what_a_local_run_stores(ray_address: str, tmp_pa
 
 @pytest.mark.slow
 def test_a_league_on_ray_whose_driver_is_killed_resumes(ray_address: str, tmp_path: Path) -> None:
-    total = 12
+    total = 6  # one duplicate set: killed after 3 stored, one game at a time
     dawdler = f"python {BOTS / 'dawdler.py'}"
     file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
     argv = ["league", "run", str(file), "--ray", ray_address]

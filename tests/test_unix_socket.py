@@ -11,7 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import rage as cli_rage
 from rage_referee.seats import BotSpec, RemoteConnection, wait_healthy
+from rage_sdk.examples.random_bot import RandomBot
+from rage_sdk.server import main
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_BOT = ROOT / "examples" / "random_bot.py"
@@ -88,9 +91,10 @@ def test_the_referee_launches_a_bot_on_a_socket_and_calls_one_there(socket_dir: 
 
 
 @pytest.mark.parametrize("value", ["127.0.0.1:5000", "unix:"])
-def test_listen_must_name_a_unix_socket(value: str) -> None:
-    result = rage("bot", "serve", f"{RANDOM_BOT}:RandomBot", "--listen", value)
-    assert result.returncode == 2
+def test_listen_must_name_a_unix_socket(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    result = cli_rage("bot", "serve", f"{RANDOM_BOT}:RandomBot", "--listen", value)
+    assert result.exit_code == 2
     assert "--listen" in result.stderr and "unix:PATH" in result.stderr
-    file = subprocess.run([sys.executable, str(RANDOM_BOT), "--listen", value], capture_output=True, text=True)
-    assert file.returncode == 2 and "unix:PATH" in file.stderr
+    with pytest.raises(SystemExit) as file:  # python random_bot.py --listen VALUE
+        main(RandomBot, ["--listen", value])
+    assert file.value.code == 2 and "unix:PATH" in capsys.readouterr().err

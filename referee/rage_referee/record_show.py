@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rage_sdk.cards import CARDS, Card
 from rage_sdk.decisions import Decision, decisions
@@ -27,9 +27,11 @@ from rich.text import Text
 
 from .faults import Fault
 from .limits import MAX_GAMES
-from .record_ask import Answer
 from .record_text import action_text, card_text, cards_text, colour_text, legal_text, seat_names, trick_text
 from .text import bot_text, name_text
+
+if TYPE_CHECKING:
+    from .record_ask import Answer
 
 FAULT_STYLE = "bold red"
 MAX_DETAIL = 160

@@ -1,4 +1,12 @@
-"""The ``rage`` command: one Typer sub-app per noun."""
+"""The ``rage`` command: one Typer sub-app per noun.
+
+Every command module is imported to build the command tree, so ``rage`` and each ``--help`` load
+them all: at its top a module imports only Typer, Rich, the standard library and the light modules
+its options are declared with (``limits``, ``text``, ``options``). What a command needs to run (the
+rules, pydantic, gRPC, SQLAlchemy, the referee's modules) it imports inside its function. Help text
+that names the presets reads ``common.PRESET_NAMES``, not the rules. tests/test_cli.py checks that
+``rage --help`` imports none of them.
+"""
 
 from __future__ import annotations
 

@@ -7,10 +7,9 @@ import json
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rage_sdk.rules import PRESETS, Ruleset, RulesetError
 
 from .bench_table import figures_table, print_figures
-from .common import err, fail, number_list, out
+from .common import PRESET_NAMES, err, fail, number_list, out
 from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
@@ -24,13 +23,15 @@ app = typer.Typer(help="Measure speed (figures beside a baseline from the same r
 @app.command("engine")
 def engine_command(
     players: Annotated[int, typer.Option(help="Players at the table (2-10).")] = 4,
-    ruleset: Annotated[str, typer.Option(help=f"A preset: {', '.join(PRESETS)}.")] = "amigo",
+    ruleset: Annotated[str, typer.Option(help=f"A preset: {PRESET_NAMES}.")] = "amigo",
     seconds: Annotated[float, typer.Option(help="How long to play, per measurement.", min=0.1)] = 5.0,
     as_json: FiguresJsonOption = False,
 ) -> None:
     """Complete games with uniformly random legal decisions, in one process on one core.
 
     The engine and the baseline take turns of a tenth of a second, so both see the same machine load."""
+    from rage_sdk.rules import PRESETS, Ruleset, RulesetError
+
     if ruleset not in PRESETS:
         fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
     from .. import bench
@@ -66,6 +67,8 @@ def search_command(
 ) -> None:
     """The search toolkit: worlds sampled per second and greedy playout decisions per second (amigo),
     beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
+    from rage_sdk.rules import Ruleset
+
     from .. import bench
 
     rules = Ruleset.of("amigo")
@@ -174,6 +177,8 @@ def league_command(
     """A 4-player league of the example bots over gRPC at each concurrency, beside the engine alone;
     then how much duplicate deals narrow the rating intervals for the same number of games."""
     levels = number_list("--matches", matches, "1,4,16")
+    from rage_sdk.rules import Ruleset
+
     from .. import bench
 
     engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)

@@ -6,15 +6,15 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
-from pydantic import ValidationError
-from rage_sdk.record import ruleset_of
-from rage_sdk.rules import Ruleset
 
 from .console import err as err
 from .console import out as out
+
+if TYPE_CHECKING:
+    from rage_sdk.rules import Ruleset
 
 
 class Format(StrEnum):
@@ -27,7 +27,9 @@ class Format(StrEnum):
 
 
 COMMAND_HELP = "a command, run with --port N appended or with N in place of its {port}"
-RULESET_HELP = 'A preset (amigo, fundex, waddingtons, amigo1985) or a JSON object {"preset": ..., OPTION: VALUE}.'
+PRESET_NAMES = "amigo, fundex, waddingtons, amigo1985"
+"""The presets of ``rage_sdk.rules.PRESETS`` for help text, read without the rules (a test holds them equal)."""
+RULESET_HELP = f'A preset ({PRESET_NAMES}) or a JSON object {{"preset": ..., OPTION: VALUE}}.'
 
 
 def number_list(option: str, text: str, example: str, most: float | None = None) -> list[int]:
@@ -64,6 +66,9 @@ def refusing_unwritable(option: str) -> Iterator[None]:
 
 def parse_ruleset(text: str, option: str = "--ruleset") -> Ruleset:
     """A ruleset from the command line, or a clean exit naming what was wrong."""
+    from pydantic import ValidationError
+    from rage_sdk.record import ruleset_of
+
     value: object = text
     if text.lstrip().startswith("{"):
         try:

@@ -13,7 +13,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..deals import Deals
 from ..limits import MAX_GAMES, MAX_SEED
 from ..text import name_text
 from .common import COMMAND_HELP, err, fail, out, parse_ruleset
@@ -22,6 +21,7 @@ from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFault
 if TYPE_CHECKING:
     from rage_sdk.rules import Ruleset
 
+    from ..deals import Deals
     from ..finished import FinishedGame
     from ..league.pairs import PairRow
     from ..match import MatchResult
@@ -118,6 +118,7 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
     """Play --games games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
+    from ..deals import Deals
     from ..faults import fault_lines
     from ..game_spec import TimeControl
     from ..league.record_files import RecordFileError

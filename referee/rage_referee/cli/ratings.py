@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rage_sdk.deal import key_commitment
 from rich import box
 from rich.table import Table
 
@@ -196,5 +195,7 @@ def deals_line(deal_key: DealKey | None) -> str:
     """What the table's games were dealt from: the commitment to a secret key, or public seeds."""
     if deal_key is None:
         return "deals: public (the league gives its seed)"
+    from rage_sdk.deal import key_commitment
+
     revealed = f", key revealed: {deal_key.key.hex()}" if deal_key.revealed else ""
     return f"deals: secret, commitment {key_commitment(deal_key.key)}{revealed}"

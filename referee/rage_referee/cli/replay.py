@@ -5,19 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rage_sdk.decisions import decisions
-from rage_sdk.errors import IllegalActionError
-from rage_sdk.record import GameRecord, MalformedRecordError, brief, load_record
-from rage_sdk.replay import ILLEGAL, MALFORMED, verify, verify_record
 
 from ..limits import MAX_RECORD_BYTES
 from ..record_file import UnreadableFileError, read_regular
-from ..record_show import faults_of, game_story, seat_story
-from ..record_text import seat_names
 from .common import err, fail, out
+
+if TYPE_CHECKING:
+    from rage_sdk.record import GameRecord
 
 app = typer.Typer(help="Check, read and question game records (rage-record/1).", no_args_is_help=True)
 RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", show_default=False)]
@@ -25,6 +22,8 @@ RecordFile = Annotated[Path, typer.Argument(help="A rage-record/1 JSON file.", s
 
 def _read(path: Path) -> bytes:
     """The record file's bytes, or one line saying why it cannot be read (a FIFO, a device, too large) and exit 2."""
+    from rage_sdk.replay import MALFORMED
+
     try:
         return read_regular(path, MAX_RECORD_BYTES)
     except UnreadableFileError as error:
@@ -38,6 +37,10 @@ def verify_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object.")] = False,
 ) -> None:
     """Replay a record under the rules: exit 0 legal, 1 a rule broken or a wrong result, 2 malformed."""
+    from rage_sdk.replay import MALFORMED, verify
+
+    from ..record_text import seat_names
+
     verdict = verify(_read(file))
     if as_json:
         print(json.dumps(verdict.to_json()))
@@ -60,6 +63,9 @@ def verify_command(
 
 def _load(path: Path) -> tuple[GameRecord, dict[str, Any]]:
     """A well-formed record and its raw JSON (for what the record model leaves out: the faults), or exit 2."""
+    from rage_sdk.record import MalformedRecordError, brief, load_record
+    from rage_sdk.replay import MALFORMED
+
     text = _read(path)
     try:
         record = load_record(text)
@@ -83,6 +89,12 @@ def show_command(
     ] = None,
 ) -> None:
     """Show a record: dealt hands, bids, each trick (* leads), faults (!), scores; or one seat's decisions."""
+    from rage_sdk.errors import IllegalActionError
+    from rage_sdk.record import brief
+    from rage_sdk.replay import ILLEGAL
+
+    from ..record_show import faults_of, game_story, seat_story
+
     record, data = _load(file)
     faults = faults_of(data)
     story = game_story(record, faults) if seat is None else seat_story(record, _seat(record, seat), faults)
@@ -114,8 +126,11 @@ def ask_command(
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log.")] = Path("logs"),
 ) -> None:
     """Ask BOT what it plays at a recorded decision, with the exact view the seat had, beside what was played."""
+    from rage_sdk.decisions import decisions
+    from rage_sdk.replay import ILLEGAL, verify_record
+
     from ..record_ask import ask_bot, asked_spec
-    from ..record_show import answers_table
+    from ..record_show import answers_table, faults_of
     from ..seats import BotSpecError, HandshakeError
 
     record, data = _load(file)
