@@ -124,3 +124,9 @@ def test_a_sandbox_limit_out_of_range_is_refused_naming_it(tmp_path: Path, setti
     result = CliRunner().invoke(app, ["league", "run", str(file)])
     assert result.exit_code == 2, result.output  # it was the machine's refusal of the sandbox, or ran on
     assert f"sandbox.{setting}: Input should be less than or equal to" in " ".join(result.output.split())
+
+
+def test_a_bot_holds_no_capability_and_may_gain_none(box: Sandbox, tmp_path: Path) -> None:
+    status = in_jail(box, tmp_path / "work", "print(open('/proc/self/status').read())")
+    held = dict(line.split(":\t") for line in status.splitlines() if line.startswith("Cap"))
+    assert held == dict.fromkeys(("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"), "0000000000000000")
