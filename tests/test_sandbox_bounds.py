@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -130,3 +131,30 @@ def test_a_bot_holds_no_capability_and_may_gain_none(box: Sandbox, tmp_path: Pat
     status = in_jail(box, tmp_path / "work", "print(open('/proc/self/status').read())")
     held = dict(line.split(":\t") for line in status.splitlines() if line.startswith("Cap"))
     assert held == dict.fromkeys(("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"), "0000000000000000")
+
+
+KILLED = (
+    "import json, os, signal, sys\n"
+    "from pathlib import Path\n"
+    "from rage_referee.sandbox import Sandbox, SandboxSettings\n"
+    "jail = Sandbox(SandboxSettings(enabled=True), json.loads(sys.argv[2])).jail(Path(sys.argv[1]))\n"
+    "print(jail.socket_dir, flush=True)\n"
+    "os.kill(os.getpid(), signal.SIGKILL)\n"
+)
+
+
+def test_the_socket_folder_of_a_killed_referee_is_removed_when_the_next_starts(box: Sandbox, tmp_path: Path) -> None:
+    argv = [sys.executable, "-c", KILLED, str(tmp_path / "work"), json.dumps(box.tools)]
+    killed = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    left = Path(killed.stdout.strip())
+    live = box.jail(tmp_path / "live")
+    try:
+        assert killed.returncode == -9 and left.is_mount(), killed.stderr[-2000:]
+        Sandbox.available(SETTINGS)
+        assert not left.exists()
+        assert live.socket_dir.is_mount()  # a running referee's launch keeps its own
+    finally:
+        live.end()
+        if left.is_mount():
+            subprocess.run(["umount", "--lazy", str(left)], check=False)
+            left.rmdir()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +56,10 @@ SHARED_FOLDERS = {Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")}
 """Folders a bot's program may not lie in directly: as its code folder, the bot would read all of them."""
 SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711"
 """The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more."""
+SOCKET_SOURCE = "rage-bot"
+"""The socket folders' device name, as the host's mount table shows it."""
+_SOCKET_NAME = re.compile(r"rage-bot-(?P<pid>[0-9]+)\.(?P<start>[0-9]+)-.*")
+"""A socket folder's name: its referee's process id and start time (a process id is reused, the pair is not)."""
 
 
 class SandboxError(RuntimeError):
@@ -178,6 +183,30 @@ def _free_uid() -> int:
     raise SandboxError(f"{USERS:,} bots run in the sandbox at once: no user is left for another")
 
 
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (in clock ticks since boot), or none when no such process runs."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]  # the 22nd field, the 20th after the command's name
+
+
+def _socket_mounts() -> list[Path]:
+    """The socket folders the host's mount table holds, this referee's and any other's."""
+    try:
+        table = Path("/proc/self/mountinfo").read_text()
+    except OSError:
+        return []
+    folders = []
+    for line in table.splitlines():
+        ours, _, theirs = line.partition(" - ")
+        fields, kind = ours.split(), theirs.split()
+        if len(fields) > 4 and kind[:2] == ["tmpfs", SOCKET_SOURCE]:
+            folders.append(Path(re.sub(r"\\([0-7]{3})", lambda octal: chr(int(octal[1], 8)), fields[4])))
+    return folders
+
+
 def _readable(path: Path) -> list[str]:
     """Mount ``path`` read-only at its own place, its parents made traversable (``/root`` is not)."""
     options: list[str] = []
@@ -248,8 +277,19 @@ class Sandbox:
         if os.geteuid() != 0:
             raise SandboxError("the sandbox runs each bot as a user of its own, which needs rage to run as root")
         sandbox = Sandbox(settings, tools)
+        sandbox.sweep()
         sandbox.probe()
         return sandbox
+
+    def sweep(self) -> None:
+        """Unmount and remove the socket folders of referees gone without ending their launches (``kill -9``):
+        their bots died with them (bubblewrap's ``--die-with-parent``), the folders stayed mounted."""
+        for folder in _socket_mounts():
+            owner = _SOCKET_NAME.fullmatch(folder.name)
+            if owner is not None and _started(int(owner["pid"])) != owner["start"]:
+                _quiet([self.tools["umount"], "--lazy", str(folder)])
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
     def probe(self) -> None:
         """Run ``true`` in the sandbox once: the kernel may refuse namespaces or the limits."""
@@ -273,7 +313,7 @@ class Sandbox:
         the host's disk), ``work_dir`` on the host removed; else ``work_dir`` kept and handed to the new
         user (a build works in its own folder, watched for its size)."""
         uid = _free_uid()
-        socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
+        socket_dir = Path(tempfile.mkdtemp(prefix=f"rage-bot-{os.getpid()}.{_started(os.getpid())}-"))
         self._socket_folder(socket_dir, uid)
         folders = []
         if fresh:
@@ -292,7 +332,7 @@ class Sandbox:
     def _socket_folder(self, folder: Path, uid: int) -> None:
         """Mount a tiny tmpfs of ``uid``'s on ``folder`` (on the host's disk, a bot could fill it with files)."""
         options = f"{SOCKET_FOLDER},uid={uid},gid={uid}"
-        argv = [self.tools["mount"], "-t", "tmpfs", "-o", options, "rage-bot", str(folder)]
+        argv = [self.tools["mount"], "-t", "tmpfs", "-o", options, SOCKET_SOURCE, str(folder)]
         result = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
         if result.returncode != 0:
             folder.rmdir()
