@@ -12,6 +12,9 @@ import pytest
 from conftest import require, require_command
 from rage_referee import sandbox
 from rage_referee.cli import app
+from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.contest import Contest
+from rage_referee.hosted.submissions import SandboxPolicy
 from rage_referee.sandbox import OPEN_FILES, TOOLS, Jail, Sandbox, SandboxError, SandboxSettings
 from typer.testing import CliRunner
 
@@ -158,3 +161,54 @@ def test_the_socket_folder_of_a_killed_referee_is_removed_when_the_next_starts(b
         if left.is_mount():
             subprocess.run(["umount", "--lazy", str(left)], check=False)
             left.rmdir()
+
+
+READ = (
+    "import sys\n"
+    "for path in sys.argv[1:]:\n"
+    "    try:\n"
+    "        print(open(path, 'rb').read(15))\n"
+    "    except OSError as error:\n"
+    "        print(type(error).__name__)\n"
+)
+
+
+def test_what_a_hosted_referee_keeps_is_covered_where_the_sandbox_shows_the_system(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    system = tmp_path / "opt"  # as if the contest were kept under /opt, which every bot is shown
+    shown_system = sandbox._system_paths()
+    monkeypatch.setattr(sandbox, "_system_paths", lambda: [*shown_system, system])
+    (system / "contest").mkdir(parents=True)
+    (system / "tool.txt").write_text("a system file")
+    system.chmod(0o755)
+    (system / "contest").chmod(0o755)
+    code = system / "contest" / "submissions" / "bot" / "v1"
+    code.mkdir(parents=True)
+    for folder in (code, *code.parents[:3]):
+        folder.chmod(0o755)
+    (code / "bot.py").write_text(READ)
+    contest = Contest.open(
+        f"sqlite:///{system / 'contest' / 'contest.sqlite'}",
+        "admin-token-0123456789",
+        "entry-token-0123456789",
+        AllowList.parse(LOOPBACK),
+        system / "contest" / "submissions",
+        SandboxPolicy(box),
+    )
+    try:
+        launched = contest.submissions.policy.for_league(SETTINGS)
+        assert launched is not None
+        jail = launched.jail(tmp_path / "work", code_dir=code)
+        try:
+            files = [system / "tool.txt", system / "contest" / "contest.sqlite", code / "bot.py"]
+            argv = jail.argv([sys.executable, str(code / "bot.py"), *map(str, files)])
+            result = subprocess.run(argv, env=jail.environment(), capture_output=True, text=True, timeout=60)
+        finally:
+            jail.end()
+    finally:
+        contest.close()
+    assert result.returncode == 0, result.stderr[-2000:]
+    system_file, database, own_code = result.stdout.splitlines()
+    assert (system_file, own_code) == ("b'a system file'", repr(READ[:15].encode()))
+    assert database == "FileNotFoundError"  # the database, deal keys and all, is covered

@@ -129,10 +129,16 @@ class Jail:
             raise SandboxError(
                 f"{min(shared)} holds a bot's program and is shared with every user: give the bot a folder of its own"
             )
-        for path in [*_system_paths(), *code]:
+        system = _system_paths()
+        shown = [*system, *code]
+        masks = self.sandbox.masked(code, system)
+        within = [path for path in shown if any(mask in path.parents for mask in masks)]
+        for path in [path for path in shown if path not in within]:
             jail += _readable(path)
-        for path in self.sandbox.masked(code):
+        for path in masks:
             jail += ["--tmpfs", str(path)]
+        for path in within:  # shown inside a covered folder (a submitted bot's own among the versions): after it
+            jail += _readable(path)
         for link in ("bin", "lib", "lib64", "sbin"):
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
@@ -248,20 +254,22 @@ class Sandbox:
     hidden: list[Path] = field(default_factory=list)
     """Directories no bot may see even inside its code directory: the database's, the logs."""
 
-    def masked(self, code_dirs: list[Path]) -> list[Path]:
-        """The hidden directories inside ``code_dirs``, to cover with an empty one.
+    def masked(self, code_dirs: list[Path], system: list[Path]) -> list[Path]:
+        """The hidden directories inside the folders a bot is shown, its code's and the ``system`` ones (a
+        database under ``/opt`` is no less the league's), to cover with an empty one.
 
-        :raises SandboxError: when a hidden directory is a code directory itself.
+        :raises SandboxError: when a hidden directory is a shown folder itself.
         """
         masks = []
         for hidden in self.hidden:
-            for code in code_dirs:
-                if hidden == code:
+            for path in [*system, *code_dirs]:
+                if hidden == path:
+                    shown, owner = ("a bot's code", "the bot") if path in code_dirs else ("the system", "the league")
                     raise SandboxError(
-                        f"{code} holds a bot's code and the league's database or logs: give the bot a folder of its own"
+                        f"{path} holds {shown} and the league's database or logs: give {owner} a folder of its own"
                     )
-                if code in hidden.parents:
-                    hidden.mkdir(parents=True, exist_ok=True)  # the code is shown live: cover it before it fills
+                if path in hidden.parents and hidden not in masks:
+                    hidden.mkdir(parents=True, exist_ok=True)  # the folder is shown live: cover it before it fills
                     masks.append(hidden)
         return masks
 

@@ -122,9 +122,14 @@ class SandboxPolicy:
 class Submissions:
     """Every submitted bot's stored versions, on disk under ``root`` and listed in :class:`Versions`."""
 
-    def __init__(self, root: Path, versions: Versions, policy: SandboxPolicy | None = None) -> None:
+    def __init__(
+        self, root: Path, versions: Versions, policy: SandboxPolicy | None = None, hidden: Iterable[Path] = ()
+    ) -> None:
         self.root = root
         self.versions = versions
+        self._hidden = [path.resolve() for path in (root, *hidden)]
+        """What no bot or build may see, even where the sandbox shows the system: every bot's versions
+        and logs, and the database's folder (with the deal keys)."""
         self._policy = policy
         self._locks: dict[str, asyncio.Lock] = {}
         self._builds = asyncio.Semaphore(1)
@@ -137,6 +142,8 @@ class Submissions:
         """How submitted bots run; without one given, the sandbox is probed at first use."""
         if self._policy is None:
             self._policy = SandboxPolicy.for_referee(no_sandbox=False)
+        if self._policy.sandbox is not None:
+            self._policy.sandbox.hidden = list(self._hidden)
         return self._policy
 
     def check_caller(self, caller: Caller, name: str, registered: bool) -> bool:
