@@ -1,8 +1,8 @@
 """Hosted submissions: an upload received (capped while it streams), kept as a version, built once.
 
-An upload waits at most :data:`CHUNK_SECONDS` for each message, and a token has at most
-:data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :data:`MAX_UPLOADS`), so no caller holds the
-referee's calls or scratch disk with uploads it never finishes.
+An upload waits at most :data:`CHUNK_SECONDS` for each message and takes :data:`UPLOAD_SECONDS` in all,
+and a token has at most :data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :data:`MAX_UPLOADS`), so no
+caller holds the referee's calls or scratch disk with uploads it never finishes.
 
 Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
 a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, so no entrant
@@ -50,6 +50,8 @@ MAX_UPLOADS = 8
 """Uploads the referee receives at once, from every token."""
 CHUNK_SECONDS = 30.0
 """How long an upload may wait for its next message (the first too) before it is refused."""
+UPLOAD_SECONDS = 600.0
+"""How long one upload may take in all (16 MiB at 28 KiB/s): a message every 29 s holds no place for good."""
 
 
 def _size(count: int) -> str:
@@ -63,12 +65,18 @@ class Chunk(Protocol):
 C = TypeVar("C")
 
 
-async def next_chunk(messages: AsyncIterator[C]) -> C | None:
+async def next_chunk(messages: AsyncIterator[C], deadline: float | None = None) -> C | None:
     """The upload's next message, ``None`` at its end; :class:`ResourceExhausted` after :data:`CHUNK_SECONDS`
-    without one (a caller that stops sending holds neither a call nor scratch disk for good)."""
+    without one, or at ``deadline`` (the event loop's time): a caller that stops sending, or sends a trickle,
+    holds neither a call nor scratch disk for good."""
+    wait = CHUNK_SECONDS
+    if deadline is not None:
+        wait = min(wait, deadline - asyncio.get_running_loop().time())
     try:
-        return await asyncio.wait_for(anext(messages, None), CHUNK_SECONDS)
+        return await asyncio.wait_for(anext(messages, None), max(wait, 0.0))
     except TimeoutError:
+        if wait < CHUNK_SECONDS:
+            raise ResourceExhausted(f"data: the upload took {UPLOAD_SECONDS:g} s, the most it may: refused") from None
         raise ResourceExhausted(f"data: no message came for {CHUNK_SECONDS:g} s: the upload is refused") from None
 
 
@@ -207,6 +215,7 @@ class Submissions:
         scratch = self.root / ".uploads"
         scratch.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(dir=scratch))
+        deadline = asyncio.get_running_loop().time() + UPLOAD_SECONDS
         try:
             path = folder / f"upload{FORMATS[fmt]}"
             size = 0
@@ -219,7 +228,7 @@ class Submissions:
                             f"data: the upload passed {_size(limit)}, the most it may have now: refused"
                         )
                     sink.write(data)
-                    chunk = await next_chunk(rest)
+                    chunk = await next_chunk(rest, deadline)
                     if chunk is None:
                         break
                     data = chunk.data
