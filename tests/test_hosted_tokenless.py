@@ -9,11 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from rage_referee.hosted import server
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from rage_referee.hosted import server, tokenless
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.submissions import SandboxPolicy
+from rage_sdk.pb import referee_pb2 as pb
+from rage_sdk.pb import referee_pb2_grpc
 
 ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
 DEADLINE = 10.0
@@ -43,5 +47,36 @@ def test_health_watch_says_serving(tmp_path: Path) -> None:
         watch = health_watch(channel)
         assert (await watch.read()).status == health_pb2.HealthCheckResponse.SERVING
         watch.cancel()
+
+    run(tmp_path, scenario)
+
+
+def test_tokenless_streams_leave_room_for_calls_with_a_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server, "MAX_CONCURRENT_RPCS", 12)
+    monkeypatch.setattr(tokenless, "MAX_TOKENLESS_STREAMS", 4, raising=False)
+
+    async def scenario(channel: grpc.aio.Channel) -> None:
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        streams = [reflection.ServerReflectionInfo(timeout=DEADLINE) for _ in range(3)]
+        for stream in streams:
+            await stream.write(reflection_pb2.ServerReflectionRequest(list_services=""))
+            await stream.read()
+        watches = [health_watch(channel) for _ in range(12)]
+        answered, refused = 0, set()
+        for watch in watches:
+            try:
+                await watch.read()
+                answered += 1
+            except grpc.aio.AioRpcError as error:
+                refused.add((error.code(), error.details()))
+        assert answered == 1  # beside the 3 reflection streams
+        assert refused == {
+            (grpc.StatusCode.RESOURCE_EXHAUSTED, "4 health and reflection streams are open already; try again later")
+        }
+        stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
+        listed = await stub.ListBots(pb.ListBotsRequest(), metadata=[("authorization", f"Bearer {ADMIN}")])
+        assert list(listed.bots) == []
+        for call in [*watches, *streams]:
+            call.cancel()
 
     run(tmp_path, scenario)
