@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -212,3 +214,20 @@ def test_what_a_hosted_referee_keeps_is_covered_where_the_sandbox_shows_the_syst
     system_file, database, own_code = result.stdout.splitlines()
     assert (system_file, own_code) == ("b'a system file'", repr(READ[:15].encode()))
     assert database == "FileNotFoundError"  # the database, deal keys and all, is covered
+
+
+def test_the_referee_follows_no_link_a_bot_leaves_for_its_socket(box: Sandbox, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.sock"  # any socket of the host's: another bot's, a system service's
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(elsewhere))
+        listening.listen()
+        jail = box.jail(tmp_path / "work")
+        try:
+            argv = jail.argv([sys.executable, "-c", f"import os; os.symlink({str(elsewhere)!r}, '/run/rage/bot.sock')"])
+            linked = subprocess.run(argv, env=jail.environment(), capture_output=True, text=True, timeout=60)
+            assert linked.returncode == 0, linked.stderr[-2000:]
+            with socket.socket(socket.AF_UNIX) as referee, pytest.raises(OSError) as refused:
+                referee.connect(jail.address.removeprefix("unix:"))
+        finally:
+            jail.end()
+    assert refused.value.errno == errno.ELOOP

@@ -54,8 +54,10 @@ TOOLS = {
 """The programs the sandbox is built from, and the Debian package of each."""
 SHARED_FOLDERS = {Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")}
 """Folders a bot's program may not lie in directly: as its code folder, the bot would read all of them."""
-SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711"
-"""The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more."""
+SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711,nosymfollow"
+"""The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more,
+whose links the host does not follow (a bot's ``bot.sock`` linking to another socket had the referee, as
+root, connect there)."""
 SOCKET_SOURCE = "rage-bot"
 """The socket folders' device name, as the host's mount table shows it."""
 _SOCKET_NAME = re.compile(r"rage-bot-(?P<pid>[0-9]+)\.(?P<start>[0-9]+)-.*")
