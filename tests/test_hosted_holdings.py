@@ -1,7 +1,9 @@
-"""What one caller of the hosted referee may hold: an entry token registers a bounded share of the bots."""
+"""What one caller of the hosted referee may hold: an entry token registers a bounded share of the bots, and
+a build goes on holding its place when its caller goes away."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import grpc
@@ -32,3 +34,36 @@ def test_an_entry_token_registers_its_share_of_bots_and_no_more(
         assert [bot.name for bot in listed.bots] == ["one", "two", "house"]
 
     run(tmp_path, scenario)
+
+
+BUILD = (
+    "import sys, time\n"
+    "from pathlib import Path\n"
+    "log = Path(sys.argv[1])\n"
+    "log.write_text(log.read_text() + f'start {sys.argv[2]}\\n' if log.exists() else f'start {sys.argv[2]}\\n')\n"
+    "time.sleep(0.8)\n"
+    "log.write_text(log.read_text() + f'end {sys.argv[2]}\\n')\n"
+)
+
+
+def test_a_build_whose_call_is_cancelled_still_holds_its_place(tmp_path: Path) -> None:
+    log = tmp_path / "builds.log"
+
+    def code(name: str) -> bytes:
+        manifest = f'name = "{name}"\nruntime = "python"\nrun = "python bot.py"\n'
+        manifest += f'build = "python build.py {log} {name}"\n'
+        folder = bot_folder(tmp_path / name, manifest)
+        (folder / "build.py").write_text(BUILD)
+        return pack(folder)
+
+    first, second = code("first"), code("second")
+
+    async def scenario(hosted: Referee) -> None:
+        cancelled = asyncio.ensure_future(hosted.submit("first", first))
+        while not log.exists():
+            await asyncio.sleep(0.05)
+        cancelled.cancel()  # the caller goes away as its build runs, and submits again at once
+        await hosted.submit("second", second)
+
+    run(tmp_path, scenario)
+    assert log.read_text().split("\n") == ["start first", "end first", "start second", "end second", ""]

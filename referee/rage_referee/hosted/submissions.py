@@ -63,6 +63,7 @@ class Chunk(Protocol):
 
 
 C = TypeVar("C")
+R = TypeVar("R")
 
 
 async def next_chunk(messages: AsyncIterator[C], deadline: float | None = None) -> C | None:
@@ -78,6 +79,20 @@ async def next_chunk(messages: AsyncIterator[C], deadline: float | None = None) 
         if wait < CHUNK_SECONDS:
             raise ResourceExhausted(f"data: the upload took {UPLOAD_SECONDS:g} s, the most it may: refused") from None
         raise ResourceExhausted(f"data: no message came for {CHUNK_SECONDS:g} s: the upload is refused") from None
+
+
+async def _to_its_end(work: asyncio.Future[R]) -> R:
+    """``work``'s result once it is done, even when the waiting task is cancelled meanwhile (the
+    cancellation goes on after it)."""
+    cancelled = False
+    while not work.done():
+        try:
+            await asyncio.wait({work})
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return work.result()
 
 
 @dataclass(frozen=True)
@@ -239,9 +254,14 @@ class Submissions:
             shutil.rmtree(folder, ignore_errors=True)
 
     async def accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
-        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held."""
+        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held.
+
+        A caller that goes away meanwhile (its call cancelled) waits for the build all the same, holding
+        its places (the build's, the upload's, the name's lock): its thread cannot be stopped, and one let go
+        would let a caller cancelling each call run any number of builds at once.
+        """
         async with self._builds:
-            return await asyncio.to_thread(self._accept, name, upload)
+            return await _to_its_end(asyncio.ensure_future(asyncio.to_thread(self._accept, name, upload)))
 
     def _accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
         folder = self.root / name
