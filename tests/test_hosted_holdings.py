@@ -1,5 +1,6 @@
-"""What one caller of the hosted referee may hold: an entry token registers a bounded share of the bots, and
-a build goes on holding its place when its caller goes away."""
+"""What one caller of the hosted referee may hold: an entry token registers a bounded share of the bots, a
+build goes on holding its place when its caller goes away, and the scratch of uploads a killed referee was
+receiving is not kept for good."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 import grpc
 import pytest
 from rage_referee.hosted import registry
+from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.contest import Contest
 from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 from test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
@@ -67,3 +70,15 @@ def test_a_build_whose_call_is_cancelled_still_holds_its_place(tmp_path: Path) -
 
     run(tmp_path, scenario)
     assert log.read_text().split("\n") == ["start first", "end first", "start second", "end second", ""]
+
+
+def test_the_scratch_a_killed_referee_left_is_removed_when_it_starts_again(tmp_path: Path) -> None:
+    root = tmp_path / "submissions"
+    left = [root / ".uploads" / "tmp1234" / "upload.tar.gz", root / "rnd" / ".incoming-5678" / "bot" / "bot.py"]
+    kept = root / "rnd" / "rnd" / "0123456789abcdef" / "bot.py"
+    for path in [*left, kept]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x" * 1000)
+    contest = Contest.open(f"sqlite:///{tmp_path / 'c.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK), root)
+    contest.close()
+    assert [path.exists() for path in left] == [False, False] and kept.exists()

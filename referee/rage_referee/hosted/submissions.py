@@ -27,7 +27,7 @@ from ..sandbox import Sandbox, SandboxError, SandboxSettings
 from ..submissions.archive import ArchiveError
 from ..submissions.build import BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
-from ..submissions.store import Submission, store_submission
+from ..submissions.store import INCOMING, Submission, store_submission
 from ..submissions.version import short_version
 from .auth import Caller, Role
 from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, ResourceExhausted
@@ -48,6 +48,8 @@ MAX_UPLOADS_PER_TOKEN = 2
 """Uploads one token may have under way at once."""
 MAX_UPLOADS = 8
 """Uploads the referee receives at once, from every token."""
+SCRATCH = ".uploads"
+"""The folder of ``root`` that uploads are received in."""
 CHUNK_SECONDS = 30.0
 """How long an upload may wait for its next message (the first too) before it is refused."""
 UPLOAD_SECONDS = 600.0
@@ -159,6 +161,14 @@ class Submissions:
         """One build at a time: the referee's cores play the games."""
         self._uploads: Counter[str] = Counter()
         """Uploads under way, by the hash of the token sending each."""
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """Remove the scratch a referee stopped with ``kill -9`` left: uploads it was receiving, archives it was
+        unpacking (none is under way as it starts; counted in no bot's bytes, they filled the disk)."""
+        shutil.rmtree(self.root / SCRATCH, ignore_errors=True)
+        for folder in self.root.glob(f"*/{INCOMING}*"):
+            shutil.rmtree(folder, ignore_errors=True)
 
     @property
     def policy(self) -> SandboxPolicy:
@@ -227,7 +237,7 @@ class Submissions:
         """The upload written to a scratch file, refused with :class:`ResourceExhausted` once past ``limit``."""
         if fmt not in FORMATS:
             raise InvalidArgument("format", f"{fmt!r}: expected {' or '.join(map(repr, FORMATS))}")
-        scratch = self.root / ".uploads"
+        scratch = self.root / SCRATCH
         scratch.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(dir=scratch))
         deadline = asyncio.get_running_loop().time() + UPLOAD_SECONDS
