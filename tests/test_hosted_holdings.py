@@ -5,11 +5,14 @@ receiving is not kept for good."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
-from rage_referee.hosted import registry
+from rage_referee.hosted import addresses, registry
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
 from rage_referee.submissions.pack import pack
@@ -82,3 +85,38 @@ def test_the_scratch_a_killed_referee_left_is_removed_when_it_starts_again(tmp_p
     contest = Contest.open(f"sqlite:///{tmp_path / 'c.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK), root)
     contest.close()
     assert [path.exists() for path in left] == [False, False] and kept.exists()
+
+
+def test_host_names_whose_dns_never_answers_hold_none_of_the_referees_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = threading.Event()
+    resolve = socket.getaddrinfo
+
+    def never(host: str, *args: Any, **kwargs: Any) -> Any:
+        if host.endswith(".never.example"):
+            answer.wait(30)  # the system resolver waits out its own timeouts
+            raise socket.gaierror("no answer")
+        return resolve(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", never)
+    monkeypatch.setattr(addresses, "RESOLVE_TIMEOUT", 0.5)
+
+    async def scenario(hosted: Referee) -> None:
+        loop = asyncio.get_running_loop()
+        names = [f"b{n}" for n in range(12)]
+        registering = [
+            hosted.call("RegisterBot", pb.RegisterBotRequest(name=name, address=f"{name}.never.example:5"), ENTRY)
+            for name in names
+        ]
+        refused = await asyncio.gather(*registering, return_exceptions=True)
+        assert all(isinstance(error, grpc.aio.AioRpcError) for error in refused)
+        started = loop.time()
+        await asyncio.wait_for(asyncio.to_thread(lambda: None), 5)  # the referee's work off its event loop
+        assert loop.time() - started < 0.5
+        answer.set()
+
+    try:
+        run(tmp_path, scenario)
+    finally:
+        answer.set()
