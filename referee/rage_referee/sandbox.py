@@ -254,7 +254,8 @@ class Sandbox:
     tools: dict[str, str]
     """Where ``bwrap``, ``prlimit``, ``setpriv`` and ``kill`` are."""
     hidden: list[Path] = field(default_factory=list)
-    """Directories no bot may see even inside its code directory: the database's, the logs."""
+    """Directories no bot may see even inside the folders it is shown (its code's, the system's): the
+    database's, the logs, the records, the submissions."""
 
     def masked(self, code_dirs: list[Path], system: list[Path]) -> list[Path]:
         """The hidden directories inside the folders a bot is shown, its code's and the ``system`` ones (a
