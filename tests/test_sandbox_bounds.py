@@ -231,3 +231,8 @@ def test_the_referee_follows_no_link_a_bot_leaves_for_its_socket(box: Sandbox, t
         finally:
             jail.end()
     assert refused.value.errno == errno.ELOOP
+
+
+def test_a_bot_sees_a_host_name_of_its_own(box: Sandbox, tmp_path: Path) -> None:
+    assert in_jail(box, tmp_path / "work", "import socket; print(socket.gethostname())") == "rage-bot"
+    assert socket.gethostname() != "rage-bot"

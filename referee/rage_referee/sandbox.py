@@ -32,6 +32,8 @@ SOCKET_DIR = "/run/rage"
 LISTEN = f"unix:{SOCKET_DIR}/bot.sock"
 """What a sandboxed bot is told to listen on."""
 WORK_DIR = "/bot"
+HOSTNAME = "rage-bot"
+"""The host name a sandboxed bot sees (not the referee's machine's)."""
 UID_BASE = 1_000_000_000
 """Sandboxed bots run as users from here up: no account has them, each bot its own."""
 USERS = 1000
@@ -122,7 +124,7 @@ class Jail:
         entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
         entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", f"--nofile={OPEN_FILES}", "--"]
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
-        jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+        jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", HOSTNAME]
         jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
         jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
         jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
