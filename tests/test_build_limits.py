@@ -72,3 +72,31 @@ def _cwd(process: Path) -> Path | None:
         return Path(os.readlink(process / "cwd"))
     except OSError:
         return None
+
+
+REWRITE = (
+    "from pathlib import Path\n"
+    "manifest = Path('rage-bot.toml')\n"
+    "manifest.unlink()\n"
+    "manifest.write_text(manifest_text)\n"
+    "Path('built.txt').write_text('a file of its own')\n"
+)
+
+
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["plain", "sandbox"])
+def test_a_build_that_rewrites_its_manifest_fails(tmp_path: Path, sandboxed: bool) -> None:
+    tmp_path.chmod(0o755)
+    other = 'name = "b"\nruntime = "command"\nrun = "/bin/sh -c evil"\n'
+    submission = stored(tmp_path, f"manifest_text = {other!r}\n{REWRITE}")
+    result = build(submission, sandbox() if sandboxed else None, seconds=60)
+    assert (result.ok, result.detail) == (
+        False,
+        "changed rage-bot.toml, a file of the version: a build may only add files",
+    )
+
+
+def test_a_build_that_only_adds_files_is_built(tmp_path: Path) -> None:
+    submission = stored(
+        tmp_path, "from pathlib import Path\nPath('out').mkdir()\nPath('out/built.txt').write_text('x')\n"
+    )
+    assert build(submission, None).detail == "built"

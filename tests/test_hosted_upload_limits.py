@@ -1,7 +1,8 @@
 """Uploads under way are limited, so no caller can hold the referee's calls or scratch disk with
 uploads it never finishes (in process, on loopback):
 
-- an upload whose next message does not come in time is refused, and its scratch file removed;
+- an upload whose next message does not come in time, or that takes too long in all, is refused, and
+  its scratch file removed;
 - a token has at most a few uploads under way, and the referee a few in all: one more is refused
   at once, in one line.
 """
@@ -103,5 +104,27 @@ def test_uploads_under_way_are_capped_per_token_and_in_all(tmp_path: Path, monke
         for upload in [*held, third]:
             upload.finished.set()
             upload.call.cancel()
+
+    run(tmp_path, scenario)
+
+
+def test_an_upload_that_trickles_is_refused_when_its_time_is_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hosted_submissions, "UPLOAD_SECONDS", 1.0, raising=False)
+
+    async def trickle() -> AsyncIterator[pb.SubmitBotChunk]:
+        yield pb.SubmitBotChunk(name="trickle", format="tar.gz", data=b"\0")
+        for _ in range(1000):  # a byte every 0.1 s, well within each message's wait, for 100 s
+            await asyncio.sleep(0.1)
+            yield pb.SubmitBotChunk(data=b"\0")
+
+    async def scenario(stub: Any, root: Path) -> None:
+        call = stub.SubmitBot(trickle(), metadata=[("authorization", f"Bearer {ENTRY}")], timeout=60)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await asyncio.wait_for(call, PROMPTLY)
+        assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert refused.value.details() == "data: the upload took 1 s, the most it may: refused"
+        assert not any(path.is_file() for path in (root / ".uploads").rglob("*"))
 
     run(tmp_path, scenario)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +32,8 @@ SOCKET_DIR = "/run/rage"
 LISTEN = f"unix:{SOCKET_DIR}/bot.sock"
 """What a sandboxed bot is told to listen on."""
 WORK_DIR = "/bot"
+HOSTNAME = "rage-bot"
+"""The host name a sandboxed bot sees (not the referee's machine's)."""
 UID_BASE = 1_000_000_000
 """Sandboxed bots run as users from here up: no account has them, each bot its own."""
 USERS = 1000
@@ -53,8 +56,14 @@ TOOLS = {
 """The programs the sandbox is built from, and the Debian package of each."""
 SHARED_FOLDERS = {Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")}
 """Folders a bot's program may not lie in directly: as its code folder, the bot would read all of them."""
-SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711"
-"""The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more."""
+SOCKET_FOLDER = "size=64k,nr_inodes=8,mode=0711,nosymfollow"
+"""The socket's folder, the one a bot shares with the host: a tmpfs holding its socket and little more,
+whose links the host does not follow (a bot's ``bot.sock`` linking to another socket had the referee, as
+root, connect there)."""
+SOCKET_SOURCE = "rage-bot"
+"""The socket folders' device name, as the host's mount table shows it."""
+_SOCKET_NAME = re.compile(r"rage-bot-(?P<pid>[0-9]+)\.(?P<start>[0-9]+)-.*")
+"""A socket folder's name: its referee's process id and start time (a process id is reused, the pair is not)."""
 
 
 class SandboxError(RuntimeError):
@@ -107,15 +116,16 @@ class Jail:
         """``command`` (which listens on :data:`LISTEN`) inside the sandbox.
 
         ``prlimit`` sets the limits; ``bwrap`` (as root: no user namespace to undo it) builds the
-        view and the namespaces, keeping only the right to change user; ``setpriv`` gives that up
-        for the bot's own user, with every capability.
+        view and the namespaces, keeping only the rights to change user and to empty the bounding set
+        (as root it drops the capabilities it holds, not the set that bounds what its children may
+        gain); ``setpriv`` empties that set and gives up the rest for the bot's own user.
         """
         limits = self.sandbox.settings
         entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
         entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", f"--nofile={OPEN_FILES}", "--"]
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
-        jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session"]
-        jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", HOSTNAME]
+        jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
         jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
         jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
         code = [self.code_dir] if self.code_dir is not None else _code_dirs(command)
@@ -123,10 +133,16 @@ class Jail:
             raise SandboxError(
                 f"{min(shared)} holds a bot's program and is shared with every user: give the bot a folder of its own"
             )
-        for path in [*_system_paths(), *code]:
+        system = _system_paths()
+        shown = [*system, *code]
+        masks = self.sandbox.masked(code, system)
+        within = [path for path in shown if any(mask in path.parents for mask in masks)]
+        for path in [path for path in shown if path not in within]:
             jail += _readable(path)
-        for path in self.sandbox.masked(code):
+        for path in masks:
             jail += ["--tmpfs", str(path)]
+        for path in within:  # shown inside a covered folder (a submitted bot's own among the versions): after it
+            jail += _readable(path)
         for link in ("bin", "lib", "lib64", "sbin"):
             if Path(f"/{link}").is_symlink():
                 jail += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
@@ -177,6 +193,30 @@ def _free_uid() -> int:
     raise SandboxError(f"{USERS:,} bots run in the sandbox at once: no user is left for another")
 
 
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (in clock ticks since boot), or none when no such process runs."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]  # the 22nd field, the 20th after the command's name
+
+
+def _socket_mounts() -> list[Path]:
+    """The socket folders the host's mount table holds, this referee's and any other's."""
+    try:
+        table = Path("/proc/self/mountinfo").read_text()
+    except OSError:
+        return []
+    folders = []
+    for line in table.splitlines():
+        ours, _, theirs = line.partition(" - ")
+        fields, kind = ours.split(), theirs.split()
+        if len(fields) > 4 and kind[:2] == ["tmpfs", SOCKET_SOURCE]:
+            folders.append(Path(re.sub(r"\\([0-7]{3})", lambda octal: chr(int(octal[1], 8)), fields[4])))
+    return folders
+
+
 def _readable(path: Path) -> list[str]:
     """Mount ``path`` read-only at its own place, its parents made traversable (``/root`` is not)."""
     options: list[str] = []
@@ -216,22 +256,25 @@ class Sandbox:
     tools: dict[str, str]
     """Where ``bwrap``, ``prlimit``, ``setpriv`` and ``kill`` are."""
     hidden: list[Path] = field(default_factory=list)
-    """Directories no bot may see even inside its code directory: the database's, the logs."""
+    """Directories no bot may see even inside the folders it is shown (its code's, the system's): the
+    database's, the logs, the records, the submissions."""
 
-    def masked(self, code_dirs: list[Path]) -> list[Path]:
-        """The hidden directories inside ``code_dirs``, to cover with an empty one.
+    def masked(self, code_dirs: list[Path], system: list[Path]) -> list[Path]:
+        """The hidden directories inside the folders a bot is shown, its code's and the ``system`` ones (a
+        database under ``/opt`` is no less the league's), to cover with an empty one.
 
-        :raises SandboxError: when a hidden directory is a code directory itself.
+        :raises SandboxError: when a hidden directory is a shown folder itself.
         """
         masks = []
         for hidden in self.hidden:
-            for code in code_dirs:
-                if hidden == code:
+            for path in [*system, *code_dirs]:
+                if hidden == path:
+                    shown, owner = ("a bot's code", "the bot") if path in code_dirs else ("the system", "the league")
                     raise SandboxError(
-                        f"{code} holds a bot's code and the league's database or logs: give the bot a folder of its own"
+                        f"{path} holds {shown} and the league's database or logs: give {owner} a folder of its own"
                     )
-                if code in hidden.parents:
-                    hidden.mkdir(parents=True, exist_ok=True)  # the code is shown live: cover it before it fills
+                if path in hidden.parents and hidden not in masks:
+                    hidden.mkdir(parents=True, exist_ok=True)  # the folder is shown live: cover it before it fills
                     masks.append(hidden)
         return masks
 
@@ -247,8 +290,19 @@ class Sandbox:
         if os.geteuid() != 0:
             raise SandboxError("the sandbox runs each bot as a user of its own, which needs rage to run as root")
         sandbox = Sandbox(settings, tools)
+        sandbox.sweep()
         sandbox.probe()
         return sandbox
+
+    def sweep(self) -> None:
+        """Unmount and remove the socket folders of referees gone without ending their launches (``kill -9``):
+        their bots died with them (bubblewrap's ``--die-with-parent``), the folders stayed mounted."""
+        for folder in _socket_mounts():
+            owner = _SOCKET_NAME.fullmatch(folder.name)
+            if owner is not None and _started(int(owner["pid"])) != owner["start"]:
+                _quiet([self.tools["umount"], "--lazy", str(folder)])
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
     def probe(self) -> None:
         """Run ``true`` in the sandbox once: the kernel may refuse namespaces or the limits."""
@@ -272,7 +326,7 @@ class Sandbox:
         the host's disk), ``work_dir`` on the host removed; else ``work_dir`` kept and handed to the new
         user (a build works in its own folder, watched for its size)."""
         uid = _free_uid()
-        socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
+        socket_dir = Path(tempfile.mkdtemp(prefix=f"rage-bot-{os.getpid()}.{_started(os.getpid())}-"))
         self._socket_folder(socket_dir, uid)
         folders = []
         if fresh:
@@ -291,7 +345,7 @@ class Sandbox:
     def _socket_folder(self, folder: Path, uid: int) -> None:
         """Mount a tiny tmpfs of ``uid``'s on ``folder`` (on the host's disk, a bot could fill it with files)."""
         options = f"{SOCKET_FOLDER},uid={uid},gid={uid}"
-        argv = [self.tools["mount"], "-t", "tmpfs", "-o", options, "rage-bot", str(folder)]
+        argv = [self.tools["mount"], "-t", "tmpfs", "-o", options, SOCKET_SOURCE, str(folder)]
         result = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
         if result.returncode != 0:
             folder.rmdir()

@@ -10,16 +10,23 @@ checked and another when called. Addresses are checked at registration and again
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import re
 import socket
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .errors import InvalidArgument
 
 MAX_ADDRESS = 260
 RESOLVE_TIMEOUT = 5.0
+RESOLVERS = 4
+"""Threads that resolve host names, apart from the referee's others: a name whose DNS server never
+answers holds one for the system resolver's own time, past :data:`RESOLVE_TIMEOUT`, and registering many
+such names held every thread the referee runs its builds, database reads and standings in."""
+_resolver = ThreadPoolExecutor(RESOLVERS, thread_name_prefix="rage-resolve")
 LOOPBACK = ("127.0.0.0/8", "::1/128")
 _HOST_NAME = re.compile(
     r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
@@ -123,7 +130,8 @@ async def callable_address(text: str, allow: AllowList, field: str = "address") 
 async def _resolve(host: str, port: int, field: str) -> list[IPAddress]:
     loop = asyncio.get_running_loop()
     try:
-        infos = await asyncio.wait_for(loop.getaddrinfo(host, port, type=socket.SOCK_STREAM), timeout=RESOLVE_TIMEOUT)
+        lookup = functools.partial(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+        infos = await asyncio.wait_for(loop.run_in_executor(_resolver, lookup), timeout=RESOLVE_TIMEOUT)
     except (OSError, TimeoutError):
         raise InvalidArgument(field, f"cannot resolve the host {host!r}") from None
     ips: list[IPAddress] = []

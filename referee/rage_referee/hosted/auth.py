@@ -41,6 +41,12 @@ class Caller:
     key: str = ""
     """The token's hash: what per-token limits count by."""
 
+    @property
+    def holder(self) -> str:
+        """Whom the bots this caller registers count against (:data:`checks.MAX_BOTS_PER_TOKEN`): its
+        token's hash; none for the organizer, bounded by the referee's limit alone."""
+        return "" if self.role is Role.ADMIN else self.key
+
     def require_admin(self, what: str) -> None:
         if self.role is not Role.ADMIN:
             raise PermissionDenied(f"only the organizer's admin token may {what}")

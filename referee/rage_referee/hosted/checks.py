@@ -13,6 +13,9 @@ MAX_LEAGUE_NAME = 60
 MAX_OWNER = 100
 MAX_BOTS = 1000
 """Registered bots, at most."""
+MAX_BOTS_PER_TOKEN = 100
+"""Bots one entry token may register or submit, at most (the admin token only :data:`MAX_BOTS`): no one
+holder takes every place."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 

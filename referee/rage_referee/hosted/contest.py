@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+
 from ..league.store import Store
 from ..runner.settings import LOCAL, RunnerSettings
 from .addresses import AllowList
@@ -47,7 +49,8 @@ class Contest:
         store = Store(db_url)
         registry = Registry(store.engine)
         hub = EventHub()
-        submissions = Submissions(submissions_dir or Path("referee-submissions"), Versions(store.engine), policy)
+        root = submissions_dir or Path("referee-submissions")
+        submissions = Submissions(root, Versions(store.engine), policy, database_folders(db_url))
         return Contest(
             store,
             registry,
@@ -62,3 +65,11 @@ class Contest:
     def close(self) -> None:
         """Close the database (once the leagues' runs are stopped: :meth:`LeagueManager.close`)."""
         self.store.close()
+
+
+def database_folders(url: str) -> list[Path]:
+    """The folder of an SQLite database file (with its journals); none for a server's database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return []
+    return [Path(parsed.database).resolve().parent]

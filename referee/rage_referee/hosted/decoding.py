@@ -7,6 +7,7 @@ into a :class:`Undecodable` value, and a behaviour that refuses it before the se
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,17 @@ def _streaming(behaviour: Callable[[Any, Any], AsyncIterator[Any]]) -> Callable[
     return checked
 
 
+def _writing(behaviour: Callable[[Any, Any], Awaitable[None]]) -> Callable[[Any, Any], Awaitable[None]]:
+    """A streaming method that sends its replies with ``context.write`` (gRPC's health ``Watch``)."""
+
+    async def checked(request: Any, context: Any) -> None:
+        if isinstance(request, Undecodable):
+            await _refuse(context, request)
+        await behaviour(request, context)
+
+    return checked
+
+
 class UndecodableRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
         handler = await continuation(details)
@@ -62,5 +74,7 @@ class UndecodableRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if handler.unary_unary is not None:
             return handler._replace(request_deserializer=decode, unary_unary=_unary(handler.unary_unary))
         if handler.unary_stream is not None:
-            return handler._replace(request_deserializer=decode, unary_stream=_streaming(handler.unary_stream))
+            method = handler.unary_stream
+            checked = _streaming(method) if inspect.isasyncgenfunction(method) else _writing(method)
+            return handler._replace(request_deserializer=decode, unary_stream=checked)
         return handler

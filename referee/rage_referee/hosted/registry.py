@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..league.schema import create_tables
-from .checks import MAX_BOTS
+from .checks import MAX_BOTS, MAX_BOTS_PER_TOKEN
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
 
@@ -55,6 +55,16 @@ class BotRow(HostedBase):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BotHolderRow(HostedBase):
+    """Which entry token registered a bot: a table of its own, so databases made before it need no migration."""
+
+    __tablename__ = "hosted_bot_holders"
+
+    bot_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64), index=True)
+    """The hash of the token that registered it."""
 
 
 class HostedLeagueRow(HostedBase):
@@ -135,12 +145,12 @@ class Registry:
         create_tables(engine, HostedBase.metadata)
 
     # ------------------------------------------------------------------ bots
-    def add_bot(self, name: str, address: str, owner: str, token_hash: str) -> BotEntry:
-        """Register a bot; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past the limit."""
+    def add_bot(self, name: str, address: str, owner: str, token_hash: str, holder: str = "") -> BotEntry:
+        """Register a bot for the token whose hash is ``holder`` (none: the organizer's, bounded by the
+        referee's limit alone); :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past a limit."""
         now = datetime.now(UTC)
         with Session(self.engine) as session:
-            if (session.scalar(select(func.count()).select_from(BotRow)) or 0) >= MAX_BOTS:
-                raise ResourceExhausted(f"the referee holds {MAX_BOTS} bots already")
+            self._check_room(session, holder)
             if session.scalar(select(BotRow.id).where(BotRow.name == name)) is not None:
                 raise AlreadyExists(f"name: a bot named {name!r} is registered already")
             row = BotRow(
@@ -148,10 +158,31 @@ class Registry:
             )
             session.add(row)
             try:
+                session.flush()
+                if holder:
+                    session.add(BotHolderRow(bot_id=row.id, holder=holder))
                 session.commit()
             except IntegrityError:
                 raise AlreadyExists(f"name: a bot named {name!r} is registered already") from None
             return _bot(row)
+
+    def check_room(self, holder: str = "") -> None:
+        """:class:`ResourceExhausted` when the token whose hash is ``holder`` (none: the organizer's) may
+        register no more bots: before an upload is received and built for a new one."""
+        with Session(self.engine) as session:
+            self._check_room(session, holder)
+
+    @staticmethod
+    def _check_room(session: Session, holder: str) -> None:
+        if (session.scalar(select(func.count()).select_from(BotRow)) or 0) >= MAX_BOTS:
+            raise ResourceExhausted(f"the referee holds {MAX_BOTS} bots already")
+        if not holder:
+            return
+        held = session.scalar(select(func.count()).select_from(BotHolderRow).where(BotHolderRow.holder == holder))
+        if (held or 0) >= MAX_BOTS_PER_TOKEN:
+            raise ResourceExhausted(
+                f"this token has registered {MAX_BOTS_PER_TOKEN} bots, the most one token may: ask the organizer"
+            )
 
     def bot_of_hash(self, token_hash: str) -> str | None:
         """The name of the bot whose token has this hash."""

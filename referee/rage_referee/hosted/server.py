@@ -22,6 +22,7 @@ from .contest import Contest
 from .decoding import UndecodableRequests
 from .service import SERVICE_NAME, RefereeServicer
 from .submissions import SandboxPolicy
+from .tokenless import TokenlessStreams
 
 MAX_REPLY_BYTES = 16 * 1024 * 1024
 MAX_METADATA_BYTES = 16 * 1024
@@ -72,8 +73,9 @@ async def create_server(
 
     :raises OSError: the port cannot be bound.
     """
+    tokenless = TokenlessStreams((health.SERVICE_NAME, reflection.SERVICE_NAME))
     server = grpc.aio.server(
-        interceptors=[UndecodableRequests()], options=OPTIONS, maximum_concurrent_rpcs=MAX_CONCURRENT_RPCS
+        interceptors=[UndecodableRequests(), tokenless], options=OPTIONS, maximum_concurrent_rpcs=MAX_CONCURRENT_RPCS
     )
     referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(contest), server)  # type: ignore[no-untyped-call]
     health_servicer = health_servicer or health.aio.HealthServicer()

@@ -88,12 +88,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     # ------------------------------------------------------------------ entrants
     @refusals
     async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotReply:
-        self._caller(context).require_entrant("register a bot")
+        caller = self._caller(context)
+        caller.require_entrant("register a bot")
         name = check_name(request.name, "name", MAX_BOT_NAME)
         await callable_address(request.address, self.contest.allow)
         owner = check_text(request.owner, "owner", MAX_OWNER)
         token = new_token()
-        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token))
+        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token), caller.holder)
         log.info("bot %s registered at %s (%s)", name, request.address, owner or "no owner given")
         return pb.RegisterBotReply(bot=messages.bot_info(bot, show_address=True), token=token)
 
@@ -135,13 +136,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         submissions.policy.require()
         async with submissions.lock(name):
             new = submissions.check_caller(caller, name, name in {bot.name for bot in self.contest.registry.bots()})
+            if new:
+                self.contest.registry.check_room(caller.holder)
             async with submissions.upload(first.format, first.data, chunks, submissions.room(name)) as upload:
                 entry, result = await submissions.accept(name, upload)
             token = ""
             if new:
                 token = new_token()
                 try:
-                    bot = self.contest.registry.add_bot(name, "", owner, token_hash(token))
+                    bot = self.contest.registry.add_bot(name, "", owner, token_hash(token), caller.holder)
                 except ContestError:
                     submissions.discard(name)
                     raise

@@ -1,8 +1,8 @@
 """Hosted submissions: an upload received (capped while it streams), kept as a version, built once.
 
-An upload waits at most :data:`CHUNK_SECONDS` for each message, and a token has at most
-:data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :data:`MAX_UPLOADS`), so no caller holds the
-referee's calls or scratch disk with uploads it never finishes.
+An upload waits at most :data:`CHUNK_SECONDS` for each message and takes :data:`UPLOAD_SECONDS` in all,
+and a token has at most :data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :data:`MAX_UPLOADS`), so no
+caller holds the referee's calls or scratch disk with uploads it never finishes.
 
 Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
 a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, so no entrant
@@ -27,7 +27,7 @@ from ..sandbox import Sandbox, SandboxError, SandboxSettings
 from ..submissions.archive import ArchiveError
 from ..submissions.build import BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
-from ..submissions.store import Submission, store_submission
+from ..submissions.store import INCOMING, Submission, store_submission
 from ..submissions.version import short_version
 from .auth import Caller, Role
 from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, ResourceExhausted
@@ -48,8 +48,12 @@ MAX_UPLOADS_PER_TOKEN = 2
 """Uploads one token may have under way at once."""
 MAX_UPLOADS = 8
 """Uploads the referee receives at once, from every token."""
+SCRATCH = ".uploads"
+"""The folder of ``root`` that uploads are received in."""
 CHUNK_SECONDS = 30.0
 """How long an upload may wait for its next message (the first too) before it is refused."""
+UPLOAD_SECONDS = 600.0
+"""How long one upload may take in all (16 MiB at 28 KiB/s): a message every 29 s holds no place for good."""
 
 
 def _size(count: int) -> str:
@@ -61,15 +65,36 @@ class Chunk(Protocol):
 
 
 C = TypeVar("C")
+R = TypeVar("R")
 
 
-async def next_chunk(messages: AsyncIterator[C]) -> C | None:
+async def next_chunk(messages: AsyncIterator[C], deadline: float | None = None) -> C | None:
     """The upload's next message, ``None`` at its end; :class:`ResourceExhausted` after :data:`CHUNK_SECONDS`
-    without one (a caller that stops sending holds neither a call nor scratch disk for good)."""
+    without one, or at ``deadline`` (the event loop's time): a caller that stops sending, or sends a trickle,
+    holds neither a call nor scratch disk for good."""
+    wait = CHUNK_SECONDS
+    if deadline is not None:
+        wait = min(wait, deadline - asyncio.get_running_loop().time())
     try:
-        return await asyncio.wait_for(anext(messages, None), CHUNK_SECONDS)
+        return await asyncio.wait_for(anext(messages, None), max(wait, 0.0))
     except TimeoutError:
+        if wait < CHUNK_SECONDS:
+            raise ResourceExhausted(f"data: the upload took {UPLOAD_SECONDS:g} s, the most it may: refused") from None
         raise ResourceExhausted(f"data: no message came for {CHUNK_SECONDS:g} s: the upload is refused") from None
+
+
+async def _to_its_end(work: asyncio.Future[R]) -> R:
+    """``work``'s result once it is done, even when the waiting task is cancelled meanwhile (the
+    cancellation goes on after it)."""
+    cancelled = False
+    while not work.done():
+        try:
+            await asyncio.wait({work})
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return work.result()
 
 
 @dataclass(frozen=True)
@@ -122,21 +147,36 @@ class SandboxPolicy:
 class Submissions:
     """Every submitted bot's stored versions, on disk under ``root`` and listed in :class:`Versions`."""
 
-    def __init__(self, root: Path, versions: Versions, policy: SandboxPolicy | None = None) -> None:
+    def __init__(
+        self, root: Path, versions: Versions, policy: SandboxPolicy | None = None, hidden: Iterable[Path] = ()
+    ) -> None:
         self.root = root
         self.versions = versions
+        self._hidden = [path.resolve() for path in (root, *hidden)]
+        """What no bot or build may see, even where the sandbox shows the system: every bot's versions
+        and logs, and the database's folder (with the deal keys)."""
         self._policy = policy
         self._locks: dict[str, asyncio.Lock] = {}
         self._builds = asyncio.Semaphore(1)
         """One build at a time: the referee's cores play the games."""
         self._uploads: Counter[str] = Counter()
         """Uploads under way, by the hash of the token sending each."""
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """Remove the scratch a referee stopped with ``kill -9`` left: uploads it was receiving, archives it was
+        unpacking (none is under way as it starts; counted in no bot's bytes, they filled the disk)."""
+        shutil.rmtree(self.root / SCRATCH, ignore_errors=True)
+        for folder in self.root.glob(f"*/{INCOMING}*"):
+            shutil.rmtree(folder, ignore_errors=True)
 
     @property
     def policy(self) -> SandboxPolicy:
         """How submitted bots run; without one given, the sandbox is probed at first use."""
         if self._policy is None:
             self._policy = SandboxPolicy.for_referee(no_sandbox=False)
+        if self._policy.sandbox is not None:
+            self._policy.sandbox.hidden = list(self._hidden)
         return self._policy
 
     def check_caller(self, caller: Caller, name: str, registered: bool) -> bool:
@@ -197,9 +237,10 @@ class Submissions:
         """The upload written to a scratch file, refused with :class:`ResourceExhausted` once past ``limit``."""
         if fmt not in FORMATS:
             raise InvalidArgument("format", f"{fmt!r}: expected {' or '.join(map(repr, FORMATS))}")
-        scratch = self.root / ".uploads"
+        scratch = self.root / SCRATCH
         scratch.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(dir=scratch))
+        deadline = asyncio.get_running_loop().time() + UPLOAD_SECONDS
         try:
             path = folder / f"upload{FORMATS[fmt]}"
             size = 0
@@ -212,7 +253,7 @@ class Submissions:
                             f"data: the upload passed {_size(limit)}, the most it may have now: refused"
                         )
                     sink.write(data)
-                    chunk = await next_chunk(rest)
+                    chunk = await next_chunk(rest, deadline)
                     if chunk is None:
                         break
                     data = chunk.data
@@ -223,9 +264,14 @@ class Submissions:
             shutil.rmtree(folder, ignore_errors=True)
 
     async def accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
-        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held."""
+        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held.
+
+        A caller that goes away meanwhile (its call cancelled) waits for the build all the same, holding
+        its places (the build's, the upload's, the name's lock): its thread cannot be stopped, and one let go
+        would let a caller cancelling each call run any number of builds at once.
+        """
         async with self._builds:
-            return await asyncio.to_thread(self._accept, name, upload)
+            return await _to_its_end(asyncio.ensure_future(asyncio.to_thread(self._accept, name, upload)))
 
     def _accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
         folder = self.root / name

@@ -1,10 +1,12 @@
 """Building a stored submission once, in the sandbox: no network, its limits, a time limit, a disk limit.
 
 The build runs its manifest's ``build`` command in the version's own folder (writable to the build
-alone). Its outcome and log (its last :data:`MAX_LOG` bytes) are kept beside the version, so a
-version is built once. A build is killed when its time is up or its folder passes
-:data:`MAX_BUILT_BYTES` (looked at every :data:`WATCH_SECONDS`). Without a sandbox (``--no-sandbox``)
-it runs with the referee's rights, in its own process group, with the same limits of time and disk.
+alone); it may add files there, but a build that changes or removes one the version hashed (its
+``rage-bot.toml`` among them: the run command) fails, so what runs is what was hashed. Its outcome
+and log (its last :data:`MAX_LOG` bytes) are kept beside the version, so a version is built once. A
+build is killed when its time is up or its folder passes :data:`MAX_BUILT_BYTES` (looked at every
+:data:`WATCH_SECONDS`). Without a sandbox (``--no-sandbox``) it runs with the referee's rights, in
+its own process group, with the same limits of time and disk.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from pathlib import Path
 from typing import IO
 
 from ..sandbox import MiB, Sandbox
+from ..text import name_text
 from .store import Submission
+from .version import changed_entry, content_entries
 
 BUILD_SECONDS = 300.0
 MAX_LOG = 64 * 1024
@@ -37,7 +41,8 @@ WATCH_SECONDS = 0.5
 class BuildResult:
     ok: bool
     detail: str
-    """``built``, ``nothing to build``, ``exit code N`` or ``timed out after N s``."""
+    """``built``, ``nothing to build``, ``exit code N``, ``timed out after N s``, ``wrote past N MiB of
+    files`` or ``changed NAME, a file of the version: ...``."""
     log: str
     seconds: float
 
@@ -76,6 +81,7 @@ def build(
     if submission.manifest.build is None:
         result = BuildResult(True, "nothing to build", "", 0.0)
     else:
+        hashed = content_entries(submission.folder)
         if sandbox is not None:
             result = _run(submission, sandbox, seconds, max_bytes)
         else:
@@ -83,6 +89,10 @@ def build(
         size = folder_bytes(submission.folder)
         if result.ok and size > max_bytes:  # written between two looks
             detail = f"wrote past {max_bytes // MiB} MiB of files"
+            result = BuildResult(False, detail, result.log, result.seconds)
+        changed = changed_entry(submission.folder, hashed)
+        if result.ok and changed is not None:  # what runs is what was hashed, its manifest's commands too
+            detail = f"changed {name_text(changed, 200)}, a file of the version: a build may only add files"
             result = BuildResult(False, detail, result.log, result.seconds)
     log_file.write_text(result.log)
     outcome_file.write_text(json.dumps({key: value for key, value in asdict(result).items() if key != "log"}))

@@ -14,6 +14,9 @@ from .archive import unpack
 from .manifest import MANIFEST, BotManifest, load_manifest
 from .version import content_version, short_version
 
+INCOMING = ".incoming-"
+"""How the scratch folder a submission is unpacked in, beside its versions, begins."""
+
 
 @dataclass(frozen=True)
 class Submission:
@@ -44,7 +47,7 @@ def store_submission(source: Path, versions: Path) -> Submission:
     :raises ManifestError: for a missing or bad ``rage-bot.toml``.
     """
     versions.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=".incoming-", dir=versions))
+    scratch = Path(tempfile.mkdtemp(prefix=INCOMING, dir=versions))
     try:
         unpacked = scratch / "bot"
         if source.is_dir():
