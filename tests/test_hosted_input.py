@@ -403,3 +403,23 @@ def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatc
 
     run(tmp_path, scenario)
     assert fitted_on and not any(fitted_on)
+
+
+@pytest.mark.parametrize(
+    ("setting", "key", "games"),
+    [("games = 99_999", "games", "100,002"), ("games_per_table = 25_000", "games_per_table", "100,008")],
+)
+def test_a_hosted_league_past_its_games_is_refused_by_the_count_it_would_play(
+    setting: str, key: str, games: str
+) -> None:
+    """Counted as the schedule plays them, in whole duplicate sets of 6 at each of 4 tables (4 bots, 3 seats):
+    the estimate before, ``games`` or ``games_per_table`` times the tables, let these two through."""
+    from rage_referee.hosted.definition import read_definition
+    from rage_referee.hosted.errors import InvalidArgument
+
+    text = f'players = 3\n{setting}\n[ruleset]\npreset = "amigo"\n'
+    registered = {name: "127.0.0.1:1" for name in ("a", "b", "c", "d")}
+    with pytest.raises(InvalidArgument) as refused:
+        read_definition(text, "cup", registered)
+    assert str(refused.value) == f"definition.{key}: at most 100,000 games in a league, not {games}"
+    read_definition(text.replace(setting, "games = 99_996"), "cup", registered)  # 16,666 sets of 6

@@ -10,7 +10,6 @@ a ``[runner]`` table is refused.
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from ..deals import Deals
 from ..faults import Forfeits
 from ..league.config import LeagueConfig
 from ..league.runner import league_schedule
-from ..league.schedule import MAX_TABLES, ScheduledGame
+from ..league.schedule import ScheduledGame, schedule_size
 from ..problems import first_problem
 from .checks import MAX_LEAGUE_NAME, check_name
 from .errors import InvalidArgument
@@ -132,9 +131,14 @@ def _validated(data: dict[str, Any]) -> LeagueConfig:
 
 def _bounded_schedule(config: LeagueConfig) -> list[ScheduledGame]:
     """The schedule, refused before it is built when it would pass :data:`MAX_GAMES` games."""
-    tables = min(math.comb(len(config.bots), config.players), MAX_TABLES + len(config.bots))
-    estimate = config.games if config.games is not None else (config.games_per_table or 0) * tables
-    if estimate > MAX_GAMES:
+    _, games = schedule_size(
+        list(config.bots),
+        config.players,
+        games=config.games,
+        games_per_table=config.games_per_table,
+        duplicate=config.duplicate,
+    )
+    if games > MAX_GAMES:
         key = "games" if config.games is not None else "games_per_table"
-        raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_GAMES} games in a league, not about {estimate}")
+        raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_GAMES:,} games in a league, not {games:,}")
     return league_schedule(config, Deals.public(config.seed or 0))  # for its seats and size: seeds come at creation
