@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from rage_referee.seats import BotHandle, BotProcess, BotSpec, HandshakeError
+from rage_referee.seats import BotHandle, BotProcess, BotSpec, HandshakeError, stop_group
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,6 +180,30 @@ def test_a_bot_busy_in_its_own_code_stops_when_the_referee_is_killed(tmp_path: P
         referee.send_signal(signal.SIGKILL)
         referee.wait(10)
         assert_all_stop(bots)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def test_a_child_that_has_exited_holds_up_no_stop() -> None:
+    """A bot's child that has exited, and that its new parent has not reaped yet (a zombie, as bubblewrap's init
+    is once bubblewrap has gone), is not waited for as if it ran: the stop took the whole grace."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # the bot's orphans come here, reaped only at the end
+    code = "import os, time; pid = os.fork(); pid or os._exit(0); print(pid, flush=True); time.sleep(300)"
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        assert process.stdout is not None
+        child = int(process.stdout.readline())
+        started = time.monotonic()
+        stop_group(process, grace=5.0)
+        took = time.monotonic() - started
+        os.waitpid(child, 0)
+    finally:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+        process.kill()
+        process.wait()
+    assert took < 2.5, f"the stop waited {took:.1f} s for a child that had exited"
 
 
 def test_a_child_that_left_the_bots_group_is_ended_with_the_bot(tmp_path: Path) -> None:

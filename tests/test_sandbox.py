@@ -6,10 +6,13 @@ league's decision times, so that nothing it tries reaches the shared machine.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -26,6 +29,7 @@ from rage_referee import sandbox
 from rage_referee.cli import app
 from rage_referee.limits import MAX_BOT_LOG_BYTES
 from rage_referee.sandbox import UID_BASE
+from rage_referee.seats import BotProcess
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -256,6 +260,72 @@ def test_a_child_left_behind_is_killed_with_the_bot(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "orphan"))
     played(result)
     assert any("orphan" in line for line in (tmp_path / "logs" / "hostile.log").read_text().splitlines())
+
+
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_bot_stopped_while_bubblewrap_sets_it_up_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bubblewrap's init in the bot's PID namespace ends with bubblewrap only once it is set up: a launch
+    stopped before (a league refusing another bot as this one starts) must end it all the same."""
+    box = sandbox.Sandbox.available(sandbox.SandboxSettings(enabled=True, **LIMITS))
+    code = tmp_path / "bot"
+    code.mkdir(mode=0o755)
+    shutil.copy(RANDOM, code / "random_bot.py")
+    gate = code / "gate"  # holds bubblewrap's init before it binds itself to bubblewrap, and the bot as root
+    os.mkfifo(gate, 0o666)
+    unheld = sandbox.Jail.argv
+
+    def held(jail: sandbox.Jail, command: list[str]) -> list[str]:
+        argv = unheld(jail, command)
+        setup, bot_user = argv.index(jail.sandbox.tools["bwrap"]) + 1, argv.index(jail.sandbox.tools["setpriv"])
+        hold = ["/bin/sh", "-c", f'read _ < {gate}; exec "$@"', "sh"]
+        return [*argv[:setup], "--lock-file", str(gate), *argv[setup:bot_user], *hold, *argv[bot_user:]]
+
+    monkeypatch.setattr(sandbox.Jail, "argv", held)
+    bot = BotProcess(f"python {code / 'random_bot.py'}", tmp_path / "bot.log", sandbox=box)
+
+    async def stopped_while_held() -> list[int]:
+        start = asyncio.create_task(bot.start())
+        deadline = time.monotonic() + 20
+        while not (inner := children(bot.process.pid) if bot.process else []) or not children(inner[0]):
+            assert time.monotonic() < deadline, "bubblewrap did not reach the gate"
+            await asyncio.sleep(0.02)
+        waiting = [*inner, *children(inner[0])]  # its init, and the bot to be
+        start.cancel()  # as when another bot's start fails
+        with contextlib.suppress(asyncio.CancelledError):
+            await start
+        return waiting
+
+    launched = asyncio.run(stopped_while_held())
+    try:
+        deadline = time.monotonic() + 2
+        while any(map(alive, launched)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(alive, launched)), "a bot stopped while bubblewrap set it up left processes behind"
+    finally:
+        for pid in filter(alive, launched):  # its init: the rest of its PID namespace ends with it
+            os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.slow

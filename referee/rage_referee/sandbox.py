@@ -118,13 +118,17 @@ class Jail:
         ``prlimit`` sets the limits; ``bwrap`` (as root: no user namespace to undo it) builds the
         view and the namespaces, keeping only the rights to change user and to empty the bounding set
         (as root it drops the capabilities it holds, not the set that bounds what its children may
-        gain); ``setpriv`` empties that set and gives up the rest for the bot's own user.
+        gain); ``setpriv`` empties that set and gives up the rest for the bot's own user. Run it in a
+        session of its own (``start_new_session``): bwrap's init, in the bot's PID namespace, stays in
+        that process group, so ending the group ends the sandbox even while bwrap sets it up (its
+        ``--die-with-parent`` binds the init to bwrap only once set up; ``--new-session`` took it out
+        of the group before).
         """
         limits = self.sandbox.settings
         entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
         entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", f"--nofile={OPEN_FILES}", "--"]
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
-        jail += ["--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", HOSTNAME]
+        jail += ["--unshare-cgroup-try", "--die-with-parent", "--hostname", HOSTNAME]
         jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
         jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
         jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp

@@ -34,7 +34,7 @@ from .log_drain import LogDrain
 from .log_tail import tail_lines
 from .remote import health_said, wait_healthy
 from .spec import BotSpecError
-from .strays import LAUNCH_ENV, end_marked, new_mark
+from .strays import LAUNCH_ENV, end_marked, new_mark, processes
 
 START_TIMEOUT = 20.0
 
@@ -59,7 +59,8 @@ def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
         process.poll()  # reaps the leader, which would count as a member until then
-        if not _signal_group(group, 0):
+        if not _group_running(group):
+            process.wait()  # the leader has exited too: reaped, its exit code kept
             return
         time.sleep(0.02)
     _signal_group(group, signal.SIGKILL)
@@ -75,6 +76,25 @@ def _signal_group(group: int, signum: int) -> bool:
     except PermissionError:
         return True  # a member that changed its rights: only the leader is waited for
     return True
+
+
+def _group_running(group: int) -> bool:
+    """Whether a process of the group ``group`` has not exited yet: one that has (a zombie its new parent
+    has not reaped, such as bubblewrap's init once bubblewrap is gone) holds nothing, and is not waited for."""
+    if not _signal_group(group, 0):
+        return False
+    if not Path("/proc").is_dir():
+        return True
+    return any(_runs_in(pid, group) for pid in processes())
+
+
+def _runs_in(pid: int, group: int) -> bool:
+    """Whether the process ``pid`` is in the group ``group`` and has not exited."""
+    try:
+        state, _parent, member_of = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:3]
+    except (OSError, IndexError, ValueError):
+        return False
+    return member_of == str(group) and state not in ("Z", "X")
 
 
 def launch_header(command: str) -> str:

@@ -29,7 +29,7 @@ def end_marked(mark: str) -> int:
     needle = f"{LAUNCH_ENV}={mark}".encode()
     ended = 0
     for _ in range(PASSES):
-        found = [pid for pid in _processes() if needle in _environment(pid)]
+        found = [pid for pid in processes() if needle in _environment(pid)]
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
@@ -39,7 +39,8 @@ def end_marked(mark: str) -> int:
     return ended
 
 
-def _processes() -> list[int]:
+def processes() -> list[int]:
+    """The ids of every process this machine runs (none known without ``/proc``)."""
     proc = Path("/proc")
     return [int(entry.name) for entry in proc.iterdir() if entry.name.isdigit()] if proc.is_dir() else []
 
