@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import os
@@ -236,3 +237,20 @@ def test_the_referee_follows_no_link_a_bot_leaves_for_its_socket(box: Sandbox, t
 def test_a_bot_sees_a_host_name_of_its_own(box: Sandbox, tmp_path: Path) -> None:
     assert in_jail(box, tmp_path / "work", "import socket; print(socket.gethostname())") == "rage-bot"
     assert socket.gethostname() != "rage-bot"
+
+
+def test_a_launch_the_sandbox_refuses_takes_no_user_and_leaves_no_socket_folder(box: Sandbox, tmp_path: Path) -> None:
+    """The jail was made (a user taken, a socket folder mounted) before its command was refused, and kept."""
+    from rage_referee.seats.process import BotProcess
+
+    program = Path("/tmp") / f"rage-bot-{os.getpid()}-{tmp_path.name}.py"  # a program the sandbox refuses
+    program.write_text("")
+    bot = BotProcess(f"python {program}", tmp_path / "logs" / "refused.log", sandbox=box)
+    users = set(sandbox._in_use)
+    try:
+        with pytest.raises(SandboxError, match="shared with every user"):
+            asyncio.run(bot.start())
+    finally:
+        program.unlink()
+    assert sandbox._in_use == users
+    assert bot._jail is None and bot._log is None

@@ -173,7 +173,11 @@ class BotProcess:
         except OSError as error:
             reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
             raise HandshakeError(f"cannot write the bot's log {self.log_path}: {reason or error}") from None
-        argv, environment, address = self._launch()
+        try:
+            argv, environment, address = self._launch()
+        except BaseException:  # a launch the sandbox refuses leaves no user, mount or log taken
+            self.stop()
+            raise
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
         self._log.write(launch_header(shown).encode())
         self._launched_at = self._log.tell()
