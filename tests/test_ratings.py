@@ -397,32 +397,32 @@ def test_the_fits_of_a_stack_of_win_matrices_are_choix_fits_of_each() -> None:
     assert fit_strengths(wins) == pytest.approx(choix.ilsr_pairwise(5, pairs, alpha=REGULARISATION), abs=1e-7)
 
 
-@pytest.mark.parametrize("set_size", [1, 3])
-def test_bootstrap_intervals_cover_the_true_ratings_about_95_in_100(set_size: int) -> None:
-    # 40 leagues of bots of known strength: the 95% intervals hold the true (centred) rating about as often
+def coverage(leagues: int, games: int, set_size: int, seed: int) -> float:
+    """The share of the 95% intervals holding the true (centred) rating, over ``leagues`` simulated leagues of
+    four bots of known strength."""
     truth = [0.0, 80.0, 160.0, 240.0]
     centred = {f"b{k}": elo - np.mean(truth) + CENTRE for k, elo in enumerate(truth)}
     inside = total = 0
-    for seed in range(40):
-        games = synthetic_league(truth, games=240, seed=1000 + seed, set_size=set_size)
-        rows = rating_table(games, with_skill=False)
+    for league in range(leagues):
+        rows = rating_table(
+            synthetic_league(truth, games=games, seed=seed + league, set_size=set_size), with_skill=False
+        )
         inside += sum(row.low <= centred[row.name] <= row.high for row in rows)
         total += len(rows)
-    assert 0.88 <= inside / total <= 0.99, inside / total
+    return inside / total
+
+
+@pytest.mark.parametrize("set_size", [1, 3])
+def test_bootstrap_intervals_cover_the_true_ratings_about_95_in_100(set_size: int) -> None:
+    share = coverage(40, games=240, set_size=set_size, seed=1000)
+    assert 0.88 <= share <= 0.99, share
 
 
 @pytest.mark.parametrize("sets", [3, 5])
 def test_intervals_from_a_few_duplicate_sets_still_cover_about_95_in_100(sets: int) -> None:
     # a bootstrap over a few sets spreads too little: its percentiles held the truth in 72% of leagues of 3 sets
-    truth = [0.0, 80.0, 160.0, 240.0]
-    centred = {f"b{k}": elo - np.mean(truth) + CENTRE for k, elo in enumerate(truth)}
-    inside = total = 0
-    for seed in range(60):
-        games = synthetic_league(truth, games=6 * sets, seed=3000 + seed, set_size=6)
-        rows = rating_table(games, with_skill=False)
-        inside += sum(row.low <= centred[row.name] <= row.high for row in rows)
-        total += len(rows)
-    assert 0.88 <= inside / total <= 0.99, inside / total
+    share = coverage(60, games=6 * sets, set_size=6, seed=3000)
+    assert 0.88 <= share <= 0.99, share
 
 
 def test_the_fits_of_few_sets_spread_by_students_t() -> None:

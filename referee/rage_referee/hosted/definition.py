@@ -21,7 +21,7 @@ from ..deals import Deals
 from ..faults import Forfeits
 from ..league.config import LeagueConfig
 from ..league.runner import league_schedule
-from ..league.schedule import ScheduledGame, schedule_size
+from ..league.schedule import ScheduledGame
 from ..problems import first_problem
 from .checks import MAX_LEAGUE_NAME, check_name
 from .errors import InvalidArgument
@@ -131,13 +131,7 @@ def _validated(data: dict[str, Any]) -> LeagueConfig:
 
 def _bounded_schedule(config: LeagueConfig) -> list[ScheduledGame]:
     """The schedule, refused before it is built when it would pass :data:`MAX_GAMES` games."""
-    _, games = schedule_size(
-        list(config.bots),
-        config.players,
-        games=config.games,
-        games_per_table=config.games_per_table,
-        duplicate=config.duplicate,
-    )
+    _, games = config.schedule_size()
     if games > MAX_GAMES:
         key = "games" if config.games is not None else "games_per_table"
         raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_GAMES:,} games in a league, not {games:,}")

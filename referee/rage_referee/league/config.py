@@ -136,13 +136,7 @@ class LeagueConfig(BaseModel):
             )
         if len(self.bots) < self.players:
             raise ValueError(f"bots: {len(self.bots)} bots cannot fill a table of {self.players}")
-        tables, games = schedule_size(
-            list(self.bots),
-            self.players,
-            games=self.games,
-            games_per_table=self.games_per_table,
-            duplicate=self.duplicate,
-        )
+        tables, games = self.schedule_size()
         if games > MAX_GAMES:
             asked = (
                 f"games: {self.games:,} in whole sets"
@@ -154,6 +148,16 @@ class LeagueConfig(BaseModel):
         if unknown:
             raise ValueError(f"exclude: no bot named {', '.join(map(repr, unknown))} in [bots]")
         return self
+
+    def schedule_size(self) -> tuple[int, int]:
+        """The tables its schedule seats and the games it plays in all, counted without building it."""
+        return schedule_size(
+            list(self.bots),
+            self.players,
+            games=self.games,
+            games_per_table=self.games_per_table,
+            duplicate=self.duplicate,
+        )
 
     def bot_specs(self) -> list[BotSpec]:
         return [BotSpec.of(name, target) for name, target in self.bots.items()]
