@@ -289,7 +289,7 @@ def test_a_league_left_with_a_failed_game_fails_naming_it_and_resumes(
 
 
 def test_a_big_schedule_does_not_stall_other_calls(tmp_path: Path) -> None:
-    text = definition(name="big", games=100_000)
+    text = definition(name="big", games=99_996)  # 16,666 duplicate sets of 6: the most a hosted league holds
 
     async def scenario(referee: Hosted) -> None:
         gaps: list[float] = []
@@ -309,7 +309,7 @@ def test_a_big_schedule_does_not_stall_other_calls(tmp_path: Path) -> None:
         took = time.perf_counter() - started
         creating = False
         await ticks
-        assert info.games_total >= 100_000
+        assert info.games_total == 99_996
         # Relative, not absolute: before, the loop stood still for the whole call. A loaded machine can
         # hold the process off its core for half of a short call, so the bound is the call's bulk.
         assert max(gaps) < took * 0.8, f"the event loop stalled {max(gaps):.3f} s of a {took:.3f} s CreateLeague"
