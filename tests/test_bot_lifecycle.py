@@ -74,16 +74,21 @@ def assert_all_stop(bots: list[int]) -> None:
     assert not alive, f"bots still running after the referee died: {alive}"
 
 
+def kill_and_see_its_bots_stop(referee: subprocess.Popen[bytes]) -> None:
+    """SIGKILL ``referee``, running its two bots: both stop."""
+    bots = launched_by(referee.pid)
+    assert len(bots) == 2, "the referee did not launch its two bots"
+    referee.send_signal(signal.SIGKILL)
+    referee.wait(10)
+    assert_all_stop(bots)
+
+
 def test_launched_bots_stop_when_the_referee_is_killed(tmp_path: Path) -> None:
     with match_of_two(tmp_path, f"python {ROOT / 'examples' / 'random_bot.py'}") as referee:
         deadline = time.monotonic() + 30
         while len(launched_by(referee.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        bots = launched_by(referee.pid)
-        assert len(bots) == 2, "the referee did not launch its two bots"
-        referee.send_signal(signal.SIGKILL)
-        referee.wait(10)
-        assert_all_stop(bots)
+        kill_and_see_its_bots_stop(referee)
 
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["launched", "through-a-shell"])
@@ -175,11 +180,7 @@ def test_a_bot_busy_in_its_own_code_stops_when_the_referee_is_killed(tmp_path: P
         while not any("spinning" in log.read_text() for log in tmp_path.glob("*.log")):
             assert time.monotonic() < deadline, "no bot was asked to bid"
             time.sleep(0.1)
-        bots = launched_by(referee.pid)
-        assert len(bots) == 2, "the referee did not launch its two bots"
-        referee.send_signal(signal.SIGKILL)
-        referee.wait(10)
-        assert_all_stop(bots)
+        kill_and_see_its_bots_stop(referee)
 
 
 PR_SET_CHILD_SUBREAPER = 36
