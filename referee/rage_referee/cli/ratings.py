@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 COLUMNS = ("bot", "elo", "95%", "LOS", "games", "score", "place", "bids", "faults", "skill")
 LEGEND = (
     "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap "
-    "(- from a single duplicate set or game: nothing to resample); "
+    "over duplicate sets (or games), spread by Student's t for their number "
+    "(- from one set or game: nothing to resample); "
     "LOS: likelihood of superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
     "skill: OpenSkill Plackett-Luce mu - 3 sigma. The overall ranking: the evidence that two bots differ "
     "is their duplicate score difference (rage ratings --pairs)"
