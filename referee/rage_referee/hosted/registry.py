@@ -181,7 +181,8 @@ class Registry:
 
     # ------------------------------------------------------------------ entrants
     def add_entrant(self, name: str, token_hash: str) -> EntrantEntry:
-        """A new entrant; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past :data:`MAX_ENTRANTS`."""
+        """A new entrant; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past
+        :data:`MAX_ENTRANTS`."""
         with Session(self.engine) as session:
             if (session.scalar(select(func.count()).select_from(EntrantRow)) or 0) >= MAX_ENTRANTS:
                 raise ResourceExhausted(f"the referee holds {MAX_ENTRANTS} entrants already")

@@ -171,7 +171,7 @@ class Submissions:
         and logs, and the database's folder (with the deal keys)."""
         self._policy = policy
         self._locks: dict[str, asyncio.Lock] = {}
-        self._builds = BuildQueue(build_slots)
+        self.builds = BuildQueue(build_slots)
         """``build_slots`` builds at a time (default one: the referee's cores play the games), in turn by entrant."""
         self._uploads: Counter[str] = Counter()
         """Uploads under way, by holder (:attr:`~.auth.Caller.holder`)."""
@@ -304,7 +304,7 @@ class Submissions:
         would let a caller cancelling each call run any number of builds at once.
         """
         owned = list(owned)
-        async with self._builds.slot(holder):
+        async with self.builds.slot(holder):
             return await _to_its_end(asyncio.ensure_future(asyncio.to_thread(self._accept, name, upload, owned)))
 
     def _accept(self, name: str, upload: Path, owned: list[str]) -> tuple[VersionEntry, BuildResult]:
