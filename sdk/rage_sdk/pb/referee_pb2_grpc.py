@@ -157,7 +157,7 @@ class RefereeServicer:
 
     def SubmitBot(self, request_iterator, context):
         """Entrants: a bot's code, streamed (a .tar.gz or .zip of a folder holding rage-bot.toml; at most
-        16 MiB, refused with RESOURCE_EXHAUSTED as soon as more arrives). With the entry token the name
+        16 MiB, refused with RESOURCE_EXHAUSTED as soon as more arrives). With an entrant's token the name
         is a new bot's, whose token the reply holds, shown this once; with a submitted bot's own token,
         a new version of it. The referee keeps each upload as a version (the same files are the same
         version), builds it once in the sandbox (no network; time, memory and disk limits) and answers
