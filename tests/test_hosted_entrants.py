@@ -5,7 +5,8 @@
 - one entrant cannot take another's registrations, Watch streams or uploads (idle uploads of one
   leave another's through);
 - builds wait in a queue served in turn by entrant, ``build_slots`` at once;
-- an entrant deletes a version (not one a league pins, nor a bot's only one), freeing its place;
+- an entrant's bots share its versions; it deletes one (not one a league pins, nor a bot's only
+  one), freeing its place;
 - a database made before entrants gets its bots' entrants in place;
 - standings name each bot's owner.
 """
@@ -269,6 +270,24 @@ def test_deleting_a_version_frees_its_place(tmp_path: Path, monkeypatch: pytest.
         assert {entrant.name: entrant.versions for entrant in listed.entrants} == {"entry": 0, "alice": 1, "bob": 0}
         again = await hosted.submit("rnd", third, first.token)
         assert again.version.current
+
+    run(tmp_path, scenario)
+
+
+def test_an_entrants_bots_share_its_versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hosted_submissions, "MAX_ENTRANT_VERSIONS", 2)
+    code = pack(bot_folder(tmp_path / "bot"))
+
+    async def scenario(hosted: Referee) -> None:
+        alice, bob = await add_entrant(hosted, "alice"), await add_entrant(hosted, "bob")
+        for name in ("x", "y"):
+            await hosted.submit(name, code, alice)
+        assert await hosted.refusal("z", code, alice) == (
+            EXHAUSTED,
+            "name: the entrant's bots keep 2 versions, the most one entrant's may: delete one first",
+        )
+        await hosted.submit("z", code, bob)
+        await hosted.submit("house", code, ADMIN)  # the organizer's bots belong to no entrant
 
     run(tmp_path, scenario)
 

@@ -156,7 +156,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             new = submissions.check_caller(caller, name, name in {bot.name for bot in self.contest.registry.bots()})
             if new:
                 self.contest.registry.check_room(caller.entrant)
-            owned = [*self.contest.registry.bots_of(caller.entrant), name]
+            owned = [*self.contest.registry.bots_of(caller.entrant), name] if caller.entrant else []
             async with submissions.upload(first.format, first.data, chunks, submissions.room(name, owned)) as upload:
                 entry, result = await submissions.accept(name, upload, caller.holder, owned)
             token = ""
