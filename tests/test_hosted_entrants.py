@@ -295,24 +295,31 @@ def test_an_entrants_bots_share_its_versions(tmp_path: Path, monkeypatch: pytest
 def test_a_version_a_league_pins_and_a_bots_only_version_are_kept(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path / "bot")
 
+    async def submit(hosted: Referee, token: str, change: str) -> pb.SubmitBotReply:
+        (folder / "bot.py").write_text((folder / "bot.py").read_text() + change)
+        return await hosted.submit("rnd", pack(folder), token)
+
+    def deleting(reply: pb.SubmitBotReply) -> pb.DeleteVersionRequest:
+        return pb.DeleteVersionRequest(name="rnd", version=reply.version.version)
+
     async def scenario(hosted: Referee) -> None:
-        first = await hosted.submit("rnd", pack(folder))
-        only = pb.DeleteVersionRequest(name="rnd", version=first.version.version)
-        assert (await refusal(hosted, "DeleteVersion", only, first.token))[1] == (
+        first = await submit(hosted, ENTRY, "")
+        assert (await refusal(hosted, "DeleteVersion", deleting(first), first.token))[1] == (
             f"version: {first.bot.version} is bot 'rnd''s only version: submit another first"
         )
-        (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# a change\n")
-        await hosted.submit("rnd", pack(folder), first.token)
+        second, third = await submit(hosted, first.token, "\n# 2\n"), await submit(hosted, first.token, "\n# 3\n")
         contest = hosted.contest
         league = contest.registry.add_league("cup", 7, "", ["rnd"], "{}", 3, 6)
         contest.submissions.versions.pin(league.league_id, {"rnd": first.version.version})
-        assert await refusal(hosted, "DeleteVersion", only, first.token) == (
+        assert await refusal(hosted, "DeleteVersion", deleting(first), first.token) == (
             grpc.StatusCode.FAILED_PRECONDITION,
             f"version: {first.bot.version} of bot 'rnd' is pinned by league 'cup'",
         )
+        kept = await hosted.call("DeleteVersion", deleting(second), first.token)  # the league plays another one
+        assert [version.version for version in kept.versions] == [third.version.version, first.version.version]
         contest.registry.set_status("cup", LeagueStatus.FINISHED)  # a league over pins it no more
-        kept = await hosted.call("DeleteVersion", only, first.token)
-        assert len(kept.versions) == 1
+        kept = await hosted.call("DeleteVersion", deleting(first), first.token)
+        assert [version.version for version in kept.versions] == [third.version.version]
 
     run(tmp_path, scenario)
 

@@ -64,7 +64,6 @@ class BotRow(HostedBase):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
     entrant: Mapped[str] = mapped_column(String(64), index=True, default="", server_default="")
     """The name of the entrant whose bot it is; empty for the organizer's."""
 

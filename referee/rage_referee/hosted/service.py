@@ -189,11 +189,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         registry, submissions = self.contest.registry, self.contest.submissions
         caller.require_owner(name, registry.bot(name).entrant, "delete its versions")
         async with submissions.lock(name):
-            pins = {
-                league.name: submissions.versions.pins(league.league_id).get(name, "")
-                for league in registry.leagues()
-                if not league.status.over
-            }
+            leagues = [league for league in registry.leagues() if not league.status.over]
+            pins = {league.name: submissions.versions.pins(league.league_id).get(name, "") for league in leagues}
             await asyncio.to_thread(submissions.delete, name, version, pins)
         return self._versions(caller, name)
 

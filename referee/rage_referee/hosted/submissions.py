@@ -21,7 +21,7 @@ import logging
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -360,9 +360,9 @@ class Submissions:
         for suffix in (".build.json", ".build.log"):
             submission.folder.with_suffix(suffix).unlink(missing_ok=True)
 
-    def delete(self, name: str, version: str, pinned_by: Iterable[str]) -> VersionEntry:
+    def delete(self, name: str, version: str, pins: Mapping[str, str]) -> VersionEntry:
         """Forget a version of ``name`` (``sha256:HEX`` or its short form) and remove its files; the lock of
-        ``name`` is held. ``pinned_by`` names the leagues not over that pin it.
+        ``name`` is held. ``pins`` is the version of ``name`` each league not over plays, by league.
 
         :raises NotFound: no such version. :raises FailedPrecondition: a league pins it, or it is the bot's only one.
         """
@@ -370,7 +370,7 @@ class Submissions:
         entry = next((entry for entry in versions if version in (entry.version, entry.short)), None)
         if entry is None:
             raise NotFound(f"version: bot {name!r} has no version {version!r}")
-        leagues = sorted(pinned_by)
+        leagues = sorted(league for league, pinned in pins.items() if pinned == entry.version)
         if leagues:
             raise FailedPrecondition(
                 f"version: {entry.short} of bot {name!r} is pinned by league {', '.join(map(repr, leagues))}"
