@@ -1,7 +1,8 @@
 """Entrants are accounts of the hosted referee, and every limit of one counts its bots' tokens too
 (in process, on loopback):
 
-- the admin adds, lists and disables entrants; a disabled entrant's token and its bots' are refused;
+- the admin adds, lists and disables entrants, and the entry token signs them up; a disabled
+  entrant's token and its bots' are refused;
 - one entrant cannot take another's registrations, Watch streams or uploads (idle uploads of one
   leave another's through);
 - builds wait in a queue served in turn by entrant, ``build_slots`` at once;
@@ -85,6 +86,27 @@ def test_the_admin_adds_lists_and_disables_entrants_whose_tokens_are_then_refuse
                 "authorization: entrant 'carol' is disabled",
             )
         await hosted.call("ListBots", pb.ListBotsRequest(), ENTRY)  # another entrant's token still serves
+
+    run(tmp_path, scenario)
+
+
+def test_the_entry_token_signs_up_entrants_of_their_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "MAX_BOTS_PER_ENTRANT", 1)
+    monkeypatch.setattr(registry, "MAX_ENTRANTS", 3)
+
+    async def scenario(hosted: Referee) -> None:
+        await register(hosted, "shared", ENTRY)
+        signed = await hosted.call("SignUp", pb.AddEntrantRequest(name="erin"), ENTRY)
+        await register(hosted, "e1", signed.token)  # its own allowance, not the entry token's
+        assert (await refusal(hosted, "SignUp", pb.AddEntrantRequest(name="fay"), signed.token))[0] is (
+            grpc.StatusCode.PERMISSION_DENIED
+        )
+        await hosted.call("SignUp", pb.AddEntrantRequest(name="gus"), ENTRY)
+        assert await refusal(hosted, "SignUp", pb.AddEntrantRequest(name="hal"), ENTRY) == (
+            EXHAUSTED,
+            "the referee holds 3 entrants already",
+        )
+        await add_entrant(hosted, "ivy")  # the organizer adds past it
 
     run(tmp_path, scenario)
 

@@ -311,6 +311,24 @@ def register_command(
     print(reply.token)
 
 
+@app.command("signup")
+def signup_command(
+    name: Annotated[str, typer.Argument(help="Your entrant's name (letters, digits, _ . -).", show_default=False)],
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Sign up as an entrant of your own (with the entry token). Prints your token on stdout: it is shown this once."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("SignUp", pb.AddEntrantRequest(name=name))
+    err.print(
+        f"signed up as {reply.entrant.name}. Your token, shown this once (it registers and submits your bots):",
+        markup=False,
+    )
+    print(reply.token)
+
+
 @app.command("update")
 def update_command(
     name: Annotated[str, typer.Argument(help="The bot's name.", show_default=False)],

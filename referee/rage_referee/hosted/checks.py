@@ -19,7 +19,7 @@ MAX_BOTS_PER_ENTRANT = 100
 """Bots one entrant may register or submit, with its token or its bots' (the admin token only
 :data:`MAX_BOTS`): no one entrant takes every place."""
 MAX_ENTRANTS = 1000
-"""Entrants, at most."""
+"""Entrants, at most, once a sign-up would make one more (the organizer adds them past it)."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 

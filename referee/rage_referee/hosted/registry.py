@@ -179,11 +179,11 @@ class Registry:
         _add_entrant_column(engine)
 
     # ------------------------------------------------------------------ entrants
-    def add_entrant(self, name: str, token_hash: str) -> EntrantEntry:
+    def add_entrant(self, name: str, token_hash: str, bounded: bool = False) -> EntrantEntry:
         """A new entrant; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past
-        :data:`MAX_ENTRANTS`."""
+        :data:`MAX_ENTRANTS` when ``bounded`` (a sign-up: the organizer adds entrants past it)."""
         with Session(self.engine) as session:
-            if (session.scalar(select(func.count()).select_from(EntrantRow)) or 0) >= MAX_ENTRANTS:
+            if bounded and (session.scalar(select(func.count()).select_from(EntrantRow)) or 0) >= MAX_ENTRANTS:
                 raise ResourceExhausted(f"the referee holds {MAX_ENTRANTS} entrants already")
             row = EntrantRow(name=name, token_hash=token_hash, disabled=False, added_at=datetime.now(UTC))
             session.add(row)

@@ -24,10 +24,10 @@ from .auth import Caller, Role, new_token, token_hash
 from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION, check_name, check_text
 from .contest import Contest
 from .definition import forfeits_of, read_definition
-from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
+from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from .events import Watcher
 from .leagues import failure_text
-from .registry import EntrantEntry, LeagueEntry, LeagueStatus
+from .registry import ENTRY_ENTRANT, EntrantEntry, LeagueEntry, LeagueStatus
 from .submissions import next_chunk
 
 log = logging.getLogger(__name__)
@@ -175,6 +175,20 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         return pb.SubmitBotReply(bot=messages.bot_info(bot, True, current), version=info, token=token)
 
     @refusals
+    async def SignUp(self, request: pb.AddEntrantRequest, context: Any) -> pb.AddEntrantReply:
+        caller = self._caller(context)
+        if caller.role is not Role.ADMIN and caller.entrant != ENTRY_ENTRANT:
+            raise PermissionDenied("only the entry token (or the admin token) may sign up an entrant")
+        return self._add_entrant(request.name, bounded=True)
+
+    def _add_entrant(self, name: str, bounded: bool) -> pb.AddEntrantReply:
+        name = check_name(name, "name", MAX_BOT_NAME)
+        token = new_token()
+        entrant = self.contest.registry.add_entrant(name, token_hash(token), bounded)
+        log.info("entrant %s %s", name, "signed up" if bounded else "added")
+        return pb.AddEntrantReply(entrant=self._entrant_info(entrant), token=token)
+
+    @refusals
     async def ListVersions(self, request: pb.ListVersionsRequest, context: Any) -> pb.ListVersionsReply:
         caller = self._caller(context)
         return self._versions(caller, check_name(request.name, "name", MAX_BOT_NAME))
@@ -237,11 +251,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def AddEntrant(self, request: pb.AddEntrantRequest, context: Any) -> pb.AddEntrantReply:
         self._caller(context).require_admin("add an entrant")
-        name = check_name(request.name, "name", MAX_BOT_NAME)
-        token = new_token()
-        entrant = self.contest.registry.add_entrant(name, token_hash(token))
-        log.info("entrant %s added", name)
-        return pb.AddEntrantReply(entrant=self._entrant_info(entrant), token=token)
+        return self._add_entrant(request.name, bounded=False)
 
     @refusals
     async def ListEntrants(self, request: pb.ListEntrantsRequest, context: Any) -> pb.ListEntrantsReply:

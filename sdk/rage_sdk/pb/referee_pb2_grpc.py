@@ -54,6 +54,11 @@ class RefereeStub:
                 request_serializer=rage_dot_v1_dot_referee__pb2.SubmitBotChunk.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.SubmitBotReply.FromString,
                 _registered_method=True)
+        self.SignUp = channel.unary_unary(
+                '/rage.v1.Referee/SignUp',
+                request_serializer=rage_dot_v1_dot_referee__pb2.AddEntrantRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.AddEntrantReply.FromString,
+                _registered_method=True)
         self.ListVersions = channel.unary_unary(
                 '/rage.v1.Referee/ListVersions',
                 request_serializer=rage_dot_v1_dot_referee__pb2.ListVersionsRequest.SerializeToString,
@@ -164,6 +169,14 @@ class RefereeServicer:
         with the build's outcome and log. Each bot keeps at most 10 versions and 256 MiB of files. An
         entrant has at most 2 uploads under way; one that sends no message for 10 s is refused. Builds
         wait in one queue served in turn by entrant.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SignUp(self, request, context):
+        """The entry token (or the admin token): a new entrant's account, as AddEntrant makes, for an entrant
+        to sign up by itself (at most 1,000 entrants in all).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -299,6 +312,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.SubmitBot,
                     request_deserializer=rage_dot_v1_dot_referee__pb2.SubmitBotChunk.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.SubmitBotReply.SerializeToString,
+            ),
+            'SignUp': grpc.unary_unary_rpc_method_handler(
+                    servicer.SignUp,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.AddEntrantRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.AddEntrantReply.SerializeToString,
             ),
             'ListVersions': grpc.unary_unary_rpc_method_handler(
                     servicer.ListVersions,
@@ -484,6 +502,33 @@ class Referee:
             '/rage.v1.Referee/SubmitBot',
             rage_dot_v1_dot_referee__pb2.SubmitBotChunk.SerializeToString,
             rage_dot_v1_dot_referee__pb2.SubmitBotReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SignUp(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/SignUp',
+            rage_dot_v1_dot_referee__pb2.AddEntrantRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.AddEntrantReply.FromString,
             options,
             channel_credentials,
             insecure,
