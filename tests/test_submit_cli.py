@@ -1,4 +1,4 @@
-"""``rage referee submit``, ``builds``, ``version delete`` and ``entrant`` against a referee served by
+"""``rage referee submit``, ``builds``, ``version delete``, ``entrant`` and ``signup`` against a referee served by
 ``rage referee serve --no-sandbox``."""
 
 from __future__ import annotations
@@ -85,6 +85,9 @@ def test_the_organizer_adds_an_entrant_that_submits_deletes_a_version_and_is_dis
         refused = rage("bots", token=alice)
         assert refused.exit_code == 1
         assert "refused (UNAUTHENTICATED): authorization: entrant 'alice' is disabled" in refused.output
+        signed = rage("signup", "erin", token=(tmp_path / "r.entry-token").read_text().strip())
+        assert signed.exit_code == 0 and "signed up as erin" in signed.output
+        assert rage("bots", token=signed.stdout.strip().splitlines()[-1]).exit_code == 0
     finally:
         stop_group(server, 5.0)
 
