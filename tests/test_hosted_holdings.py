@@ -1,4 +1,4 @@
-"""What one caller of the hosted referee may hold: an entry token registers a bounded share of the bots, a
+"""What one caller of the hosted referee may hold: the entry token registers a bounded share of the bots, a
 build goes on holding its place when its caller goes away, and the scratch of uploads a killed referee was
 receiving is not kept for good."""
 
@@ -20,10 +20,10 @@ from rage_sdk.pb import referee_pb2 as pb
 from test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
 
 
-def test_an_entry_token_registers_its_share_of_bots_and_no_more(
+def test_the_entry_token_registers_its_entrants_share_of_bots_and_no_more(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(registry, "MAX_BOTS_PER_TOKEN", 2, raising=False)
+    monkeypatch.setattr(registry, "MAX_BOTS_PER_ENTRANT", 2)
     code = pack(bot_folder(tmp_path / "bot"))
 
     async def scenario(hosted: Referee) -> None:
@@ -32,7 +32,7 @@ def test_an_entry_token_registers_its_share_of_bots_and_no_more(
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await hosted.call("RegisterBot", pb.RegisterBotRequest(name="three", address="127.0.0.1:5"), ENTRY)
         assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert refused.value.details() == "this token has registered 2 bots, the most one token may: ask the organizer"
+        assert refused.value.details() == ("entrant 'entry' has 2 bots, the most one entrant may: ask the organizer")
         assert await hosted.refusal("three", code) == (grpc.StatusCode.RESOURCE_EXHAUSTED, refused.value.details())
         assert not hosted.stored()  # refused before the upload was received or built
         await hosted.call("RegisterBot", pb.RegisterBotRequest(name="house", address="127.0.0.1:5"), ADMIN)

@@ -324,7 +324,7 @@ def test_watch_streams_are_capped_per_token_with_room_for_the_admin(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(events, "MAX_WATCHERS", 8)
-    monkeypatch.setattr(events, "MAX_WATCHERS_PER_TOKEN", 3)
+    monkeypatch.setattr(events, "MAX_WATCHERS_PER_ENTRANT", 3)
     monkeypatch.setattr(events, "ADMIN_RESERVED", 2)
 
     async def scenario(referee: Hosted) -> None:

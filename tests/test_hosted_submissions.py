@@ -202,7 +202,7 @@ def test_a_bots_versions_and_bytes_are_capped(tmp_path: Path, monkeypatch: pytes
         code, details = await hosted.refusal("rnd", pack(folder), token=first.token)
         assert (code, details) == (
             grpc.StatusCode.RESOURCE_EXHAUSTED,
-            "name: bot 'rnd' keeps 2 versions, the most a bot may",
+            "name: bot 'rnd' keeps 2 versions, the most a bot may: delete one first",
         )
         monkeypatch.setattr(hosted_submissions, "MAX_VERSIONS", 10)
         used = sum(v.bytes for v in (await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"))).versions)

@@ -3,8 +3,8 @@ uploads it never finishes (in process, on loopback):
 
 - an upload whose next message does not come in time, or that takes too long in all, is refused, and
   its scratch file removed;
-- a token has at most a few uploads under way, and the referee a few in all: one more is refused
-  at once, in one line.
+- an entrant (its token and its bots' together) has at most a few uploads under way, and the referee
+  a few in all: one more is refused at once, in one line; one entrant's idle uploads leave another's through.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def test_an_upload_that_stalls_is_refused_and_its_scratch_file_removed(
     run(tmp_path, scenario)
 
 
-def test_uploads_under_way_are_capped_per_token_and_in_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hosted_submissions, "MAX_UPLOADS_PER_TOKEN", 2)
+def test_uploads_under_way_are_capped_per_entrant_and_in_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hosted_submissions, "MAX_UPLOADS_PER_ENTRANT", 2)
     monkeypatch.setattr(hosted_submissions, "MAX_UPLOADS", 3)
 
     async def scenario(stub: Any, root: Path) -> None:
@@ -91,7 +91,7 @@ def test_uploads_under_way_are_capped_per_token_and_in_all(tmp_path: Path, monke
         code, details = await Upload(stub, "one-more").refusal()
         assert (code, details) == (
             grpc.StatusCode.RESOURCE_EXHAUSTED,
-            "this token has 2 uploads under way already; finish one first",
+            "entrant 'entry' has 2 uploads under way already; finish one first",
         )
         third = Upload(stub, "admins", ADMIN)
         await asyncio.wait_for(third.sent_first.wait(), PROMPTLY)

@@ -22,7 +22,7 @@ from report_helpers import Live, live_contest
 @pytest.fixture
 def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Live]:
     monkeypatch.setattr(events, "MAX_WATCHERS", 6)
-    monkeypatch.setattr(events, "MAX_WATCHERS_PER_TOKEN", 2)
+    monkeypatch.setattr(events, "MAX_WATCHERS_PER_ENTRANT", 2)
     monkeypatch.setattr(events, "ADMIN_RESERVED", 1)
     with live_contest(tmp_path, [], shown=0) as served:
         yield served

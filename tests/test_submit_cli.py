@@ -1,10 +1,12 @@
-"""``rage referee submit`` and ``builds`` against a referee served by ``rage referee serve --no-sandbox``."""
+"""``rage referee submit``, ``builds``, ``version delete``, ``entrant`` and ``signup`` against a referee served by
+``rage referee serve --no-sandbox``."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rage_referee.cli import app
@@ -15,6 +17,7 @@ from typer.testing import CliRunner
 
 RAGE = str(Path(sys.executable).with_name("rage"))
 ENTRY = "entry-token-0123456789abcdef"
+ADMIN = "admin-token-0123456789abcdef"
 runner = CliRunner()
 
 pytestmark = pytest.mark.slow
@@ -43,6 +46,48 @@ def test_an_entrant_submits_a_folder_and_sees_its_builds(tmp_path: Path) -> None
         assert "refused (ALREADY_EXISTS): name: a bot named 'rnd' exists" in again.output
         missing = runner.invoke(app, ["referee", "submit", str(tmp_path / "nowhere.txt"), "--name", "x", *where])
         assert missing.exit_code == 2 and "expected a folder, a .tar.gz or a .zip" in missing.output
+    finally:
+        stop_group(server, 5.0)
+
+
+def test_the_organizer_adds_an_entrant_that_submits_deletes_a_version_and_is_disabled(tmp_path: Path) -> None:
+    (tmp_path / "admin-token").write_text(ADMIN + "\n")
+    port = free_port()
+    log = tmp_path / "referee.log"
+    argv = [RAGE, "referee", "serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(tmp_path / "r.sqlite")]
+    server = launch(
+        [*argv, "--admin-token-file", str(tmp_path / "admin-token"), "--no-sandbox", "--build-slots", "2"], log
+    )
+
+    def rage(*args: str, token: str = ADMIN) -> Any:
+        return runner.invoke(app, ["referee", *args, "--token", token, "--referee", f"127.0.0.1:{port}"])
+
+    try:
+        wait_serving(f"127.0.0.1:{port}", server, log)
+        added = rage("entrant", "add", "alice")
+        assert added.exit_code == 0, added.output
+        alice = added.stdout.strip().splitlines()[-1]
+        folder = bot_folder(tmp_path / "bot")
+        submitted = rage("submit", str(folder), "--name", "rnd", token=alice)
+        assert submitted.exit_code == 0, submitted.output
+        (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# a change\n")
+        bot = submitted.stdout.strip().splitlines()[-1]
+        assert rage("submit", str(folder), "--name", "rnd", token=bot).exit_code == 0
+        first = rage("builds", "rnd").stdout.strip().splitlines()[-1].split()[0]  # the oldest
+        deleted = rage("version", "delete", "rnd", first, token=alice)
+        assert deleted.exit_code == 0, deleted.output
+        assert deleted.stdout.strip() == f"rnd: version {first} deleted; 1 kept"
+        listed = [line.split() for line in rage("entrant", "list").stdout.splitlines()]
+        assert listed[0] == ["entry", "active", "0", "bots", "0", "versions", "0", "bytes"]
+        assert listed[1][:6] == ["alice", "active", "1", "bots", "1", "versions"]
+        disabled = rage("entrant", "disable", "alice")
+        assert disabled.stdout.strip() == "alice is disabled: its token and its bots' tokens are refused"
+        refused = rage("bots", token=alice)
+        assert refused.exit_code == 1
+        assert "refused (UNAUTHENTICATED): authorization: entrant 'alice' is disabled" in refused.output
+        signed = rage("signup", "erin", token=(tmp_path / "r.entry-token").read_text().strip())
+        assert signed.exit_code == 0 and "signed up as erin" in signed.output
+        assert rage("bots", token=signed.stdout.strip().splitlines()[-1]).exit_code == 0
     finally:
         stop_group(server, 5.0)
 

@@ -39,6 +39,7 @@ async def _serve(settings: Settings, ready: Callable[[int, int | None], None] | 
         settings.submissions_dir,
         settings.policy,
         settings.runner,
+        settings.build_slots,
     )
     health_servicer = health.aio.HealthServicer()
     try:

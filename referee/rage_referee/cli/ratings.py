@@ -6,7 +6,8 @@ import csv
 import io
 import json
 import math
-from dataclasses import asdict, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -84,25 +85,44 @@ def _cells(row: RatingRow) -> list[str]:
     ]
 
 
-def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED) -> None:
-    """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits)."""
+def render(
+    rows: list[RatingRow],
+    fmt: Format,
+    title: str,
+    forfeits: Forfeits = Forfeits.UNRATED,
+    owners: Mapping[str, str] | None = None,
+) -> None:
+    """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits;
+    ``owners``: each bot's owner, in a column after the bot's, for a hosted league's standings)."""
+    columns = list(COLUMNS) if owners is None else [COLUMNS[0], "owner", *COLUMNS[1:]]
+
+    def fields(row: RatingRow) -> dict[str, object]:
+        data = row.to_json()
+        return data if owners is None else {"name": data.pop("name"), "owner": owners.get(row.name, ""), **data}
+
+    def cells(row: RatingRow) -> list[str]:
+        line = _cells(row)
+        return line if owners is None else [line[0], name_text(owners.get(row.name, "")), *line[1:]]
+
     if fmt is Format.JSON:
-        print(json.dumps([row.to_json() for row in rows], indent=1))
+        print(json.dumps([fields(row) for row in rows], indent=1))
     elif fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        writer.writerow(list(asdict(rows[0])) if rows else [])
-        writer.writerows(list(row.to_json().values()) for row in rows)
+        writer.writerow(list(fields(rows[0])) if rows else [])
+        writer.writerows(list(fields(row).values()) for row in rows)
         print(buffer.getvalue(), end="")
     elif fmt is Format.MARKDOWN:
-        print("\n".join(markdown.table_lines(COLUMNS, map(_cells, rows))))
+        print("\n".join(markdown.table_lines(columns, map(cells, rows))))
     else:
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-        table.add_column(COLUMNS[0], overflow="fold")  # a long name folds, so the figures keep their width
-        for column in COLUMNS[1:]:
-            table.add_column(column, justify="right", no_wrap=True)
+        for column in columns:
+            if column in ("bot", "owner"):
+                table.add_column(column, overflow="fold")  # a long name folds, so the figures keep their width
+            else:
+                table.add_column(column, justify="right", no_wrap=True)
         for row in rows:
-            table.add_row(*_cells(row))
+            table.add_row(*cells(row))
         out.print(table)
         out.print(LEGEND, style="dim")
         if any(row.forfeited for row in rows):

@@ -1,7 +1,8 @@
 """``rage referee``: serve a hosted contest, and talk to one (entrants and the organizer).
 
 Every command but ``serve`` calls a referee at ``--referee HOST:PORT`` (or ``$RAGE_REFEREE``) with a
-token from ``--token`` (or ``$RAGE_TOKEN``): the admin token, the entry token, or a bot's token.
+token from ``--token`` (or ``$RAGE_TOKEN``): the admin token, an entrant's token (the entry token is the
+entrant ``entry``'s), or a bot's token.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ if TYPE_CHECKING:
     from ..hosted.server import TlsFiles
 
 app = typer.Typer(help="A referee server for hosted contests, and the commands that talk to it.", no_args_is_help=True)
+entrant_app = typer.Typer(
+    help="The contest's entrants, each with a token of its own (admin token).", no_args_is_help=True
+)
+version_app = typer.Typer(help="A submitted bot's versions.", no_args_is_help=True)
+app.add_typer(entrant_app, name="entrant")
+app.add_typer(version_app, name="version")
 
 CALL_TIMEOUT = 30.0
 OVER = ("finished", "cancelled")
@@ -42,7 +49,7 @@ RefereeOption = Annotated[
 TokenOption = Annotated[
     str | None,
     typer.Option(
-        "--token", envvar="RAGE_TOKEN", help="Your token: admin, entry or bot (or $RAGE_TOKEN).", show_default=False
+        "--token", envvar="RAGE_TOKEN", help="Your token: admin, entrant or bot (or $RAGE_TOKEN).", show_default=False
     ),
 ]
 TlsCaOption = Annotated[
@@ -79,7 +86,7 @@ class Remote:
 
     def metadata(self) -> list[tuple[str, str]]:
         if not self.token:
-            fail("no token: give --token or set RAGE_TOKEN (the admin token, the entry token or your bot's token)")
+            fail("no token: give --token or set RAGE_TOKEN (the admin token, your entrant's token or your bot's token)")
         return [("authorization", f"Bearer {self.token}")]
 
     def call(self, method: str, request: Message) -> Any:
@@ -183,7 +190,7 @@ def serve_command(
     entry_token_file: Annotated[
         Path | None,
         typer.Option(
-            help="The token entrants register bots with; generated there when missing (default: beside the database).",
+            help="The entry token (the shared entrant's); generated there when missing (default: beside the database).",
             show_default=False,
         ),
     ] = None,
@@ -217,6 +224,9 @@ def serve_command(
     no_sandbox: Annotated[
         bool, typer.Option("--no-sandbox", help="Run submitted bots without the sandbox, with the referee's rights.")
     ] = False,
+    build_slots: Annotated[
+        int, typer.Option(min=1, max=64, help="Submitted versions built at once; the others wait in turn by entrant.")
+    ] = 1,
     ray: RayOption = None,
     ray_workers: RayWorkersOption = None,
 ) -> None:
@@ -253,6 +263,7 @@ def serve_command(
         submissions_dir=submissions or _beside_database(db, "submissions"),
         policy=SandboxPolicy.for_referee(no_sandbox),
         runner=runner,
+        build_slots=build_slots,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
@@ -288,7 +299,7 @@ def register_command(
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
 ) -> None:
-    """Register a bot (with the entry token). Prints the bot's token on stdout: it is shown this once."""
+    """Register a bot (with your entrant's token). Prints the bot's token on stdout: it is shown this once."""
     from rage_sdk.pb import referee_pb2 as pb
 
     reply = remote(referee, token, tls_ca).call(
@@ -296,6 +307,24 @@ def register_command(
     )
     err.print(
         f"registered {reply.bot.name} at {reply.bot.address}. Its token, shown this once (it alone may change the bot):"
+    )
+    print(reply.token)
+
+
+@app.command("signup")
+def signup_command(
+    name: Annotated[str, typer.Argument(help="Your entrant's name (letters, digits, _ . -).", show_default=False)],
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Sign up as an entrant of your own (with the entry token). Prints your token on stdout: it is shown this once."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("SignUp", pb.AddEntrantRequest(name=name))
+    err.print(
+        f"signed up as {reply.entrant.name}. Your token, shown this once (it registers and submits your bots):",
+        markup=False,
     )
     print(reply.token)
 
@@ -324,7 +353,7 @@ def bots_command(
 
     reply = remote(referee, token, tls_ca).call("ListBots", pb.ListBotsRequest())
     for bot in reply.bots:
-        out.print(f"{bot.name}\t{bot.address or '-'}\t{bot.owner}")
+        out.print(f"{bot.name}\t{bot.address or '-'}\t{bot.entrant or '-'}\t{bot.owner}", markup=False)
 
 
 BUILD_TIMEOUT = 600.0
@@ -343,7 +372,7 @@ def submit_command(
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
 ) -> None:
-    """Upload a bot's code: with the entry token a new bot (its token printed on stdout, shown this once),
+    """Upload a bot's code: with your entrant's token a new bot (its token printed on stdout, shown this once),
     with the bot's own token a new version. The referee builds it in its sandbox and shows the build's log."""
     import grpc
     from rage_sdk.pb import referee_pb2 as pb
@@ -419,7 +448,77 @@ def builds_command(
             out.print(version.build_log, markup=False, highlight=False)
 
 
+@version_app.command("delete")
+def version_delete_command(
+    name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False)],
+    version: Annotated[
+        str,
+        typer.Argument(help="The version: its 16 hex digits (as builds shows them) or sha256:HEX.", show_default=False),
+    ],
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Delete a version (the bot's token, its entrant's or the admin's), freeing its place and its files;
+    not one a league not over plays, nor a bot's only one."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("DeleteVersion", pb.DeleteVersionRequest(name=name, version=version))
+    out.print(f"{name}: version {short_version(version)} deleted; {len(reply.versions)} kept", markup=False)
+
+
 # ---------------------------------------------------------------------- the organizer
+
+
+EntrantArgument = Annotated[
+    str, typer.Argument(help="The entrant's name (letters, digits, _ . -).", show_default=False)
+]
+
+
+@entrant_app.command("add")
+def entrant_add_command(
+    name: EntrantArgument,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Add an entrant (admin token). Prints its token on stdout: it is shown this once."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("AddEntrant", pb.AddEntrantRequest(name=name))
+    err.print(
+        f"entrant {reply.entrant.name} added. Its token, shown this once (it registers and submits its bots):",
+        markup=False,
+    )
+    print(reply.token)
+
+
+@entrant_app.command("list")
+def entrant_list_command(
+    referee: RefereeOption = DEFAULT_REFEREE, token: TokenOption = None, tls_ca: TlsCaOption = None
+) -> None:
+    """The entrants (admin token): whether each is disabled, its bots, their versions and bytes."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("ListEntrants", pb.ListEntrantsRequest())
+    for entrant in reply.entrants:
+        state = "disabled" if entrant.disabled else "active"
+        line = f"{entrant.name}\t{state}\t{entrant.bots} bots\t{entrant.versions} versions\t{entrant.bytes:,} bytes"
+        out.print(line, markup=False)
+
+
+@entrant_app.command("disable")
+def entrant_disable_command(
+    name: EntrantArgument,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Disable an entrant for good (admin token): its token and its bots' tokens are refused from now on."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    reply = remote(referee, token, tls_ca).call("DisableEntrant", pb.EntrantRequest(name=name))
+    out.print(f"{reply.name} is disabled: its token and its bots' tokens are refused", markup=False)
 
 
 @app.command("create")
@@ -531,7 +630,8 @@ def standings_command(
     from ..hosted.messages import rating_row
 
     reply = remote(referee, token, tls_ca).call("GetStandings", pb.LeagueRequest(league=league))
-    render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games")
+    owners = {row.bot: row.owner for row in reply.rows}
+    render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games", owners=owners)
     deals = f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
     (out if format is Format.TABLE else err).print(deals)
     versions = ", ".join(f"{name_text(row.bot)} {row.version}" for row in reply.rows if row.version)

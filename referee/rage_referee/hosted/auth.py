@@ -1,8 +1,8 @@
 """Tokens and callers: who is calling, read from the ``authorization: Bearer <token>`` metadata.
 
 Tokens are random (:func:`secrets.token_urlsafe`) and the referee keeps only their SHA-256 hashes:
-the admin and entry tokens in memory (the plain tokens live in files the organizer controls), bot
-tokens in the database.
+the admin token's in memory (the plain token lives in a file the organizer controls), entrants' and
+bots' in the database. The shared entry token is the token of the entrant ``entry``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import PermissionDenied, Unauthenticated
+
+if TYPE_CHECKING:
+    from .registry import TokenHolder
 
 MIN_TOKEN_LENGTH = 16
 MAX_TOKEN_LENGTH = 256
@@ -26,9 +30,9 @@ SCHEME = "bearer"
 
 class Role(StrEnum):
     ADMIN = "admin"
-    """The organizer: leagues, and everything an entrant may do."""
+    """The organizer: leagues, entrants, and everything an entrant may do."""
     ENTRANT = "entrant"
-    """Holds the entry token: may register bots and read."""
+    """Holds an entrant's token: may register and submit bots, delete their versions, and read."""
     BOT = "bot"
     """Holds one bot's token: may change that bot and read."""
 
@@ -39,13 +43,15 @@ class Caller:
     bot: str | None = None
     """The bot's name, for a bot token."""
     key: str = ""
-    """The token's hash: what per-token limits count by."""
+    """The token's hash."""
+    entrant: str = ""
+    """The entrant: an entrant's token's, or a bot token's bot's (empty for the organizer's bots)."""
 
     @property
     def holder(self) -> str:
-        """Whom the bots this caller registers count against (:data:`checks.MAX_BOTS_PER_TOKEN`): its
-        token's hash; none for the organizer, bounded by the referee's limit alone."""
-        return "" if self.role is Role.ADMIN else self.key
+        """Whom the caller's uploads, builds and Watch streams count against: its entrant (its own token and
+        all its bots' together), else its token (the admin's, an organizer's bot's)."""
+        return f"entrant:{self.entrant}" if self.entrant else f"token:{self.key}"
 
     def require_admin(self, what: str) -> None:
         if self.role is not Role.ADMIN:
@@ -53,14 +59,27 @@ class Caller:
 
     def require_entrant(self, what: str) -> None:
         if self.role not in (Role.ADMIN, Role.ENTRANT):
-            raise PermissionDenied(f"only the entry token (or the admin token) may {what}")
+            raise PermissionDenied(f"only an entrant's token (or the admin token) may {what}")
 
     def require_bot(self, name: str, what: str) -> None:
         if self.role is not Role.BOT or self.bot != name:
             raise PermissionDenied(f"only the token of bot {name!r} may {what}")
 
+    def require_owner(self, name: str, entrant: str, what: str) -> None:
+        """The admin, bot ``name``'s own token, or its entrant's (``entrant``, empty for the organizer's bot)."""
+        if self.role is Role.ADMIN or (self.role is Role.BOT and self.bot == name):
+            return
+        if not (self.role is Role.ENTRANT and entrant and self.entrant == entrant):
+            raise PermissionDenied(f"only the token of bot {name!r}, its entrant's or the admin's may {what}")
+
     def sees_address_of(self, name: str) -> bool:
         return self.role is Role.ADMIN or self.bot == name
+
+
+def holder_text(holder: str) -> str:
+    """A :attr:`Caller.holder` in a message: ``entrant 'alice'``, or ``this token``."""
+    kind, _, name = holder.partition(":")
+    return f"entrant {name!r}" if kind == "entrant" else "this token"
 
 
 def new_token() -> str:
@@ -88,24 +107,25 @@ def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str:
 
 
 class Authenticator:
-    """Tells callers apart by their token's hash: admin, entrant, or one bot (looked up by hash)."""
+    """Tells callers apart by their token's hash: the admin, an entrant, or one bot (both looked up by hash)."""
 
-    def __init__(self, admin_token: str, entry_token: str, bot_of_hash: Callable[[str], str | None]) -> None:
+    def __init__(self, admin_token: str, holder_of_hash: Callable[[str], TokenHolder | None]) -> None:
         self._admin = token_hash(admin_token)
-        self._entry = token_hash(entry_token)
-        self._bot_of_hash = bot_of_hash
+        self._holder_of_hash = holder_of_hash
 
     def identify(self, metadata: Iterable[tuple[str, str | bytes]] | None) -> Caller:
-        """The caller; :class:`Unauthenticated` for a missing or unknown token."""
+        """The caller; :class:`Unauthenticated` for a missing or unknown token, or a disabled entrant's."""
         digest = token_hash(bearer_token(metadata))
         if hmac.compare_digest(digest, self._admin):
             return Caller(Role.ADMIN, key=digest)
-        if hmac.compare_digest(digest, self._entry):
-            return Caller(Role.ENTRANT, key=digest)
-        bot = self._bot_of_hash(digest)
-        if bot is not None:
-            return Caller(Role.BOT, bot, key=digest)
-        raise Unauthenticated("authorization: unknown token")
+        holder = self._holder_of_hash(digest)
+        if holder is None:
+            raise Unauthenticated("authorization: unknown token")
+        if holder.disabled:
+            raise Unauthenticated(f"authorization: entrant {holder.entrant!r} is disabled")
+        if holder.bot:
+            return Caller(Role.BOT, holder.bot, key=digest, entrant=holder.entrant)
+        return Caller(Role.ENTRANT, key=digest, entrant=holder.entrant)
 
 
 class TokenFileError(ValueError):

@@ -11,11 +11,15 @@ MAX_REQUEST_BYTES = 64 * 1024
 MAX_BOT_NAME = 40
 MAX_LEAGUE_NAME = 60
 MAX_OWNER = 100
+MAX_VERSION = 80
+"""A version as a request names it: ``sha256:`` and 64 hex digits, or 16 of them."""
 MAX_BOTS = 1000
 """Registered bots, at most."""
-MAX_BOTS_PER_TOKEN = 100
-"""Bots one entry token may register or submit, at most (the admin token only :data:`MAX_BOTS`): no one
-holder takes every place."""
+MAX_BOTS_PER_ENTRANT = 100
+"""Bots one entrant may register or submit, with its token or its bots' (the admin token only
+:data:`MAX_BOTS`): no one entrant takes every place."""
+MAX_ENTRANTS = 1000
+"""Entrants, at most, once a sign-up would make one more (the organizer adds them past it)."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.engine import make_url
 from ..league.store import Store
 from ..runner.settings import LOCAL, RunnerSettings
 from .addresses import AllowList
-from .auth import Authenticator
+from .auth import Authenticator, token_hash
 from .events import EventHub
 from .leagues import LeagueManager
 from .registry import Registry
@@ -39,22 +39,25 @@ class Contest:
         submissions_dir: Path | None = None,
         policy: SandboxPolicy | None = None,
         runner: RunnerSettings = LOCAL,
+        build_slots: int = 1,
     ) -> Contest:
         """The contest kept in ``db_url``; submitted bots' versions in ``submissions_dir`` (default:
-        ``referee-submissions`` here), run as ``policy`` says (default: in the sandbox, probed at first use);
-        the leagues' games played where ``runner`` says (default: on this machine).
+        ``referee-submissions`` here), built ``build_slots`` at a time and run as ``policy`` says (default:
+        in the sandbox, probed at first use); the leagues' games played where ``runner`` says (default: on
+        this machine). ``entry_token`` is the entrant ``entry``'s token.
 
         :raises rage_referee.league.store.StoreError: the database cannot be used.
         """
         store = Store(db_url)
         registry = Registry(store.engine)
+        registry.keep_entry_token(token_hash(entry_token))
         hub = EventHub()
         root = submissions_dir or Path("referee-submissions")
-        submissions = Submissions(root, Versions(store.engine), policy, database_folders(db_url))
+        submissions = Submissions(root, Versions(store.engine), policy, database_folders(db_url), build_slots)
         return Contest(
             store,
             registry,
-            Authenticator(admin_token, entry_token, registry.bot_of_hash),
+            Authenticator(admin_token, registry.holder_of_hash),
             allow,
             hub,
             LeagueManager(registry, store, hub, allow, submissions, runner),

@@ -2,9 +2,9 @@
 
 A watcher that falls :data:`BACKLOG` events behind is dropped (its stream ends with
 RESOURCE_EXHAUSTED) rather than holding the referee's memory; when the referee stops, every stream
-ends with UNAVAILABLE. Streams are limited per token (:data:`MAX_WATCHERS_PER_TOKEN`) and in all
-(:data:`MAX_WATCHERS`), the last :data:`ADMIN_RESERVED` of them kept for the admin token, so no one
-token can lock the others out.
+ends with UNAVAILABLE. Streams are limited per entrant, its own token's and its bots' together
+(:data:`MAX_WATCHERS_PER_ENTRANT`), and in all (:data:`MAX_WATCHERS`), the last :data:`ADMIN_RESERVED`
+of them kept for the admin token, so no one entrant can lock the others out.
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from collections import defaultdict
 
 from rage_sdk.pb import referee_pb2 as pb
 
+from .auth import holder_text
 from .errors import ContestError, ResourceExhausted, Unavailable
 
 BACKLOG = 2000
 MAX_WATCHERS = 200
-MAX_WATCHERS_PER_TOKEN = 20
+MAX_WATCHERS_PER_ENTRANT = 20
+"""Streams of one entrant (its token and its bots' tokens), or of one token without an entrant (the admin's)."""
 ADMIN_RESERVED = 20
 """Of :data:`MAX_WATCHERS`, the streams only the admin token may open."""
 IDLE_SECONDS = 600.0
@@ -31,7 +33,7 @@ class Watcher:
     def __init__(self, league: str, holder: str = "") -> None:
         self.league = league
         self.holder = holder
-        """The token hash the stream counts against."""
+        """Whom the stream counts against (:attr:`~.auth.Caller.holder`)."""
         self.queue: asyncio.Queue[pb.LeagueEvent | None] = asyncio.Queue()
         self.refusal: ContestError | None = None
 
@@ -54,15 +56,15 @@ class EventHub:
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
 
     def subscribe(self, league: str, holder: str = "", admin: bool = False) -> Watcher:
-        """A new stream on ``league`` for the token whose hash is ``holder``.
+        """A new stream on ``league`` for ``holder`` (:attr:`~.auth.Caller.holder`).
 
-        :raises ResourceExhausted: the token has :data:`MAX_WATCHERS_PER_TOKEN` streams open, or the
+        :raises ResourceExhausted: the holder has :data:`MAX_WATCHERS_PER_ENTRANT` streams open, or the
             referee all it serves (for any token but the admin's, all but :data:`ADMIN_RESERVED`).
         """
         watchers = [watcher for group in self._watchers.values() for watcher in group]
-        if sum(watcher.holder == holder for watcher in watchers) >= MAX_WATCHERS_PER_TOKEN:
+        if sum(watcher.holder == holder for watcher in watchers) >= MAX_WATCHERS_PER_ENTRANT:
             raise ResourceExhausted(
-                f"this token has {MAX_WATCHERS_PER_TOKEN} Watch streams open already; close one first"
+                f"{holder_text(holder)} has {MAX_WATCHERS_PER_ENTRANT} Watch streams open already; close one first"
             )
         if len(watchers) >= (MAX_WATCHERS if admin else MAX_WATCHERS - ADMIN_RESERVED):
             raise ResourceExhausted(f"the referee serves {len(watchers)} watchers already; try again later")

@@ -227,7 +227,8 @@ class LeagueRun:
                 table = await asyncio.to_thread(point_table, list(self.results), self.config.forfeits)
                 self._published_at = time.monotonic()
                 versions = {name: submission.version for name, submission in self.submissions.items()}
-                self.hub.publish(messages.standings_event(self.name, table, versions))
+                owners = {bot.name: bot.entrant for bot in self.registry.bots()}
+                self.hub.publish(messages.standings_event(self.name, table, versions, owners))
                 if len(self.results) < self.total:
                     break  # the next game to finish asks again
         finally:

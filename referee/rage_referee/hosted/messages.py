@@ -12,7 +12,7 @@ from ..finished import FinishedGame
 from ..league.ratings import RatingRow
 from ..submissions.version import short_version
 from ..text import bot_text
-from .registry import BotEntry, LeagueEntry, LeagueStatus
+from .registry import BotEntry, EntrantEntry, LeagueEntry, LeagueStatus
 from .standings import Table
 from .versions import VersionEntry
 
@@ -36,6 +36,19 @@ def bot_info(bot: BotEntry, show_address: bool, version: str = "") -> pb.BotInfo
         owner=bot.owner,
         registered_unix=int(bot.registered_at.timestamp()),
         version=version,
+        entrant=bot.entrant,
+    )
+
+
+def entrant_info(entrant: EntrantEntry, versions: int, size: int) -> pb.EntrantInfo:
+    """An entrant, with its bots' versions and their bytes together."""
+    return pb.EntrantInfo(
+        name=entrant.name,
+        disabled=entrant.disabled,
+        bots=len(entrant.bots),
+        versions=versions,
+        bytes=size,
+        added_unix=int(entrant.added_at.timestamp()),
     )
 
 
@@ -101,12 +114,18 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
 
 
 def standings(
-    league: str, table: Table, deal_commitment: str = "", versions: Mapping[str, str] | None = None
+    league: str,
+    table: Table,
+    deal_commitment: str = "",
+    versions: Mapping[str, str] | None = None,
+    owners: Mapping[str, str] | None = None,
 ) -> pb.Standings:
-    """The league's table; ``versions`` names each submitted bot's pinned version in its row."""
+    """The league's table; ``versions`` names each submitted bot's pinned version in its row, ``owners``
+    each bot's entrant."""
     rows = [standings_row(row, table.intervals) for row in table.rows]
     for row in rows:
         row.version = short_version((versions or {}).get(row.bot, ""))
+        row.owner = (owners or {}).get(row.bot, "")
     return pb.Standings(
         league=league, deal_commitment=deal_commitment, games=table.games, intervals=table.intervals, rows=rows
     )
@@ -135,8 +154,10 @@ def status_event(league: str, status: LeagueStatus, done: int, total: int, reaso
     return pb.LeagueEvent(league=league, status_changed=changed)
 
 
-def standings_event(league: str, table: Table, versions: Mapping[str, str] | None = None) -> pb.LeagueEvent:
-    return pb.LeagueEvent(league=league, standings_changed=standings(league, table, versions=versions))
+def standings_event(
+    league: str, table: Table, versions: Mapping[str, str] | None = None, owners: Mapping[str, str] | None = None
+) -> pb.LeagueEvent:
+    return pb.LeagueEvent(league=league, standings_changed=standings(league, table, "", versions, owners))
 
 
 def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[pb.LeagueEvent]:

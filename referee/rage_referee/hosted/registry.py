@@ -1,8 +1,13 @@
-"""Bots and hosted leagues, kept in the database that holds the league games (the same engine).
+"""Entrants, bots and hosted leagues, kept in the database that holds the league games (the same engine).
 
 These tables have their own declarative base beside :mod:`rage_referee.league.store`'s; a hosted
 league points at its row in ``leagues`` (by id), where its finished games are stored as any
-league's are. Bot tokens are kept as SHA-256 hashes only. Every change is committed at once.
+league's are. Entrants' and bots' tokens are kept as SHA-256 hashes only. Every change is committed
+at once.
+
+A bot's row names its entrant (``hosted_bots.entrant``, empty for the organizer's bots). A database
+made before entrants were accounts gets the column in place as it opens: the bots the shared entry
+token registered (listed in ``hosted_bot_holders`` then) become the entrant :data:`ENTRY_ENTRANT`'s.
 """
 
 from __future__ import annotations
@@ -10,15 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import NoReturn
 
-from sqlalchemy import JSON, DateTime, Integer, String, Text, func, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import JSON, Boolean, DateTime, Integer, String, Text, func, inspect, select, text
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..league.schema import create_tables
-from .checks import MAX_BOTS, MAX_BOTS_PER_TOKEN
+from ..league.schema import create_tables, schema_change
+from .checks import MAX_BOTS, MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS
 from .errors import AlreadyExists, NotFound, ResourceExhausted
+
+ENTRY_ENTRANT = "entry"
+"""The entrant whose token is the referee's shared entry token (``--entry-token-file``)."""
 
 
 class LeagueStatus(StrEnum):
@@ -55,16 +64,18 @@ class BotRow(HostedBase):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    entrant: Mapped[str] = mapped_column(String(64), index=True, default="", server_default="")
+    """The name of the entrant whose bot it is; empty for the organizer's."""
 
 
-class BotHolderRow(HostedBase):
-    """Which entry token registered a bot: a table of its own, so databases made before it need no migration."""
+class EntrantRow(HostedBase):
+    __tablename__ = "hosted_entrants"
 
-    __tablename__ = "hosted_bot_holders"
-
-    bot_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    holder: Mapped[str] = mapped_column(String(64), index=True)
-    """The hash of the token that registered it."""
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class HostedLeagueRow(HostedBase):
@@ -103,6 +114,28 @@ class BotEntry:
     address: str
     owner: str
     registered_at: datetime
+    entrant: str = ""
+    """The entrant whose bot it is; empty for the organizer's."""
+
+
+@dataclass(frozen=True)
+class EntrantEntry:
+    name: str
+    disabled: bool
+    added_at: datetime
+    bots: tuple[str, ...] = ()
+    """Its bots, in registration order."""
+
+
+@dataclass(frozen=True)
+class TokenHolder:
+    """Whose a token is: an entrant's own (``bot`` empty) or one of its bots' (``entrant`` empty: the
+    organizer's bot)."""
+
+    entrant: str
+    bot: str = ""
+    disabled: bool = False
+    """Whether its entrant is disabled."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +153,7 @@ class LeagueEntry:
 
 
 def _bot(row: BotRow) -> BotEntry:
-    return BotEntry(row.name, row.address, row.owner, row.registered_at)
+    return BotEntry(row.name, row.address, row.owner, row.registered_at, row.entrant)
 
 
 def _league(row: HostedLeagueRow, reason: str = "") -> LeagueEntry:
@@ -138,56 +171,132 @@ def _league(row: HostedLeagueRow, reason: str = "") -> LeagueEntry:
 
 
 class Registry:
-    """Registered bots and hosted leagues."""
+    """Entrants, registered bots and hosted leagues."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         create_tables(engine, HostedBase.metadata)
+        _add_entrant_column(engine)
+
+    # ------------------------------------------------------------------ entrants
+    def add_entrant(self, name: str, token_hash: str, bounded: bool = False) -> EntrantEntry:
+        """A new entrant; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past
+        :data:`MAX_ENTRANTS` when ``bounded`` (a sign-up: the organizer adds entrants past it)."""
+        with Session(self.engine) as session:
+            if bounded and (session.scalar(select(func.count()).select_from(EntrantRow)) or 0) >= MAX_ENTRANTS:
+                raise ResourceExhausted(f"the referee holds {MAX_ENTRANTS} entrants already")
+            row = EntrantRow(name=name, token_hash=token_hash, disabled=False, added_at=datetime.now(UTC))
+            session.add(row)
+            try:
+                session.commit()
+            except IntegrityError:
+                raise AlreadyExists(f"name: an entrant named {name!r} exists already") from None
+            return EntrantEntry(row.name, row.disabled, row.added_at)
+
+    def keep_entry_token(self, token_hash: str) -> None:
+        """Make ``token_hash`` the token of the entrant :data:`ENTRY_ENTRANT` (added when missing)."""
+        with Session(self.engine) as session:
+            row = session.scalar(select(EntrantRow).where(EntrantRow.name == ENTRY_ENTRANT))
+            if row is None:
+                session.add(
+                    EntrantRow(name=ENTRY_ENTRANT, token_hash=token_hash, disabled=False, added_at=datetime.now(UTC))
+                )
+            elif row.token_hash != token_hash:
+                row.token_hash = token_hash
+            else:
+                return
+            try:
+                session.commit()
+            except IntegrityError:  # another referee on this database added it meanwhile
+                session.rollback()
+
+    def entrants(self) -> list[EntrantEntry]:
+        """Every entrant with its bots, in the order they were added."""
+        with Session(self.engine) as session:
+            bots: dict[str, list[str]] = {}
+            for entrant, bot in session.execute(select(BotRow.entrant, BotRow.name).order_by(BotRow.id)):
+                bots.setdefault(entrant, []).append(bot)
+            return [
+                EntrantEntry(row.name, row.disabled, row.added_at, tuple(bots.get(row.name, ())))
+                for row in session.scalars(select(EntrantRow).order_by(EntrantRow.id))
+            ]
+
+    def entrant(self, name: str) -> EntrantEntry:
+        for entry in self.entrants():
+            if entry.name == name:
+                return entry
+        _no_entrant(name)
+
+    def disable_entrant(self, name: str) -> EntrantEntry:
+        with Session(self.engine) as session:
+            row = session.scalar(select(EntrantRow).where(EntrantRow.name == name))
+            if row is None:
+                _no_entrant(name)
+            row.disabled = True
+            session.commit()
+        return self.entrant(name)
+
+    def bots_of(self, entrant: str) -> list[str]:
+        """The names of an entrant's bots (empty ``entrant``: none)."""
+        if not entrant:
+            return []
+        with Session(self.engine) as session:
+            return list(session.scalars(select(BotRow.name).where(BotRow.entrant == entrant).order_by(BotRow.id)))
+
+    def holder_of_hash(self, token_hash: str) -> TokenHolder | None:
+        """Whose the token with this hash is: an entrant's or a bot's; ``None`` for neither."""
+        with Session(self.engine) as session:
+            entrant = session.scalar(select(EntrantRow).where(EntrantRow.token_hash == token_hash))
+            if entrant is not None:
+                return TokenHolder(entrant.name, disabled=entrant.disabled)
+            bot = session.scalar(select(BotRow).where(BotRow.token_hash == token_hash))
+            if bot is None:
+                return None
+            disabled = bot.entrant and session.scalar(select(EntrantRow.disabled).where(EntrantRow.name == bot.entrant))
+            return TokenHolder(bot.entrant, bot.name, bool(disabled))
 
     # ------------------------------------------------------------------ bots
-    def add_bot(self, name: str, address: str, owner: str, token_hash: str, holder: str = "") -> BotEntry:
-        """Register a bot for the token whose hash is ``holder`` (none: the organizer's, bounded by the
-        referee's limit alone); :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past a limit."""
+    def add_bot(self, name: str, address: str, owner: str, token_hash: str, entrant: str = "") -> BotEntry:
+        """Register a bot of ``entrant`` (none: the organizer's, bounded by the referee's limit alone);
+        :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past a limit."""
         now = datetime.now(UTC)
         with Session(self.engine) as session:
-            self._check_room(session, holder)
+            self._check_room(session, entrant)
             if session.scalar(select(BotRow.id).where(BotRow.name == name)) is not None:
                 raise AlreadyExists(f"name: a bot named {name!r} is registered already")
             row = BotRow(
-                name=name, address=address, owner=owner, token_hash=token_hash, registered_at=now, updated_at=now
+                name=name,
+                address=address,
+                owner=owner,
+                token_hash=token_hash,
+                registered_at=now,
+                updated_at=now,
+                entrant=entrant,
             )
             session.add(row)
             try:
-                session.flush()
-                if holder:
-                    session.add(BotHolderRow(bot_id=row.id, holder=holder))
                 session.commit()
             except IntegrityError:
                 raise AlreadyExists(f"name: a bot named {name!r} is registered already") from None
             return _bot(row)
 
-    def check_room(self, holder: str = "") -> None:
-        """:class:`ResourceExhausted` when the token whose hash is ``holder`` (none: the organizer's) may
-        register no more bots: before an upload is received and built for a new one."""
+    def check_room(self, entrant: str = "") -> None:
+        """:class:`ResourceExhausted` when ``entrant`` (none: the organizer) may register no more bots: before
+        an upload is received and built for a new one."""
         with Session(self.engine) as session:
-            self._check_room(session, holder)
+            self._check_room(session, entrant)
 
     @staticmethod
-    def _check_room(session: Session, holder: str) -> None:
+    def _check_room(session: Session, entrant: str) -> None:
         if (session.scalar(select(func.count()).select_from(BotRow)) or 0) >= MAX_BOTS:
             raise ResourceExhausted(f"the referee holds {MAX_BOTS} bots already")
-        if not holder:
+        if not entrant:
             return
-        held = session.scalar(select(func.count()).select_from(BotHolderRow).where(BotHolderRow.holder == holder))
-        if (held or 0) >= MAX_BOTS_PER_TOKEN:
+        held = session.scalar(select(func.count()).select_from(BotRow).where(BotRow.entrant == entrant))
+        if (held or 0) >= MAX_BOTS_PER_ENTRANT:
             raise ResourceExhausted(
-                f"this token has registered {MAX_BOTS_PER_TOKEN} bots, the most one token may: ask the organizer"
+                f"entrant {entrant!r} has {MAX_BOTS_PER_ENTRANT} bots, the most one entrant may: ask the organizer"
             )
-
-    def bot_of_hash(self, token_hash: str) -> str | None:
-        """The name of the bot whose token has this hash."""
-        with Session(self.engine) as session:
-            return session.scalar(select(BotRow.name).where(BotRow.token_hash == token_hash))
 
     def bot(self, name: str) -> BotEntry:
         with Session(self.engine) as session:
@@ -262,6 +371,32 @@ class Registry:
                 session.delete(failure)
             session.commit()
             return _league(row, reason)
+
+
+def _no_entrant(name: str) -> NoReturn:
+    raise NotFound(f"name: no entrant {name!r}")
+
+
+def _add_entrant_column(engine: Engine) -> None:
+    """Give ``hosted_bots`` of a database made before entrants were accounts its ``entrant`` column, the
+    bots the shared entry token registered then (``hosted_bot_holders``) the entrant :data:`ENTRY_ENTRANT`'s."""
+
+    def missing(connection: Connection) -> bool:
+        return "entrant" not in {column["name"] for column in inspect(connection).get_columns("hosted_bots")}
+
+    with engine.connect() as connection:
+        if not missing(connection):
+            return
+    with schema_change(engine) as connection:
+        if not missing(connection):
+            return
+        connection.execute(text("ALTER TABLE hosted_bots ADD COLUMN entrant VARCHAR(64) NOT NULL DEFAULT ''"))
+        connection.execute(text("CREATE INDEX ix_hosted_bots_entrant ON hosted_bots (entrant)"))
+        if inspect(connection).has_table("hosted_bot_holders"):
+            connection.execute(
+                text("UPDATE hosted_bots SET entrant = :entry WHERE id IN (SELECT bot_id FROM hosted_bot_holders)"),
+                {"entry": ENTRY_ENTRANT},
+            )
 
 
 def _reason(session: Session, league_id: int) -> str:

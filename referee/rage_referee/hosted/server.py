@@ -60,6 +60,8 @@ class Settings:
     """How submitted bots run: the sandbox, or none (``--no-sandbox``); probed at first use when not given."""
     runner: RunnerSettings = LOCAL
     """Where the leagues' games are played: this machine, or a Ray cluster (``--ray``)."""
+    build_slots: int = 1
+    """Submitted versions built at once (``--build-slots``); the others wait in turn by entrant."""
 
 
 async def create_server(

@@ -21,13 +21,13 @@ from rage_sdk.pb import referee_pb2_grpc
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
-from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, check_name, check_text
+from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION, check_name, check_text
 from .contest import Contest
 from .definition import forfeits_of, read_definition
-from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
+from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from .events import Watcher
 from .leagues import failure_text
-from .registry import LeagueEntry, LeagueStatus
+from .registry import ENTRY_ENTRANT, EntrantEntry, LeagueEntry, LeagueStatus
 from .submissions import next_chunk
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,24 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         entry = self.contest.submissions.versions.current(name)
         return "" if entry is None else entry.short
 
+    def _owners(self) -> dict[str, str]:
+        """Each bot's entrant, by bot."""
+        return {bot.name: bot.entrant for bot in self.contest.registry.bots()}
+
+    def _versions(self, caller: Caller, name: str) -> pb.ListVersionsReply:
+        submissions = self.contest.submissions
+        versions = submissions.versions.of(name)
+        if not versions:
+            raise NotFound(f"name: no submitted bot {name!r}")
+        current = submissions.versions.current(name)
+        shown = caller.sees_address_of(name)
+        return pb.ListVersionsReply(
+            versions=[
+                messages.version_info(entry, entry == current, submissions.build_log(entry) if shown else "")
+                for entry in versions
+            ]
+        )
+
     # ------------------------------------------------------------------ entrants
     @refusals
     async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotReply:
@@ -94,7 +112,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         await callable_address(request.address, self.contest.allow)
         owner = check_text(request.owner, "owner", MAX_OWNER)
         token = new_token()
-        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token), caller.holder)
+        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token), caller.entrant)
         log.info("bot %s registered at %s (%s)", name, request.address, owner or "no owner given")
         return pb.RegisterBotReply(bot=messages.bot_info(bot, show_address=True), token=token)
 
@@ -121,7 +139,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def SubmitBot(self, request: AsyncIterator[pb.SubmitBotChunk], context: Any) -> pb.SubmitBotReply:
         caller = self._caller(context)
-        with self.contest.submissions.receiving(caller.key):
+        with self.contest.submissions.receiving(caller.holder):
             return await self._submit(caller, aiter(request))
 
     async def _submit(self, caller: Caller, chunks: AsyncIterator[pb.SubmitBotChunk]) -> pb.SubmitBotReply:
@@ -137,14 +155,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         async with submissions.lock(name):
             new = submissions.check_caller(caller, name, name in {bot.name for bot in self.contest.registry.bots()})
             if new:
-                self.contest.registry.check_room(caller.holder)
-            async with submissions.upload(first.format, first.data, chunks, submissions.room(name)) as upload:
-                entry, result = await submissions.accept(name, upload)
+                self.contest.registry.check_room(caller.entrant)
+            owned = [*self.contest.registry.bots_of(caller.entrant), name] if caller.entrant else []
+            async with submissions.upload(first.format, first.data, chunks, submissions.room(name, owned)) as upload:
+                entry, result = await submissions.accept(name, upload, caller.holder, owned)
             token = ""
             if new:
                 token = new_token()
                 try:
-                    bot = self.contest.registry.add_bot(name, "", owner, token_hash(token), caller.holder)
+                    bot = self.contest.registry.add_bot(name, "", owner, token_hash(token), caller.entrant)
                 except ContestError:
                     submissions.discard(name)
                     raise
@@ -156,21 +175,38 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         return pb.SubmitBotReply(bot=messages.bot_info(bot, True, current), version=info, token=token)
 
     @refusals
+    async def SignUp(self, request: pb.AddEntrantRequest, context: Any) -> pb.AddEntrantReply:
+        caller = self._caller(context)
+        if caller.role is not Role.ADMIN and caller.entrant != ENTRY_ENTRANT:
+            raise PermissionDenied("only the entry token (or the admin token) may sign up an entrant")
+        return self._add_entrant(request.name, bounded=True)
+
+    def _add_entrant(self, name: str, bounded: bool) -> pb.AddEntrantReply:
+        name = check_name(name, "name", MAX_BOT_NAME)
+        token = new_token()
+        entrant = self.contest.registry.add_entrant(name, token_hash(token), bounded)
+        log.info("entrant %s %s", name, "signed up" if bounded else "added")
+        return pb.AddEntrantReply(entrant=self._entrant_info(entrant), token=token)
+
+    @refusals
     async def ListVersions(self, request: pb.ListVersionsRequest, context: Any) -> pb.ListVersionsReply:
         caller = self._caller(context)
+        return self._versions(caller, check_name(request.name, "name", MAX_BOT_NAME))
+
+    @refusals
+    async def DeleteVersion(self, request: pb.DeleteVersionRequest, context: Any) -> pb.ListVersionsReply:
+        caller = self._caller(context)
         name = check_name(request.name, "name", MAX_BOT_NAME)
-        submissions = self.contest.submissions
-        versions = submissions.versions.of(name)
-        if not versions:
-            raise NotFound(f"name: no submitted bot {name!r}")
-        current = submissions.versions.current(name)
-        shown = caller.sees_address_of(name)
-        return pb.ListVersionsReply(
-            versions=[
-                messages.version_info(entry, entry == current, submissions.build_log(entry) if shown else "")
-                for entry in versions
-            ]
-        )
+        version = check_text(request.version, "version", MAX_VERSION)
+        if not version:
+            raise InvalidArgument("version", "missing: the version's sha256:HEX or its 16 hex digits")
+        registry, submissions = self.contest.registry, self.contest.submissions
+        caller.require_owner(name, registry.bot(name).entrant, "delete its versions")
+        async with submissions.lock(name):
+            leagues = [league for league in registry.leagues() if not league.status.over]
+            pins = {league.name: submissions.versions.pins(league.league_id).get(name, "") for league in leagues}
+            await asyncio.to_thread(submissions.delete, name, version, pins)
+        return self._versions(caller, name)
 
     # ------------------------------------------------------------------ the organizer
     @refusals
@@ -212,6 +248,27 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         key = self.contest.leagues.reveal(name)
         return pb.DealKey(league=name, key=key.hex(), commitment=key_commitment(key))
 
+    @refusals
+    async def AddEntrant(self, request: pb.AddEntrantRequest, context: Any) -> pb.AddEntrantReply:
+        self._caller(context).require_admin("add an entrant")
+        return self._add_entrant(request.name, bounded=False)
+
+    @refusals
+    async def ListEntrants(self, request: pb.ListEntrantsRequest, context: Any) -> pb.ListEntrantsReply:
+        self._caller(context).require_admin("list the entrants")
+        return pb.ListEntrantsReply(entrants=[self._entrant_info(entry) for entry in self.contest.registry.entrants()])
+
+    @refusals
+    async def DisableEntrant(self, request: pb.EntrantRequest, context: Any) -> pb.EntrantInfo:
+        self._caller(context).require_admin("disable an entrant")
+        entrant = self.contest.registry.disable_entrant(check_name(request.name, "name", MAX_BOT_NAME))
+        log.info("entrant %s disabled", entrant.name)
+        return self._entrant_info(entrant)
+
+    def _entrant_info(self, entrant: EntrantEntry) -> pb.EntrantInfo:
+        versions, size = self.contest.submissions.entrant_usage(entrant.bots)
+        return messages.entrant_info(entrant, versions, size)
+
     # ------------------------------------------------------------------ anyone with a token
     @refusals
     async def ListLeagues(self, request: pb.ListLeaguesRequest, context: Any) -> pb.ListLeaguesReply:
@@ -224,7 +281,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         entry = self._league(request.league)
         table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
         pins = self.contest.submissions.versions.pins(entry.league_id)
-        return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry), pins)
+        commitment = self.contest.leagues.deal_commitment(entry)
+        return messages.standings(entry.name, table, commitment, pins, self._owners())
 
     @refusals
     async def GetRecord(self, request: pb.GetRecordRequest, context: Any) -> pb.GameRecord:
@@ -244,7 +302,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         try:
             caller = self._caller(context)
             entry = self._league(request.league)
-            watcher = self.contest.hub.subscribe(entry.name, caller.key, admin=caller.role is Role.ADMIN)
+            watcher = self.contest.hub.subscribe(entry.name, caller.holder, admin=caller.role is Role.ADMIN)
         except ContestError as error:
             await context.abort(error.code, str(error))
             return
@@ -272,7 +330,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         if stored:
             table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
             fitted = table.games
-            yield messages.standings_event(name, table, self.contest.submissions.versions.pins(entry.league_id))
+            pins = self.contest.submissions.versions.pins(entry.league_id)
+            yield messages.standings_event(name, table, pins, self._owners())
         if entry.status.ends_watch:
             return
         while True:

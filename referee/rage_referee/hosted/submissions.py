@@ -1,13 +1,16 @@
 """Hosted submissions: an upload received (capped while it streams), kept as a version, built once.
 
 An upload waits at most :data:`CHUNK_SECONDS` for each message and takes :data:`UPLOAD_SECONDS` in all,
-and a token has at most :data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :data:`MAX_UPLOADS`), so no
-caller holds the referee's calls or scratch disk with uploads it never finishes.
+and an entrant (its token and its bots' together) has at most :data:`MAX_UPLOADS_PER_ENTRANT` under way
+(the referee :data:`MAX_UPLOADS`), so no caller holds the referee's calls or scratch disk with uploads
+it never finishes, nor locks other entrants out.
 
 Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
-a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, so no entrant
-fills the referee's disk. A version is built in the sandbox (or, with ``--no-sandbox``, without one)
-the first time it is uploaded; its outcome and log are kept beside it.
+a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, an entrant's bots
+together :data:`MAX_ENTRANT_VERSIONS` and :data:`MAX_ENTRANT_BYTES`, so no entrant fills the referee's
+disk; deleting a version frees its place. A version is built in the sandbox (or, with ``--no-sandbox``,
+without one) the first time it is uploaded, waiting its turn in the :class:`~.build_queue.BuildQueue`;
+its outcome and log are kept beside it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import logging
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -29,8 +32,9 @@ from ..submissions.build import BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
 from ..submissions.store import INCOMING, Submission, store_submission
 from ..submissions.version import short_version
-from .auth import Caller, Role
-from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, ResourceExhausted
+from .auth import Caller, Role, holder_text
+from .build_queue import BuildQueue
+from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound, ResourceExhausted
 from .versions import VersionEntry, Versions, now
 
 log = logging.getLogger(__name__)
@@ -41,17 +45,22 @@ MAX_UPLOAD_BYTES = 16 * MiB
 MAX_VERSIONS = 10
 MAX_BOT_BYTES = 256 * MiB
 """A bot's versions' files, build output included, at most."""
+MAX_ENTRANT_VERSIONS = 50
+"""Versions of one entrant's bots together, at most."""
+MAX_ENTRANT_BYTES = 1024 * MiB
+"""One entrant's bots' versions' files together, at most."""
 MAX_TOTAL_BYTES = 20 * 1024 * MiB
 """Every submitted bot's versions together, at most: new bots cannot fill the disk either."""
 FORMATS = {"tar.gz": ".tar.gz", "zip": ".zip"}
-MAX_UPLOADS_PER_TOKEN = 2
-"""Uploads one token may have under way at once."""
-MAX_UPLOADS = 8
-"""Uploads the referee receives at once, from every token."""
+MAX_UPLOADS_PER_ENTRANT = 2
+"""Uploads one entrant (its token and its bots' together) may have under way at once."""
+MAX_UPLOADS = 16
+"""Uploads the referee receives at once, from every entrant."""
 SCRATCH = ".uploads"
 """The folder of ``root`` that uploads are received in."""
-CHUNK_SECONDS = 30.0
-"""How long an upload may wait for its next message (the first too) before it is refused."""
+CHUNK_SECONDS = 10.0
+"""How long an upload may wait for its next message (the first too) before it is refused: an upload
+that sends nothing lets its place go soon."""
 UPLOAD_SECONDS = 600.0
 """How long one upload may take in all (16 MiB at 28 KiB/s): a message every 29 s holds no place for good."""
 
@@ -148,7 +157,12 @@ class Submissions:
     """Every submitted bot's stored versions, on disk under ``root`` and listed in :class:`Versions`."""
 
     def __init__(
-        self, root: Path, versions: Versions, policy: SandboxPolicy | None = None, hidden: Iterable[Path] = ()
+        self,
+        root: Path,
+        versions: Versions,
+        policy: SandboxPolicy | None = None,
+        hidden: Iterable[Path] = (),
+        build_slots: int = 1,
     ) -> None:
         self.root = root
         self.versions = versions
@@ -157,10 +171,10 @@ class Submissions:
         and logs, and the database's folder (with the deal keys)."""
         self._policy = policy
         self._locks: dict[str, asyncio.Lock] = {}
-        self._builds = asyncio.Semaphore(1)
-        """One build at a time: the referee's cores play the games."""
+        self.builds = BuildQueue(build_slots)
+        """``build_slots`` builds at a time (default one: the referee's cores play the games), in turn by entrant."""
         self._uploads: Counter[str] = Counter()
-        """Uploads under way, by the hash of the token sending each."""
+        """Uploads under way, by holder (:attr:`~.auth.Caller.holder`)."""
         self._sweep()
 
     def _sweep(self) -> None:
@@ -182,7 +196,7 @@ class Submissions:
     def check_caller(self, caller: Caller, name: str, registered: bool) -> bool:
         """Whether ``caller`` may submit bot ``name``; return whether it is a new bot.
 
-        The entry (or admin) token submits a new bot; a submitted bot's own token its new versions.
+        An entrant's (or the admin) token submits a new bot; a submitted bot's own token its new versions.
         """
         if caller.role is Role.BOT:
             caller.require_bot(name, "submit its versions")
@@ -194,28 +208,44 @@ class Submissions:
             raise AlreadyExists(f"name: a bot named {name!r} exists; submit its new versions with its own token")
         return True
 
-    def room(self, name: str) -> int:
-        """The bytes an upload for ``name`` may have; :class:`ResourceExhausted` when it has no room left."""
+    def room(self, name: str, owned: Iterable[str] = ()) -> int:
+        """The bytes an upload for ``name`` may have, its entrant's bots being ``owned`` (none for the
+        organizer's); :class:`ResourceExhausted` when it has no room left."""
         count, size = self.versions.usage(name)
         if count >= MAX_VERSIONS:
-            raise ResourceExhausted(f"name: bot {name!r} keeps {count} versions, the most a bot may")
+            raise ResourceExhausted(f"name: bot {name!r} keeps {count} versions, the most a bot may: delete one first")
         if size >= MAX_BOT_BYTES:
             raise ResourceExhausted(f"name: bot {name!r} keeps {size // MiB} MiB of versions, the most a bot may")
+        held, held_bytes = self.entrant_usage(owned)
+        if held >= MAX_ENTRANT_VERSIONS:
+            raise ResourceExhausted(
+                f"name: the entrant's bots keep {held} versions, the most one entrant's may: delete one first"
+            )
+        if owned and held_bytes >= MAX_ENTRANT_BYTES:
+            raise ResourceExhausted(
+                f"name: the entrant's bots keep {_size(held_bytes)} of versions, the most one entrant's may"
+            )
         total = self.versions.total_bytes()
         if total >= MAX_TOTAL_BYTES:
             raise ResourceExhausted(f"the referee keeps {_size(total)} of submissions, the most it may")
-        return min(MAX_UPLOAD_BYTES, MAX_BOT_BYTES - size, MAX_TOTAL_BYTES - total)
+        entrant_room = MAX_ENTRANT_BYTES - held_bytes if owned else MAX_BOT_BYTES
+        return min(MAX_UPLOAD_BYTES, MAX_BOT_BYTES - size, entrant_room, MAX_TOTAL_BYTES - total)
+
+    def entrant_usage(self, owned: Iterable[str]) -> tuple[int, int]:
+        """How many versions the bots ``owned`` (an entrant's) keep together, and their bytes."""
+        usages = [self.versions.usage(bot) for bot in set(owned)]
+        return sum(count for count, _ in usages), sum(size for _, size in usages)
 
     @contextlib.contextmanager
     def receiving(self, holder: str) -> Iterator[None]:
-        """One upload under way from the token whose hash is ``holder``.
+        """One upload under way from ``holder`` (:attr:`~.auth.Caller.holder`: an entrant, with its bots).
 
-        :raises ResourceExhausted: the token has :data:`MAX_UPLOADS_PER_TOKEN` under way already, or the
+        :raises ResourceExhausted: the holder has :data:`MAX_UPLOADS_PER_ENTRANT` under way already, or the
             referee :data:`MAX_UPLOADS`.
         """
-        if self._uploads[holder] >= MAX_UPLOADS_PER_TOKEN:
+        if self._uploads[holder] >= MAX_UPLOADS_PER_ENTRANT:
             raise ResourceExhausted(
-                f"this token has {MAX_UPLOADS_PER_TOKEN} uploads under way already; finish one first"
+                f"{holder_text(holder)} has {MAX_UPLOADS_PER_ENTRANT} uploads under way already; finish one first"
             )
         total = sum(self._uploads.values())
         if total >= MAX_UPLOADS:
@@ -263,17 +293,21 @@ class Submissions:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    async def accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
-        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held.
+    async def accept(
+        self, name: str, upload: Path, holder: str = "", owned: Iterable[str] = ()
+    ) -> tuple[VersionEntry, BuildResult]:
+        """Store the upload as a version of ``name`` and build it (once), in ``holder``'s turn of the build
+        queue (its entrant's bots being ``owned``); the lock of ``name`` is held.
 
         A caller that goes away meanwhile (its call cancelled) waits for the build all the same, holding
         its places (the build's, the upload's, the name's lock): its thread cannot be stopped, and one let go
         would let a caller cancelling each call run any number of builds at once.
         """
-        async with self._builds:
-            return await _to_its_end(asyncio.ensure_future(asyncio.to_thread(self._accept, name, upload)))
+        owned = list(owned)
+        async with self.builds.slot(holder):
+            return await _to_its_end(asyncio.ensure_future(asyncio.to_thread(self._accept, name, upload, owned)))
 
-    def _accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
+    def _accept(self, name: str, upload: Path, owned: list[str]) -> tuple[VersionEntry, BuildResult]:
         folder = self.root / name
         existed = folder.exists()
         try:
@@ -291,6 +325,13 @@ class Submissions:
                 raise ResourceExhausted(
                     f"data: this version holds {_size(size)}; bot {name!r} keeps {_size(used)} "
                     f"of the {_size(MAX_BOT_BYTES)} a bot may"
+                )
+            _, held = self.entrant_usage(owned)
+            if owned and held + size > MAX_ENTRANT_BYTES:
+                self._remove(submission)
+                raise ResourceExhausted(
+                    f"data: this version holds {_size(size)}; the entrant's bots keep {_size(held)} "
+                    f"of the {_size(MAX_ENTRANT_BYTES)} one entrant's may"
                 )
             total = self.versions.total_bytes()
             if total + size > MAX_TOTAL_BYTES:
@@ -318,6 +359,31 @@ class Submissions:
         shutil.rmtree(submission.folder, ignore_errors=True)
         for suffix in (".build.json", ".build.log"):
             submission.folder.with_suffix(suffix).unlink(missing_ok=True)
+
+    def delete(self, name: str, version: str, pins: Mapping[str, str]) -> VersionEntry:
+        """Forget a version of ``name`` (``sha256:HEX`` or its short form) and remove its files; the lock of
+        ``name`` is held. ``pins`` is the version of ``name`` each league not over plays, by league.
+
+        :raises NotFound: no such version. :raises FailedPrecondition: a league pins it, or it is the bot's only one.
+        """
+        versions = self.versions.of(name)
+        entry = next((entry for entry in versions if version in (entry.version, entry.short)), None)
+        if entry is None:
+            raise NotFound(f"version: bot {name!r} has no version {version!r}")
+        leagues = sorted(league for league, pinned in pins.items() if pinned == entry.version)
+        if leagues:
+            raise FailedPrecondition(
+                f"version: {entry.short} of bot {name!r} is pinned by league {', '.join(map(repr, leagues))}"
+            )
+        if len(versions) == 1:
+            raise FailedPrecondition(f"version: {entry.short} is bot {name!r}'s only version: submit another first")
+        self.versions.forget(name, entry.version)
+        folder = Path(entry.folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        for suffix in (".build.json", ".build.log"):
+            folder.with_suffix(suffix).unlink(missing_ok=True)
+        log.info("bot %s: version %s deleted (%s freed)", name, entry.short, _size(entry.bytes))
+        return entry
 
     def discard(self, name: str) -> None:
         """Forget every version of a bot that could not be registered after all."""

@@ -123,6 +123,12 @@ class Versions:
             session.execute(delete(VersionRow).where(VersionRow.bot == bot))
             session.commit()
 
+    def forget(self, bot: str, version: str) -> None:
+        """Forget one version of ``bot``."""
+        with Session(self.engine) as session:
+            session.execute(delete(VersionRow).where(VersionRow.bot == bot, VersionRow.version == version))
+            session.commit()
+
     def total_bytes(self) -> int:
         """Every version's bytes together."""
         with Session(self.engine) as session:

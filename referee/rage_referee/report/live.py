@@ -162,12 +162,12 @@ class LivePages:
 
     def events(self, request: Request) -> EventSourceResponse:
         """The league's games, faults and status as they happen, after its count of games now; for a
-        league over or failed, its state alone. The stream counts against the caller's token as a
+        league over or failed, its state alone. The stream counts against the caller's entrant as a
         ``Watch`` stream does (:class:`~rage_referee.hosted.errors.ResourceExhausted` past the cap)."""
         caller = self.caller(request)
         entry = self.contest.registry.league(request.path_params["league"])
         hub = self.contest.hub
-        watcher = hub.subscribe(entry.name, caller.key, admin=caller.role is Role.ADMIN)
+        watcher = hub.subscribe(entry.name, caller.holder, admin=caller.role is Role.ADMIN)
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:

@@ -70,18 +70,20 @@ class ListBotsReply(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
 
 class BotInfo(_message.Message):
-    __slots__ = ("name", "address", "owner", "registered_unix", "version")
+    __slots__ = ("name", "address", "owner", "registered_unix", "version", "entrant")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ADDRESS_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_UNIX_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
     name: str
     address: str
     owner: str
     registered_unix: int
     version: str
-    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., owner: _Optional[str] = ..., registered_unix: _Optional[int] = ..., version: _Optional[str] = ...) -> None: ...
+    entrant: str
+    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., owner: _Optional[str] = ..., registered_unix: _Optional[int] = ..., version: _Optional[str] = ..., entrant: _Optional[str] = ...) -> None: ...
 
 class SubmitBotChunk(_message.Message):
     __slots__ = ("name", "format", "owner", "data")
@@ -136,6 +138,60 @@ class ListVersionsReply(_message.Message):
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
     versions: _containers.RepeatedCompositeFieldContainer[VersionInfo]
     def __init__(self, versions: _Optional[_Iterable[_Union[VersionInfo, _Mapping]]] = ...) -> None: ...
+
+class DeleteVersionRequest(_message.Message):
+    __slots__ = ("name", "version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+
+class AddEntrantRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class AddEntrantReply(_message.Message):
+    __slots__ = ("entrant", "token")
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    entrant: EntrantInfo
+    token: str
+    def __init__(self, entrant: _Optional[_Union[EntrantInfo, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class ListEntrantsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListEntrantsReply(_message.Message):
+    __slots__ = ("entrants",)
+    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    entrants: _containers.RepeatedCompositeFieldContainer[EntrantInfo]
+    def __init__(self, entrants: _Optional[_Iterable[_Union[EntrantInfo, _Mapping]]] = ...) -> None: ...
+
+class EntrantRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class EntrantInfo(_message.Message):
+    __slots__ = ("name", "disabled", "bots", "versions", "bytes", "added_unix")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DISABLED_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    BYTES_FIELD_NUMBER: _ClassVar[int]
+    ADDED_UNIX_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    disabled: bool
+    bots: int
+    versions: int
+    bytes: int
+    added_unix: int
+    def __init__(self, name: _Optional[str] = ..., disabled: _Optional[bool] = ..., bots: _Optional[int] = ..., versions: _Optional[int] = ..., bytes: _Optional[int] = ..., added_unix: _Optional[int] = ...) -> None: ...
 
 class CreateLeagueRequest(_message.Message):
     __slots__ = ("definition", "name")
@@ -219,7 +275,7 @@ class DealKey(_message.Message):
     def __init__(self, league: _Optional[str] = ..., key: _Optional[str] = ..., commitment: _Optional[str] = ...) -> None: ...
 
 class StandingsRow(_message.Message):
-    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited", "version")
+    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited", "version", "owner")
     BOT_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +289,7 @@ class StandingsRow(_message.Message):
     SKILL_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
     bot: str
     elo: float
     low: float
@@ -246,7 +303,8 @@ class StandingsRow(_message.Message):
     skill: float
     forfeited: int
     version: str
-    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ..., version: _Optional[str] = ...) -> None: ...
+    owner: str
+    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ..., version: _Optional[str] = ..., owner: _Optional[str] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("league", "game")

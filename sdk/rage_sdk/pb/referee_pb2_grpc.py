@@ -54,9 +54,19 @@ class RefereeStub:
                 request_serializer=rage_dot_v1_dot_referee__pb2.SubmitBotChunk.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.SubmitBotReply.FromString,
                 _registered_method=True)
+        self.SignUp = channel.unary_unary(
+                '/rage.v1.Referee/SignUp',
+                request_serializer=rage_dot_v1_dot_referee__pb2.AddEntrantRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.AddEntrantReply.FromString,
+                _registered_method=True)
         self.ListVersions = channel.unary_unary(
                 '/rage.v1.Referee/ListVersions',
                 request_serializer=rage_dot_v1_dot_referee__pb2.ListVersionsRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.ListVersionsReply.FromString,
+                _registered_method=True)
+        self.DeleteVersion = channel.unary_unary(
+                '/rage.v1.Referee/DeleteVersion',
+                request_serializer=rage_dot_v1_dot_referee__pb2.DeleteVersionRequest.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.ListVersionsReply.FromString,
                 _registered_method=True)
         self.CreateLeague = channel.unary_unary(
@@ -89,6 +99,21 @@ class RefereeStub:
                 request_serializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.DealKey.FromString,
                 _registered_method=True)
+        self.AddEntrant = channel.unary_unary(
+                '/rage.v1.Referee/AddEntrant',
+                request_serializer=rage_dot_v1_dot_referee__pb2.AddEntrantRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.AddEntrantReply.FromString,
+                _registered_method=True)
+        self.ListEntrants = channel.unary_unary(
+                '/rage.v1.Referee/ListEntrants',
+                request_serializer=rage_dot_v1_dot_referee__pb2.ListEntrantsRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.ListEntrantsReply.FromString,
+                _registered_method=True)
+        self.DisableEntrant = channel.unary_unary(
+                '/rage.v1.Referee/DisableEntrant',
+                request_serializer=rage_dot_v1_dot_referee__pb2.EntrantRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.EntrantInfo.FromString,
+                _registered_method=True)
         self.ListLeagues = channel.unary_unary(
                 '/rage.v1.Referee/ListLeagues',
                 request_serializer=rage_dot_v1_dot_referee__pb2.ListLeaguesRequest.SerializeToString,
@@ -115,7 +140,7 @@ class RefereeServicer:
     """Missing associated documentation comment in .proto file."""
 
     def RegisterBot(self, request, context):
-        """Entrants (entry or admin token). The reply holds the bot's token, shown this once.
+        """Entrants (an entrant's or the admin token). The reply holds the bot's token, shown this once.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -137,11 +162,21 @@ class RefereeServicer:
 
     def SubmitBot(self, request_iterator, context):
         """Entrants: a bot's code, streamed (a .tar.gz or .zip of a folder holding rage-bot.toml; at most
-        16 MiB, refused with RESOURCE_EXHAUSTED as soon as more arrives). With the entry token the name
+        16 MiB, refused with RESOURCE_EXHAUSTED as soon as more arrives). With an entrant's token the name
         is a new bot's, whose token the reply holds, shown this once; with a submitted bot's own token,
         a new version of it. The referee keeps each upload as a version (the same files are the same
         version), builds it once in the sandbox (no network; time, memory and disk limits) and answers
-        with the build's outcome and log. Each bot keeps at most 10 versions and 256 MiB of files.
+        with the build's outcome and log. Each bot keeps at most 10 versions and 256 MiB of files. An
+        entrant has at most 2 uploads under way; one that sends no message for 10 s is refused. Builds
+        wait in one queue served in turn by entrant.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SignUp(self, request, context):
+        """The entry token (or the admin token): a new entrant's account, as AddEntrant makes, for an entrant
+        to sign up by itself (at most 1,000 entrants in all).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -149,6 +184,15 @@ class RefereeServicer:
 
     def ListVersions(self, request, context):
         """Any token: a submitted bot's versions, newest first; build logs to the admin and the bot's own token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteVersion(self, request, context):
+        """The bot's own token, its entrant's or the admin's: forget a version and free its files. Refused
+        (FAILED_PRECONDITION) while a league not over pins it, and for a bot's only version. The reply
+        lists the versions kept.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -193,6 +237,26 @@ class RefereeServicer:
         """The league's secret deal key, once it is finished or cancelled (FAILED_PRECONDITION before;
         a league with an explicit seed has public deals and no key). Anyone can then recompute every
         deal and check the key against the commitment published in LeagueInfo and Standings.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddEntrant(self, request, context):
+        """An entrant's account; the reply holds its token, shown this once (ALREADY_EXISTS for a name taken).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListEntrants(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DisableEntrant(self, request, context):
+        """For good: the entrant's token and its bots' tokens are refused from now on (its bots stay in leagues).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -249,9 +313,19 @@ def add_RefereeServicer_to_server(servicer, server):
                     request_deserializer=rage_dot_v1_dot_referee__pb2.SubmitBotChunk.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.SubmitBotReply.SerializeToString,
             ),
+            'SignUp': grpc.unary_unary_rpc_method_handler(
+                    servicer.SignUp,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.AddEntrantRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.AddEntrantReply.SerializeToString,
+            ),
             'ListVersions': grpc.unary_unary_rpc_method_handler(
                     servicer.ListVersions,
                     request_deserializer=rage_dot_v1_dot_referee__pb2.ListVersionsRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.ListVersionsReply.SerializeToString,
+            ),
+            'DeleteVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteVersion,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.DeleteVersionRequest.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.ListVersionsReply.SerializeToString,
             ),
             'CreateLeague': grpc.unary_unary_rpc_method_handler(
@@ -283,6 +357,21 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.RevealDealKey,
                     request_deserializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.DealKey.SerializeToString,
+            ),
+            'AddEntrant': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddEntrant,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.AddEntrantRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.AddEntrantReply.SerializeToString,
+            ),
+            'ListEntrants': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEntrants,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.ListEntrantsRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.ListEntrantsReply.SerializeToString,
+            ),
+            'DisableEntrant': grpc.unary_unary_rpc_method_handler(
+                    servicer.DisableEntrant,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.EntrantRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.EntrantInfo.SerializeToString,
             ),
             'ListLeagues': grpc.unary_unary_rpc_method_handler(
                     servicer.ListLeagues,
@@ -424,6 +513,33 @@ class Referee:
             _registered_method=True)
 
     @staticmethod
+    def SignUp(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/SignUp',
+            rage_dot_v1_dot_referee__pb2.AddEntrantRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.AddEntrantReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def ListVersions(request,
             target,
             options=(),
@@ -439,6 +555,33 @@ class Referee:
             target,
             '/rage.v1.Referee/ListVersions',
             rage_dot_v1_dot_referee__pb2.ListVersionsRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.ListVersionsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/DeleteVersion',
+            rage_dot_v1_dot_referee__pb2.DeleteVersionRequest.SerializeToString,
             rage_dot_v1_dot_referee__pb2.ListVersionsReply.FromString,
             options,
             channel_credentials,
@@ -602,6 +745,87 @@ class Referee:
             '/rage.v1.Referee/RevealDealKey',
             rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
             rage_dot_v1_dot_referee__pb2.DealKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddEntrant(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/AddEntrant',
+            rage_dot_v1_dot_referee__pb2.AddEntrantRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.AddEntrantReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEntrants(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/ListEntrants',
+            rage_dot_v1_dot_referee__pb2.ListEntrantsRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.ListEntrantsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DisableEntrant(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/DisableEntrant',
+            rage_dot_v1_dot_referee__pb2.EntrantRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.EntrantInfo.FromString,
             options,
             channel_credentials,
             insecure,
