@@ -13,6 +13,7 @@ others' scores does not flag them). The set gives one figure:
 for a set of G games. The seat means hold the bot's own later games, so a bot that scores g points more
 on every later exposure moves the bracket by g (G - 2) / (G - 1); the factor makes the figure g, points
 a game.
+
 The first exposure is the bot's first game of the set in playing order: the order the games were
 stored in, that is the order they ended (``order``; the league's index order when not given). Games
 of a set played at the same time count by when they ended: a game that began before the first one
