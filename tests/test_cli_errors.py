@@ -28,7 +28,10 @@ HUGE = "99999999999999999999"
         (["replay", "show"], "FILE: required, and not given"),
         (["match", "--gmaes", "3"], "No such option: --gmaes"),
         (["ratings", "--db", "x", "--format", "bogus"], "--format: 'bogus' is not one of 'table', 'markdown'"),
-        (["ratings", "--db", "x", "--pairs", "--crosstable"], "--pairs and --crosstable: give one of them"),
+        (
+            ["ratings", "--db", "x", "--pairs", "--crosstable"],
+            "--pairs, --crosstable and --collusion: give one of them",
+        ),
         (["match", "--concurrency", "100000", *BOTS], "--concurrency: 100000 is out of range; it takes 1 to 256"),
         (["test", "a=x", "b=y", "--field", "c=z", "--concurrency", "1000"], "--concurrency: 1000 is out of range"),
         (["test", "a=x", "b=y", "--field", "c=z", "--decision-ms", HUGE], f"--decision-ms: {HUGE} is out of range"),

@@ -13,13 +13,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from functools import partial
-from itertools import combinations
+from itertools import combinations, permutations
 from pathlib import Path
 from typing import Any
 
 import pytest
 from backends import BACKENDS, fresh_database
 from league_helpers import FIELD, flat, kill_league_run, league_text, rage, stored, write_league
+from rage_referee.cli.ratings import AUDIT_CSV
 from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
@@ -384,7 +385,11 @@ def test_ratings_json(played: tuple[Path, Any]) -> None:
     rows = json.loads(ratings(file, "json"))
     assert sorted(row["name"] for row in rows) == sorted(BOTS)
     for row in rows:
-        assert list(row) == FIELDS
+        assert list(row) == [*FIELDS, "memory_audit"]
+        audit = row["memory_audit"]
+        assert list(audit) == ["sets", "estimate", "low", "high", "p_value", "flagged"]
+        assert audit["sets"] == 3  # each bot sits at three of the four tables, one duplicate set each
+        assert audit["low"] <= audit["estimate"] <= audit["high"] and audit["flagged"] in (True, False)
         assert row["low"] <= row["elo"] <= row["high"]
         assert row["games"] == 18
         assert 1 <= row["mean_place"] <= 3 and 0 <= row["bid_accuracy"] <= 1
@@ -403,28 +408,30 @@ def test_ratings_csv(played: tuple[Path, Any]) -> None:
     file, first = played
     assert first.exit_code == 0, first.output
     table = list(csv.reader(io.StringIO(ratings(file, "csv"))))
-    assert table[0] == FIELDS
+    assert table[0] == [*FIELDS, *AUDIT_CSV]
     assert len(table) == 1 + len(BOTS)
-    rows = [dict(zip(FIELDS, line)) for line in table[1:]]
+    rows = [dict(zip(table[0], line)) for line in table[1:]]
     assert sorted(row["name"] for row in rows) == sorted(BOTS)
     assert [row["los_next"] for row in rows][-1] == ""
     for row in rows:
         assert float(row["low"]) <= float(row["elo"]) <= float(row["high"])
         assert int(row["games"]) == 18 and int(row["faults"]) == 0
+        assert int(row["memory_sets"]) == 3 and row["memory_flagged"] in ("True", "False")
 
 
 def test_ratings_markdown(played: tuple[Path, Any]) -> None:
     file, first = played
     assert first.exit_code == 0, first.output
     lines = ratings(file, "markdown").splitlines()
-    assert lines[0] == "| bot | elo | 95% | LOS | games | score | place | bids | faults | skill |"
-    assert lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    assert lines[0] == "| bot | elo | 95% | LOS | games | score | place | bids | faults | skill | memory |"
+    assert lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     body = lines[2:]
     assert len(body) == len(BOTS)
     names = []
     for line in body:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
-        assert len(cells) == 10, line
+        assert len(cells) == 11, line
+        assert cells[10].startswith(("+", "-")) and "±" in cells[10]
         names.append(cells[0])
         low, high = cells[2].split("/")
         assert float(low) <= 0 <= float(high)
@@ -469,6 +476,33 @@ def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     assert first_row[0] == order[0] and first_row[1] == "" and first_row[2].startswith(("+", "-"))
     text = flat(pairs("table"))
     assert "duplicate score difference" in text and all(name in text for name in BOTS)
+
+
+def test_ratings_collusion_in_every_format(played: tuple[Path, Any]) -> None:
+    file, first = played
+    assert first.exit_code == 0, first.output
+    url = database_of(file)
+
+    def collusion(fmt: str) -> str:
+        result = rage("ratings", "--db", url, "--collusion", "--format", fmt)
+        assert result.exit_code == 0, result.output
+        return str(result.stdout)
+
+    order = [row["name"] for row in json.loads(ratings(file, "json"))]
+    rows = json.loads(collusion("json"))
+    assert [(row["a"], row["b"]) for row in rows] == list(permutations(order, 2))
+    for row in rows:
+        assert list(row) == ["a", "b", "sets", "estimate", "low", "high", "p_value", "flagged"]
+        # b sits at three tables: with a at two, without a at one; one duplicate set each
+        assert row["sets"] == 3 and row["low"] is None and row["flagged"] is False
+    table = list(csv.reader(io.StringIO(collusion("csv"))))
+    assert table[0] == ["a", "b", "sets", "estimate", "low", "high", "p_value", "flagged"] and len(table) == 1 + 12
+    lines = collusion("markdown").splitlines()
+    assert lines[0] == "| " + " | ".join(["present", *order]) + " |" and len(lines) == 2 + len(order)
+    text = flat(collusion("table"))
+    assert "the row bot's effect on the column bot" in text and all(name in text for name in BOTS)
+    both = rage("ratings", "--db", url, "--collusion", "--pairs")
+    assert both.exit_code != 0 and "give one of them" in flat(both.output)
 
 
 def test_ratings_needs_exactly_one_source(played: tuple[Path, Any]) -> None:

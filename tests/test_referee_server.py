@@ -291,6 +291,7 @@ def contest(
         league_file.write_text(SMALL_LEAGUE)
         created = cli(referee, referee.admin, "create", str(league_file))
         assert created.exit_code == 0, created.output
+        assert "they can recognise a deal repeated within its set" in " ".join(created.stdout.split())
         follower = Follower(referee, "cup")
         started = cli(referee, referee.admin, "start", "cup")
         assert started.exit_code == 0, started.output
@@ -343,6 +344,7 @@ def test_standings_are_the_rating_table_of_rage_ratings(contest: Referee) -> Non
     reply = contest.call("GetStandings", pb.LeagueRequest(league="cup"), contest.entry)
     assert reply.intervals and reply.games == 12 and len(reply.rows) == 4
     assert all(row.low <= row.elo <= row.high for row in reply.rows)
+    assert sorted(row.memory_audit.sets for row in reply.rows) == [1, 1, 2, 2]  # two tables of three of four bots
     table = cli(contest, contest.entry, "standings", "cup")
     assert table.exit_code == 0 and "heuristic" in table.stdout
 

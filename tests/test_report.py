@@ -13,8 +13,10 @@ from game_records import scored_game
 from rage_referee.cli import app
 from rage_referee.faults import Fault, FaultKind
 from rage_referee.finished import FinishedGame
+from rage_referee.league.audit import Audit
+from rage_referee.league.collusion import CollusionRow
 from rage_referee.league.ratings import rating_table
-from rage_referee.report.pages import bot_file
+from rage_referee.report.pages import League, bot_file, render_index
 from rage_referee.report.replays import replay_views
 from rage_referee.report.site import build_site
 from rage_referee.report.tables import Pairing, bot_records, crosstable, rating_history
@@ -289,3 +291,22 @@ def test_a_report_into_its_own_report_holding_a_link_is_refused(
         f"--out: {out} holds a link, index.html: give a new or empty folder, or this league's own report"
     )
     assert (tmp_path / "mine.txt").read_text() == "mine"
+
+
+def test_the_standings_show_the_memory_audit_and_the_flags() -> None:
+    games = [game(0, ("a", "b", "c"), (1, 2, 3)), game(1, ("b", "c", "a"), (1, 2, 3))]
+    rows = rating_table(games, samples=0)
+    audits = {
+        "a": Audit(8, 21.2, 8.4, 34.0, 0.004, True),
+        "b": Audit(8, -1.5, -9.0, 6.0, 0.6, False),
+        "c": Audit(1, 0.5, -float("inf"), float("inf"), 1.0, False),
+    }
+    collusion = [CollusionRow("c", "b", Audit(12, 3.8, 0.4, 7.2, 0.001, True))]
+    page = render_index(League("cup", games, rows, audits=audits, collusion=collusion))
+    assert '<td class="memory flagged">+21.2 ±12.8 !</td>' in page
+    assert '<td class="memory">-1.5 ±7.5</td>' in page and '<td class="memory">+0.5</td>' in page
+    assert "memory audit: <strong>a</strong> scores +21.2 points a game more" in page
+    assert "collusion: <strong>b</strong> scores +3.8 points a game more against the same field" in page
+    honest = {"b": audits["b"]}
+    assert "No bot flagged by the memory audit." in render_index(League("cup", games, rows, audits=honest))
+    assert 'id="fair-play"' not in render_index(League("cup", games, rows))  # a running league's: no audit

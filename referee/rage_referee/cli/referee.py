@@ -552,6 +552,8 @@ def create_command(
         "CreateLeague", pb.CreateLeagueRequest(definition=text, name=name or "")
     )
     out.print(_league_line(reply), markup=False)
+    if reply.memory_notice:
+        out.print(f"{reply.name}: {reply.memory_notice}", style="yellow", markup=False)
 
 
 def _league_line(league: pb.LeagueInfo) -> str:
@@ -627,11 +629,13 @@ def standings_command(
     """The league's rating table, as rage ratings prints it."""
     from rage_sdk.pb import referee_pb2 as pb
 
-    from ..hosted.messages import rating_row
+    from ..hosted.messages import audit_of, rating_row
 
     reply = remote(referee, token, tls_ca).call("GetStandings", pb.LeagueRequest(league=league))
     owners = {row.bot: row.owner for row in reply.rows}
-    render([rating_row(row) for row in reply.rows], format, f"{reply.league}: {reply.games} games", owners=owners)
+    audits = {row.bot: audit for row in reply.rows if (audit := audit_of(row)) is not None}
+    rows = [rating_row(row) for row in reply.rows]
+    render(rows, format, f"{reply.league}: {reply.games} games", owners=owners, audits=audits)
     deals = f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
     (out if format is Format.TABLE else err).print(deals)
     versions = ", ".join(f"{name_text(row.bot)} {row.version}" for row in reply.rows if row.version)

@@ -31,6 +31,8 @@ def report_command(
     ] = None,
 ) -> None:
     """Write the league's report: DIR/index.html (standings, crosstable, history), a page per bot, a replay per game."""
+    from ..league.audit import memory_audit
+    from ..league.collusion import collusion_table
     from ..league.ratings import rating_table
     from ..report.site import build_site, foreign_contents
 
@@ -44,8 +46,10 @@ def report_command(
     held = foreign_contents(out_dir, league_name)
     if held is not None:
         fail(f"--out: {out_dir} holds {held}: give a new or empty folder, or this league's own report")
+    rows = rating_table(games, forfeits=stored.forfeits)
+    audits, collusion = memory_audit(games, stored.order), collusion_table(games, [row.name for row in rows])
     try:
-        built = build_site(league_name, games, rating_table(games, forfeits=stored.forfeits), out_dir, limit)
+        built = build_site(league_name, games, rows, out_dir, limit, audits=audits, collusion=collusion)
     except OSError as error:
         fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
     for problem in built.skipped:

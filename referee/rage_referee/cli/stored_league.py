@@ -24,6 +24,8 @@ class StoredLeague:
     config: LeagueConfig | None
     games: list[FinishedGame]
     deal_key: DealKey | None
+    order: tuple[int, ...] = ()
+    """The games' indices in the order they ended (the memory audit's playing order)."""
 
     @property
     def forfeits(self) -> Forfeits:
@@ -58,6 +60,7 @@ def read_league(file: Path | None, db: str | None, name: str | None, file_option
                 fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
             league_name = name or names[0]
             league_id = store.league(league_name, create=False)
-        return StoredLeague(league_name, config, store.games(league_id), store.deal_key(league_id))
+        games, order = store.games(league_id), tuple(store.play_order(league_id))
+        return StoredLeague(league_name, config, games, store.deal_key(league_id), order)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))

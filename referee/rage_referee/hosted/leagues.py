@@ -243,6 +243,23 @@ class LeagueRun:
             self.previous.readdress(bot, address)
 
 
+def memory_notice(definition: LeagueDefinition, targets: Mapping[str, str]) -> str:
+    """For a league of duplicate deals with bots at addresses (``targets``: every registered bot's, as
+    :meth:`LeagueManager.targets` gives them), the line saying they can recognise repeated deals; else empty.
+
+    A bot served at its own address runs where the referee cannot reset it, so it may keep the hands of a
+    deal and know them when the set deals it again; the memory audit (:mod:`..league.audit`) is what
+    notices it.
+    """
+    remote = [name for name in definition.bots if not targets.get(name, "").startswith(SUBMISSION)]
+    if not definition.config.duplicate or not remote:
+        return ""
+    return (
+        f"duplicate deals with bots at addresses ({', '.join(remote)}): they can recognise a deal repeated "
+        "within its set, and only the memory audit (rage ratings, the report's standings) guards against it"
+    )
+
+
 class LeagueManager:
     """Every hosted league's state, and the runs of those that are running."""
 
@@ -266,16 +283,20 @@ class LeagueManager:
         self._lock = asyncio.Lock()
 
     def create(self, definition: LeagueDefinition, text: str) -> LeagueEntry:
-        """Store a new league (status created) with its schedule's key."""
+        """Store a new league (status created) with its schedule's key; log its :func:`memory_notice`, if any."""
         if definition.name in self.store.league_names():
             raise AlreadyExists(f"name: a league named {definition.name!r} exists already")
         league_id = self.store.league(definition.name, schedule_key(definition.config))
         config = definition.config
         league_deals(config, self.store, league_id)  # a secret key is drawn now, before anyone can watch
         ruleset = json.dumps(config.ruleset.to_json(), sort_keys=True)
-        return self.registry.add_league(
+        entry = self.registry.add_league(
             config.name, league_id, text, definition.bots, ruleset, config.players, len(definition.schedule)
         )
+        notice = memory_notice(definition, self.targets())
+        if notice:
+            log.warning("league %s: %s", entry.name, notice)
+        return entry
 
     def targets(self) -> dict[str, str]:
         """Every registered bot, by name: its address, or ``submission:NAME`` for a submitted bot."""

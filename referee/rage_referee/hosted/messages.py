@@ -9,6 +9,7 @@ from rage_sdk.pb import referee_pb2 as pb
 
 from ..faults import Fault
 from ..finished import FinishedGame
+from ..league.audit import Audit
 from ..league.ratings import RatingRow
 from ..submissions.version import short_version
 from ..text import bot_text
@@ -126,9 +127,28 @@ def standings(
     for row in rows:
         row.version = short_version((versions or {}).get(row.bot, ""))
         row.owner = (owners or {}).get(row.bot, "")
+        if row.bot in table.audits:
+            row.memory_audit.CopyFrom(memory_audit(table.audits[row.bot]))
     return pb.Standings(
         league=league, deal_commitment=deal_commitment, games=table.games, intervals=table.intervals, rows=rows
     )
+
+
+def memory_audit(audit: Audit) -> pb.MemoryAudit:
+    message = pb.MemoryAudit(sets=audit.sets, estimate=audit.estimate, p_value=audit.p_value, flagged=audit.flagged)
+    if not math.isinf(audit.high):
+        message.low, message.high = audit.low, audit.high
+    return message
+
+
+def audit_of(row: pb.StandingsRow) -> Audit | None:
+    """A row's memory audit back as the audit's own; ``None`` for a row without one."""
+    if not row.HasField("memory_audit"):
+        return None
+    audit = row.memory_audit
+    low = audit.low if audit.HasField("low") else -math.inf
+    high = audit.high if audit.HasField("high") else math.inf
+    return Audit(audit.sets, audit.estimate, low, high, audit.p_value, audit.flagged)
 
 
 def rating_row(row: pb.StandingsRow) -> RatingRow:

@@ -26,7 +26,7 @@ from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from .events import Watcher
-from .leagues import failure_text
+from .leagues import failure_text, memory_notice
 from .registry import ENTRY_ENTRANT, EntrantEntry, LeagueEntry, LeagueStatus
 from .submissions import next_chunk
 
@@ -217,7 +217,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         definition = await asyncio.to_thread(read_definition, request.definition, request.name, registered)
         entry = self.contest.leagues.create(definition, request.definition)
         log.info("league %s created: %d bots, %d games", entry.name, len(entry.bots), entry.games_total)
-        return self._info(entry)
+        info = self._info(entry)
+        info.memory_notice = memory_notice(definition, registered)
+        return info
 
     async def _change_league(self, request: pb.LeagueRequest, context: Any, verb: str) -> pb.LeagueInfo:
         """Start, pause, resume or cancel a league: the organizer's, by ``verb``."""

@@ -1,15 +1,18 @@
-"""Standings: the rating table of ``rage ratings`` (computed off the event loop, cached per league), and
-cheap point estimates for the live events (one Bradley-Terry fit, no bootstrap)."""
+"""Standings: the rating table of ``rage ratings`` with its memory audit and collusion tests (computed off the
+event loop, cached per league), and cheap point estimates for the live events (one Bradley-Terry fit, no
+bootstrap)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..faults import Forfeits
 from ..finished import FinishedGame
+from ..league.audit import Audit, memory_audit
+from ..league.collusion import CollusionRow, collusion_table
 from ..league.ratings import RatingRow, rating_table
 from ..league.store import Store
 
@@ -20,6 +23,10 @@ class Table:
     rows: list[RatingRow]
     intervals: bool
     """False for point estimates: ``low``, ``high``, ``los_next`` and ``skill`` mean nothing."""
+    audits: dict[str, Audit] = field(default_factory=dict)
+    """Each bot's memory audit, games in the order they ended; none with point estimates."""
+    collusion: list[CollusionRow] = field(default_factory=list)
+    """Every ordered pair's collusion test; none with point estimates."""
 
 
 def point_table(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
@@ -61,7 +68,14 @@ class StandingsCache:
             if cached is not None and cached.games == self.store.count(league_id):
                 return cached
             games = await asyncio.to_thread(self.store.games, league_id, False)
-            rows = await asyncio.to_thread(rating_table, games, forfeits=forfeits)
-            table = Table(len(games), rows, intervals=True)
+            order = await asyncio.to_thread(self.store.play_order, league_id)
+            table = await asyncio.to_thread(full_table, games, order, forfeits)
             self._tables[league_id] = table
             return table
+
+
+def full_table(games: Sequence[FinishedGame], order: Sequence[int], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
+    """The rating table with intervals, the memory audit (``order``: game indices as they ended) and collusion."""
+    rows = rating_table(games, forfeits=forfeits)
+    audits, collusion = memory_audit(games, order), collusion_table(games, [row.name for row in rows])
+    return Table(len(games), rows, intervals=True, audits=audits, collusion=collusion)

@@ -69,21 +69,29 @@ class PairRow:
         }
 
 
-def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
-    """One figure per duplicate set in which ``a`` and ``b`` held the same hands equally often."""
+def duplicate_sets(games: Sequence[FinishedGame]) -> dict[int, list[FinishedGame]]:
+    """The games of each duplicate set, by set id in order."""
     sets: dict[int, list[FinishedGame]] = defaultdict(list)
     for game in games:
         sets[game.set_id].append(game)
-    figures = []
-    for _, members in sorted(sets.items()):
-        seats_a = Counter(game.figures.seats.index(a) for game in members if a in game.figures.seats)
-        seats_b = Counter(game.figures.seats.index(b) for game in members if b in game.figures.seats)
-        if not seats_a or seats_a != seats_b:
-            continue
-        total_a = sum(game.figures.totals[game.figures.seats.index(a)] for game in members if a in game.figures.seats)
-        total_b = sum(game.figures.totals[game.figures.seats.index(b)] for game in members if b in game.figures.seats)
-        figures.append((total_a - total_b) / seats_a.total())
-    return figures
+    return dict(sorted(sets.items()))
+
+
+def set_difference(members: Sequence[FinishedGame], a: str, b: str) -> float | None:
+    """``a``'s mean total minus ``b``'s over one set's games; ``None`` unless they held the same hands equally often."""
+    seats_a = Counter(game.figures.seats.index(a) for game in members if a in game.figures.seats)
+    seats_b = Counter(game.figures.seats.index(b) for game in members if b in game.figures.seats)
+    if not seats_a or seats_a != seats_b:
+        return None
+    total_a = sum(game.figures.totals[game.figures.seats.index(a)] for game in members if a in game.figures.seats)
+    total_b = sum(game.figures.totals[game.figures.seats.index(b)] for game in members if b in game.figures.seats)
+    return (total_a - total_b) / seats_a.total()
+
+
+def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
+    """One figure per duplicate set in which ``a`` and ``b`` held the same hands equally often."""
+    figures = (set_difference(members, a, b) for members in duplicate_sets(games).values())
+    return [figure for figure in figures if figure is not None]
 
 
 def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:

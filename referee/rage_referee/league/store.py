@@ -270,6 +270,12 @@ class Store:
             count = session.scalar(select(func.count()).select_from(GameRow).where(of_league, GameRow.set_id == set_id))
             return int(count or 0)
 
+    def play_order(self, league_id: int) -> list[int]:
+        """The indices of the league's stored games in the order they were stored: the order they ended."""
+        with Session(self.engine) as session:
+            query = select(GameRow.index).where(GameRow.league_id == league_id)
+            return list(session.scalars(query.order_by(GameRow.finished_at, GameRow.id)))
+
     def record(self, league_id: int, index: int) -> dict[str, Any] | None:
         """One stored game's rage-record/1, or ``None`` when it is not stored."""
         with Session(self.engine) as session:

@@ -105,7 +105,16 @@ class LivePages:
         else:
             table = await self.contest.standings.table(entry.league_id)
         indices = {game.index for game in games}
-        league = League(entry.name, games, table.rows, indices, live=True, intervals=table.intervals)
+        league = League(
+            entry.name,
+            games,
+            table.rows,
+            indices,
+            live=True,
+            intervals=table.intervals,
+            audits=table.audits,
+            collusion=table.collusion,
+        )
         snapshot = Snapshot(len(games), time.monotonic(), league)
         self._snapshots[entry.name] = snapshot
         return entry, snapshot
@@ -135,7 +144,14 @@ class LivePages:
             games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
             league = snapshot.league
             snapshot.full = League(
-                league.name, games, league.rows, league.replays, live=True, intervals=league.intervals
+                league.name,
+                games,
+                league.rows,
+                league.replays,
+                live=True,
+                intervals=league.intervals,
+                audits=league.audits,
+                collusion=league.collusion,
             )
         return render_bot(snapshot.full, bot)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -19,6 +19,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from ..finished import FinishedGame
+from ..league.audit import Audit
+from ..league.collusion import CollusionRow
 from ..league.ratings import RatingRow
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
@@ -77,6 +79,10 @@ class League:
     """Pages that follow the league as it runs (served by the referee)."""
     intervals: bool = True
     """False for point estimates (a running league's): no intervals, no LOS, no skill."""
+    audits: Mapping[str, Audit] = field(default_factory=dict)
+    """Each bot's memory audit (:mod:`..league.audit`); none for a running league's point estimates."""
+    collusion: Sequence[CollusionRow] = ()
+    """Every ordered pair's collusion test (:mod:`..league.collusion`)."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -21,6 +21,8 @@ from rage_sdk.record import GameRecord, check_shape
 
 from .. import output_folder
 from ..finished import FinishedGame
+from ..league.audit import Audit
+from ..league.collusion import CollusionRow
 from ..league.ratings import RatingRow
 from .pages import (
     League,
@@ -123,10 +125,12 @@ def build_site(
     out: Path,
     replay_limit: int | None = None,
     on_replay: Callable[[], None] | None = None,
+    audits: Mapping[str, Audit] | None = None,
+    collusion: Sequence[CollusionRow] = (),
 ) -> Built:
     """Write the report of one league into ``out``: made if missing, else it must be empty or hold the league's own
     report (:func:`foreign_contents`), whose files, those its :data:`MARKER` lists, are replaced; nothing else
-    there is touched."""
+    there is touched. ``audits`` and ``collusion``: the memory audit and collusion tests the standings show."""
     started = time.perf_counter()
     (out / "bots").mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
@@ -134,7 +138,7 @@ def build_site(
     _write_marker(out, name, [])  # the folder is this league's report from now on, even if the build stops
     written = copy_static(out)
     chosen = replayable(games, replay_limit)
-    league = League(name, games, rows, replays={game.index for game in chosen})
+    league = League(name, games, rows, {game.index for game in chosen}, audits=audits or {}, collusion=collusion)
     skipped = []
     replays_started = time.perf_counter()
     for game in chosen:

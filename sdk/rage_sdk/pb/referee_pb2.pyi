@@ -208,7 +208,7 @@ class LeagueRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ...) -> None: ...
 
 class LeagueInfo(_message.Message):
-    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions")
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions", "memory_notice")
     class VersionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -227,6 +227,7 @@ class LeagueInfo(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     SANDBOX_FIELD_NUMBER: _ClassVar[int]
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_NOTICE_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: LeagueStatus
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -238,7 +239,8 @@ class LeagueInfo(_message.Message):
     reason: str
     sandbox: str
     versions: _containers.ScalarMap[str, str]
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    memory_notice: str
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ..., memory_notice: _Optional[str] = ...) -> None: ...
 
 class ListLeaguesRequest(_message.Message):
     __slots__ = ()
@@ -275,7 +277,7 @@ class DealKey(_message.Message):
     def __init__(self, league: _Optional[str] = ..., key: _Optional[str] = ..., commitment: _Optional[str] = ...) -> None: ...
 
 class StandingsRow(_message.Message):
-    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited", "version", "owner")
+    __slots__ = ("bot", "elo", "low", "high", "los_next", "games", "mean_score", "mean_place", "bid_accuracy", "faults", "skill", "forfeited", "version", "owner", "memory_audit")
     BOT_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
@@ -290,6 +292,7 @@ class StandingsRow(_message.Message):
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_AUDIT_FIELD_NUMBER: _ClassVar[int]
     bot: str
     elo: float
     low: float
@@ -304,7 +307,24 @@ class StandingsRow(_message.Message):
     forfeited: int
     version: str
     owner: str
-    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ..., version: _Optional[str] = ..., owner: _Optional[str] = ...) -> None: ...
+    memory_audit: MemoryAudit
+    def __init__(self, bot: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los_next: _Optional[float] = ..., games: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_place: _Optional[float] = ..., bid_accuracy: _Optional[float] = ..., faults: _Optional[int] = ..., skill: _Optional[float] = ..., forfeited: _Optional[int] = ..., version: _Optional[str] = ..., owner: _Optional[str] = ..., memory_audit: _Optional[_Union[MemoryAudit, _Mapping]] = ...) -> None: ...
+
+class MemoryAudit(_message.Message):
+    __slots__ = ("sets", "estimate", "low", "high", "p_value", "flagged")
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    P_VALUE_FIELD_NUMBER: _ClassVar[int]
+    FLAGGED_FIELD_NUMBER: _ClassVar[int]
+    sets: int
+    estimate: float
+    low: float
+    high: float
+    p_value: float
+    flagged: bool
+    def __init__(self, sets: _Optional[int] = ..., estimate: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., p_value: _Optional[float] = ..., flagged: _Optional[bool] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("league", "game")
