@@ -457,11 +457,12 @@ def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     rows = json.loads(pairs("json"))
     assert [(row["a"], row["b"]) for row in rows] == list(combinations(order, 2))
     for row in rows:
-        assert list(row) == ["a", "b", "sets", "difference", "low", "high", "los"]
+        assert list(row) == ["a", "b", "sets", "difference", "low", "high", "los", "p", "low_corrected", "high_corrected", "p_corrected", "separated"]
         assert row["sets"] == 2  # each pair meets at two of the four tables, one duplicate set each
         assert row["low"] <= row["difference"] <= row["high"] and 0 <= row["los"] <= 1
+        assert row["low_corrected"] <= row["low"] and row["p"] <= row["p_corrected"] <= 1
     table = list(csv.reader(io.StringIO(pairs("csv"))))
-    assert table[0] == ["a", "b", "sets", "difference", "low", "high", "los"] and len(table) == 1 + len(rows)
+    assert table[0] == ["a", "b", "sets", "difference", "low", "high", "los", "p", "low_corrected", "high_corrected", "p_corrected", "separated"] and len(table) == 1 + len(rows)
     lines = pairs("markdown").splitlines()
     assert lines[0] == "| " + " | ".join(["bot", *order]) + " |"
     assert len(lines) == 2 + len(order)
@@ -469,6 +470,7 @@ def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     assert first_row[0] == order[0] and first_row[1] == "" and first_row[2].startswith(("+", "-"))
     text = flat(pairs("table"))
     assert "duplicate score difference" in text and all(name in text for name in BOTS)
+    assert "Holm" in text and "only 2 duplicate sets" in text
 
 
 def test_ratings_needs_exactly_one_source(played: tuple[Path, Any]) -> None:

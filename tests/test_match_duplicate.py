@@ -46,7 +46,7 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "6 games" in text  # 5 rounded up to 3 sets of 2
-    assert "points a game on the same deals (95% interval, 3 sets), LOS" in text
+    assert "points a game on the same deals (95% confidence sequence, 3 sets), LOS" in text
     assert "heuristic over random: " in text or "random over heuristic: " in text
     figures = json.loads(CliRunner().invoke(app, [*args, "--duplicate", "--json"]).stdout)
     assert figures["games"] == 6 and len(figures["pairs"]) == 1

@@ -54,22 +54,23 @@ def match_table(result: MatchResult, title: str) -> Table:
     return table
 
 
-def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
+def match_pairs(result: MatchResult, names: list[str], rules: Ruleset) -> list[PairRow]:
     """Every pair's duplicate score difference over the match's sets (``names`` best first)."""
     from dataclasses import replace
 
-    from ..league.pairs import pair_table
+    from ..league.pairs import pair_table, score_span
     from ..league.seatings import seatings
 
     size = len(seatings(len(names)))
-    return pair_table([replace(game, set_id=game.index // size) for game in result.games], names)
+    games = [replace(game, set_id=game.index // size) for game in result.games]
+    return pair_table(games, names, score_span(rules))
 
 
 def pair_line(row: PairRow) -> str:
     spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
     return (
         f"{name_text(row.a)} over {name_text(row.b)}: {row.difference:+.2f}{spread} points a game on the same deals "
-        f"(95% interval, {row.sets} sets), LOS {row.los:.1%}"
+        f"(95% confidence sequence, {row.sets} sets), LOS {row.los:.1%}"
     )
 
 
@@ -186,7 +187,7 @@ def _report(
     A secret ``deals`` key is revealed here, the match being over.
     """
     ranked = [stats.name for stats in sorted(result.stats.values(), key=lambda st: (st.mean_place, -st.mean_score))]
-    pairs = match_pairs(result, ranked) if duplicate else []
+    pairs = match_pairs(result, ranked, rules) if duplicate else []
     if as_json:
         figures = {
             name: {

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import math
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -38,9 +38,13 @@ LEGEND = (
 )
 PAIRS_LEGEND = (
     "row bot's duplicate score difference over the column bot: its mean total minus the other's on the same "
-    "deals and seats, points per game, mean over duplicate sets ± the 95% t interval, and the likelihood "
-    "that the row bot is the stronger (LOS)"
+    "deals and seats, points per game, mean over duplicate sets, its 95% confidence sequence (valid however "
+    "often it is read, a set's difference bounded by the ruleset) corrected for the matrix's pairs by Holm's "
+    "procedure, and the likelihood that the row bot is the stronger (LOS); * : separated (the corrected "
+    "interval excludes 0). JSON and CSV give the raw and corrected intervals and p-values"
 )
+FEW_SETS = 5
+"""Below this many duplicate sets the table says how little they show."""
 FORFEITS_LEGEND = {
     Forfeits.UNRATED: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
     "it is not rated on them (games counts those it played itself; --forfeits loss counts them as losses)",
@@ -84,8 +88,11 @@ def _cells(row: RatingRow) -> list[str]:
     ]
 
 
-def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED) -> None:
-    """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits)."""
+def render(
+    rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = Forfeits.UNRATED, sets: int | None = None
+) -> None:
+    """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits;
+    ``sets``: the duplicate sets, or games, it was rated on, for the note under a table of few)."""
     if fmt is Format.JSON:
         print(json.dumps([row.to_json() for row in rows], indent=1))
     elif fmt is Format.CSV:
@@ -105,6 +112,8 @@ def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = 
             table.add_row(*_cells(row))
         out.print(table)
         out.print(LEGEND, style="dim")
+        if sets is not None and few_sets_note(sets) is not None:
+            out.print(few_sets_note(sets), style="dim")
         if any(row.forfeited for row in rows):
             out.print(FORFEITS_LEGEND[forfeits], style="dim")
 
@@ -112,12 +121,18 @@ def render(rows: list[RatingRow], fmt: Format, title: str, forfeits: Forfeits = 
 def _pair_cell(row: PairRow) -> str:
     if not row.sets:
         return "-"
-    spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.1f}"
-    return f"{row.difference:+.1f}{spread} {row.los:.0%}"
+    mark = "*" if row.separated else ""
+    return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {row.los:.0%}"
 
 
-def _flipped(row: PairRow) -> PairRow:
-    return replace(row, a=row.b, b=row.a, difference=-row.difference, low=-row.high, high=-row.low, los=1 - row.los)
+def few_sets_note(sets: int) -> str | None:
+    """The note under a table of fewer than :data:`FEW_SETS` duplicate sets (or games without them)."""
+    if sets >= FEW_SETS:
+        return None
+    return (
+        f"only {sets} duplicate set{'s' if sets != 1 else ''} (or games): intervals are wide and LOS stays below "
+        "what more sets can show (at most 87.5% from 2 sets, 93.75% from 3)"
+    )
 
 
 def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str) -> None:
@@ -128,11 +143,11 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
     if fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        writer.writerow(list(rows[0].to_json()) if rows else [])
+        writer.writerow(list(rows[0].to_json()) if rows else [])  # raw and corrected, as fields
         writer.writerows(["" if value is None else value for value in row.to_json().values()] for row in rows)
         print(buffer.getvalue(), end="")
         return
-    cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): _flipped(row) for row in rows}
+    cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): row.flipped() for row in rows}
     lines = [
         [name_text(name), *("" if name == other else _pair_cell(cell[name, other]) for other in names)]
         for name in names
@@ -147,6 +162,9 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
         table.add_row(*line)
     out.print(table)
     out.print(PAIRS_LEGEND, style="dim")
+    note = few_sets_note(max((row.sets for row in rows), default=0))
+    if note is not None:
+        out.print(note, style="dim")
 
 
 def ratings_command(
@@ -162,9 +180,10 @@ def ratings_command(
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS and the figures beside; or its pairs.
 
-    With --pairs, every pair's duplicate score difference with its 95% interval and LOS; with --crosstable,
+    With --pairs, every pair's duplicate score difference with its 95% confidence sequence, corrected across
+    the pairs, and LOS; with --crosstable,
     each pair's head-to-head."""
-    from ..league.pairs import pair_table
+    from ..league.pairs import pair_table, score_span
     from ..league.ratings import rating_table
     from ..league.submitted import versions_line
 
@@ -183,9 +202,11 @@ def ratings_command(
         return
     if pairs:  # rows and columns in the order of the rating table
         names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
-        render_pairs(pair_table(games, names), names, format, f"{league_name}: {len(games)} games, pairs")
+        bound = score_span(stored.ruleset)
+        render_pairs(pair_table(games, names, bound), names, format, f"{league_name}: {len(games)} games, pairs")
     else:
-        render(rating_table(games, forfeits=policy), format, f"{league_name}: {len(games)} games", policy)
+        table = rating_table(games, forfeits=policy)
+        render(table, format, f"{league_name}: {len(games)} games", policy, len({game.set_id for game in games}))
     (out if format is Format.TABLE else err).print(deals_line(deal_key))
     versions = versions_line(games)
     if versions is not None:

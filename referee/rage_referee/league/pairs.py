@@ -3,10 +3,15 @@
 For bots A and B, each duplicate set in which they held the same hands equally often (A sat in
 each seat as often as B did) gives one paired figure: A's mean total over the set's games minus
 B's. Luck of the deal cancels out within the set, so these figures vary far less than the totals
-do. The pair's difference is their mean over sets, in points per game, with a 95% Student t
-interval and the likelihood of superiority (LOS: the chance, on a flat prior, that A's true
-difference over B is above zero). A set that was cut short, or a game of a league without
-duplicate deals, seats A and B in different seats and does not count.
+do. The pair's difference is their mean over sets, in points per game, with a 95% confidence
+sequence (:mod:`.sequence`: an interval that holds however often it is read, after every set if
+need be; a set's figure is bounded by the ruleset's :func:`score_span`), and the likelihood of
+superiority (LOS: the chance, on a flat prior, that A's true difference over B is above zero,
+capped by what so few sets can show). Across the matrix the pairs are corrected by Holm's
+procedure: a pair is *separated* when Holm's step-down over every pair's anytime p-value rejects
+a difference of 0, and its corrected interval is the sequence at the level of that step, so it
+excludes 0 exactly when the pair is separated. A set that was cut short, or a game of a league
+without duplicate deals, seats A and B in different seats and does not count.
 """
 
 from __future__ import annotations
@@ -16,17 +21,27 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
+import numpy as np
 from scipy import stats
 
 from ..finished import FinishedGame
+from . import sequence
+from .superiority import los
+
+if TYPE_CHECKING:
+    from rage_sdk.rules import Ruleset
 
 LEVEL = 0.95
+ALPHA = 1 - LEVEL
+CORRECTION = "Holm"
+"""The multiple-comparison correction across the pairs of a matrix (family-wise error at ``ALPHA``)."""
 
 
 @dataclass(frozen=True)
 class Summary:
-    """A sample's mean with a 95% t interval and the chance that the true mean is above zero."""
+    """A sample's mean with a 95% t interval (for a fixed number of sets, read once) and its LOS."""
 
     n: int
     mean: float
@@ -36,16 +51,33 @@ class Summary:
 
     @staticmethod
     def of(values: Sequence[float]) -> Summary:
-        """Of ``values``; with fewer than two the interval is infinite and LOS one half."""
+        """Of ``values``; with fewer than two, or all equal, the interval is infinite (no spread to scale it)."""
         n = len(values)
         mean = math.fsum(values) / n if n else 0.0
         if n < 2:
             return Summary(n, mean, -math.inf, math.inf, 0.5)
         error = math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (n - 1) / n)
         if error == 0:
-            return Summary(n, mean, mean, mean, 0.5 if mean == 0 else float(mean > 0))
+            return Summary(n, mean, -math.inf, math.inf, los(mean, error, n))
         half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * error
-        return Summary(n, mean, mean - half, mean + half, float(stats.t.cdf(mean / error, n - 1)))
+        return Summary(n, mean, mean - half, mean + half, los(mean, error, n))
+
+
+def score_span(ruleset: Ruleset) -> float:
+    """The most two seats' totals can differ by in one game of ``ruleset``: over its rounds, the highest
+    round score one seat can make less the lowest another can (tricks, every plus5 or minus5 of the deck,
+    the best or worst bid points, doubled by a sweep). A set's paired figure never exceeds it."""
+    bids = (ruleset.bid_hit, ruleset.bid_zero_hit, ruleset.bid_miss)
+    edition = ruleset.edition
+    span = 0.0
+    for cards in ruleset.rounds:
+        tricks_low, tricks_high = sorted((0, cards * ruleset.points_per_trick))
+        high = tricks_high + 5 * edition.plus5 + max(bids)
+        low = tricks_low - 5 * edition.minus5 + min(bids)
+        if ruleset.sweep != "none":  # double_tricks doubles the trick points only, double_round everything
+            high, low = max(high, 2 * high), min(low, 2 * low)
+        span += high - low
+    return span
 
 
 @dataclass(frozen=True)
@@ -58,15 +90,44 @@ class PairRow:
     difference: float
     low: float
     high: float
-    """The 95% interval."""
+    """The 95% confidence sequence of this pair alone (valid however often it is read)."""
     los: float
     """Likelihood that ``a`` is the stronger."""
+    p: float
+    """The anytime p-value of no difference, this pair alone."""
+    low_corrected: float
+    high_corrected: float
+    """The sequence at the level Holm's step gives this pair: it excludes 0 exactly when ``separated``."""
+    p_corrected: float
+    """The p-value adjusted by Holm's procedure over every pair of the matrix."""
+
+    @property
+    def separated(self) -> bool:
+        """Holm's procedure over the matrix finds a difference, at ``ALPHA``."""
+        return self.p_corrected <= ALPHA
+
+    def flipped(self) -> PairRow:
+        """The same pair as ``b`` against ``a``."""
+        return PairRow(
+            self.b,
+            self.a,
+            self.sets,
+            -self.difference,
+            -self.high,
+            -self.low,
+            1 - self.los,
+            self.p,
+            -self.high_corrected,
+            -self.low_corrected,
+            self.p_corrected,
+        )
 
     def to_json(self) -> dict[str, object]:
-        """The fields, an interval too wide to know (under two sets) as nulls."""
-        return {
+        """The fields, and whether the pair is separated; an interval of no set as nulls."""
+        fields = {
             key: None if isinstance(value, float) and math.isinf(value) else value for key, value in vars(self).items()
         }
+        return fields | {"separated": self.separated}
 
 
 def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
@@ -86,11 +147,46 @@ def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float
     return figures
 
 
-def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:
-    summary = Summary.of(set_differences(games, a, b))
-    return PairRow(a, b, summary.n, summary.mean, summary.low, summary.high, summary.los)
+def holm(p: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down over ``p``: the adjusted p-values, and the level each one's step tests it at (a
+    rejected one's own step, every other the first step not rejected), so that ``p <= level`` exactly when
+    the adjusted p-value is at most :data:`ALPHA`."""
+    count = len(p)
+    order = np.argsort(p, kind="stable")
+    steps = count - np.arange(count)
+    adjusted = np.empty(count)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(np.asarray(p, dtype=float)[order] * steps))
+    rejected = int(np.sum(adjusted[order] <= ALPHA))
+    levels = np.empty(count)
+    levels[order] = ALPHA / np.where(np.arange(count) < rejected, steps, count - rejected)
+    return adjusted, levels
 
 
-def pair_table(games: Sequence[FinishedGame], names: Sequence[str]) -> list[PairRow]:
-    """Every pair of ``names``, the earlier one as ``a`` (give them best first)."""
-    return [pair_row(games, a, b) for a, b in combinations(names, 2)]
+def pair_rows(figures: dict[tuple[str, str], list[float]], bound: float) -> list[PairRow]:
+    """The rows of pairs whose set figures are ``figures``, in their order, each bounded by ``bound``."""
+    means = sequence.candidates(bound)
+    wealth = {
+        pair: sequence.log_wealth(values, bound, means)[-1] if values else np.zeros(len(means))
+        for pair, values in figures.items()
+    }
+    raw = [float(min(1.0, math.exp(-row[len(means) // 2]))) for row in wealth.values()]
+    adjusted, levels = holm(raw) if raw else (np.ones(0), np.ones(0))
+    rows = []
+    for k, ((a, b), values) in enumerate(figures.items()):
+        summary = Summary.of(values)
+        low, high = sequence.interval(wealth[a, b], means, ALPHA) if values else (-math.inf, math.inf)
+        corrected = sequence.interval(wealth[a, b], means, float(levels[k])) if values else (-math.inf, math.inf)
+        rows.append(
+            PairRow(a, b, summary.n, summary.mean, low, high, summary.los, raw[k], *corrected, float(adjusted[k]))
+        )
+    return rows
+
+
+def pair_table(games: Sequence[FinishedGame], names: Sequence[str], bound: float) -> list[PairRow]:
+    """Every pair of ``names``, the earlier one as ``a`` (give them best first); ``bound``: :func:`score_span`."""
+    return pair_rows({(a, b): set_differences(games, a, b) for a, b in combinations(names, 2)}, bound)
+
+
+def pair_row(games: Sequence[FinishedGame], a: str, b: str, bound: float) -> PairRow:
+    """One pair alone (no other pair to correct for)."""
+    return pair_table(games, [a, b], bound)[0]
