@@ -54,16 +54,16 @@ def match_table(result: MatchResult, title: str) -> Table:
     return table
 
 
-def match_pairs(result: MatchResult, names: list[str], rules: Ruleset) -> list[PairRow]:
+def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
     """Every pair's duplicate score difference over the match's sets (``names`` best first)."""
     from dataclasses import replace
 
-    from ..league.pairs import pair_table, score_span
+    from ..league.pairs import pair_table
     from ..league.seatings import seatings
 
     size = len(seatings(len(names)))
     games = [replace(game, set_id=game.index // size) for game in result.games]
-    return pair_table(games, names, score_span(rules))
+    return pair_table(games, names)
 
 
 def pair_line(row: PairRow) -> str:
@@ -187,7 +187,7 @@ def _report(
     A secret ``deals`` key is revealed here, the match being over.
     """
     ranked = [stats.name for stats in sorted(result.stats.values(), key=lambda st: (st.mean_place, -st.mean_score))]
-    pairs = match_pairs(result, ranked, rules) if duplicate else []
+    pairs = match_pairs(result, ranked) if duplicate else []
     if as_json:
         figures = {
             name: {

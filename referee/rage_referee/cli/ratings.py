@@ -39,7 +39,7 @@ LEGEND = (
 PAIRS_LEGEND = (
     "row bot's duplicate score difference over the column bot: its mean total minus the other's on the same "
     "deals and seats, points per game, mean over duplicate sets, its 95% confidence sequence (valid however "
-    "often it is read, a set's difference bounded by the ruleset) corrected for the matrix's pairs by Holm's "
+    "often it is read: a normal mixture over the sets) corrected for the matrix's pairs by Holm's "
     "procedure, and the likelihood that the row bot is the stronger (LOS); * : separated (the corrected "
     "interval excludes 0). JSON and CSV give the raw and corrected intervals and p-values"
 )
@@ -183,7 +183,7 @@ def ratings_command(
     With --pairs, every pair's duplicate score difference with its 95% confidence sequence, corrected across
     the pairs, and LOS; with --crosstable,
     each pair's head-to-head."""
-    from ..league.pairs import pair_table, score_span
+    from ..league.pairs import pair_table
     from ..league.ratings import rating_table
     from ..league.submitted import versions_line
 
@@ -202,8 +202,7 @@ def ratings_command(
         return
     if pairs:  # rows and columns in the order of the rating table
         names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
-        bound = score_span(stored.ruleset)
-        render_pairs(pair_table(games, names, bound), names, format, f"{league_name}: {len(games)} games, pairs")
+        render_pairs(pair_table(games, names), names, format, f"{league_name}: {len(games)} games, pairs")
     else:
         table = rating_table(games, forfeits=policy)
         render(table, format, f"{league_name}: {len(games)} games", policy, len({game.set_id for game in games}))

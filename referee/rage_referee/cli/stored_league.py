@@ -11,8 +11,6 @@ from ..faults import Forfeits
 from .common import fail
 
 if TYPE_CHECKING:
-    from rage_sdk.rules import Ruleset
-
     from ..finished import FinishedGame
     from ..league.config import LeagueConfig
     from ..league.store import DealKey
@@ -31,19 +29,6 @@ class StoredLeague:
     def forfeits(self) -> Forfeits:
         """How its forfeited seats count: as its league file says, else unrated."""
         return self.config.forfeits if self.config is not None else Forfeits.UNRATED
-
-    @property
-    def ruleset(self) -> Ruleset:
-        """Its ruleset: as its league file says, else as its first game's record does (a preset's when none)."""
-        from rage_sdk.record import ruleset_of
-
-        if self.config is not None:
-            return self.config.ruleset
-        recorded = self.games[0].record.get("ruleset", "amigo") if self.games else "amigo"
-        try:
-            return ruleset_of(recorded)
-        except ValueError as error:
-            fail(f"{self.name}: game {self.games[0].index}: ruleset: {error}")
 
 
 def read_league(file: Path | None, db: str | None, name: str | None, file_option: str) -> StoredLeague:

@@ -5,7 +5,7 @@ each seat as often as B did) gives one paired figure: A's mean total over the se
 B's. Luck of the deal cancels out within the set, so these figures vary far less than the totals
 do. The pair's difference is their mean over sets, in points per game, with a 95% confidence
 sequence (:mod:`.sequence`: an interval that holds however often it is read, after every set if
-need be; a set's figure is bounded by the ruleset's :func:`score_span`), and the likelihood of
+need be), and the likelihood of
 superiority (LOS: the chance, on a flat prior, that A's true difference over B is above zero,
 capped by what so few sets can show). Across the matrix the pairs are corrected by Holm's
 procedure: a pair is *separated* when Holm's step-down over every pair's anytime p-value rejects
@@ -21,7 +21,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats
@@ -29,9 +28,6 @@ from scipy import stats
 from ..finished import FinishedGame
 from . import sequence
 from .superiority import los
-
-if TYPE_CHECKING:
-    from rage_sdk.rules import Ruleset
 
 LEVEL = 0.95
 ALPHA = 1 - LEVEL
@@ -61,23 +57,6 @@ class Summary:
             return Summary(n, mean, -math.inf, math.inf, los(mean, error, n))
         half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * error
         return Summary(n, mean, mean - half, mean + half, los(mean, error, n))
-
-
-def score_span(ruleset: Ruleset) -> float:
-    """The most two seats' totals can differ by in one game of ``ruleset``: over its rounds, the highest
-    round score one seat can make less the lowest another can (tricks, every plus5 or minus5 of the deck,
-    the best or worst bid points, doubled by a sweep). A set's paired figure never exceeds it."""
-    bids = (ruleset.bid_hit, ruleset.bid_zero_hit, ruleset.bid_miss)
-    edition = ruleset.edition
-    span = 0.0
-    for cards in ruleset.rounds:
-        tricks_low, tricks_high = sorted((0, cards * ruleset.points_per_trick))
-        high = tricks_high + 5 * edition.plus5 + max(bids)
-        low = tricks_low - 5 * edition.minus5 + min(bids)
-        if ruleset.sweep != "none":  # double_tricks doubles the trick points only, double_round everything
-            high, low = max(high, 2 * high), min(low, 2 * low)
-        span += high - low
-    return span
 
 
 @dataclass(frozen=True)
@@ -162,31 +141,26 @@ def holm(p: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     return adjusted, levels
 
 
-def pair_rows(figures: dict[tuple[str, str], list[float]], bound: float) -> list[PairRow]:
-    """The rows of pairs whose set figures are ``figures``, in their order, each bounded by ``bound``."""
-    means = sequence.candidates(bound)
-    wealth = {
-        pair: sequence.log_wealth(values, bound, means)[-1] if values else np.zeros(len(means))
-        for pair, values in figures.items()
-    }
-    raw = [float(min(1.0, math.exp(-row[len(means) // 2]))) for row in wealth.values()]
-    adjusted, levels = holm(raw) if raw else (np.ones(0), np.ones(0))
+def pair_rows(figures: dict[tuple[str, str], list[float]]) -> list[PairRow]:
+    """The rows of the pairs whose set figures are ``figures``, in their order, corrected across them all."""
+    raw = [float(sequence.p_values(values)[-1]) if values else 1.0 for values in figures.values()]
+    adjusted, levels = holm(raw)
     rows = []
     for k, ((a, b), values) in enumerate(figures.items()):
         summary = Summary.of(values)
-        low, high = sequence.interval(wealth[a, b], means, ALPHA) if values else (-math.inf, math.inf)
-        corrected = sequence.interval(wealth[a, b], means, float(levels[k])) if values else (-math.inf, math.inf)
+        low, high = sequence.interval(values, ALPHA)
+        corrected = sequence.interval(values, float(levels[k]))
         rows.append(
             PairRow(a, b, summary.n, summary.mean, low, high, summary.los, raw[k], *corrected, float(adjusted[k]))
         )
     return rows
 
 
-def pair_table(games: Sequence[FinishedGame], names: Sequence[str], bound: float) -> list[PairRow]:
-    """Every pair of ``names``, the earlier one as ``a`` (give them best first); ``bound``: :func:`score_span`."""
-    return pair_rows({(a, b): set_differences(games, a, b) for a, b in combinations(names, 2)}, bound)
+def pair_table(games: Sequence[FinishedGame], names: Sequence[str]) -> list[PairRow]:
+    """Every pair of ``names``, the earlier one as ``a`` (give them best first)."""
+    return pair_rows({(a, b): set_differences(games, a, b) for a, b in combinations(names, 2)})
 
 
-def pair_row(games: Sequence[FinishedGame], a: str, b: str, bound: float) -> PairRow:
+def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:
     """One pair alone (no other pair to correct for)."""
-    return pair_table(games, [a, b], bound)[0]
+    return pair_table(games, [a, b])[0]

@@ -1,13 +1,23 @@
-"""Confidence sequences for the mean of bounded figures: intervals that hold however often they are read.
+"""Confidence sequences for the mean of a pair's set figures: intervals that hold however often they are read.
 
-A figure of each duplicate set (a pair's score difference, points per game) lies within ``±bound``; scaled
-to [0, 1], a bettor stakes against each candidate mean ``m`` with a predictable fraction and its wealth
-grows only when ``m`` is wrong (the hedged betting confidence sequence of Waudby-Smith and Ramdas,
-"Estimating means of bounded random variables by betting", JRSS B 2024, with their predictable plug-in
-stakes). Under the true mean the wealth is a nonnegative martingale, so by Ville's inequality it ever
-reaches ``1 / alpha`` with chance at most ``alpha``: the candidates whose wealth never did are a
-``1 - alpha`` confidence sequence, valid after every set at once, and ``1 / (the most the wealth
-against 0 has been)`` is an anytime p-value. Stopping at the first read that excludes 0 keeps its rate.
+Each duplicate set gives a pair one figure (the difference of their mean totals on the same deals); the
+figures are taken as independent draws of a normal of unknown mean and spread (a set's figure is a mean
+over its games, with the luck of the deal cancelled). Against a candidate mean ``m``, the scale-invariant
+normal-mixture likelihood ratio (Lai 1976; Wang and Ramdas, "Anytime-valid t-tests and confidence
+sequences for Gaussian means with unknown variance", 2023): the effect in units of the spread drawn from
+a normal of precision :data:`MIXTURE`, the spread itself integrated out, is
+
+    E_n(m) = sqrt(c / (n + c)) * (V / (V - S^2 / (n + c)))^(n / 2),   S, V the sum and sum of squares of x - m,
+
+a nonnegative martingale under ``m`` whatever the spread, so by Ville's inequality it ever reaches
+``1 / alpha`` with chance at most ``alpha``. The candidates it never excluded are a ``1 - alpha``
+confidence sequence, valid after every set at once (closed form: the running intersection of the mean
+plus or minus a half-width that shrinks like a t interval's, about 1.7 times as wide); one over the most
+``E(0)`` has been is an anytime p-value. Stopping at the first read that excludes 0 keeps its rate.
+
+Scores are whole points, so each figure is known only to its rounding: ``V`` counts a rounding's
+variance, 1/12 a point squared, per set beside the figures' own, and figures all equal still give an
+interval of some width.
 """
 
 from __future__ import annotations
@@ -17,60 +27,50 @@ from collections.abc import Sequence
 
 import numpy as np
 
-TUNED_ALPHA = 0.05
-"""The level the stakes are tuned for; every level reads the same wealth, so intervals of any level nest."""
-TRUNCATION = 0.75
-"""The largest stake as a share of what a bet against ``m`` may lose (``c`` of the paper: 1/2 to 3/4)."""
-GRID = 2001
-"""Candidate means across ``±bound``, an odd number so that 0 is one of them."""
-CHUNK = 512
-"""Sets taken at a time, so that a long league needs no sets x candidates table at once."""
+MIXTURE = 1.0
+"""The precision ``c`` of the normal the effect (in spreads) is drawn from: tightest near an effect of one spread."""
+ROUNDING = 1 / 12
+"""A figure's rounding variance, points squared per game: of whole points, uniform over one point at most."""
 
 
-def candidates(bound: float) -> np.ndarray:
-    """The candidate means, ``GRID`` of them evenly across ``[-bound, bound]``."""
-    return np.linspace(-bound, bound, GRID)
+def _sums(figures: Sequence[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """After each figure: the count, the mean, and the sum of squares about it (with the rounding's)."""
+    values = np.asarray(figures, dtype=float)
+    count = np.arange(1, len(values) + 1, dtype=float)
+    mean = np.cumsum(values) / count
+    squares = np.maximum(np.cumsum(values**2) - count * mean**2, 0.0) + ROUNDING * count
+    return count, mean, squares
 
 
-def log_wealth(figures: Sequence[float], bound: float, means: np.ndarray) -> np.ndarray:
-    """The most the hedged bettor's log wealth against each of ``means`` has been, after each figure in turn:
-    ``figures x means``; the running maximum, so a row is what every read up to that figure has shown."""
-    scaled = (np.clip(np.asarray(figures, dtype=float), -bound, bound) + bound) / (2 * bound)
-    targets = (np.asarray(means, dtype=float) + bound) / (2 * bound)
-    count = np.arange(1, len(scaled) + 1)
-    mean = (0.5 + np.cumsum(scaled)) / (count + 1)
-    variance = (0.25 + np.cumsum((scaled - mean) ** 2)) / (count + 1)
-    before = np.concatenate(([0.25], variance[:-1]))  # what was known before each figure
-    stake = np.sqrt(2 * math.log(2 / TUNED_ALPHA) / (before * count * np.log1p(count)))
-    with np.errstate(divide="ignore"):
-        most_up, most_down = TRUNCATION / targets, TRUNCATION / (1 - targets)
-    out = np.empty((len(scaled), len(targets)))
-    up = down = np.zeros(len(targets))
-    best = np.full(len(targets), -np.inf)
-    for start in range(0, len(scaled), CHUNK):
-        piece = slice(start, start + CHUNK)
-        gain = scaled[piece, np.newaxis] - targets
-        up = up + np.cumsum(np.log1p(np.minimum(stake[piece, np.newaxis], most_up) * gain), axis=0)
-        down = down + np.cumsum(np.log1p(-np.minimum(stake[piece, np.newaxis], most_down) * gain), axis=0)
-        hedged = np.maximum(up, down) + math.log(0.5)
-        out[piece] = np.maximum.accumulate(np.maximum(hedged, best), axis=0)
-        best, up, down = out[piece][-1], up[-1], down[-1]
-    return out
-
-
-def p_values(figures: Sequence[float], bound: float) -> np.ndarray:
-    """The anytime p-value of a mean of 0 after each figure: 1 over the most the wealth against 0 has been."""
-    if not len(figures):
-        return np.ones(0)
-    p: np.ndarray = np.minimum(1.0, np.exp(-log_wealth(figures, bound, np.zeros(1))[:, 0]))
+def p_values(figures: Sequence[float]) -> np.ndarray:
+    """The anytime p-value of a mean of 0 after each figure: one over the most ``E_k(0)`` has been."""
+    count, mean, squares = _sums(figures)
+    total = count * mean
+    around_zero = squares + count * mean**2  # V at m = 0
+    share = total**2 / ((count + MIXTURE) * around_zero)
+    log_e = 0.5 * np.log(MIXTURE / (count + MIXTURE)) - count / 2 * np.log1p(-share)
+    p: np.ndarray = np.minimum(1.0, np.exp(-np.maximum.accumulate(log_e))) if len(count) else np.ones(0)
     return p
 
 
-def interval(wealth: np.ndarray, means: np.ndarray, alpha: float) -> tuple[float, float]:
-    """The confidence sequence at level ``1 - alpha`` read from a row of :func:`log_wealth`: the candidates not
-    excluded, widened by one step of the grid on each side (the interval holds any mean between candidates)."""
-    kept = np.flatnonzero(wealth < math.log(1 / alpha))
-    if not len(kept):  # every candidate excluded, as can happen only with a chance of alpha: the nearest one
-        kept = np.array([int(np.argmin(wealth))])
-    low, high = max(kept[0] - 1, 0), min(kept[-1] + 1, len(means) - 1)
-    return float(means[low]), float(means[high])
+def half_widths(figures: Sequence[float], alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """After each figure: the mean, and the half-width of the set of candidates ``E`` does not exclude at
+    level ``alpha`` then (infinite while it excludes none, as for the first few sets)."""
+    count, mean, squares = _sums(figures)
+    share = 1 - (alpha**2 * MIXTURE / (count + MIXTURE)) ** (1 / count)  # E >= 1/alpha once S^2/((n+c)V) passes it
+    room = count - share * (count + MIXTURE)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = np.where(room > 0, np.sqrt(share * (count + MIXTURE) * squares / (count * room)), math.inf)
+    return mean, half
+
+
+def interval(figures: Sequence[float], alpha: float) -> tuple[float, float]:
+    """The confidence sequence at level ``1 - alpha`` after every figure: the intersection of every read so
+    far (the latest read alone should they not meet, which happens with a chance under ``alpha``)."""
+    if not len(figures):
+        return -math.inf, math.inf
+    mean, half = half_widths(figures, alpha)
+    low, high = float(np.max(mean - half)), float(np.min(mean + half))
+    if low > high:
+        return float(mean[-1] - half[-1]), float(mean[-1] + half[-1])
+    return low, high
