@@ -111,18 +111,25 @@ class PairRow:
 
 def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
     """One figure per duplicate set in which ``a`` and ``b`` held the same hands equally often."""
+    return pair_figures(games, [a, b])[a, b]
+
+
+def pair_figures(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[tuple[str, str], list[float]]:
+    """:func:`set_differences` of every pair of ``names`` (the earlier one first), in one pass over the games."""
     sets: dict[int, list[FinishedGame]] = defaultdict(list)
     for game in games:
         sets[game.set_id].append(game)
-    figures = []
+    figures: dict[tuple[str, str], list[float]] = {pair: [] for pair in combinations(names, 2)}
     for _, members in sorted(sets.items()):
-        seats_a = Counter(game.figures.seats.index(a) for game in members if a in game.figures.seats)
-        seats_b = Counter(game.figures.seats.index(b) for game in members if b in game.figures.seats)
-        if not seats_a or seats_a != seats_b:
-            continue
-        total_a = sum(game.figures.totals[game.figures.seats.index(a)] for game in members if a in game.figures.seats)
-        total_b = sum(game.figures.totals[game.figures.seats.index(b)] for game in members if b in game.figures.seats)
-        figures.append((total_a - total_b) / seats_a.total())
+        seats: dict[str, Counter[int]] = defaultdict(Counter)
+        totals: dict[str, int] = defaultdict(int)
+        for game in members:
+            for seat, (name, total) in enumerate(zip(game.figures.seats, game.figures.totals)):
+                seats[name][seat] += 1
+                totals[name] += total
+        for (a, b), values in figures.items():
+            if a in seats and seats[a] == seats[b]:
+                values.append((totals[a] - totals[b]) / seats[a].total())
     return figures
 
 
@@ -158,7 +165,7 @@ def pair_rows(figures: dict[tuple[str, str], list[float]]) -> list[PairRow]:
 
 def pair_table(games: Sequence[FinishedGame], names: Sequence[str]) -> list[PairRow]:
     """Every pair of ``names``, the earlier one as ``a`` (give them best first)."""
-    return pair_rows({(a, b): set_differences(games, a, b) for a, b in combinations(names, 2)})
+    return pair_rows(pair_figures(games, names))
 
 
 def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:

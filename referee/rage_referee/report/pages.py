@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from ..finished import FinishedGame
+from ..league.pairs import pair_table
 from ..league.ratings import RatingRow
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
@@ -91,6 +92,8 @@ def render_index(league: League) -> str:
         for b in league.order
     }
     recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
+    pairs = pair_table(league.games, league.order)
+    pair_cells = {(row.a, row.b): row for row in pairs} | {(row.b, row.a): row.flipped() for row in pairs}
     return (
         environment()
         .get_template("index.html")
@@ -99,6 +102,7 @@ def render_index(league: League) -> str:
             rows=league.rows,
             forfeits={name: bot.forfeits for name, bot in league.bots.items()},
             cells=cells,
+            pairs=pair_cells,
             bars=rating_bars(league.rows),
             history=history_lines(rating_history(league.games), league.order),
             recent=recent,
