@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..faults import Forfeits
 from ..finished import FinishedGame
+from ..league.pairs import PairRow, pair_table
 from ..league.ratings import RatingRow, rating_table
 from ..league.store import Store
 
@@ -20,11 +21,19 @@ class Table:
     rows: list[RatingRow]
     intervals: bool
     """False for point estimates: ``low``, ``high``, ``los_next`` and ``skill`` mean nothing."""
+    pairs: list[PairRow] = field(default_factory=list)
+    """Every pair of the rows, the better placed first, as ``rage ratings --pairs`` gives them (both kinds)."""
+
+
+def pairs_of(games: Sequence[FinishedGame], rows: Sequence[RatingRow]) -> list[PairRow]:
+    """The pairs of ``rows`` over ``games``: cheap beside the rating table, so the live standings have them too."""
+    return pair_table(games, [row.name for row in rows])
 
 
 def point_table(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
     """Every bot of ``games``, best first, by the maximum-likelihood Elo alone."""
-    return Table(len(games), rating_table(games, samples=0, with_skill=False, forfeits=forfeits), intervals=False)
+    rows = rating_table(games, samples=0, with_skill=False, forfeits=forfeits)
+    return Table(len(games), rows, intervals=False, pairs=pairs_of(games, rows))
 
 
 class StandingsCache:
@@ -62,6 +71,7 @@ class StandingsCache:
                 return cached
             games = await asyncio.to_thread(self.store.games, league_id, False)
             rows = await asyncio.to_thread(rating_table, games, forfeits=forfeits)
-            table = Table(len(games), rows, intervals=True)
+            pairs = await asyncio.to_thread(pairs_of, games, rows)
+            table = Table(len(games), rows, intervals=True, pairs=pairs)
             self._tables[league_id] = table
             return table
