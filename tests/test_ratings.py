@@ -461,6 +461,14 @@ def test_los_from_a_few_sets_is_never_more_than_they_can_show(sets: int, cap: fl
     assert top.name == "b1" and top.los_next == cap
 
 
+@pytest.mark.parametrize(("sets", "noted"), [(2, True), (4, True), (5, False)])
+def test_a_table_of_fewer_than_5_sets_says_how_little_they_show(sets: int, noted: bool) -> None:
+    games = synthetic_league([0.0, 100.0], games=2 * sets, seed=1, sizes=(2,), set_size=2)
+    with redirect_stdout(io.StringIO()) as printed:
+        render(rating_table(games, samples=20, with_skill=False), Format.TABLE, "few", sets=sets)
+    assert (f"only {sets} duplicate sets" in " ".join(printed.getvalue().split())) == noted
+
+
 def test_los_at_few_sets_is_calibrated() -> None:
     # among neighbours shown LOS >= 0.8 at 3 sets, the true order held at least about that often
     shown = right = 0

@@ -311,6 +311,8 @@ def test_the_standings_page_shows_each_pairs_corrected_sequence() -> None:
     page = render_index(League("l", games, rating_table(games, samples=0, with_skill=False)))
     assert '<section id="pairs">' in page and "Holm" in page
     assert page.count('class="separated"') == 2  # a over b and b under a
+    assert "few-sets" not in page  # 20 sets: no note
     few = duplicate_sets(2, lead=10)
     page = render_index(League("l", few, rating_table(few, samples=0, with_skill=False)))
     assert page.count("no interval yet") == 2 and 'class="separated"' not in page
+    assert "only 2 duplicate sets" in page

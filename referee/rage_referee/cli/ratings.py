@@ -15,6 +15,7 @@ from rich import box
 from rich.table import Table
 
 from ..faults import Forfeits
+from ..league.superiority import few_sets_note
 from ..text import name_text
 from . import markdown
 from .common import Format, err, fail, out
@@ -32,7 +33,8 @@ LEGEND = (
     "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap "
     "over duplicate sets (or games), spread by Student's t for their number "
     "(- from one set or game: nothing to resample); "
-    "LOS: likelihood of superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
+    "LOS: likelihood of superiority over the next bot (Student's t of the gap, at most 1 - 2^-(n+1) from n sets); "
+    "score, place: means per game; bids: rounds bid exactly; "
     "skill: OpenSkill Plackett-Luce mu - 3 sigma. The overall ranking: the evidence that two bots differ "
     "is their duplicate score difference (rage ratings --pairs)"
 )
@@ -43,8 +45,6 @@ PAIRS_LEGEND = (
     "procedure, and the likelihood that the row bot is the stronger (LOS); * : separated (the corrected "
     "interval excludes 0). JSON and CSV give the raw and corrected intervals and p-values"
 )
-FEW_SETS = 5
-"""Below this many duplicate sets the table says how little they show."""
 FORFEITS_LEGEND = {
     Forfeits.UNRATED: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
     "it is not rated on them (games counts those it played itself; --forfeits loss counts them as losses)",
@@ -123,16 +123,6 @@ def _pair_cell(row: PairRow) -> str:
         return "-"
     mark = "*" if row.separated else ""
     return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {row.los:.0%}"
-
-
-def few_sets_note(sets: int) -> str | None:
-    """The note under a table of fewer than :data:`FEW_SETS` duplicate sets (or games without them)."""
-    if sets >= FEW_SETS:
-        return None
-    return (
-        f"only {sets} duplicate set{'s' if sets != 1 else ''} (or games): intervals are wide and LOS stays below "
-        "what more sets can show (at most 87.5% from 2 sets, 93.75% from 3)"
-    )
 
 
 def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str) -> None:

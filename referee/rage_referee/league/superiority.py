@@ -10,7 +10,18 @@ from __future__ import annotations
 
 import math
 
-from scipy import stats
+FEW_SETS = 5
+"""Below this many duplicate sets a table says how little they show."""
+
+
+def few_sets_note(sets: int) -> str | None:
+    """The note under a table of fewer than :data:`FEW_SETS` duplicate sets (or games without them)."""
+    if sets >= FEW_SETS:
+        return None
+    return (
+        f"only {sets} duplicate set{'s' if sets != 1 else ''} (or games): intervals are wide and LOS stays below "
+        f"what more sets can show (at most {most_sure(2):.1%} from 2 sets, {most_sure(3):.2%} from 3)"
+    )
 
 
 def most_sure(units: int) -> float:
@@ -25,6 +36,8 @@ def most_sure(units: int) -> float:
 def los(mean: float, error: float, units: int) -> float:
     """LOS of a difference ``mean`` with standard ``error`` over ``units`` sets: Student's t, capped both ways by
     :func:`most_sure`; one half without two units, or for a mean of zero; without spread, the cap alone."""
+    from scipy import stats  # imported when first needed: the CLI shows the note above without it
+
     if units < 2 or mean == 0:
         return 0.5
     cap = most_sure(units)

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from ..finished import FinishedGame
 from ..league.pairs import pair_table
 from ..league.ratings import RatingRow
+from ..league.superiority import few_sets_note
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
 from .text import capped
@@ -103,6 +104,7 @@ def render_index(league: League) -> str:
             forfeits={name: bot.forfeits for name, bot in league.bots.items()},
             cells=cells,
             pairs=pair_cells,
+            few_sets=few_sets_note(len({game.set_id for game in league.games})) if league.games else None,
             bars=rating_bars(league.rows),
             history=history_lines(rating_history(league.games), league.order),
             recent=recent,
