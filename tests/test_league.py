@@ -450,6 +450,12 @@ def test_ratings_table_is_the_default(played: tuple[Path, Any]) -> None:
         assert name in text
 
 
+PAIR_FIELDS = [
+    *("a", "b", "sets", "difference", "low", "high", "los", "p"),
+    *("low_corrected", "high_corrected", "p_corrected", "separated"),
+]
+
+
 def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     file, first = played
     assert first.exit_code == 0, first.output
@@ -464,11 +470,13 @@ def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     rows = json.loads(pairs("json"))
     assert [(row["a"], row["b"]) for row in rows] == list(combinations(order, 2))
     for row in rows:
-        assert list(row) == ["a", "b", "sets", "difference", "low", "high", "los"]
+        assert list(row) == PAIR_FIELDS
         assert row["sets"] == 2  # each pair meets at two of the four tables, one duplicate set each
-        assert row["low"] <= row["difference"] <= row["high"] and 0 <= row["los"] <= 1
+        assert 0 <= row["los"] <= 1 and row["p"] <= row["p_corrected"] <= 1
+        # two sets bound no sequence yet: they hold for every later read too, so they widen first
+        assert row["low"] is row["high"] is row["low_corrected"] is None and not row["separated"]
     table = list(csv.reader(io.StringIO(pairs("csv"))))
-    assert table[0] == ["a", "b", "sets", "difference", "low", "high", "los"] and len(table) == 1 + len(rows)
+    assert table[0] == PAIR_FIELDS and len(table) == 1 + len(rows)
     lines = pairs("markdown").splitlines()
     assert lines[0] == "| " + " | ".join(["bot", *order]) + " |"
     assert len(lines) == 2 + len(order)
@@ -476,6 +484,7 @@ def test_ratings_pairs_in_every_format(played: tuple[Path, Any]) -> None:
     assert first_row[0] == order[0] and first_row[1] == "" and first_row[2].startswith(("+", "-"))
     text = flat(pairs("table"))
     assert "duplicate score difference" in text and all(name in text for name in BOTS)
+    assert "Holm" in text and "only 2 duplicate sets" in text
 
 
 def test_ratings_collusion_in_every_format(played: tuple[Path, Any]) -> None:

@@ -46,12 +46,13 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "6 games" in text  # 5 rounded up to 3 sets of 2
-    assert "points a game on the same deals (95% interval, 3 sets), LOS" in text
+    assert "points a game on the same deals (95% confidence sequence, 3 sets), LOS" in text
     assert "heuristic over random: " in text or "random over heuristic: " in text
     figures = json.loads(CliRunner().invoke(app, [*args, "--duplicate", "--json"]).stdout)
     assert figures["games"] == 6 and len(figures["pairs"]) == 1
     pair = figures["pairs"][0]
-    assert pair["sets"] == 3 and pair["low"] <= pair["difference"] <= pair["high"]
+    assert pair["sets"] == 3 and pair["low"] is pair["high"] is None  # 3 sets bound no confidence sequence yet
+    assert 0 <= pair["los"] <= 0.9375 and pair["p_corrected"] == pair["p"]  # one pair: nothing to correct for
     plain = CliRunner().invoke(app, args)
     assert plain.exit_code == 0 and "--duplicate for the paired score difference" in " ".join(plain.stdout.split())
 

@@ -20,12 +20,14 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 from backends import BACKENDS, fresh_database
+from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 from rage_referee.cli import app
@@ -329,6 +331,7 @@ def test_the_event_stream_follows_the_league(contest: Referee) -> None:
     assert last.games == 12 and not last.intervals
     assert {row.bot for row in last.rows} == set(BOTS)
     assert not any(row.HasField("low") for row in last.rows)
+    assert [(pair.a, pair.b) for pair in last.pairs] == list(combinations([row.bot for row in last.rows], 2))
     # the stream ends right after the league's last status
     assert follower.events[-1].WhichOneof("kind") == "status_changed"
 
@@ -345,6 +348,10 @@ def test_standings_are_the_rating_table_of_rage_ratings(contest: Referee) -> Non
     assert reply.intervals and reply.games == 12 and len(reply.rows) == 4
     assert all(row.low <= row.elo <= row.high for row in reply.rows)
     assert sorted(row.memory_audit.sets for row in reply.rows) == [1, 1, 2, 2]  # two tables of three of four bots
+    pairs = runner.invoke(app, ["ratings", "--db", contest.database, "--name", "cup", "--pairs", "--format", "json"])
+    hosted_pairs = [json_format.MessageToDict(pair, preserving_proto_field_name=True) for pair in reply.pairs]
+    for ours, theirs in zip(json.loads(pairs.stdout), hosted_pairs, strict=True):
+        assert {key: value for key, value in ours.items() if value not in (None, 0, False)} == pytest.approx(theirs)
     table = cli(contest, contest.entry, "standings", "cup")
     assert table.exit_code == 0 and "heuristic" in table.stdout
 

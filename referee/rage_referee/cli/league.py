@@ -24,6 +24,7 @@ from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..finished import FinishedGame
+    from ..league.separation import SetWatch
     from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
@@ -56,6 +57,15 @@ def run_command(
     ] = False,
     ray: RayOption = None,
     ray_workers: RayWorkersOption = None,
+    until_separated: Annotated[
+        bool,
+        typer.Option(
+            "--until-separated",
+            help="Stop once every bot is separated from the next one down in the standings (the pairs' "
+            "Holm-corrected confidence sequences, checked after each complete duplicate set), or at the "
+            "league's games.",
+        ),
+    ] = False,
 ) -> None:
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
@@ -125,16 +135,25 @@ def run_command(
         TimeRemainingColumn(),
         console=err,
     )
+    stored_games = store.games(plan.league_id) if already else []
     if standings_every:
-        progress.standings = LiveStandings(
-            store.games(plan.league_id) if already else [], standings_every, standings_top
-        )
+        progress.standings = LiveStandings(stored_games, standings_every, standings_top)
+    watch = None
+    if until_separated:
+        from ..league.separation import SetWatch
+
+        watch = SetWatch(plan.games, config.forfeits)
+        watch.add_all(stored_games)
+    shown = watch is not None and watch.sets > 0 and watch.separated()
     with progress:
         task = progress.add_task(name_text(config.name), total=total, completed=already, rate="-")
 
         def advance(game: FinishedGame) -> None:
+            nonlocal shown
             if progress.standings is not None:
                 progress.standings.add(game)
+            if watch is not None and watch.add(game) and not shown:
+                shown = watch.separated()
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
@@ -142,7 +161,7 @@ def run_command(
                 progress.console.print(line, style="yellow", markup=False)
 
         try:
-            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox, submissions))
+            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox, submissions, lambda: shown))
         except (BotSpecError, HandshakeError, SandboxError) as error:
             fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
         except StoreError as error:
@@ -154,11 +173,24 @@ def run_command(
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     games = store.games(plan.league_id)
+    if watch is not None:
+        out.print(separation_line(watch, shown, len(games), total))
     title = f"{name_text(config.name)}: {len(games)} games, {config.ruleset.describe()}"
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
     versions = versions_line(games)
     if versions is not None:
         out.print(versions, markup=False)
+
+
+def separation_line(watch: SetWatch, shown: bool, played: int, total: int) -> str:
+    """Why ``--until-separated`` stopped where it did, in one line."""
+    sets = f"{watch.sets} complete duplicate set{'s' if watch.sets != 1 else ''}"
+    if shown:
+        return (
+            f"stopped: every bot separated from the next one down after {sets} ({played} of {total} games; "
+            "95% confidence sequences, Holm-corrected)"
+        )
+    return f"stopped at the league's {total} games: after {sets} not every bot is separated from the next one down"
 
 
 def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:

@@ -62,14 +62,15 @@ def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
     from ..league.seatings import seatings
 
     size = len(seatings(len(names)))
-    return pair_table([replace(game, set_id=game.index // size) for game in result.games], names)
+    games = [replace(game, set_id=game.index // size) for game in result.games]
+    return pair_table(games, names)
 
 
 def pair_line(row: PairRow) -> str:
     spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
     return (
         f"{name_text(row.a)} over {name_text(row.b)}: {row.difference:+.2f}{spread} points a game on the same deals "
-        f"(95% interval, {row.sets} sets), LOS {row.los:.1%}"
+        f"(95% confidence sequence, {row.sets} sets), LOS {row.los:.1%}"
     )
 
 

@@ -8,7 +8,6 @@ import io
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,6 +16,7 @@ from rich import box
 from rich.table import Table
 
 from ..faults import Forfeits
+from ..league.superiority import few_sets_note
 from ..text import name_text
 from . import markdown
 from .common import Format, err, fail, out
@@ -38,7 +38,8 @@ LEGEND = (
     "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap "
     "over duplicate sets (or games), spread by Student's t for their number "
     "(- from one set or game: nothing to resample); "
-    "LOS: likelihood of superiority over the next bot; score, place: means per game; bids: rounds bid exactly; "
+    "LOS: likelihood of superiority over the next bot (Student's t of the gap, at most 1 - 2^-(n+1) from n sets); "
+    "score, place: means per game; bids: rounds bid exactly; "
     "skill: OpenSkill Plackett-Luce mu - 3 sigma. The overall ranking: the evidence that two bots differ "
     "is their duplicate score difference (rage ratings --pairs); "
     "memory: the bot's result on a deal's later exposures in a duplicate set less its first, points per game "
@@ -51,8 +52,10 @@ COLLUSION_LEGEND = (
 )
 PAIRS_LEGEND = (
     "row bot's duplicate score difference over the column bot: its mean total minus the other's on the same "
-    "deals and seats, points per game, mean over duplicate sets ± the 95% t interval, and the likelihood "
-    "that the row bot is the stronger (LOS)"
+    "deals and seats, points per game, mean over duplicate sets, its 95% confidence sequence (valid however "
+    "often it is read: a normal mixture over the sets) corrected for the matrix's pairs by Holm's "
+    "procedure, and the likelihood that the row bot is the stronger (LOS); * : separated (the corrected "
+    "interval excludes 0). JSON and CSV give the raw and corrected intervals and p-values"
 )
 FORFEITS_LEGEND = {
     Forfeits.UNRATED: "(forfeited N): in N games the referee played for the bot after it was forfeited; "
@@ -122,12 +125,14 @@ def render(
     fmt: Format,
     title: str,
     forfeits: Forfeits = Forfeits.UNRATED,
+    sets: int | None = None,
     owners: Mapping[str, str] | None = None,
     audits: Mapping[str, Audit] | None = None,
 ) -> None:
     """Print the table: a Rich table, Markdown, CSV or JSON (``forfeits``: how the table counted forfeits;
-    ``owners``: each bot's owner, in a column after the bot's, for a hosted league's standings; ``audits``:
-    each bot's memory audit, a column, and in JSON each row's ``memory_audit``)."""
+    ``sets``: the duplicate sets, or games, it was rated on, for the note under a table of few; ``owners``:
+    each bot's owner, in a column after the bot's, for a hosted league's standings; ``audits``: each bot's
+    memory audit, a column, and in JSON each row's ``memory_audit``)."""
     audits = audits or {}
     columns = list(COLUMNS) if owners is None else [COLUMNS[0], "owner", *COLUMNS[1:]]
 
@@ -160,6 +165,8 @@ def render(
             table.add_row(*cells(row))
         out.print(table)
         out.print(LEGEND, style="dim")
+        if sets is not None and few_sets_note(sets) is not None:
+            out.print(few_sets_note(sets), style="dim")
         if any(row.forfeited for row in rows):
             out.print(FORFEITS_LEGEND[forfeits], style="dim")
     for line in memory_flags(audits):
@@ -173,12 +180,8 @@ def _audit_json(audit: Audit | None) -> dict[str, object] | None:
 def _pair_cell(row: PairRow) -> str:
     if not row.sets:
         return "-"
-    spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.1f}"
-    return f"{row.difference:+.1f}{spread} {row.los:.0%}"
-
-
-def _flipped(row: PairRow) -> PairRow:
-    return replace(row, a=row.b, b=row.a, difference=-row.difference, low=-row.high, high=-row.low, los=1 - row.los)
+    mark = "*" if row.separated else ""
+    return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {row.los:.0%}"
 
 
 def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str) -> None:
@@ -189,11 +192,11 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
     if fmt is Format.CSV:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        writer.writerow(list(rows[0].to_json()) if rows else [])
+        writer.writerow(list(rows[0].to_json()) if rows else [])  # raw and corrected, as fields
         writer.writerows(["" if value is None else value for value in row.to_json().values()] for row in rows)
         print(buffer.getvalue(), end="")
         return
-    cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): _flipped(row) for row in rows}
+    cell = {(row.a, row.b): row for row in rows} | {(row.b, row.a): row.flipped() for row in rows}
     lines = [
         [name_text(name), *("" if name == other else _pair_cell(cell[name, other]) for other in names)]
         for name in names
@@ -208,6 +211,9 @@ def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str)
         table.add_row(*line)
     out.print(table)
     out.print(PAIRS_LEGEND, style="dim")
+    note = few_sets_note(max((row.sets for row in rows), default=0))
+    if note is not None:
+        out.print(note, style="dim")
 
 
 def render_collusion(rows: list[CollusionRow], names: list[str], fmt: Format, title: str) -> None:
@@ -264,8 +270,9 @@ def ratings_command(
 ) -> None:
     """The rating table of a league: Elo with 95% intervals, LOS, the figures and the memory audit beside.
 
-    With --pairs, every pair's duplicate score difference with its 95% interval and LOS; with --crosstable,
-    each pair's head-to-head; with --collusion, each bot's effect on each other's duplicate result."""
+    With --pairs, every pair's duplicate score difference with its 95% confidence sequence, corrected across
+    the pairs, and LOS; with --crosstable, each pair's head-to-head; with --collusion, each bot's effect on
+    each other's duplicate result."""
     from ..league.audit import memory_audit
     from ..league.collusion import collusion_table
     from ..league.pairs import pair_table
@@ -294,7 +301,8 @@ def ratings_command(
         render_collusion(collusion_table(games, names), names, format, title)
     else:
         rows, audits = rating_table(games, forfeits=policy), memory_audit(games, stored.order)
-        render(rows, format, f"{league_name}: {len(games)} games", policy, audits=audits)
+        sets = len({game.set_id for game in games})
+        render(rows, format, f"{league_name}: {len(games)} games", policy, sets, audits=audits)
     (out if format is Format.TABLE else err).print(deals_line(deal_key))
     versions = versions_line(games)
     if versions is not None:

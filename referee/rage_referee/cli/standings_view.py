@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from rich import box
@@ -15,12 +17,14 @@ from ..text import name_text
 
 if TYPE_CHECKING:
     from ..finished import FinishedGame
+    from ..league.pairs import PairRow
 
 MAX_NAME = 24
 
 
 class LiveStandings:
-    """The leading ``top`` bots by the maximum-likelihood Elo (no bootstrap), refitted every ``every`` games."""
+    """The leading ``top`` bots by the maximum-likelihood Elo (no bootstrap), refitted every ``every`` games,
+    each with its duplicate score difference over the next one down (:func:`next_cell`)."""
 
     def __init__(self, games: Iterable[FinishedGame], every: int, top: int) -> None:
         self.games = [replace(game, record={}) for game in games]
@@ -39,13 +43,18 @@ class LiveStandings:
             self.refit()
 
     def refit(self) -> None:
+        from ..league.pairs import pair_figures, pair_rows
         from ..league.ratings import rating_table  # imported when first needed: choix and scipy take a while
 
         self._since = 0
         rows = rating_table(self.games, samples=0, with_skill=False)
+        names = [row.name for row in rows]
+        pairs = pair_rows(pair_figures(self.games, names))  # corrected over the whole table
+        adjacent = set(pairwise(names))
+        below = {pair.a: pair for pair in pairs if (pair.a, pair.b) in adjacent}
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, title_justify="left")
         table.title = f"after {len(self.games)} games" + (f", top {self.top}" if len(rows) > self.top else "")
-        for k, column in enumerate(("#", "bot", "elo", "games", "score", "place", "faults")):
+        for k, column in enumerate(("#", "bot", "elo", "games", "score", "place", "faults", "vs next")):
             table.add_column(column, justify="left" if k == 1 else "right", no_wrap=True)
         for place, row in enumerate(rows[: self.top], start=1):
             table.add_row(
@@ -56,8 +65,23 @@ class LiveStandings:
                 f"{row.mean_score:.1f}",
                 f"{row.mean_place:.2f}",
                 str(row.faults),
+                next_cell(below.get(row.name)),
             )
         self.table = table
+        if any(row.sets for row in pairs):
+            table.caption = (
+                "vs next: duplicate score difference over the next bot, 95% confidence sequence (Holm); * separated"
+            )
+
+
+def next_cell(row: PairRow | None) -> str:
+    """A bot's difference over the next one down: the mean, ``*`` when separated, and the corrected sequence."""
+    if row is None or not row.sets:
+        return ""
+    mark = "*" if row.separated else ""
+    if math.isinf(row.high_corrected):
+        return f"{row.difference:+.1f}{mark}"
+    return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f}"
 
 
 class StandingsProgress(Progress):

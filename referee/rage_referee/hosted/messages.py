@@ -10,6 +10,7 @@ from rage_sdk.pb import referee_pb2 as pb
 from ..faults import Fault
 from ..finished import FinishedGame
 from ..league.audit import Audit
+from ..league.pairs import PairRow
 from ..league.ratings import RatingRow
 from ..submissions.version import short_version
 from ..text import bot_text
@@ -114,6 +115,25 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
     return message
 
 
+def standings_pair(row: PairRow) -> pb.StandingsPair:
+    """A pair's row; an interval the sets bound not yet (infinite) is left unset."""
+    message = pb.StandingsPair(
+        a=row.a,
+        b=row.b,
+        sets=row.sets,
+        difference=row.difference,
+        los=row.los,
+        p=row.p,
+        p_corrected=row.p_corrected,
+        separated=row.separated,
+    )
+    if not math.isinf(row.low):
+        message.low, message.high = row.low, row.high
+    if not math.isinf(row.low_corrected):
+        message.low_corrected, message.high_corrected = row.low_corrected, row.high_corrected
+    return message
+
+
 def standings(
     league: str,
     table: Table,
@@ -121,8 +141,8 @@ def standings(
     versions: Mapping[str, str] | None = None,
     owners: Mapping[str, str] | None = None,
 ) -> pb.Standings:
-    """The league's table; ``versions`` names each submitted bot's pinned version in its row, ``owners``
-    each bot's entrant."""
+    """The league's table and its pairs; ``versions`` names each submitted bot's pinned version in its row,
+    ``owners`` each bot's entrant."""
     rows = [standings_row(row, table.intervals) for row in table.rows]
     for row in rows:
         row.version = short_version((versions or {}).get(row.bot, ""))
@@ -130,7 +150,12 @@ def standings(
         if row.bot in table.audits:
             row.memory_audit.CopyFrom(memory_audit(table.audits[row.bot]))
     return pb.Standings(
-        league=league, deal_commitment=deal_commitment, games=table.games, intervals=table.intervals, rows=rows
+        league=league,
+        deal_commitment=deal_commitment,
+        games=table.games,
+        intervals=table.intervals,
+        rows=rows,
+        pairs=[standings_pair(pair) for pair in table.pairs],
     )
 
 

@@ -13,6 +13,7 @@ from ..faults import Forfeits
 from ..finished import FinishedGame
 from ..league.audit import Audit, memory_audit
 from ..league.collusion import CollusionRow, collusion_table
+from ..league.pairs import PairRow, pair_table
 from ..league.ratings import RatingRow, rating_table
 from ..league.store import Store
 
@@ -27,11 +28,19 @@ class Table:
     """Each bot's memory audit, games in the order they ended; none with point estimates."""
     collusion: list[CollusionRow] = field(default_factory=list)
     """Every ordered pair's collusion test; none with point estimates."""
+    pairs: list[PairRow] = field(default_factory=list)
+    """Every pair of the rows, the better placed first, as ``rage ratings --pairs`` gives them (both kinds)."""
+
+
+def pairs_of(games: Sequence[FinishedGame], rows: Sequence[RatingRow]) -> list[PairRow]:
+    """The pairs of ``rows`` over ``games``: cheap beside the rating table, so the live standings have them too."""
+    return pair_table(games, [row.name for row in rows])
 
 
 def point_table(games: Sequence[FinishedGame], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
     """Every bot of ``games``, best first, by the maximum-likelihood Elo alone."""
-    return Table(len(games), rating_table(games, samples=0, with_skill=False, forfeits=forfeits), intervals=False)
+    rows = rating_table(games, samples=0, with_skill=False, forfeits=forfeits)
+    return Table(len(games), rows, intervals=False, pairs=pairs_of(games, rows))
 
 
 class StandingsCache:
@@ -75,7 +84,8 @@ class StandingsCache:
 
 
 def full_table(games: Sequence[FinishedGame], order: Sequence[int], forfeits: Forfeits = Forfeits.UNRATED) -> Table:
-    """The rating table with intervals, the memory audit (``order``: game indices as they ended) and collusion."""
+    """The rating table with intervals and its pairs, the memory audit (``order``: game indices as they ended)
+    and collusion."""
     rows = rating_table(games, forfeits=forfeits)
     audits, collusion = memory_audit(games, order), collusion_table(games, [row.name for row in rows])
-    return Table(len(games), rows, intervals=True, audits=audits, collusion=collusion)
+    return Table(len(games), rows, intervals=True, audits=audits, collusion=collusion, pairs=pairs_of(games, rows))

@@ -32,10 +32,13 @@ bot flagged in at most that share of leagues.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TypeVar
+
+from scipy import stats
 
 from ..finished import FinishedGame
 from .pairs import Summary, duplicate_sets
@@ -93,7 +96,11 @@ def flagged(tests: Mapping[K, Audit], rate: float = ERROR_RATE) -> dict[K, Audit
 def one_sided(values: Sequence[float]) -> Audit:
     """The t test that ``values``' mean is above zero (unflagged); p 1 under two values."""
     s = Summary.of(values)
-    return Audit(s.n, s.mean, s.low, s.high, 1.0 - s.los if s.n >= 2 else 1.0, False)
+    if s.n < 2:
+        return Audit(s.n, s.mean, s.low, s.high, 1.0, False)
+    error = statistics.stdev(values) / math.sqrt(s.n)
+    p_value = float(stats.t.sf(s.mean / error, s.n - 1)) if error > 0 else float(s.mean <= 0)
+    return Audit(s.n, s.mean, s.low, s.high, p_value, False)
 
 
 def exposure_figures(games: Sequence[FinishedGame], order: Sequence[int] | None = None) -> dict[str, list[float]]:

@@ -3,10 +3,15 @@
 For bots A and B, each duplicate set in which they held the same hands equally often (A sat in
 each seat as often as B did) gives one paired figure: A's mean total over the set's games minus
 B's. Luck of the deal cancels out within the set, so these figures vary far less than the totals
-do. The pair's difference is their mean over sets, in points per game, with a 95% Student t
-interval and the likelihood of superiority (LOS: the chance, on a flat prior, that A's true
-difference over B is above zero). A set that was cut short, or a game of a league without
-duplicate deals, seats A and B in different seats and does not count.
+do. The pair's difference is their mean over sets, in points per game, with a 95% confidence
+sequence (:mod:`.sequence`: an interval that holds however often it is read, after every set if
+need be), and the likelihood of
+superiority (LOS: the chance, on a flat prior, that A's true difference over B is above zero,
+capped by what so few sets can show). Across the matrix the pairs are corrected by Holm's
+procedure: a pair is *separated* when Holm's step-down over every pair's anytime p-value rejects
+a difference of 0, and its corrected interval is the sequence at the level of that step, so it
+excludes 0 exactly when the pair is separated. A set that was cut short, or a game of a league
+without duplicate deals, seats A and B in different seats and does not count.
 """
 
 from __future__ import annotations
@@ -17,16 +22,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+import numpy as np
 from scipy import stats
 
 from ..finished import FinishedGame
+from . import sequence
+from .superiority import los
 
 LEVEL = 0.95
+ALPHA = 1 - LEVEL
+CORRECTION = "Holm"
+"""The multiple-comparison correction across the pairs of a matrix (family-wise error at ``ALPHA``)."""
 
 
 @dataclass(frozen=True)
 class Summary:
-    """A sample's mean with a 95% t interval and the chance that the true mean is above zero."""
+    """A sample's mean with a 95% t interval (for a fixed number of sets, read once) and its LOS."""
 
     n: int
     mean: float
@@ -36,16 +47,16 @@ class Summary:
 
     @staticmethod
     def of(values: Sequence[float]) -> Summary:
-        """Of ``values``; with fewer than two the interval is infinite and LOS one half."""
+        """Of ``values``; with fewer than two, or all equal, the interval is infinite (no spread to scale it)."""
         n = len(values)
         mean = math.fsum(values) / n if n else 0.0
         if n < 2:
             return Summary(n, mean, -math.inf, math.inf, 0.5)
         error = math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (n - 1) / n)
         if error == 0:
-            return Summary(n, mean, mean, mean, 0.5 if mean == 0 else float(mean > 0))
+            return Summary(n, mean, -math.inf, math.inf, los(mean, error, n))
         half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * error
-        return Summary(n, mean, mean - half, mean + half, float(stats.t.cdf(mean / error, n - 1)))
+        return Summary(n, mean, mean - half, mean + half, los(mean, error, n))
 
 
 @dataclass(frozen=True)
@@ -58,15 +69,44 @@ class PairRow:
     difference: float
     low: float
     high: float
-    """The 95% interval."""
+    """The 95% confidence sequence of this pair alone (valid however often it is read)."""
     los: float
     """Likelihood that ``a`` is the stronger."""
+    p: float
+    """The anytime p-value of no difference, this pair alone."""
+    low_corrected: float
+    high_corrected: float
+    """The sequence at the level Holm's step gives this pair: it excludes 0 exactly when ``separated``."""
+    p_corrected: float
+    """The p-value adjusted by Holm's procedure over every pair of the matrix."""
+
+    @property
+    def separated(self) -> bool:
+        """Holm's procedure over the matrix finds a difference, at ``ALPHA``."""
+        return self.p_corrected <= ALPHA
+
+    def flipped(self) -> PairRow:
+        """The same pair as ``b`` against ``a``."""
+        return PairRow(
+            self.b,
+            self.a,
+            self.sets,
+            -self.difference,
+            -self.high,
+            -self.low,
+            1 - self.los,
+            self.p,
+            -self.high_corrected,
+            -self.low_corrected,
+            self.p_corrected,
+        )
 
     def to_json(self) -> dict[str, object]:
-        """The fields, an interval too wide to know (under two sets) as nulls."""
-        return {
+        """The fields, and whether the pair is separated; an interval of no set as nulls."""
+        fields = {
             key: None if isinstance(value, float) and math.isinf(value) else value for key, value in vars(self).items()
         }
+        return fields | {"separated": self.separated}
 
 
 def duplicate_sets(games: Sequence[FinishedGame]) -> dict[int, list[FinishedGame]]:
@@ -90,15 +130,60 @@ def set_difference(members: Sequence[FinishedGame], a: str, b: str) -> float | N
 
 def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
     """One figure per duplicate set in which ``a`` and ``b`` held the same hands equally often."""
-    figures = (set_difference(members, a, b) for members in duplicate_sets(games).values())
-    return [figure for figure in figures if figure is not None]
+    return pair_figures(games, [a, b])[a, b]
 
 
-def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:
-    summary = Summary.of(set_differences(games, a, b))
-    return PairRow(a, b, summary.n, summary.mean, summary.low, summary.high, summary.los)
+def pair_figures(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[tuple[str, str], list[float]]:
+    """:func:`set_differences` of every pair of ``names`` (the earlier one first), in one pass over the games."""
+    figures: dict[tuple[str, str], list[float]] = {pair: [] for pair in combinations(names, 2)}
+    for members in duplicate_sets(games).values():
+        seats: dict[str, Counter[int]] = defaultdict(Counter)
+        totals: dict[str, int] = defaultdict(int)
+        for game in members:
+            for seat, (name, total) in enumerate(zip(game.figures.seats, game.figures.totals)):
+                seats[name][seat] += 1
+                totals[name] += total
+        for (a, b), values in figures.items():
+            if a in seats and seats[a] == seats[b]:
+                values.append((totals[a] - totals[b]) / seats[a].total())
+    return figures
+
+
+def holm(p: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down over ``p``: the adjusted p-values, and the level each one's step tests it at (a
+    rejected one's own step, every other the first step not rejected), so that ``p <= level`` exactly when
+    the adjusted p-value is at most :data:`ALPHA`."""
+    count = len(p)
+    order = np.argsort(p, kind="stable")
+    steps = count - np.arange(count)
+    adjusted = np.empty(count)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(np.asarray(p, dtype=float)[order] * steps))
+    rejected = int(np.sum(adjusted[order] <= ALPHA))
+    levels = np.empty(count)
+    levels[order] = ALPHA / np.where(np.arange(count) < rejected, steps, count - rejected)
+    return adjusted, levels
+
+
+def pair_rows(figures: dict[tuple[str, str], list[float]]) -> list[PairRow]:
+    """The rows of the pairs whose set figures are ``figures``, in their order, corrected across them all."""
+    raw = [float(sequence.p_values(values)[-1]) if values else 1.0 for values in figures.values()]
+    adjusted, levels = holm(raw)
+    rows = []
+    for k, ((a, b), values) in enumerate(figures.items()):
+        summary = Summary.of(values)
+        low, high = sequence.interval(values, ALPHA)
+        corrected = sequence.interval(values, float(levels[k]))
+        rows.append(
+            PairRow(a, b, summary.n, summary.mean, low, high, summary.los, raw[k], *corrected, float(adjusted[k]))
+        )
+    return rows
 
 
 def pair_table(games: Sequence[FinishedGame], names: Sequence[str]) -> list[PairRow]:
     """Every pair of ``names``, the earlier one as ``a`` (give them best first)."""
-    return [pair_row(games, a, b) for a, b in combinations(names, 2)]
+    return pair_rows(pair_figures(games, names))
+
+
+def pair_row(games: Sequence[FinishedGame], a: str, b: str) -> PairRow:
+    """One pair alone (no other pair to correct for)."""
+    return pair_table(games, [a, b])[0]

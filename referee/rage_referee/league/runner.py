@@ -7,7 +7,7 @@ referee plays its remaining games, each of its decisions a ``forfeited`` entry o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,11 +109,13 @@ async def run_league(
     on_game: Callable[[FinishedGame], None] | None = None,
     sandbox: Sandbox | None = None,
     submissions: dict[str, Submission] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
-    """Play every game of ``plan`` not stored yet; return how many were played now.
+    """Play every game of ``plan`` not stored yet; return how many were started now.
 
     With ``records``, each duplicate set's record files are written once the set is complete;
-    with ``sandbox``, every bot the league launches runs in it.
+    with ``sandbox``, every bot the league launches runs in it; with ``stop``, no game is started
+    once it says so (the games in flight finish).
     """
     files = None if records is None else RecordFiles(records, store, plan.league_id, plan.games)
     if files is not None:
@@ -121,7 +123,15 @@ async def run_league(
     todo = plan.todo
     if not todo:
         return 0
-    specs = (league_game(config, game, plan.deals) for game in todo)
+    started = 0
+
+    def specs() -> Iterator[GameSpec]:
+        nonlocal started
+        for game in todo:
+            if stop is not None and stop():
+                return
+            started += 1
+            yield league_game(config, game, plan.deals)
 
     def finished(result: FinishedGame) -> None:
         store.add(plan.league_id, result)
@@ -142,5 +152,5 @@ async def run_league(
         submissions=submissions,
     )
     async with runner:
-        await runner.run(specs, finished)
-    return len(todo)
+        await runner.run(specs(), finished)
+    return started

@@ -21,7 +21,9 @@ from markupsafe import Markup
 from ..finished import FinishedGame
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
+from ..league.pairs import pair_table
 from ..league.ratings import RatingRow
+from ..league.superiority import few_sets_note
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
 from .text import capped
@@ -97,6 +99,8 @@ def render_index(league: League) -> str:
         for b in league.order
     }
     recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
+    pairs = pair_table(league.games, league.order)
+    pair_cells = {(row.a, row.b): row for row in pairs} | {(row.b, row.a): row.flipped() for row in pairs}
     return (
         environment()
         .get_template("index.html")
@@ -105,6 +109,8 @@ def render_index(league: League) -> str:
             rows=league.rows,
             forfeits={name: bot.forfeits for name, bot in league.bots.items()},
             cells=cells,
+            pairs=pair_cells,
+            few_sets=few_sets_note(len({game.set_id for game in league.games})) if league.games else None,
             bars=rating_bars(league.rows),
             history=history_lines(rating_history(league.games), league.order),
             recent=recent,

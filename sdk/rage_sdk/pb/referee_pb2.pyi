@@ -253,18 +253,48 @@ class ListLeaguesReply(_message.Message):
     def __init__(self, leagues: _Optional[_Iterable[_Union[LeagueInfo, _Mapping]]] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment")
+    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment", "pairs")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     INTERVALS_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    PAIRS_FIELD_NUMBER: _ClassVar[int]
     league: str
     games: int
     intervals: bool
     rows: _containers.RepeatedCompositeFieldContainer[StandingsRow]
     deal_commitment: str
-    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
+    pairs: _containers.RepeatedCompositeFieldContainer[StandingsPair]
+    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ..., pairs: _Optional[_Iterable[_Union[StandingsPair, _Mapping]]] = ...) -> None: ...
+
+class StandingsPair(_message.Message):
+    __slots__ = ("a", "b", "sets", "difference", "low", "high", "los", "p", "low_corrected", "high_corrected", "p_corrected", "separated")
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    LOS_FIELD_NUMBER: _ClassVar[int]
+    P_FIELD_NUMBER: _ClassVar[int]
+    LOW_CORRECTED_FIELD_NUMBER: _ClassVar[int]
+    HIGH_CORRECTED_FIELD_NUMBER: _ClassVar[int]
+    P_CORRECTED_FIELD_NUMBER: _ClassVar[int]
+    SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    a: str
+    b: str
+    sets: int
+    difference: float
+    low: float
+    high: float
+    los: float
+    p: float
+    low_corrected: float
+    high_corrected: float
+    p_corrected: float
+    separated: bool
+    def __init__(self, a: _Optional[str] = ..., b: _Optional[str] = ..., sets: _Optional[int] = ..., difference: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., los: _Optional[float] = ..., p: _Optional[float] = ..., low_corrected: _Optional[float] = ..., high_corrected: _Optional[float] = ..., p_corrected: _Optional[float] = ..., separated: _Optional[bool] = ...) -> None: ...
 
 class DealKey(_message.Message):
     __slots__ = ("league", "key", "commitment")
