@@ -11,8 +11,8 @@ from audit_helpers import modelled_league, played_league
 from bot_helpers import bot_module
 from game_records import finished_game, scored_game
 from rage_referee.finished import FinishedGame
-from rage_referee.league.audit import ERROR_RATE, exposure_figures, holm, memory_audit
-from rage_referee.league.pairs import duplicate_sets
+from rage_referee.league.audit import ERROR_RATE, exposure_figures, memory_audit
+from rage_referee.league.pairs import duplicate_sets, holm
 from rage_referee.league.schedule import duplicate_set
 from rage_referee.league.store import Store, sqlite_url
 from rage_sdk.examples.greedy_bot import GreedyBot
@@ -70,10 +70,13 @@ def test_sets_cut_short_and_tables_of_two_give_no_figure() -> None:
 
 
 def test_holm_steps_down() -> None:
-    assert holm([0.01, 0.04, 0.03, 0.5], 0.05) == [True, False, False, False]  # 0.03 > 0.05 / 3
-    assert holm([0.01, 0.016, 0.024, 0.5], 0.05) == [True, True, True, False]
-    assert holm([0.02, 0.02], 0.05) == [True, True]
-    assert holm([], 0.05) == []
+    def rejected(p: list[float]) -> list[bool]:
+        return [bool(adjusted <= 0.05) for adjusted in holm(p)[0]]
+
+    assert rejected([0.01, 0.04, 0.03, 0.5]) == [True, False, False, False]  # 0.03 > 0.05 / 3
+    assert rejected([0.01, 0.016, 0.024, 0.5]) == [True, True, True, False]
+    assert rejected([0.02, 0.02]) == [True, True]
+    assert rejected([]) == []
 
 
 def test_audit_has_interval_p_value_and_flag() -> None:

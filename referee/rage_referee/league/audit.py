@@ -41,7 +41,7 @@ from typing import TypeVar
 from scipy import stats
 
 from ..finished import FinishedGame
-from .pairs import Summary, duplicate_sets
+from .pairs import Summary, duplicate_sets, holm
 
 ERROR_RATE = 0.05
 """The chance that an honest league has any bot (or pair) flagged."""
@@ -75,21 +75,11 @@ class Audit:
         return f"{self.estimate:+.1f}{spread}{' !' if self.flagged else ''}"
 
 
-def holm(p_values: Sequence[float], rate: float = ERROR_RATE) -> list[bool]:
-    """Which hypotheses Holm's step-down procedure rejects, keeping the family-wise error at ``rate``."""
-    order = sorted(range(len(p_values)), key=lambda k: p_values[k])
-    rejected = [False] * len(p_values)
-    for step, k in enumerate(order):
-        if p_values[k] > rate / (len(p_values) - step):
-            break
-        rejected[k] = True
-    return rejected
-
-
 def flagged(tests: Mapping[K, Audit], rate: float = ERROR_RATE) -> dict[K, Audit]:
     """The ``tests`` with ``flagged`` set by Holm's correction across those with an interval (two sets or more)."""
     tested = [key for key, test in tests.items() if not math.isinf(test.high)]
-    flags = dict(zip(tested, holm([tests[key].p_value for key in tested], rate)))
+    adjusted, _ = holm([tests[key].p_value for key in tested])
+    flags = {key: bool(p <= rate) for key, p in zip(tested, adjusted)}
     return {key: replace(test, flagged=flags.get(key, False)) for key, test in tests.items()}
 
 
