@@ -30,8 +30,10 @@ from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
 from rage_referee.hosted.submissions import SandboxPolicy
+from rage_referee.sandbox import SandboxError
 from rage_referee.submissions import archive
 from rage_referee.submissions.pack import chunks, pack
+from rage_referee.submissions.store import store_submission
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
@@ -150,6 +152,79 @@ def test_a_failed_build_is_reported_with_its_log_escaped(tmp_path: Path) -> None
         assert listed.versions[0].build_log == "" and listed.versions[0].build_detail == "exit code 3"
         mine = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"), reply.token)
         assert "A" * 20 in mine.versions[0].build_log
+
+    run(tmp_path, scenario)
+
+
+FAILING_BIG = (
+    "build = 'python -c \"import os; open(chr(98), chr(119)).write(chr(120) * 3_000_000); "
+    "[os.mkdir(str(n)) for n in range(300)]; raise SystemExit(1)\"'\n"
+)
+
+
+def test_a_failed_build_leaves_nothing_and_counts_nothing(tmp_path: Path) -> None:
+    # a failed build's files stayed on disk, counted against the bot for good (260 MiB of an oversized one)
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', FAILING_BIG))
+
+    async def scenario(hosted: Referee) -> None:
+        token = ENTRY
+        for _ in range(2):  # the same archive again: its outcome is kept, its files are not
+            reply = await hosted.submit("rnd", pack(folder), token=token)
+            token = reply.token or token
+            assert (reply.version.build_detail, reply.version.bytes) == ("exit code 1", 0)
+            assert sorted(path.name[16:] for path in hosted.stored()) == [".build.json", ".build.log"]
+            assert not [path for path in hosted.root.rglob("*") if path.is_dir() and path.name.isdigit()]
+        listed = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"))
+        assert [version.bytes for version in listed.versions] == [0]
+
+    run(tmp_path, scenario)
+
+
+def test_a_versions_bytes_are_what_it_takes_on_disk(tmp_path: Path) -> None:
+    # only regular files' bytes were counted: 100,000 empty folders were "1,181 bytes"
+    folders = "build = 'python -c \"import os; [os.mkdir(str(n)) for n in range(1000)]\"'\n"
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', folders))
+
+    async def scenario(hosted: Referee) -> None:
+        reply = await hosted.submit("rnd", pack(folder))
+        assert reply.version.build_detail == "built" and reply.version.bytes > 1000 * 256
+        assert hosted.contest.submissions.versions.usage("rnd") == (1, reply.version.bytes)
+
+    run(tmp_path, scenario)
+
+
+def test_a_build_that_cannot_start_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sandbox refusing a build gave INTERNAL and left the unpacked upload on disk, counted nowhere
+    def refused(*_: object, **__: object) -> None:
+        raise SandboxError("/srv/contest/ref.sqlite holds a bot's code and the league's database")
+
+    monkeypatch.setattr(hosted_submissions, "build", refused)
+    folder = bot_folder(tmp_path / "bot")
+
+    async def scenario(hosted: Referee) -> None:
+        code, details = await hosted.refusal("rnd", pack(folder))
+        assert (code, details) == (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "data: the build cannot start in the sandbox on this machine",
+        )
+        assert [path for path in hosted.root.rglob("*") if ".uploads" not in path.parts and path.name != "rnd"] == []
+
+    run(tmp_path, scenario)
+
+
+def test_a_version_half_built_when_the_referee_stopped_is_built_afresh(tmp_path: Path) -> None:
+    # after a kill -9 mid-build, the half-built folder (its bot.py changed) was taken as built
+    folder = bot_folder(tmp_path / "bot")
+    archive_file = tmp_path / "bot.tar.gz"
+    archive_file.write_bytes(pack(folder))
+    half = store_submission(archive_file, tmp_path / "submissions" / "rnd")
+    (half.folder / "bot.py").write_text("print('tampered')\n")
+
+    async def scenario(hosted: Referee) -> None:
+        assert not half.folder.exists()  # removed as the referee started
+        reply = await hosted.submit("rnd", pack(folder))
+        assert reply.version.build_detail == "built" and reply.version.version == half.version
+        assert (half.folder / "bot.py").read_text() == (folder / "bot.py").read_text()
 
     run(tmp_path, scenario)
 
@@ -290,6 +365,16 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         "rage-bot.toml: name: letters, digits",
     ),
     "no manifest": ("tar.gz", lambda: tar_with((member("bot.py"), b"print(1)\n")), "rage-bot.toml: missing"),
+    "build outside": (
+        "tar.gz",
+        lambda: tar_with(*good(MANIFEST.replace("-q .", "-q /tmp/shared.py"))),
+        "rage-bot.toml: build: names '/tmp/shared.py', outside the bot's folder",
+    ),
+    "nested manifest": (
+        "tar.gz",
+        lambda: tar_with(*good(MANIFEST + "x = " + "[" * 30_000 + "]" * 30_000 + "\n")),
+        "rage-bot.toml: arrays or tables nested too deeply",
+    ),
     "not an archive": ("zip", lambda: b"PK not really", "upload.zip: not a readable .zip"),
 }
 

@@ -44,6 +44,11 @@ def test_a_good_manifest_loads(tmp_path: Path) -> None:
         (GOOD + 'build = "' + "x" * 1001 + '"\n', "rage-bot.toml: build: is 1001 characters long"),
         (GOOD + "port = 5\n", "rage-bot.toml: port: Extra inputs are not permitted"),
         (GOOD + "name = 2\n", "rage-bot.toml: not valid TOML"),
+        (GOOD + "x = " + "[" * 30_000 + "]" * 30_000 + "\n", "rage-bot.toml: arrays or tables nested too deeply"),
+        (
+            GOOD + 'build = "python b.py /other/ref.sqlite"\n',
+            "rage-bot.toml: build: names '/other/ref.sqlite', outside",
+        ),
     ],
 )
 def test_a_bad_manifest_names_the_field(tmp_path: Path, manifest: str, message: str) -> None:

@@ -5,9 +5,12 @@ and a token has at most :data:`MAX_UPLOADS_PER_TOKEN` under way (the referee :da
 caller holds the referee's calls or scratch disk with uploads it never finishes.
 
 Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
-a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, so no entrant
-fills the referee's disk. A version is built in the sandbox (or, with ``--no-sandbox``, without one)
-the first time it is uploaded; its outcome and log are kept beside it.
+an owner (the bot, for now) keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` on
+disk (every entry's blocks, folders included), so no entrant fills the referee's disk. A version is
+built in the sandbox (or, with ``--no-sandbox``, without one) the first time it is uploaded, its build
+bounded by the room its owner has left; its outcome and log are kept beside it. A failed build's files
+are removed (its outcome and log kept): it counts nothing. A build that cannot start, or a referee
+stopped halfway through one, leaves nothing.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from typing import Protocol, TypeVar
 
 from ..sandbox import Sandbox, SandboxError, SandboxSettings
 from ..submissions.archive import ArchiveError
-from ..submissions.build import BuildResult, build, folder_bytes
+from ..submissions.build import MAX_BUILT_BYTES, BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
-from ..submissions.store import INCOMING, Submission, store_submission
+from ..submissions.store import INCOMING, Submission, outcome_file, remove_incomplete, store_submission
 from ..submissions.version import short_version
 from .auth import Caller, Role
 from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, ResourceExhausted
@@ -40,7 +43,7 @@ MAX_UPLOAD_BYTES = 16 * MiB
 """An upload's bytes, at most: refused as soon as more arrive."""
 MAX_VERSIONS = 10
 MAX_BOT_BYTES = 256 * MiB
-"""A bot's versions' files, build output included, at most."""
+"""An owner's versions on disk, build output included, at most."""
 MAX_TOTAL_BYTES = 20 * 1024 * MiB
 """Every submitted bot's versions together, at most: new bots cannot fill the disk either."""
 FORMATS = {"tar.gz": ".tar.gz", "zip": ".zip"}
@@ -165,10 +168,14 @@ class Submissions:
 
     def _sweep(self) -> None:
         """Remove the scratch a referee stopped with ``kill -9`` left: uploads it was receiving, archives it was
-        unpacking (none is under way as it starts; counted in no bot's bytes, they filled the disk)."""
+        unpacking, versions it was building (none is under way as it starts; counted in no bot's bytes, they
+        filled the disk, and a half-built version was taken as built when uploaded again)."""
         shutil.rmtree(self.root / SCRATCH, ignore_errors=True)
         for folder in self.root.glob(f"*/{INCOMING}*"):
             shutil.rmtree(folder, ignore_errors=True)
+        for folder in self.root.glob("*/*/*"):
+            if folder.is_dir() and not folder.is_symlink() and remove_incomplete(folder):
+                log.warning("removed %s: its build never finished", folder.relative_to(self.root))
 
     @property
     def policy(self) -> SandboxPolicy:
@@ -194,13 +201,14 @@ class Submissions:
             raise AlreadyExists(f"name: a bot named {name!r} exists; submit its new versions with its own token")
         return True
 
-    def room(self, name: str) -> int:
-        """The bytes an upload for ``name`` may have; :class:`ResourceExhausted` when it has no room left."""
-        count, size = self.versions.usage(name)
+    def room(self, owner: str) -> int:
+        """The bytes an upload counted against ``owner`` (the bot, for now) may have; :class:`ResourceExhausted`
+        when it has no room left."""
+        count, size = self.versions.usage(owner)
         if count >= MAX_VERSIONS:
-            raise ResourceExhausted(f"name: bot {name!r} keeps {count} versions, the most a bot may")
+            raise ResourceExhausted(f"name: bot {owner!r} keeps {count} versions, the most a bot may")
         if size >= MAX_BOT_BYTES:
-            raise ResourceExhausted(f"name: bot {name!r} keeps {size // MiB} MiB of versions, the most a bot may")
+            raise ResourceExhausted(f"name: bot {owner!r} keeps {size // MiB} MiB of versions, the most a bot may")
         total = self.versions.total_bytes()
         if total >= MAX_TOTAL_BYTES:
             raise ResourceExhausted(f"the referee keeps {_size(total)} of submissions, the most it may")
@@ -263,17 +271,19 @@ class Submissions:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    async def accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
-        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held.
+    async def accept(self, name: str, upload: Path, owner: str | None = None) -> tuple[VersionEntry, BuildResult]:
+        """Store the upload as a version of ``name`` and build it (once); the lock of ``name`` is held. Its
+        bytes count against ``owner`` (``name`` unless given).
 
         A caller that goes away meanwhile (its call cancelled) waits for the build all the same, holding
         its places (the build's, the upload's, the name's lock): its thread cannot be stopped, and one let go
         would let a caller cancelling each call run any number of builds at once.
         """
         async with self._builds:
-            return await _to_its_end(asyncio.ensure_future(asyncio.to_thread(self._accept, name, upload)))
+            work = asyncio.to_thread(self._accept, name, upload, owner or name)
+            return await _to_its_end(asyncio.ensure_future(work))
 
-    def _accept(self, name: str, upload: Path) -> tuple[VersionEntry, BuildResult]:
+    def _accept(self, name: str, upload: Path, owner: str) -> tuple[VersionEntry, BuildResult]:
         folder = self.root / name
         existed = folder.exists()
         try:
@@ -283,28 +293,26 @@ class Submissions:
                 shutil.rmtree(folder, ignore_errors=True)
             raise InvalidArgument("data", str(error)) from None
         known = self.versions.get(name, submission.version)
+        room = MAX_BUILT_BYTES
         if known is None:
-            _, used = self.versions.usage(name)
-            size = folder_bytes(submission.folder)
-            if used + size > MAX_BOT_BYTES:
-                self._remove(submission)
-                raise ResourceExhausted(
-                    f"data: this version holds {_size(size)}; bot {name!r} keeps {_size(used)} "
-                    f"of the {_size(MAX_BOT_BYTES)} a bot may"
-                )
-            total = self.versions.total_bytes()
-            if total + size > MAX_TOTAL_BYTES:
-                self._remove(submission)
-                raise ResourceExhausted(
-                    f"data: this version holds {_size(size)}; the referee keeps {_size(total)} "
-                    f"of the {_size(MAX_TOTAL_BYTES)} of submissions it may"
-                )
-        result = build(submission, self.policy.sandbox)
+            room = self._room_for(submission, owner)
+        try:
+            result = build(submission, self.policy.sandbox, max_bytes=room)
+        except SandboxError as error:
+            self._remove(submission, whole=known is None)
+            log.warning("bot %s: version %s cannot be built: %s", name, submission.short, error)
+            raise FailedPrecondition("data: the build cannot start in the sandbox on this machine") from None
+        except BaseException:
+            if known is None or not known.ok:
+                self._remove(submission, whole=known is None)
+            raise
+        if not result.ok:  # nothing of it is kept but its outcome and log: it counts nothing
+            shutil.rmtree(submission.folder, ignore_errors=True)
         entry = VersionEntry(
             name,
             submission.version,
             str(submission.folder),
-            folder_bytes(submission.folder),
+            folder_bytes(submission.folder) if result.ok else 0,
             result.ok,
             result.detail,
             result.seconds,
@@ -313,11 +321,33 @@ class Submissions:
         log.info("bot %s: version %s stored, build: %s", name, entry.short, result.detail)
         return self.versions.add(entry), result
 
+    def _room_for(self, submission: Submission, owner: str) -> int:
+        """The bytes a new version's build may leave, counted against ``owner``; :class:`ResourceExhausted`
+        (the version removed) when the version alone is past the owner's room or the referee's."""
+        _, used = self.versions.usage(owner)
+        total = self.versions.total_bytes()
+        size = folder_bytes(submission.folder)
+        if used + size > MAX_BOT_BYTES:
+            self._remove(submission)
+            raise ResourceExhausted(
+                f"data: this version holds {_size(size)}; bot {owner!r} keeps {_size(used)} "
+                f"of the {_size(MAX_BOT_BYTES)} a bot may"
+            )
+        if total + size > MAX_TOTAL_BYTES:
+            self._remove(submission)
+            raise ResourceExhausted(
+                f"data: this version holds {_size(size)}; the referee keeps {_size(total)} "
+                f"of the {_size(MAX_TOTAL_BYTES)} of submissions it may"
+            )
+        return min(MAX_BUILT_BYTES, MAX_BOT_BYTES - used, MAX_TOTAL_BYTES - total)
+
     @staticmethod
-    def _remove(submission: Submission) -> None:
+    def _remove(submission: Submission, whole: bool = True) -> None:
+        """Remove a version's files; ``whole``: its build's outcome and log too (a version no row lists)."""
         shutil.rmtree(submission.folder, ignore_errors=True)
-        for suffix in (".build.json", ".build.log"):
-            submission.folder.with_suffix(suffix).unlink(missing_ok=True)
+        if whole:
+            outcome_file(submission.folder).unlink(missing_ok=True)
+            submission.folder.with_suffix(".build.log").unlink(missing_ok=True)
 
     def discard(self, name: str) -> None:
         """Forget every version of a bot that could not be registered after all."""
