@@ -10,7 +10,7 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import grpc
@@ -18,6 +18,8 @@ from rage_sdk.deal import key_commitment
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
+from ..finished import FinishedGame
+from ..league.release import SetRelease
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
@@ -26,8 +28,9 @@ from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import Watcher
-from .leagues import failure_text
+from .leagues import failure_text, release_of
 from .registry import LeagueEntry, LeagueStatus
+from .standings import Table, point_table
 from .submissions import next_chunk
 
 log = logging.getLogger(__name__)
@@ -65,6 +68,8 @@ def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
+        self._released_tables: dict[int, Table] = {}
+        """Each league's standings of its released games, as last fitted."""
 
     def _caller(self, context: Any) -> Caller:
         return self.contest.auth.identify(context.invocation_metadata())
@@ -249,27 +254,48 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             await context.abort(error.code, str(error))
             return
         try:
-            async for event in self._events(entry.name, watcher, request.history):
+            async for event in self._events(entry.name, watcher, request.history, caller.role is Role.ADMIN):
                 yield event
         finally:
             self.contest.hub.unsubscribe(watcher)
         if watcher.refusal is not None:
             await context.abort(watcher.refusal.code, str(watcher.refusal))
 
-    async def _events(self, name: str, watcher: Watcher, history: bool) -> AsyncIterator[pb.LeagueEvent]:
-        """The league's state now (subscribed first, so nothing falls between), then its live events."""
+    async def _events(
+        self, name: str, watcher: Watcher, history: bool, admin: bool = False
+    ) -> AsyncIterator[pb.LeagueEvent]:
+        """The league's state now (subscribed first, so nothing falls between), then its live events.
+
+        Anyone but the organizer is sent a game's events once its duplicate set is stored whole (held till
+        then), and standings of those games alone, after each set (:func:`~.leagues.release_of`).
+        """
         registry, store = self.contest.registry, self.contest.store
         entry = registry.league(name)
+        release = None if admin else release_of(entry)
         games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
         stored = store.count(entry.league_id) if games is None else len(games)
         yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
+        shown = None if release is None or games is None else {game.index for game in release.released(games)}
         seen: set[int] = set()
+        held: dict[int, list[pb.LeagueEvent]] = {}
+        """The events of games whose set is still being played, by game."""
         for done, game in enumerate(games or (), start=1):
             seen.add(game.index)
-            for event in messages.game_events(name, game, done, entry.games_total):
-                yield event
+            game_events = messages.game_events(name, game, done, entry.games_total)
+            if shown is None or game.index in shown:
+                for event in game_events:
+                    yield event
+            else:
+                held[game.index] = game_events
         fitted = 0
-        if stored:
+        partly: Sequence[FinishedGame] = ()
+        """The league's games, when some of them are not shown yet."""
+        if stored and release is not None and not release.over:
+            every = games if games is not None else await asyncio.to_thread(store.games, entry.league_id, False)
+            partly = every if len(release.released(every)) < len(every) else ()
+        if partly and release is not None:
+            yield await self._released_standings(entry, release, partly)
+        elif stored:
             table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
             fitted = table.games
             yield messages.standings_event(name, table, self.contest.submissions.versions.pins(entry.league_id))
@@ -294,6 +320,29 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "bot_faulted" and live.bot_faulted.game in seen:
                 continue
-            if kind == "standings_changed" and live.standings_changed.games < fitted:
-                continue  # fitted before the table sent above
+            if kind == "standings_changed" and (release is not None or live.standings_changed.games < fitted):
+                continue  # fitted before the table sent above, or on games not shown
+            if release is not None and kind in ("game_finished", "bot_faulted"):
+                number = live.game_finished.game if kind == "game_finished" else live.bot_faulted.game
+                held.setdefault(number, []).append(live)
+                whole = [index for index in held if not release.waiting(store.set_games(entry.league_id, index))]
+                for index in whole:
+                    for event in held.pop(index):
+                        yield event
+                if whole and kind == "game_finished":
+                    every = await asyncio.to_thread(store.games, entry.league_id, False)
+                    yield await self._released_standings(entry, release, every)
+                continue
             yield live
+
+    async def _released_standings(
+        self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame]
+    ) -> pb.LeagueEvent:
+        """The standings of the released of the league's ``games`` (point estimates), fitted once for every
+        watcher while no more are released (the released games only grow, so their count names them)."""
+        shown = release.released(games)
+        table = self._released_tables.get(entry.league_id)
+        if table is None or table.games != len(shown):
+            table = await asyncio.to_thread(point_table, shown, forfeits_of(entry.definition))
+            self._released_tables[entry.league_id] = table
+        return messages.standings_event(entry.name, table, self.contest.submissions.versions.pins(entry.league_id))
