@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from ..finished import FinishedGame
 from .seatings import seatings
 
 
@@ -43,9 +44,14 @@ class SetRelease:
         return SetRelease(len(seatings(players)) if duplicate else 1, over)
 
     @staticmethod
-    def of_key(key: Mapping[str, Any], over: bool = False) -> SetRelease:
-        """The check of a league stored under the schedule key ``key`` (its players and ``duplicate``)."""
-        return SetRelease.of(int(key["players"]), bool(key.get("duplicate", True)), over)
+    def of_settings(settings: Mapping[str, Any], games: Sequence[FinishedGame]) -> SetRelease:
+        """The check of a league stored under ``settings`` (its players and ``duplicate``); of one stored
+        without them, as its ``games`` show: duplicate when a set holds two, at the most seats a game has."""
+        if "players" in settings:
+            return SetRelease.of(int(settings["players"]), settings.get("duplicate", True) is not False)
+        sets = Counter(game.set_id for game in games)
+        players = max((len(game.figures.seats) for game in games), default=2)
+        return SetRelease.of(players, max(sets.values(), default=1) > 1)
 
     def waiting(self, stored_in_set: int) -> int:
         """How many games of a set holding ``stored_in_set`` stored games are still to be played."""
