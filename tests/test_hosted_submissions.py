@@ -342,6 +342,13 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         lambda: tar_with(*good(), (member("passwd", tarfile.SYMTYPE, "/etc/passwd"), b"")),
         "'passwd': a link out of the archive",
     ),
+    "link through links": (  # each link inside, the second out through the first
+        "tar.gz",
+        lambda: tar_with(
+            *good(), (member("up", tarfile.SYMTYPE, "."), b""), (member("x", tarfile.SYMTYPE, "up/up/.."), b"")
+        ),
+        "'x': a link or path out of the archive",
+    ),
     "hard link": (
         "tar.gz",
         lambda: tar_with(*good(), (member("hard", tarfile.LNKTYPE, "bot.py"), b"")),
@@ -390,7 +397,7 @@ def test_a_hostile_upload_is_refused_naming_the_problem_and_nothing_is_stored(
         code, details = await hosted.refusal("evil", data(), fmt=fmt)
         assert code is grpc.StatusCode.INVALID_ARGUMENT
         assert details.startswith("data: ") and message in details, details
-        assert "\n" not in details
+        assert "\n" not in details and str(tmp_path) not in details  # no path of the referee's
         assert hosted.stored() == []
         assert not (await hosted.call("ListBots", pb.ListBotsRequest())).bots
 
@@ -468,5 +475,32 @@ def test_a_league_whose_pinned_version_is_gone_from_disk_is_refused_in_one_line(
         assert info.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert (info.value.details() or "").startswith("bot 'a': version ")
         assert "cannot be read: rage-bot.toml: missing" in (info.value.details() or "")
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.slow
+def test_a_submitted_bot_that_cannot_start_is_faulted_without_the_referees_paths(tmp_path: Path) -> None:
+    # the forfeit detail named the bot's log by its path on the referee's machine, .../submissions/.logs/...
+    folder = bot_folder(tmp_path / "bot")
+    dead = bot_folder(tmp_path / "dead", MANIFEST.replace('"rnd"', '"dead"'))
+    (dead / "bot.py").write_text("raise SystemExit(3)\n")
+    league = (
+        'name = "cup"\nplayers = 2\ngames = 2\nseed = 3\nbots = ["rnd", "dead"]\n'
+        '[ruleset]\npreset = "amigo"\nrounds = [1]\n'
+    )
+
+    async def scenario(hosted: Referee) -> None:
+        await hosted.submit("rnd", pack(folder))
+        await hosted.submit("dead", pack(dead))
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league))
+        await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
+        while (await hosted.call("ListLeagues", pb.ListLeaguesRequest())).leagues[0].games_done < 2:
+            await asyncio.sleep(0.1)
+        shown = [
+            (await hosted.call("GetRecord", pb.GetRecordRequest(league="cup", game=game))).record for game in range(2)
+        ]
+        assert not [text for text in shown if str(hosted.root) in text or ".logs" in text]
+        assert "exited with code 3 before serving; see its log (dead.log on the referee)" in shown[0]
 
     run(tmp_path, scenario)

@@ -108,7 +108,9 @@ def load_manifest(folder: Path) -> BotManifest:
         data = tomllib.loads(_manifest_text(folder / MANIFEST))
     except FileNotFoundError:
         raise ManifestError(f"{MANIFEST}: missing; a submission's top folder must hold it") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:  # its message without the path: the referee's
+        raise ManifestError(f"{MANIFEST}: cannot read: {error.strerror or type(error).__name__}") from None
+    except UnicodeDecodeError as error:
         raise ManifestError(f"{MANIFEST}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ManifestError(f"{MANIFEST}: not valid TOML: {error}") from None
