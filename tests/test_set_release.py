@@ -94,3 +94,39 @@ async def _history(contest: Contest) -> list[pb.LeagueEvent]:
     events = [await anext(stream) for _ in range(7)]  # the status, five games, the standings
     contest.hub.unsubscribe(watcher)
     return events
+
+
+def test_get_standings_counts_only_whole_sets_but_for_the_organizer(tmp_path: Path) -> None:
+    # GetStandings fitted every stored game: each game's scores, while its set's other games were to come
+    async def scenario() -> None:
+        contest = Contest.open(
+            f"sqlite:///{tmp_path / 'contest.sqlite'}", "a" * 24, "e" * 24, AllowList.parse(LOOPBACK)
+        )
+        for name in (*SEATS, "raiser"):
+            contest.registry.add_bot(name, "127.0.0.1:1", "", token_hash(name * 8))
+        registered = {bot.name: bot.address for bot in contest.registry.bots()}
+        contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
+        league_id = contest.registry.league("cup").league_id
+        for index in range(8):  # set 0 whole, two games of set 1
+            contest.store.add(league_id, finished_game(index, SEATS, set_id=index // 6))
+        contest.registry.set_status("cup", LeagueStatus.RUNNING)
+        servicer = RefereeServicer(contest)
+        games = {}
+        for token in ("e" * 24, "a" * 24):
+            context = _Context(token)
+            table = await servicer.GetStandings(pb.LeagueRequest(league="cup"), context)
+            games[token[0]] = sorted(row.games for row in table.rows)
+        assert games == {"e": [6, 6, 6], "a": [8, 8, 8]}
+        contest.close()
+
+    asyncio.run(scenario())
+
+
+class _Context:
+    """What a unary call's handler reads of its context: the caller's token."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def invocation_metadata(self) -> list[tuple[str, str]]:
+        return [("authorization", f"Bearer {self.token}")]

@@ -20,6 +20,7 @@ from rage_sdk.pb import referee_pb2_grpc
 
 from ..finished import FinishedGame
 from ..league.release import SetRelease
+from ..league.store import Store
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
@@ -40,6 +41,48 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Referee"].full_name
 S = TypeVar("S", bound="RefereeServicer")
 Q = TypeVar("Q")
 R = TypeVar("R")
+
+
+class _Released:
+    """What a stream for anyone but the organizer is sent of the league's games: a game's events once its
+    duplicate set is stored whole (held till then), each game's ``games_done`` counting the games the
+    stream has shown (with those shown before it subscribed, without history), so it rises as it goes."""
+
+    def __init__(
+        self, release: SetRelease, store: Store, league_id: int, games: Sequence[FinishedGame], history: bool
+    ) -> None:
+        self.release, self.store, self.league_id = release, store, league_id
+        self._shown = {game.index for game in release.released(games)}
+        self.partly = len(self._shown) < len(games)
+        """Some of ``games`` are not shown yet."""
+        self._done = 0 if history else len(self._shown)
+        self._held: dict[int, list[pb.LeagueEvent]] = {}
+        """The events of games whose set is still being played, by game."""
+
+    def history(self, game: int, events: list[pb.LeagueEvent]) -> list[pb.LeagueEvent]:
+        """A stored game's events, sent now (its set was whole as the stream began) or held."""
+        if game in self._shown:
+            return self._numbered(events)
+        self._held[game] = events
+        return []
+
+    def live(self, event: pb.LeagueEvent) -> list[pb.LeagueEvent]:
+        """A live game event held, and every held event whose set is whole now, in the order they came."""
+        game = event.game_finished.game if event.WhichOneof("kind") == "game_finished" else event.bot_faulted.game
+        self._held.setdefault(game, []).append(event)
+        whole = [game for game in self._held if not self.release.waiting(self.store.set_games(self.league_id, game))]
+        return self._numbered([event for game in whole for event in self._held.pop(game)])
+
+    def _numbered(self, events: list[pb.LeagueEvent]) -> list[pb.LeagueEvent]:
+        sent = []
+        for event in events:
+            copy = pb.LeagueEvent()
+            copy.CopyFrom(event)  # the hub's, shared with other streams
+            if copy.WhichOneof("kind") == "game_finished":
+                self._done += 1
+                copy.game_finished.games_done = self._done
+            sent.append(copy)
+        return sent
 
 
 def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any], Awaitable[R]]:
@@ -225,9 +268,18 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     @refusals
     async def GetStandings(self, request: pb.LeagueRequest, context: Any) -> pb.Standings:
-        self._caller(context)
+        """The league's standings; anyone but the organizer is shown those of its released games alone
+        (point estimates) while a duplicate set is still being played."""
+        caller = self._caller(context)
         entry = self._league(request.league)
-        table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
+        release = release_of(entry)
+        games = []
+        if not release.over and caller.role is not Role.ADMIN:
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
+        if len(release.released(games)) < len(games):
+            table = await self._released_table(entry, release, games)
+        else:
+            table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
         pins = self.contest.submissions.versions.pins(entry.league_id)
         return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry), pins)
 
@@ -267,7 +319,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         """The league's state now (subscribed first, so nothing falls between), then its live events.
 
         Anyone but the organizer is sent a game's events once its duplicate set is stored whole (held till
-        then), and standings of those games alone, after each set (:func:`~.leagues.release_of`).
+        then, :class:`_Released`), and standings of those games alone, after each set.
         """
         registry, store = self.contest.registry, self.contest.store
         entry = registry.league(name)
@@ -275,26 +327,19 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
         stored = store.count(entry.league_id) if games is None else len(games)
         yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
-        shown = None if release is None or games is None else {game.index for game in release.released(games)}
+        every: Sequence[FinishedGame] = games or ()
+        if stored and release is not None and not release.over and games is None:
+            every = await asyncio.to_thread(store.games, entry.league_id, False)
+        released = None if release is None else _Released(release, store, entry.league_id, every, history)
         seen: set[int] = set()
-        held: dict[int, list[pb.LeagueEvent]] = {}
-        """The events of games whose set is still being played, by game."""
         for done, game in enumerate(games or (), start=1):
             seen.add(game.index)
             game_events = messages.game_events(name, game, done, entry.games_total)
-            if shown is None or game.index in shown:
-                for event in game_events:
-                    yield event
-            else:
-                held[game.index] = game_events
+            for event in game_events if released is None else released.history(game.index, game_events):
+                yield event
         fitted = 0
-        partly: Sequence[FinishedGame] = ()
-        """The league's games, when some of them are not shown yet."""
-        if stored and release is not None and not release.over:
-            every = games if games is not None else await asyncio.to_thread(store.games, entry.league_id, False)
-            partly = every if len(release.released(every)) < len(every) else ()
-        if partly and release is not None:
-            yield await self._released_standings(entry, release, partly)
+        if stored and release is not None and released is not None and released.partly:
+            yield await self._released_standings(entry, release, every)
         elif stored:
             table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
             fitted = table.games
@@ -322,14 +367,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "standings_changed" and (release is not None or live.standings_changed.games < fitted):
                 continue  # fitted before the table sent above, or on games not shown
-            if release is not None and kind in ("game_finished", "bot_faulted"):
-                number = live.game_finished.game if kind == "game_finished" else live.bot_faulted.game
-                held.setdefault(number, []).append(live)
-                whole = [index for index in held if not release.waiting(store.set_games(entry.league_id, index))]
-                for index in whole:
-                    for event in held.pop(index):
-                        yield event
-                if whole and kind == "game_finished":
+            if release is not None and released is not None and kind in ("game_finished", "bot_faulted"):
+                shown = released.live(live)
+                for event in shown:
+                    yield event
+                if any(event.WhichOneof("kind") == "game_finished" for event in shown):
                     every = await asyncio.to_thread(store.games, entry.league_id, False)
                     yield await self._released_standings(entry, release, every)
                 continue
@@ -338,11 +380,16 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def _released_standings(
         self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame]
     ) -> pb.LeagueEvent:
-        """The standings of the released of the league's ``games`` (point estimates), fitted once for every
-        watcher while no more are released (the released games only grow, so their count names them)."""
+        """The standings of the released of the league's ``games`` (point estimates)."""
+        table = await self._released_table(entry, release, games)
+        return messages.standings_event(entry.name, table, self.contest.submissions.versions.pins(entry.league_id))
+
+    async def _released_table(self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame]) -> Table:
+        """:func:`point_table` of the released of ``games``, fitted once while no more are released (the
+        released games only grow, so their count names them)."""
         shown = release.released(games)
         table = self._released_tables.get(entry.league_id)
         if table is None or table.games != len(shown):
             table = await asyncio.to_thread(point_table, shown, forfeits_of(entry.definition))
             self._released_tables[entry.league_id] = table
-        return messages.standings_event(entry.name, table, self.contest.submissions.versions.pins(entry.league_id))
+        return table
