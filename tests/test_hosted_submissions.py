@@ -398,7 +398,7 @@ def test_a_hostile_upload_is_refused_naming_the_problem_and_nothing_is_stored(
         assert code is grpc.StatusCode.INVALID_ARGUMENT
         assert details.startswith("data: ") and message in details, details
         assert "\n" not in details and str(tmp_path) not in details  # no path of the referee's
-        assert hosted.stored() == []
+        assert hosted.stored() == [] and not (hosted.root / "evil").exists()  # not even an empty folder
         assert not (await hosted.call("ListBots", pb.ListBotsRequest())).bots
 
     run(tmp_path, scenario)
