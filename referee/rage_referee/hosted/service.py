@@ -11,6 +11,7 @@ import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
@@ -43,19 +44,26 @@ Q = TypeVar("Q")
 R = TypeVar("R")
 
 
+@dataclass(frozen=True)
+class _Fit:
+    """A league's released games when it held ``stored``: how many, and their standings when not all are."""
+
+    stored: int
+    shown: int
+    table: Table | None
+
+
 class _Released:
     """What a stream for anyone but the organizer is sent of the league's games: a game's events once its
     duplicate set is stored whole (held till then), each game's ``games_done`` counting the games the
     stream has shown (with those shown before it subscribed, without history), so it rises as it goes."""
 
-    def __init__(
-        self, release: SetRelease, store: Store, league_id: int, games: Sequence[FinishedGame], history: bool
-    ) -> None:
+    def __init__(self, release: SetRelease, store: Store, league_id: int, shown: set[int], done: int) -> None:
         self.release, self.store, self.league_id = release, store, league_id
-        self._shown = {game.index for game in release.released(games)}
-        self.partly = len(self._shown) < len(games)
-        """Some of ``games`` are not shown yet."""
-        self._done = 0 if history else len(self._shown)
+        self._shown = shown
+        """The stored games sent as the stream begins (with history)."""
+        self._done = done
+        """The games the stream has shown, and those it counts as shown before it began."""
         self._held: dict[int, list[pb.LeagueEvent]] = {}
         """The events of games whose set is still being played, by game."""
 
@@ -111,8 +119,8 @@ def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
-        self._released_tables: dict[int, Table] = {}
-        """Each league's standings of its released games, as last fitted."""
+        self._released_fits: dict[int, _Fit] = {}
+        """Each league's released games, as last counted and fitted."""
 
     def _caller(self, context: Any) -> Caller:
         return self.contest.auth.identify(context.invocation_metadata())
@@ -273,12 +281,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         caller = self._caller(context)
         entry = self._league(request.league)
         release = release_of(entry)
-        games = []
-        if not release.over and caller.role is not Role.ADMIN:
-            games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
-        if len(release.released(games)) < len(games):
-            table = await self._released_table(entry, release, games)
-        else:
+        fit = None if release.over or caller.role is Role.ADMIN else await self._released_fit(entry, release)
+        table = fit.table if fit is not None else None
+        if table is None:
             table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
         pins = self.contest.submissions.versions.pins(entry.league_id)
         return messages.standings(entry.name, table, self.contest.leagues.deal_commitment(entry), pins)
@@ -327,10 +332,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
         stored = store.count(entry.league_id) if games is None else len(games)
         yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
-        every: Sequence[FinishedGame] = games or ()
-        if stored and release is not None and not release.over and games is None:
-            every = await asyncio.to_thread(store.games, entry.league_id, False)
-        released = None if release is None else _Released(release, store, entry.league_id, every, history)
+        fit = None if release is None or not stored else await self._released_fit(entry, release, games)
+        released = None
+        if release is not None:
+            shown = {game.index for game in release.released(games or ())}
+            released = _Released(release, store, entry.league_id, shown, 0 if history else fit.shown if fit else 0)
         seen: set[int] = set()
         for done, game in enumerate(games or (), start=1):
             seen.add(game.index)
@@ -338,8 +344,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             for event in game_events if released is None else released.history(game.index, game_events):
                 yield event
         fitted = 0
-        if stored and release is not None and released is not None and released.partly:
-            yield await self._released_standings(entry, release, every)
+        if fit is not None and fit.table is not None:
+            yield messages.standings_event(name, fit.table, self.contest.submissions.versions.pins(entry.league_id))
         elif stored:
             table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
             fitted = table.games
@@ -368,28 +374,31 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             if kind == "standings_changed" and (release is not None or live.standings_changed.games < fitted):
                 continue  # fitted before the table sent above, or on games not shown
             if release is not None and released is not None and kind in ("game_finished", "bot_faulted"):
-                shown = released.live(live)
-                for event in shown:
+                sent = released.live(live)
+                for event in sent:
                     yield event
-                if any(event.WhichOneof("kind") == "game_finished" for event in shown):
-                    every = await asyncio.to_thread(store.games, entry.league_id, False)
-                    yield await self._released_standings(entry, release, every)
+                if any(event.WhichOneof("kind") == "game_finished" for event in sent):
+                    forfeits = forfeits_of(entry.definition)
+                    partial = (await self._released_fit(entry, release)).table  # none: every stored game is shown
+                    whole = partial or await self.contest.standings.points(entry.league_id, forfeits)
+                    yield messages.standings_event(name, whole, self.contest.submissions.versions.pins(entry.league_id))
                 continue
             yield live
 
-    async def _released_standings(
-        self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame]
-    ) -> pb.LeagueEvent:
-        """The standings of the released of the league's ``games`` (point estimates)."""
-        table = await self._released_table(entry, release, games)
-        return messages.standings_event(entry.name, table, self.contest.submissions.versions.pins(entry.league_id))
-
-    async def _released_table(self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame]) -> Table:
-        """:func:`point_table` of the released of ``games``, fitted once while no more are released (the
-        released games only grow, so their count names them)."""
+    async def _released_fit(
+        self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame] | None = None
+    ) -> _Fit:
+        """How many of the league's stored games (``games``, when read already) are released, and their
+        standings when some are not; read and fitted once for every caller while no more are stored."""
+        count = self.contest.store.count(entry.league_id) if games is None else len(games)
+        cached = self._released_fits.get(entry.league_id)
+        if cached is not None and cached.stored == count:
+            return cached
+        if games is None:
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
         shown = release.released(games)
-        table = self._released_tables.get(entry.league_id)
-        if table is None or table.games != len(shown):
+        table = None
+        if len(shown) < len(games):
             table = await asyncio.to_thread(point_table, shown, forfeits_of(entry.definition))
-            self._released_tables[entry.league_id] = table
-        return table
+        fit = self._released_fits[entry.league_id] = _Fit(len(games), len(shown), table)
+        return fit

@@ -85,6 +85,8 @@ class LivePages:
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
         self._snapshots: dict[str, Snapshot] = {}
+        self._shown: dict[str, tuple[int, int]] = {}
+        """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -113,6 +115,16 @@ class LivePages:
         snapshot = Snapshot(len(stored), time.monotonic(), league)
         self._snapshots[entry.name] = snapshot
         return entry, snapshot
+
+    async def shown_count(self, entry: LeagueEntry) -> int:
+        """How many of the league's games are shown now (their duplicate sets whole): read once for every
+        page while no game is stored."""
+        count = self.contest.store.count(entry.league_id)
+        cached = self._shown.get(entry.name)
+        if cached is None or cached[0] != count:
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
+            cached = self._shown[entry.name] = (len(games), len(release_of(entry).released(games)))
+        return cached[1]
 
     async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, FinishedGame]:
         entry, snapshot = await self.snapshot(request)
@@ -179,12 +191,9 @@ class LivePages:
 
         store, release = self.contest.store, release_of(entry)
 
-        async def shown() -> int:
-            return len(release.released(await asyncio.to_thread(store.games, entry.league_id, False)))
-
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                done = await shown()
+                done = await self.shown_count(entry)
                 yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
                 if entry.status.ends_watch:
                     return
@@ -194,7 +203,7 @@ class LivePages:
                     if "game" in data and release.waiting(store.set_games(entry.league_id, data["game"])):
                         continue  # shown once its duplicate set is stored whole, by the page drawn then
                     if kind == "game_finished":
-                        data["games_done"] = await shown()
+                        data["games_done"] = await self.shown_count(entry)
                     yield {"event": kind, "data": json.dumps(data)}
             finally:
                 hub.unsubscribe(watcher)
