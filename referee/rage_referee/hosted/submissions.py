@@ -173,8 +173,10 @@ class Submissions:
         shutil.rmtree(self.root / SCRATCH, ignore_errors=True)
         for folder in self.root.glob(f"*/{INCOMING}*"):
             shutil.rmtree(folder, ignore_errors=True)
-        for folder in self.root.glob("*/*/*"):
-            if folder.is_dir() and not folder.is_symlink() and remove_incomplete(folder):
+        for folder in self.root.glob("*/*/*"):  # BOT/NAME/VERSION (not the logs, nor the scratch: .NAME)
+            if folder.relative_to(self.root).parts[0].startswith(".") or folder.is_symlink():
+                continue
+            if remove_incomplete(folder):
                 log.warning("removed %s: its build never finished", folder.relative_to(self.root))
 
     @property
