@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import require, require_command
 from rage_referee.sandbox import Sandbox, SandboxSettings
 from rage_referee.submissions.build import MAX_LOG, build
+from rage_referee.submissions.manifest import ManifestError
 from rage_referee.submissions.store import Submission, store_submission
 
 MiB = 1024 * 1024
@@ -19,13 +21,11 @@ CHATTER = "import sys\nfor _ in range(20_000):\n    sys.stdout.write('x' * 1000 
 SLOW = "import subprocess, time\nsubprocess.Popen(['sleep', '300'])\ntime.sleep(300)\n"
 
 
-def stored(tmp_path: Path, script: str) -> Submission:
+def stored(tmp_path: Path, script: str, build: str = "python build.py") -> Submission:
     folder = tmp_path / "bot"
     folder.mkdir(mode=0o755)
     (folder / "build.py").write_text(script)
-    (folder / "rage-bot.toml").write_text(
-        'name = "b"\nruntime = "python"\nrun = "python bot.py"\nbuild = "python build.py"\n'
-    )
+    (folder / "rage-bot.toml").write_text(f'name = "b"\nruntime = "python"\nrun = "python bot.py"\nbuild = "{build}"\n')
     return store_submission(folder, tmp_path / "versions")
 
 
@@ -100,3 +100,26 @@ def test_a_build_that_only_adds_files_is_built(tmp_path: Path) -> None:
         tmp_path, "from pathlib import Path\nPath('out').mkdir()\nPath('out/built.txt').write_text('x')\n"
     )
     assert build(submission, None).detail == "built"
+
+
+def test_a_build_sees_its_own_files_only(tmp_path: Path) -> None:
+    # the jail showed the folder of the first absolute file the command named: another bot's token, a deal key
+    tmp_path.chmod(0o755)
+    other = tmp_path / "other"
+    other.mkdir(mode=0o755)
+    (other / "ref.sqlite").write_text("the deal key of another league")
+    (other / "ref.sqlite").chmod(0o644)
+    submission = stored(
+        tmp_path, "import sys\ntry:\n    print(open(sys.argv[1]).read())\nexcept OSError as e:\n    print(e)\n"
+    )
+    hostile = submission.manifest.model_copy(update={"build": f"python build.py {other / 'ref.sqlite'}"})
+    result = build(replace(submission, manifest=hostile), sandbox(), seconds=60)
+    assert result.ok and "No such file or directory" in result.log and "deal key" not in result.log
+
+
+def test_a_build_naming_a_path_outside_its_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ManifestError) as refused:
+        stored(tmp_path, "", build="python build.py /other/ref.sqlite")
+    assert str(refused.value) == (
+        "rage-bot.toml: build: names '/other/ref.sqlite', outside the bot's folder: a build sees its own files only"
+    )

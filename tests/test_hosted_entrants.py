@@ -199,18 +199,19 @@ def test_idle_uploads_of_one_entrant_leave_another_entrants_upload_through(
 BUILD = (
     "import sys, time\n"
     "from pathlib import Path\n"
-    "log = Path(sys.argv[1])\n"
-    "log.write_text((log.read_text() if log.exists() else '') + f'start {sys.argv[2]}\\n')\n"
+    "log = Path(Path('log-path.txt').read_text())\n"  # a build names no path outside its folder
+    "log.write_text((log.read_text() if log.exists() else '') + f'start {sys.argv[1]}\\n')\n"
     "time.sleep(0.4)\n"
-    "log.write_text(log.read_text() + f'end {sys.argv[2]}\\n')\n"
+    "log.write_text(log.read_text() + f'end {sys.argv[1]}\\n')\n"
 )
 
 
 def logged_build(folder: Path, name: str, log: Path) -> bytes:
-    """A bot whose build writes its start and end to ``log``, 0.4 s apart."""
-    manifest = f'name = "{name}"\nruntime = "python"\nrun = "python bot.py"\nbuild = "python build.py {log} {name}"\n'
+    """A bot whose build (unsandboxed) writes its start and end to ``log``, 0.4 s apart."""
+    manifest = f'name = "{name}"\nruntime = "python"\nrun = "python bot.py"\nbuild = "python build.py {name}"\n'
     bot = bot_folder(folder / name, manifest)
     (bot / "build.py").write_text(BUILD)
+    (bot / "log-path.txt").write_text(str(log))
     return pack(bot)
 
 

@@ -30,8 +30,10 @@ from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
 from rage_referee.hosted.submissions import SandboxPolicy
+from rage_referee.sandbox import SandboxError
 from rage_referee.submissions import archive
 from rage_referee.submissions.pack import chunks, pack
+from rage_referee.submissions.store import store_submission
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
@@ -154,6 +156,79 @@ def test_a_failed_build_is_reported_with_its_log_escaped(tmp_path: Path) -> None
     run(tmp_path, scenario)
 
 
+FAILING_BIG = (
+    "build = 'python -c \"import os; open(chr(98), chr(119)).write(chr(120) * 3_000_000); "
+    "[os.mkdir(str(n)) for n in range(300)]; raise SystemExit(1)\"'\n"
+)
+
+
+def test_a_failed_build_leaves_nothing_and_counts_nothing(tmp_path: Path) -> None:
+    # a failed build's files stayed on disk, counted against the bot for good (260 MiB of an oversized one)
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', FAILING_BIG))
+
+    async def scenario(hosted: Referee) -> None:
+        token = ENTRY
+        for _ in range(2):  # the same archive again: its outcome is kept, its files are not
+            reply = await hosted.submit("rnd", pack(folder), token=token)
+            token = reply.token or token
+            assert (reply.version.build_detail, reply.version.bytes) == ("exit code 1", 0)
+            assert sorted(path.name[16:] for path in hosted.stored()) == [".build.json", ".build.log"]
+            assert not [path for path in hosted.root.rglob("*") if path.is_dir() and path.name.isdigit()]
+        listed = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"))
+        assert [version.bytes for version in listed.versions] == [0]
+
+    run(tmp_path, scenario)
+
+
+def test_a_versions_bytes_are_what_it_takes_on_disk(tmp_path: Path) -> None:
+    # only regular files' bytes were counted: 100,000 empty folders were "1,181 bytes"
+    folders = "build = 'python -c \"import os; [os.mkdir(str(n)) for n in range(1000)]\"'\n"
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', folders))
+
+    async def scenario(hosted: Referee) -> None:
+        reply = await hosted.submit("rnd", pack(folder))
+        assert reply.version.build_detail == "built" and reply.version.bytes > 1000 * 256
+        assert hosted.contest.submissions.versions.usage("rnd") == (1, reply.version.bytes)
+
+    run(tmp_path, scenario)
+
+
+def test_a_build_that_cannot_start_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sandbox refusing a build gave INTERNAL and left the unpacked upload on disk, counted nowhere
+    def refused(*_: object, **__: object) -> None:
+        raise SandboxError("/srv/contest/ref.sqlite holds a bot's code and the league's database")
+
+    monkeypatch.setattr(hosted_submissions, "build", refused)
+    folder = bot_folder(tmp_path / "bot")
+
+    async def scenario(hosted: Referee) -> None:
+        code, details = await hosted.refusal("rnd", pack(folder))
+        assert (code, details) == (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "data: the build cannot start in the sandbox on this machine",
+        )
+        assert [path for path in hosted.root.rglob("*") if ".uploads" not in path.parts and path.name != "rnd"] == []
+
+    run(tmp_path, scenario)
+
+
+def test_a_version_half_built_when_the_referee_stopped_is_built_afresh(tmp_path: Path) -> None:
+    # after a kill -9 mid-build, the half-built folder (its bot.py changed) was taken as built
+    folder = bot_folder(tmp_path / "bot")
+    archive_file = tmp_path / "bot.tar.gz"
+    archive_file.write_bytes(pack(folder))
+    half = store_submission(archive_file, tmp_path / "submissions" / "rnd")
+    (half.folder / "bot.py").write_text("print('tampered')\n")
+
+    async def scenario(hosted: Referee) -> None:
+        assert not half.folder.exists()  # removed as the referee started
+        reply = await hosted.submit("rnd", pack(folder))
+        assert reply.version.build_detail == "built" and reply.version.version == half.version
+        assert (half.folder / "bot.py").read_text() == (folder / "bot.py").read_text()
+
+    run(tmp_path, scenario)
+
+
 def test_the_caller_is_checked(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path / "bot")
 
@@ -267,6 +342,13 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         lambda: tar_with(*good(), (member("passwd", tarfile.SYMTYPE, "/etc/passwd"), b"")),
         "'passwd': a link out of the archive",
     ),
+    "link through links": (  # each link inside, the second out through the first
+        "tar.gz",
+        lambda: tar_with(
+            *good(), (member("up", tarfile.SYMTYPE, "."), b""), (member("x", tarfile.SYMTYPE, "up/up/.."), b"")
+        ),
+        "'x': a link or path out of the archive",
+    ),
     "hard link": (
         "tar.gz",
         lambda: tar_with(*good(), (member("hard", tarfile.LNKTYPE, "bot.py"), b"")),
@@ -290,6 +372,16 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         "rage-bot.toml: name: letters, digits",
     ),
     "no manifest": ("tar.gz", lambda: tar_with((member("bot.py"), b"print(1)\n")), "rage-bot.toml: missing"),
+    "build outside": (
+        "tar.gz",
+        lambda: tar_with(*good(MANIFEST.replace("-q .", "-q /tmp/shared.py"))),
+        "rage-bot.toml: build: names '/tmp/shared.py', outside the bot's folder",
+    ),
+    "nested manifest": (
+        "tar.gz",
+        lambda: tar_with(*good(MANIFEST + "x = " + "[" * 30_000 + "]" * 30_000 + "\n")),
+        "rage-bot.toml: arrays or tables nested too deeply",
+    ),
     "not an archive": ("zip", lambda: b"PK not really", "upload.zip: not a readable .zip"),
 }
 
@@ -305,8 +397,8 @@ def test_a_hostile_upload_is_refused_naming_the_problem_and_nothing_is_stored(
         code, details = await hosted.refusal("evil", data(), fmt=fmt)
         assert code is grpc.StatusCode.INVALID_ARGUMENT
         assert details.startswith("data: ") and message in details, details
-        assert "\n" not in details
-        assert hosted.stored() == []
+        assert "\n" not in details and str(tmp_path) not in details  # no path of the referee's
+        assert hosted.stored() == [] and not (hosted.root / "evil").exists()  # not even an empty folder
         assert not (await hosted.call("ListBots", pb.ListBotsRequest())).bots
 
     run(tmp_path, scenario)
@@ -383,5 +475,32 @@ def test_a_league_whose_pinned_version_is_gone_from_disk_is_refused_in_one_line(
         assert info.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert (info.value.details() or "").startswith("bot 'a': version ")
         assert "cannot be read: rage-bot.toml: missing" in (info.value.details() or "")
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.slow
+def test_a_submitted_bot_that_cannot_start_is_faulted_without_the_referees_paths(tmp_path: Path) -> None:
+    # the forfeit detail named the bot's log by its path on the referee's machine, .../submissions/.logs/...
+    folder = bot_folder(tmp_path / "bot")
+    dead = bot_folder(tmp_path / "dead", MANIFEST.replace('"rnd"', '"dead"'))
+    (dead / "bot.py").write_text("raise SystemExit(3)\n")
+    league = (
+        'name = "cup"\nplayers = 2\ngames = 2\nseed = 3\nbots = ["rnd", "dead"]\n'
+        '[ruleset]\npreset = "amigo"\nrounds = [1]\n'
+    )
+
+    async def scenario(hosted: Referee) -> None:
+        await hosted.submit("rnd", pack(folder))
+        await hosted.submit("dead", pack(dead))
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league))
+        await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
+        while (await hosted.call("ListLeagues", pb.ListLeaguesRequest())).leagues[0].games_done < 2:
+            await asyncio.sleep(0.1)
+        shown = [
+            (await hosted.call("GetRecord", pb.GetRecordRequest(league="cup", game=game))).record for game in range(2)
+        ]
+        assert not [text for text in shown if str(hosted.root) in text or ".logs" in text]
+        assert "exited with code 3 before serving; see its log (dead.log on the referee)" in shown[0]
 
     run(tmp_path, scenario)

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from game_records import scored_game
+from league_helpers import flat
 from rage_referee.cli import app
 from rage_referee.faults import Fault, FaultKind
 from rage_referee.finished import FinishedGame
 from rage_referee.league.audit import Audit
 from rage_referee.league.collusion import CollusionRow
 from rage_referee.league.ratings import rating_table
+from rage_referee.league.store import GameRow, Store, sqlite_url
 from rage_referee.report.pages import League, bot_file, render_index
 from rage_referee.report.replays import replay_views
 from rage_referee.report.site import build_site
@@ -24,6 +27,8 @@ from rage_referee.report.text import capped
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_of
 from report_helpers import league_file, stored
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 runner = CliRunner()
@@ -337,3 +342,29 @@ def test_the_standings_page_shows_each_pairs_corrected_sequence() -> None:
     page = render_index(League("l", few, rating_table(few, samples=0, with_skill=False)))
     assert page.count("no interval yet") == 2 and 'class="separated"' not in page
     assert "only 2 duplicate sets" in page
+
+
+def test_a_report_of_a_running_league_leaves_out_its_sets_still_being_played(
+    tmp_path: Path, played: tuple[Path, list[FinishedGame]]
+) -> None:
+    # the report of a running league wrote every view, every hand, of a set whose other games were to come
+    file, games = played
+    shutil.copytree(file.parent, tmp_path / "league")
+    store = Store(sqlite_url(tmp_path / "league" / "league.sqlite"))
+    with Session(store.engine) as session:
+        session.execute(delete(GameRow).where(GameRow.index >= 8))  # games 6 and 7 of set 1 stored, 8-11 not
+        session.commit()
+    store.close()
+    running = tmp_path / "league" / file.name
+    result = runner.invoke(app, ["league", "report", str(running), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert "left out 2 games of 1 duplicate set still being played" in flat(result.stderr)
+    assert sorted(path.name for path in (tmp_path / "r" / "games").glob("*.html")) == [
+        f"{index:05d}.html" for index in range(6)
+    ]
+    listed = (tmp_path / "r" / "games-001.html").read_text()
+    assert listed.count("<tr data-game=") == 6 and f"<td>{games[6].seed}</td>" not in listed
+    result = runner.invoke(app, ["league", "report", str(running), "--out", str(tmp_path / "all"), "--include-running"])
+    assert result.exit_code == 0, result.output
+    assert "--include-running: the report shows 2 games of 1 duplicate set still being played" in flat(result.stderr)
+    assert len(list((tmp_path / "all" / "games").glob("*.html"))) == 8

@@ -25,11 +25,12 @@ from typer.testing import CliRunner
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    """A contest whose league holds the first 11 games of a league run locally, its pages served."""
+    """A contest whose league holds the first 17 games of a league run locally (three duplicate sets of six
+    games, the last still being played), its pages served."""
     folder = tmp_path_factory.mktemp("live")
-    file = league_file(folder / "played")
+    file = league_file(folder / "played", games=18)
     assert CliRunner().invoke(app, ["league", "run", str(file)]).exit_code == 0
-    with live_contest(folder, stored(file), shown=11) as served_live:
+    with live_contest(folder, stored(file), shown=17) as served_live:
         yield served_live
 
 
@@ -47,7 +48,7 @@ def test_every_page_needs_a_token(live: Live) -> None:
 
 
 def test_replay_views_follow_the_token(live: Live) -> None:
-    game = next(game for game in live.games[:11] if "raiser" in game.figures.seats)
+    game = next(game for game in live.games[:12] if "raiser" in game.figures.seats)
     seat = str(game.figures.seats.index("raiser"))
     other = next(str(k) for k in range(3) if str(k) != seat)
     path = f"/leagues/cup/games/{game.index:05d}"
@@ -62,6 +63,20 @@ def test_replay_views_follow_the_token(live: Live) -> None:
     assert f'<option value="{seat}">' in page and '<option value="all">' not in page
 
 
+def test_nothing_of_a_set_still_being_played_is_shown(live: Live) -> None:
+    # games 12-16 of set 2 are stored, its game 17 is not: their hands, seeds and scores are the set's deal
+    assert [game.set_id for game in live.games] == [0] * 6 + [1] * 6 + [2] * 6
+    for game in (12, 16):
+        for token in (live.entry, live.bot):
+            for path in (f"games/{game:05d}.public.js", f"games/{game:05d}.html"):
+                assert get(live, f"/leagues/cup/{path}", token).status_code == 404, (game, path)
+    listed = get(live, "/leagues/cup/games-001.html", live.entry).text
+    assert listed.count("<tr data-game=") == 12 and 'data-game="12"' not in listed
+    assert f"<td>{live.games[12].seed}</td>" not in listed and f"<td>{live.games[11].seed}</td>" in listed
+    assert "12 games" in get(live, "/leagues/cup/index.html", live.entry).text
+    assert get(live, "/leagues/cup/games/00011.public.js", live.entry).status_code == 200  # set 1 is whole
+
+
 def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
     with chromium() as browser:
         context = browser.new_context()
@@ -69,14 +84,14 @@ def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
         context.add_cookies([{"name": COOKIE, "value": live.entry, "domain": host, "path": "/"}])
         page = context.new_page()
         page.goto(f"{live.base}/leagues/cup/index.html")
-        assert page.locator("#games-count").inner_text() == "11 games"
-        assert page.locator("table.games tbody tr").count() == 11
+        assert page.locator("#games-count").inner_text() == "12 games"  # set 2 is still being played
+        assert page.locator("table.games tbody tr").count() == 12
         page.wait_for_function("document.body.dataset.following === 'yes'")  # the event stream is subscribed
-        live.finish(replace(live.games[11]))
-        page.wait_for_function("document.getElementById('games-count').textContent === '12 games'", timeout=20000)
-        assert page.locator("table.games tbody tr[data-game='11']").count() == 1
+        live.finish(replace(live.games[17]))
+        page.wait_for_function("document.getElementById('games-count').textContent === '18 games'", timeout=20000)
+        assert page.locator("table.games tbody tr[data-game='17']").count() == 1
         assert "point estimates" in page.locator("#standings").inner_text()
-        assert "game 11 finished" in page.locator("#feed").inner_text()
+        assert "game 17 finished" in page.locator("#feed").inner_text()
         context.close()
 
 
@@ -175,7 +190,7 @@ def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:
     page = get(live, "/leagues/cup/bots/raiser.html", live.entry)
     assert page.status_code == 200
     assert page.text.count("<tr><td>") >= 10  # a row per round size, 10 down to 1
-    assert "bot_error" in page.text
+    assert "forfeited" in page.text  # its latest 500 faults, the bot_error that forfeited it long before
     assert get(live, "/leagues/cup/bots/nobody.html", live.entry).status_code == 404
     assert get(live, "/leagues/cup/games-001.html", live.entry).text.count("<tr data-game=") >= 11
     assert get(live, "/leagues/cup/games-002.html", live.entry).status_code == 404

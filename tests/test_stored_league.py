@@ -33,7 +33,8 @@ def stored_league(tmp_path: Path, b: str = RANDOM, forfeits: str = "unrated", se
         league = store.league(config.name, config.schedule_key() | versions)
         forfeited = Fault(1, FaultKind.FORFEITED, 1, 0, "excluded by the organizer", "bid 0")
         for index in range(4):
-            store.add(league, finished_game(index, ("a", "b"), faults=[forfeited] if index == 3 else []))
+            faults = [forfeited] if index == 3 else []
+            store.add(league, finished_game(index, ("a", "b"), set_id=index // 2, faults=faults))  # sets of 2
     finally:
         store.close()
     return file

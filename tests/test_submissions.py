@@ -13,6 +13,7 @@ import pytest
 from rage_referee.submissions import archive
 from rage_referee.submissions.archive import ArchiveError, unpack
 from rage_referee.submissions.manifest import ManifestError, load_manifest
+from rage_referee.submissions.store import outcome_file, store_submission
 from rage_referee.submissions.version import content_version
 
 GOOD = 'name = "my-bot"\nruntime = "python"\nrun = "python bot.py"\n'
@@ -44,6 +45,11 @@ def test_a_good_manifest_loads(tmp_path: Path) -> None:
         (GOOD + 'build = "' + "x" * 1001 + '"\n', "rage-bot.toml: build: is 1001 characters long"),
         (GOOD + "port = 5\n", "rage-bot.toml: port: Extra inputs are not permitted"),
         (GOOD + "name = 2\n", "rage-bot.toml: not valid TOML"),
+        (GOOD + "x = " + "[" * 30_000 + "]" * 30_000 + "\n", "rage-bot.toml: arrays or tables nested too deeply"),
+        (
+            GOOD + 'build = "python b.py /other/ref.sqlite"\n',
+            "rage-bot.toml: build: names '/other/ref.sqlite', outside",
+        ),
     ],
 )
 def test_a_bad_manifest_names_the_field(tmp_path: Path, manifest: str, message: str) -> None:
@@ -209,3 +215,17 @@ def test_a_huge_manifest_is_refused_unread(tmp_path: Path) -> None:
     folder = folder_with(tmp_path, GOOD + "#" * (1024 * 1024) + "\n")
     with pytest.raises(ManifestError, match=r"^rage-bot\.toml: larger than 65,536 bytes"):
         load_manifest(folder)
+
+
+def test_a_version_whose_build_never_finished_is_stored_afresh(tmp_path: Path) -> None:
+    # a build killed halfway left its folder, changed, without its outcome: it was taken as the version
+    (tmp_path / "bot").mkdir()
+    folder = folder_with(tmp_path / "bot", GOOD)
+    (folder / "bot.py").write_text("print('mine')\n")
+    half = store_submission(folder, tmp_path / "versions")
+    (half.folder / "bot.py").write_text("print('tampered')\n")
+    again = store_submission(folder, tmp_path / "versions")
+    assert again.folder == half.folder and (again.folder / "bot.py").read_text() == "print('mine')\n"
+    outcome_file(again.folder).write_text("{}")  # built: the version is kept as it is
+    (again.folder / "built.txt").write_text("x")
+    assert (store_submission(folder, tmp_path / "versions").folder / "built.txt").exists()

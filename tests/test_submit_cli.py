@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rage_referee.cli import app
 from rage_referee.seats import free_port, stop_group
-from test_hosted_submissions import bot_folder
+from test_hosted_submissions import MANIFEST, bot_folder
 from test_referee_server import launch, wait_serving
 from typer.testing import CliRunner
 
@@ -32,12 +32,15 @@ def test_an_entrant_submits_a_folder_and_sees_its_builds(tmp_path: Path) -> None
     try:
         wait_serving(f"127.0.0.1:{port}", server, log)
         assert "submitted bots: no sandbox: the referee was started with --no-sandbox" in log.read_text()
-        folder = bot_folder(tmp_path / "bot")
+        folder = bot_folder(tmp_path / "bot", MANIFEST.replace("compileall -q .", "compileall ."))  # a log
         where = ["--referee", f"127.0.0.1:{port}"]
         submitted = runner.invoke(app, ["referee", "submit", str(folder), "--name", "rnd", "--token", ENTRY, *where])
         assert submitted.exit_code == 0, submitted.output
-        token = submitted.stdout.strip().splitlines()[-1]
-        assert len(token) > 20 and "build: built" in submitted.output and "rnd: version " in submitted.output
+        token = submitted.stdout.strip()  # alone: TOKEN=$(rage referee submit ...) captured the build's log too
+        assert len(token) > 20 and "\n" not in token and " " not in token
+        assert (
+            "build: built" in submitted.stderr and "Listing" in submitted.stderr and "rnd: version " in submitted.stderr
+        )
         builds = runner.invoke(app, ["referee", "builds", "rnd", "--token", token, "--logs", *where])
         assert builds.exit_code == 0, builds.output
         assert "built: built" in builds.stdout and "(current)" in builds.stdout

@@ -104,7 +104,8 @@ class Jail:
     work_dir: Path | None
     """The folder shown writable at ``/bot``; none: a private one in memory."""
     code_dir: Path | None = None
-    """The bot's code, shown read-only; none: the folder of the program its command names."""
+    """The bot's code, shown read-only; none: the folder of the program its command names, or for a build
+    (``work_dir`` shown) nothing but its own folder: a file its command names may be anyone's."""
     chdir: str = WORK_DIR
 
     @property
@@ -132,7 +133,10 @@ class Jail:
         jail += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
         jail += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(limits.tmp_mb * MiB)]
         jail += ["--tmpfs", "/tmp", "--tmpfs", "/run"]  # first: a bot's code may be in the host's /tmp
-        code = [self.code_dir] if self.code_dir is not None else _code_dirs(command)
+        if self.code_dir is not None:
+            code = [self.code_dir]
+        else:
+            code = [] if self.work_dir is not None else _code_dirs(command)
         if shared := SHARED_FOLDERS.intersection(code):
             raise SandboxError(
                 f"{min(shared)} holds a bot's program and is shared with every user: give the bot a folder of its own"

@@ -372,8 +372,9 @@ def submit_command(
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
 ) -> None:
-    """Upload a bot's code: with your entrant's token a new bot (its token printed on stdout, shown this once),
-    with the bot's own token a new version. The referee builds it in its sandbox and shows the build's log."""
+    """Upload a bot's code: with your entrant's token a new bot (its token printed on stdout, shown this once,
+    and nothing else there), with the bot's own token a new version. The referee builds it in its sandbox;
+    the build's log and outcome go to stderr."""
     import grpc
     from rage_sdk.pb import referee_pb2 as pb
     from rage_sdk.pb import referee_pb2_grpc
@@ -417,14 +418,12 @@ def submit_command(
 
 
 def _show_build(version: pb.VersionInfo) -> None:
-    """A version's build: its log (escaped by the referee), then its outcome in a line."""
-    from rage_sdk.pb import referee_pb2 as pb
-
+    """A version's build, on stderr (stdout holds a new bot's token alone, for ``TOKEN=$(rage referee
+    submit ...)``): its log (escaped by the referee), then its outcome in a line."""
     if version.build_log:
-        out.print(version.build_log, markup=False, highlight=False)
-    ok = version.build == pb.BUILD_STATE_OK
+        err.print(version.build_log, markup=False, highlight=False, style="default")
     current = ", current" if version.current else ""
-    (out if ok else err).print(f"build: {version.build_detail} ({version.build_seconds:.1f} s){current}", markup=False)
+    err.print(f"build: {version.build_detail} ({version.build_seconds:.1f} s){current}", markup=False)
 
 
 @app.command("builds")

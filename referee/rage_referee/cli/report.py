@@ -29,8 +29,19 @@ def report_command(
             show_default=False,
         ),
     ] = None,
+    include_running: Annotated[
+        bool,
+        typer.Option(
+            "--include-running",
+            help="Include the games of duplicate sets still being played, every hand of them: for the organizer "
+            "alone (a bot still to play such a set would read the other seats' hands).",
+        ),
+    ] = False,
 ) -> None:
-    """Write the league's report: DIR/index.html (standings, crosstable, history), a page per bot, a replay per game."""
+    """Write the league's report: DIR/index.html (standings, crosstable, history), a page per bot, a replay per game.
+
+    Games of a duplicate set still being played are left out (they show the hands its other games deal)
+    unless --include-running."""
     from ..league.audit import memory_audit
     from ..league.collusion import collusion_table
     from ..league.ratings import rating_table
@@ -39,8 +50,19 @@ def report_command(
     limit = replay_limit(replays)
     stored = read_league(file, db, name, "a league FILE")
     league_name, games = stored.name, stored.games
+    release = stored.release
+    running = release.unreleased_sets(games)
+    if running:
+        count = sum(game.set_id in running for game in games)
+        sets = f"{len(running)} duplicate set{'s' * (len(running) != 1)}"
+        what = f"{count} game{'s' * (count != 1)} of {sets} still being played"
+        if include_running:
+            err.print(f"--include-running: the report shows {what}, every hand: keep it from the bots", style="yellow")
+        else:
+            games = release.released(games)
+            err.print(f"left out {what} (their hands are dealt again in games to come); --include-running shows them")
     if not games:
-        fail(f"league {name_text(league_name)!r} has no finished game yet")
+        fail(f"league {name_text(league_name)!r} has no finished game yet" + (" of a whole set" if running else ""))
     if replays is None and len(games) > AUTO_REPLAYS:
         limit = AUTO_REPLAYS
     held = foreign_contents(out_dir, league_name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..faults import Forfeits
 from .common import fail
@@ -13,6 +13,7 @@ from .common import fail
 if TYPE_CHECKING:
     from ..finished import FinishedGame
     from ..league.config import LeagueConfig
+    from ..league.release import SetRelease
     from ..league.store import DealKey
 
 
@@ -24,8 +25,17 @@ class StoredLeague:
     config: LeagueConfig | None
     games: list[FinishedGame]
     deal_key: DealKey | None
+    settings: dict[str, Any]
+    """What the league is stored under (its players, duplicate deals, ...)."""
     order: tuple[int, ...] = ()
     """The games' indices in the order they ended (the memory audit's playing order)."""
+
+    @property
+    def release(self) -> SetRelease:
+        """Which of its games a duplicate set still being played leaves unshown."""
+        from ..league.release import SetRelease
+
+        return SetRelease.of_settings(self.settings, self.games)
 
     @property
     def forfeits(self) -> Forfeits:
@@ -61,6 +71,7 @@ def read_league(file: Path | None, db: str | None, name: str | None, file_option
             league_name = name or names[0]
             league_id = store.league(league_name, create=False)
         games, order = store.games(league_id), tuple(store.play_order(league_id))
-        return StoredLeague(league_name, config, games, store.deal_key(league_id), order)
+        settings = store.league_settings(league_id)
+        return StoredLeague(league_name, config, games, store.deal_key(league_id), settings, order)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))

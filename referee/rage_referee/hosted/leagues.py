@@ -30,6 +30,7 @@ from ..finished import FinishedGame
 from ..game import FaultLedger
 from ..game_spec import GameSpec
 from ..league.config import LeagueConfig
+from ..league.release import SetRelease
 from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoreError
@@ -66,6 +67,13 @@ TRANSITIONS: dict[str, tuple[tuple[LeagueStatus, ...], LeagueStatus]] = {
         LeagueStatus.CANCELLED,
     ),
 }
+
+
+def release_of(entry: LeagueEntry) -> SetRelease:
+    """The league's release check (:mod:`rage_referee.league.release`): which of its games anyone but the
+    organizer may see now."""
+    duplicate = tomllib.loads(entry.definition).get("duplicate", True)
+    return SetRelease.of(entry.players, duplicate is not False, entry.status.over)
 
 
 def failure_text(error: BaseException) -> str:
@@ -496,9 +504,7 @@ class LeagueManager:
     def withheld(self, entry: LeagueEntry, index: int) -> str | None:
         """Why finished game ``index``'s record is not shown yet: other games of its duplicate set, dealt
         the same hands, are still to be played (until the league is over)."""
-        if entry.status.over or not tomllib.loads(entry.definition).get("duplicate", True):
-            return None
-        waiting = entry.players - self.store.set_games(entry.league_id, index)
+        waiting = release_of(entry).waiting(self.store.set_games(entry.league_id, index))
         if waiting <= 0:
             return None
         return (

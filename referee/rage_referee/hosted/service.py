@@ -10,7 +10,8 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
@@ -18,6 +19,9 @@ from rage_sdk.deal import key_commitment
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
+from ..finished import FinishedGame
+from ..league.release import SetRelease
+from ..league.store import Store
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
@@ -26,8 +30,9 @@ from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from .events import Watcher
-from .leagues import failure_text, memory_notice
+from .leagues import failure_text, memory_notice, release_of
 from .registry import ENTRY_ENTRANT, EntrantEntry, LeagueEntry, LeagueStatus
+from .standings import Table, point_table
 from .submissions import next_chunk
 
 log = logging.getLogger(__name__)
@@ -37,6 +42,55 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Referee"].full_name
 S = TypeVar("S", bound="RefereeServicer")
 Q = TypeVar("Q")
 R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """A league's released games when it held ``stored``: how many, and their standings when not all are."""
+
+    stored: int
+    shown: int
+    table: Table | None
+
+
+class _Released:
+    """What a stream for anyone but the organizer is sent of the league's games: a game's events once its
+    duplicate set is stored whole (held till then), each game's ``games_done`` counting the games the
+    stream has shown (with those shown before it subscribed, without history), so it rises as it goes."""
+
+    def __init__(self, release: SetRelease, store: Store, league_id: int, shown: set[int], done: int) -> None:
+        self.release, self.store, self.league_id = release, store, league_id
+        self._shown = shown
+        """The stored games sent as the stream begins (with history)."""
+        self._done = done
+        """The games the stream has shown, and those it counts as shown before it began."""
+        self._held: dict[int, list[pb.LeagueEvent]] = {}
+        """The events of games whose set is still being played, by game."""
+
+    def history(self, game: int, events: list[pb.LeagueEvent]) -> list[pb.LeagueEvent]:
+        """A stored game's events, sent now (its set was whole as the stream began) or held."""
+        if game in self._shown:
+            return self._numbered(events)
+        self._held[game] = events
+        return []
+
+    def live(self, event: pb.LeagueEvent) -> list[pb.LeagueEvent]:
+        """A live game event held, and every held event whose set is whole now, in the order they came."""
+        game = event.game_finished.game if event.WhichOneof("kind") == "game_finished" else event.bot_faulted.game
+        self._held.setdefault(game, []).append(event)
+        whole = [game for game in self._held if not self.release.waiting(self.store.set_games(self.league_id, game))]
+        return self._numbered([event for game in whole for event in self._held.pop(game)])
+
+    def _numbered(self, events: list[pb.LeagueEvent]) -> list[pb.LeagueEvent]:
+        sent = []
+        for event in events:
+            copy = pb.LeagueEvent()
+            copy.CopyFrom(event)  # the hub's, shared with other streams
+            if copy.WhichOneof("kind") == "game_finished":
+                self._done += 1
+                copy.game_finished.games_done = self._done
+            sent.append(copy)
+        return sent
 
 
 def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any], Awaitable[R]]:
@@ -65,6 +119,8 @@ def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
+        self._released_fits: dict[int, _Fit] = {}
+        """Each league's released games, as last counted and fitted."""
 
     def _caller(self, context: Any) -> Caller:
         return self.contest.auth.identify(context.invocation_metadata())
@@ -279,9 +335,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     @refusals
     async def GetStandings(self, request: pb.LeagueRequest, context: Any) -> pb.Standings:
-        self._caller(context)
+        """The league's standings; anyone but the organizer is shown those of its released games alone
+        (point estimates) while a duplicate set is still being played."""
+        caller = self._caller(context)
         entry = self._league(request.league)
-        table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
+        release = release_of(entry)
+        fit = None if release.over or caller.role is Role.ADMIN else await self._released_fit(entry, release)
+        table = fit.table if fit is not None else None
+        if table is None:
+            table = await self.contest.standings.table(entry.league_id, forfeits_of(entry.definition))
         pins = self.contest.submissions.versions.pins(entry.league_id)
         commitment = self.contest.leagues.deal_commitment(entry)
         return messages.standings(entry.name, table, commitment, pins, self._owners())
@@ -309,27 +371,42 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             await context.abort(error.code, str(error))
             return
         try:
-            async for event in self._events(entry.name, watcher, request.history):
+            async for event in self._events(entry.name, watcher, request.history, caller.role is Role.ADMIN):
                 yield event
         finally:
             self.contest.hub.unsubscribe(watcher)
         if watcher.refusal is not None:
             await context.abort(watcher.refusal.code, str(watcher.refusal))
 
-    async def _events(self, name: str, watcher: Watcher, history: bool) -> AsyncIterator[pb.LeagueEvent]:
-        """The league's state now (subscribed first, so nothing falls between), then its live events."""
+    async def _events(
+        self, name: str, watcher: Watcher, history: bool, admin: bool = False
+    ) -> AsyncIterator[pb.LeagueEvent]:
+        """The league's state now (subscribed first, so nothing falls between), then its live events.
+
+        Anyone but the organizer is sent a game's events once its duplicate set is stored whole (held till
+        then, :class:`_Released`), and standings of those games alone, after each set.
+        """
         registry, store = self.contest.registry, self.contest.store
         entry = registry.league(name)
+        release = None if admin else release_of(entry)
         games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
         stored = store.count(entry.league_id) if games is None else len(games)
         yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
+        fit = None if release is None or not stored else await self._released_fit(entry, release, games)
+        released = None
+        if release is not None:
+            shown = {game.index for game in release.released(games or ())}
+            released = _Released(release, store, entry.league_id, shown, 0 if history else fit.shown if fit else 0)
         seen: set[int] = set()
         for done, game in enumerate(games or (), start=1):
             seen.add(game.index)
-            for event in messages.game_events(name, game, done, entry.games_total):
+            game_events = messages.game_events(name, game, done, entry.games_total)
+            for event in game_events if released is None else released.history(game.index, game_events):
                 yield event
         fitted = 0
-        if stored:
+        if fit is not None and fit.table is not None:
+            yield messages.standings_event(name, fit.table, self.contest.submissions.versions.pins(entry.league_id))
+        elif stored:
             table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
             fitted = table.games
             pins = self.contest.submissions.versions.pins(entry.league_id)
@@ -355,6 +432,34 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "bot_faulted" and live.bot_faulted.game in seen:
                 continue
-            if kind == "standings_changed" and live.standings_changed.games < fitted:
-                continue  # fitted before the table sent above
+            if kind == "standings_changed" and (release is not None or live.standings_changed.games < fitted):
+                continue  # fitted before the table sent above, or on games not shown
+            if release is not None and released is not None and kind in ("game_finished", "bot_faulted"):
+                sent = released.live(live)
+                for event in sent:
+                    yield event
+                if any(event.WhichOneof("kind") == "game_finished" for event in sent):
+                    forfeits = forfeits_of(entry.definition)
+                    partial = (await self._released_fit(entry, release)).table  # none: every stored game is shown
+                    whole = partial or await self.contest.standings.points(entry.league_id, forfeits)
+                    yield messages.standings_event(name, whole, self.contest.submissions.versions.pins(entry.league_id))
+                continue
             yield live
+
+    async def _released_fit(
+        self, entry: LeagueEntry, release: SetRelease, games: Sequence[FinishedGame] | None = None
+    ) -> _Fit:
+        """How many of the league's stored games (``games``, when read already) are released, and their
+        standings when some are not; read and fitted once for every caller while no more are stored."""
+        count = self.contest.store.count(entry.league_id) if games is None else len(games)
+        cached = self._released_fits.get(entry.league_id)
+        if cached is not None and cached.stored == count:
+            return cached
+        if games is None:
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
+        shown = release.released(games)
+        table = None
+        if len(shown) < len(games):
+            table = await asyncio.to_thread(point_table, shown, forfeits_of(entry.definition))
+        fit = self._released_fits[entry.league_id] = _Fit(len(games), len(shown), table)
+        return fit

@@ -6,11 +6,14 @@ and an entrant (its token and its bots' together) has at most :data:`MAX_UPLOADS
 it never finishes, nor locks other entrants out.
 
 Each bot's versions live in ``ROOT/BOT/`` (:func:`rage_referee.submissions.store.store_submission`);
-a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` of files, an entrant's bots
-together :data:`MAX_ENTRANT_VERSIONS` and :data:`MAX_ENTRANT_BYTES`, so no entrant fills the referee's
-disk; deleting a version frees its place. A version is built in the sandbox (or, with ``--no-sandbox``,
-without one) the first time it is uploaded, waiting its turn in the :class:`~.build_queue.BuildQueue`;
-its outcome and log are kept beside it.
+a bot keeps at most :data:`MAX_VERSIONS` versions and :data:`MAX_BOT_BYTES` on disk (every entry's
+blocks, folders included), an entrant's bots together :data:`MAX_ENTRANT_VERSIONS` and
+:data:`MAX_ENTRANT_BYTES`, so no entrant fills the referee's disk; deleting a version frees its place.
+A version is built in the sandbox (or, with ``--no-sandbox``, without one) the first time it is
+uploaded, waiting its turn in the :class:`~.build_queue.BuildQueue`, its build bounded by the room
+left; its outcome and log are kept beside it. A failed build's files are removed (its outcome and log
+kept): it counts nothing. A build that cannot start, or a referee stopped halfway through one, leaves
+nothing.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from typing import Protocol, TypeVar
 
 from ..sandbox import Sandbox, SandboxError, SandboxSettings
 from ..submissions.archive import ArchiveError
-from ..submissions.build import BuildResult, build, folder_bytes
+from ..submissions.build import MAX_BUILT_BYTES, BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
-from ..submissions.store import INCOMING, Submission, store_submission
+from ..submissions.store import INCOMING, Submission, outcome_file, remove_incomplete, store_submission
 from ..submissions.version import short_version
 from .auth import Caller, Role, holder_text
 from .build_queue import BuildQueue
@@ -44,11 +47,11 @@ MAX_UPLOAD_BYTES = 16 * MiB
 """An upload's bytes, at most: refused as soon as more arrive."""
 MAX_VERSIONS = 10
 MAX_BOT_BYTES = 256 * MiB
-"""A bot's versions' files, build output included, at most."""
+"""A bot's versions on disk, build output included, at most."""
 MAX_ENTRANT_VERSIONS = 50
 """Versions of one entrant's bots together, at most."""
 MAX_ENTRANT_BYTES = 1024 * MiB
-"""One entrant's bots' versions' files together, at most."""
+"""One entrant's bots' versions on disk together, at most."""
 MAX_TOTAL_BYTES = 20 * 1024 * MiB
 """Every submitted bot's versions together, at most: new bots cannot fill the disk either."""
 FORMATS = {"tar.gz": ".tar.gz", "zip": ".zip"}
@@ -179,10 +182,16 @@ class Submissions:
 
     def _sweep(self) -> None:
         """Remove the scratch a referee stopped with ``kill -9`` left: uploads it was receiving, archives it was
-        unpacking (none is under way as it starts; counted in no bot's bytes, they filled the disk)."""
+        unpacking, versions it was building (none is under way as it starts; counted in no bot's bytes, they
+        filled the disk, and a half-built version was taken as built when uploaded again)."""
         shutil.rmtree(self.root / SCRATCH, ignore_errors=True)
         for folder in self.root.glob(f"*/{INCOMING}*"):
             shutil.rmtree(folder, ignore_errors=True)
+        for folder in self.root.glob("*/*/*"):  # BOT/NAME/VERSION (not the logs, nor the scratch: .NAME)
+            if folder.relative_to(self.root).parts[0].startswith(".") or folder.is_symlink():
+                continue
+            if remove_incomplete(folder):
+                log.warning("removed %s: its build never finished", folder.relative_to(self.root))
 
     @property
     def policy(self) -> SandboxPolicy:
@@ -317,35 +326,26 @@ class Submissions:
                 shutil.rmtree(folder, ignore_errors=True)
             raise InvalidArgument("data", str(error)) from None
         known = self.versions.get(name, submission.version)
+        room = MAX_BUILT_BYTES
         if known is None:
-            _, used = self.versions.usage(name)
-            size = folder_bytes(submission.folder)
-            if used + size > MAX_BOT_BYTES:
-                self._remove(submission)
-                raise ResourceExhausted(
-                    f"data: this version holds {_size(size)}; bot {name!r} keeps {_size(used)} "
-                    f"of the {_size(MAX_BOT_BYTES)} a bot may"
-                )
-            _, held = self.entrant_usage(owned)
-            if owned and held + size > MAX_ENTRANT_BYTES:
-                self._remove(submission)
-                raise ResourceExhausted(
-                    f"data: this version holds {_size(size)}; the entrant's bots keep {_size(held)} "
-                    f"of the {_size(MAX_ENTRANT_BYTES)} one entrant's may"
-                )
-            total = self.versions.total_bytes()
-            if total + size > MAX_TOTAL_BYTES:
-                self._remove(submission)
-                raise ResourceExhausted(
-                    f"data: this version holds {_size(size)}; the referee keeps {_size(total)} "
-                    f"of the {_size(MAX_TOTAL_BYTES)} of submissions it may"
-                )
-        result = build(submission, self.policy.sandbox)
+            room = self._room_for(submission, name, owned)
+        try:
+            result = build(submission, self.policy.sandbox, max_bytes=room)
+        except SandboxError as error:
+            self._remove(submission, whole=known is None)
+            log.warning("bot %s: version %s cannot be built: %s", name, submission.short, error)
+            raise FailedPrecondition("data: the build cannot start in the sandbox on this machine") from None
+        except BaseException:
+            if known is None or not known.ok:
+                self._remove(submission, whole=known is None)
+            raise
+        if not result.ok:  # nothing of it is kept but its outcome and log: it counts nothing
+            shutil.rmtree(submission.folder, ignore_errors=True)
         entry = VersionEntry(
             name,
             submission.version,
             str(submission.folder),
-            folder_bytes(submission.folder),
+            folder_bytes(submission.folder) if result.ok else 0,
             result.ok,
             result.detail,
             result.seconds,
@@ -354,11 +354,38 @@ class Submissions:
         log.info("bot %s: version %s stored, build: %s", name, entry.short, result.detail)
         return self.versions.add(entry), result
 
+    def _room_for(self, submission: Submission, name: str, owned: list[str]) -> int:
+        """The bytes a new version of bot ``name`` may leave once built, its entrant's bots being ``owned``
+        (none for the organizer's); :class:`ResourceExhausted` (the version removed) when the version alone
+        is past the bot's room, its entrant's or the referee's."""
+        _, used = self.versions.usage(name)
+        _, held = self.entrant_usage(owned)
+        total = self.versions.total_bytes()
+        size = folder_bytes(submission.folder)
+        rooms = [
+            (MAX_BOT_BYTES - used, f"bot {name!r} keeps {_size(used)} of the {_size(MAX_BOT_BYTES)} a bot may"),
+            (MAX_TOTAL_BYTES - total, f"the referee keeps {_size(total)} of the {_size(MAX_TOTAL_BYTES)} it may"),
+        ]
+        if owned:
+            rooms.append(
+                (
+                    MAX_ENTRANT_BYTES - held,
+                    f"the entrant's bots keep {_size(held)} of the {_size(MAX_ENTRANT_BYTES)} one entrant's may",
+                )
+            )
+        for room, why in rooms:
+            if size > room:
+                self._remove(submission)
+                raise ResourceExhausted(f"data: this version holds {_size(size)}; {why}")
+        return min(MAX_BUILT_BYTES, *(room for room, _ in rooms))
+
     @staticmethod
-    def _remove(submission: Submission) -> None:
+    def _remove(submission: Submission, whole: bool = True) -> None:
+        """Remove a version's files; ``whole``: its build's outcome and log too (a version no row lists)."""
         shutil.rmtree(submission.folder, ignore_errors=True)
-        for suffix in (".build.json", ".build.log"):
-            submission.folder.with_suffix(suffix).unlink(missing_ok=True)
+        if whole:
+            outcome_file(submission.folder).unlink(missing_ok=True)
+            submission.folder.with_suffix(".build.log").unlink(missing_ok=True)
 
     def delete(self, name: str, version: str, pins: Mapping[str, str]) -> VersionEntry:
         """Forget a version of ``name`` (``sha256:HEX`` or its short form) and remove its files; the lock of

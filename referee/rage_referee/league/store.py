@@ -207,6 +207,11 @@ class Store:
                 session.commit()
             return bytes.fromhex(row.key)
 
+    def league_settings(self, league_id: int) -> dict[str, Any]:
+        """What the league is stored under: the settings its schedule depends on (players, duplicate, ...)."""
+        with Session(self.engine) as session:
+            return dict(session.get_one(LeagueRow, league_id).key)
+
     def league_names(self) -> list[str]:
         with Session(self.engine) as session:
             return list(session.scalars(select(LeagueRow.name).order_by(LeagueRow.id)))

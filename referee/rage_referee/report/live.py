@@ -35,6 +35,7 @@ from ..finished import FinishedGame
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
+from ..hosted.leagues import release_of
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
@@ -84,6 +85,8 @@ class LivePages:
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
         self._snapshots: dict[str, Snapshot] = {}
+        self._shown: dict[str, tuple[int, int]] = {}
+        """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -92,15 +95,18 @@ class LivePages:
         return self.contest.auth.identify(metadata)
 
     async def snapshot(self, request: Request, fresh: bool = False) -> tuple[LeagueEntry, Snapshot]:
-        """The league's snapshot; a running league's standings are point estimates (no bootstrap)."""
+        """The league's snapshot; a running league's standings are point estimates (no bootstrap). It holds
+        the released games alone (:func:`~rage_referee.hosted.leagues.release_of`): nothing of a duplicate
+        set is shown, to any token, before all of its games are stored."""
         entry = self.contest.registry.league(request.path_params["league"])
         count = self.contest.store.count(entry.league_id)
         cached = self._snapshots.get(entry.name)
         running = entry.status is LeagueStatus.RUNNING
         if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
             return entry, cached
-        games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
-        if running:
+        stored = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
+        games = release_of(entry).released(stored)
+        if running or len(games) < len(stored):  # a paused league's sets still being played are left out too
             table = await asyncio.to_thread(point_table, games)
         else:
             table = await self.contest.standings.table(entry.league_id)
@@ -115,9 +121,19 @@ class LivePages:
             audits=table.audits,
             collusion=table.collusion,
         )
-        snapshot = Snapshot(len(games), time.monotonic(), league)
+        snapshot = Snapshot(len(stored), time.monotonic(), league)
         self._snapshots[entry.name] = snapshot
         return entry, snapshot
+
+    async def shown_count(self, entry: LeagueEntry) -> int:
+        """How many of the league's games are shown now (their duplicate sets whole): read once for every
+        page while no game is stored."""
+        count = self.contest.store.count(entry.league_id)
+        cached = self._shown.get(entry.name)
+        if cached is None or cached[0] != count:
+            games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
+            cached = self._shown[entry.name] = (len(games), len(release_of(entry).released(games)))
+        return cached[1]
 
     async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, FinishedGame]:
         entry, snapshot = await self.snapshot(request)
@@ -126,7 +142,10 @@ class LivePages:
         league = snapshot.league
         game = next((game for game in league.games if game.index == index), None)
         if game is None:
-            raise LookupError(f"game {index} of {league.name} has not finished")
+            raise LookupError(
+                f"game {index} of {league.name} is not shown: it has not finished, or games dealt the same hands "
+                "are still to be played"
+            )
         return entry, league, game
 
     async def index(self, request: Request) -> str:
@@ -143,6 +162,7 @@ class LivePages:
         if snapshot.full is None:
             games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
             league = snapshot.league
+            games = [game for game in games if game.index in league.replays]
             snapshot.full = League(
                 league.name,
                 games,
@@ -185,15 +205,22 @@ class LivePages:
         hub = self.contest.hub
         watcher = hub.subscribe(entry.name, caller.holder, admin=caller.role is Role.ADMIN)
 
+        store, release = self.contest.store, release_of(entry)
+
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                done = self.contest.store.count(entry.league_id)
+                done = await self.shown_count(entry)
                 yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
                 if entry.status.ends_watch:
                     return
                 while (event := await watcher.next()) is not None:
                     kind = str(event.WhichOneof("kind"))
-                    yield {"event": kind, "data": json.dumps(_event_data(event, kind))}
+                    data = _event_data(event, kind)
+                    if "game" in data and release.waiting(store.set_games(entry.league_id, data["game"])):
+                        continue  # shown once its duplicate set is stored whole, by the page drawn then
+                    if kind == "game_finished":
+                        data["games_done"] = await self.shown_count(entry)
+                    yield {"event": kind, "data": json.dumps(data)}
             finally:
                 hub.unsubscribe(watcher)
 

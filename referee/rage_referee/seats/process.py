@@ -116,6 +116,9 @@ class BotProcess:
     """Run in this sandbox (a work directory of its own, in memory); none: with the referee's rights."""
     code_dir: Path | None = None
     """A submitted bot's own folder: where it starts, and what its relative paths mean."""
+    log_name: str | None = None
+    """How messages name its log; none: by its path (a submitted bot's callers are entrants: not the
+    referee's paths)."""
     _log: IO[bytes] | None = field(default=None, repr=False)
     _drain: LogDrain | None = field(default=None, repr=False)
     _launched_at: int = field(default=0, repr=False)
@@ -172,7 +175,7 @@ class BotProcess:
             self._log = self.log_path.open("ab", buffering=0)
         except OSError as error:
             reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
-            raise HandshakeError(f"cannot write the bot's log {self.log_path}: {reason or error}") from None
+            raise HandshakeError(f"cannot write the bot's log {self._shown_log}: {reason or error}") from None
         try:
             argv, environment, address = self._launch()
         except BaseException:  # a launch the sandbox refuses leaves no user, mount or log taken
@@ -206,18 +209,22 @@ class BotProcess:
                 if process.poll() is not None:
                     raise HandshakeError(
                         f"{shown} exited with code {process.returncode} before serving; "
-                        f"see {self.log_path}: {await self.last_words() or 'it wrote nothing'}"
+                        f"see {self._shown_log}: {await self.last_words() or 'it wrote nothing'}"
                     )
                 try:
                     if await wait_healthy(address, timeout=1.0):
                         return address
                 except HandshakeError as error:
-                    raise HandshakeError(f"{shown}: {error}; see {self.log_path}") from None
+                    raise HandshakeError(f"{shown}: {error}; see {self._shown_log}") from None
             said = await health_said(address)
-            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s ({said}); see {self.log_path}")
+            raise HandshakeError(f"{shown} did not serve within {START_TIMEOUT:.0f} s ({said}); see {self._shown_log}")
         except BaseException:  # a failed or cancelled start leaves no process behind
             self.stop()
             raise
+
+    @property
+    def _shown_log(self) -> str:
+        return self.log_name or str(self.log_path)
 
     def log_tail(self, lines: int = 3) -> str:
         """The last lines the latest launch wrote, made printable and joined into one line."""

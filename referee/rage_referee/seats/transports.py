@@ -84,5 +84,8 @@ async def submitted(seat: Seat) -> Connection:
     if seat.submission is None:
         raise BotSpecError(f"{seat.spec.name}: a submitted bot must be stored and built before it plays")
     manifest, folder = seat.submission.manifest, seat.submission.folder
-    seat.process = BotProcess(manifest.run, log_path(seat), sandbox=seat.sandbox, code_dir=folder)
+    log = log_path(seat)
+    seat.process = BotProcess(
+        manifest.run, log, sandbox=seat.sandbox, code_dir=folder, log_name=f"its log ({log.name} on the referee)"
+    )
     return RemoteConnection(await seat.process.start(), seat.dispatcher)

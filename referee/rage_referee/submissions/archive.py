@@ -134,9 +134,12 @@ def _untar(archive: Path, into: Path) -> None:
                 if not (member.isfile() or member.isdir() or member.issym()):
                     raise ArchiveError(f"{_shown(member.name)}: a device file, FIFO or other special file")
                 with _writing(member.name):
-                    tar.extract(member, into, filter="data")
+                    try:
+                        tar.extract(member, into, filter="data")
+                    except tarfile.FilterError:  # a link through links out (its message names the referee's paths)
+                        raise ArchiveError(f"{_shown(member.name)}: a link or path out of the archive") from None
     except (tarfile.TarError, EOFError, OSError) as error:
-        raise ArchiveError(f"{archive.name}: not a readable .tar.gz: {error}") from None
+        raise ArchiveError(f"{archive.name}: not a readable .tar.gz: {_without(into, error)}") from None
 
 
 def _unzip(archive: Path, into: Path) -> None:
@@ -157,7 +160,7 @@ def _unzip(archive: Path, into: Path) -> None:
                 with _writing(info.filename):
                     _unzip_file(zip_file, info, target, budget)
     except (zipfile.BadZipFile, OSError, EOFError) as error:
-        raise ArchiveError(f"{archive.name}: not a readable .zip: {error}") from None
+        raise ArchiveError(f"{archive.name}: not a readable .zip: {_without(into, error)}") from None
 
 
 def _unzip_file(zip_file: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, budget: _Budget) -> None:
@@ -166,6 +169,16 @@ def _unzip_file(zip_file: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, 
         while chunk := source.read(CHUNK):
             budget.spend(info.filename, len(chunk))  # what it unpacks to, not what it says
             sink.write(chunk)
+
+
+def _without(into: Path, error: BaseException) -> str:
+    """An error's message without the referee's paths: the folder unpacked into and those above it."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    text = str(error)
+    for folder in (into, *into.parents[:-1]):
+        text = text.replace(str(folder), "")
+    return text
 
 
 @contextlib.contextmanager

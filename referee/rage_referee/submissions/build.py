@@ -1,10 +1,12 @@
 """Building a stored submission once, in the sandbox: no network, its limits, a time limit, a disk limit.
 
 The build runs its manifest's ``build`` command in the version's own folder (writable to the build
-alone); it may add files there, but a build that changes or removes one the version hashed (its
-``rage-bot.toml`` among them: the run command) fails, so what runs is what was hashed. Its outcome
-and log (its last :data:`MAX_LOG` bytes) are kept beside the version, so a version is built once. A
-build is killed when its time is up or its folder passes :data:`MAX_BUILT_BYTES` (looked at every
+alone, and all it sees but the read-only system); it may add files there, but a build that changes or
+removes one the version hashed (its ``rage-bot.toml`` among them: the run command) fails, so what runs
+is what was hashed. Its outcome and log (its last :data:`MAX_LOG` bytes) are kept beside the version,
+the outcome written last: a version is built once, and a folder without its outcome (a build killed
+halfway) is no version (:func:`~.store.store_submission` and the referee's start remove it). A build
+is killed when its time is up or its folder passes ``max_bytes`` on disk (looked at every
 :data:`WATCH_SECONDS`). Without a sandbox (``--no-sandbox``) it runs with the referee's rights, in
 its own process group, with the same limits of time and disk.
 """
@@ -26,13 +28,15 @@ from typing import IO
 
 from ..sandbox import MiB, Sandbox
 from ..text import name_text
-from .store import Submission
+from .store import Submission, outcome_file
 from .version import changed_entry, content_entries
 
 BUILD_SECONDS = 300.0
 MAX_LOG = 64 * 1024
 MAX_BUILT_BYTES = 256 * 1024 * 1024
 """A version's files during and after its build, at most."""
+ENTRY_BYTES = 256
+"""What each file, folder or link takes besides its blocks (its inode): empty files fill a disk too."""
 WATCH_SECONDS = 0.5
 """How often a running build's time and files are looked at."""
 
@@ -48,7 +52,7 @@ class BuildResult:
 
 
 def _files(submission: Submission) -> tuple[Path, Path]:
-    return submission.folder.with_suffix(".build.json"), submission.folder.with_suffix(".build.log")
+    return outcome_file(submission.folder), submission.folder.with_suffix(".build.log")
 
 
 def command_of(text: str) -> list[str]:
@@ -60,8 +64,16 @@ def command_of(text: str) -> list[str]:
 
 
 def folder_bytes(folder: Path) -> int:
-    """The size of the files under ``folder`` (links not followed)."""
-    return sum(path.lstat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+    """What ``folder`` takes on disk: the blocks of every entry under it, folders and links too, and itself
+    (links not followed), each entry :data:`ENTRY_BYTES` more; 0 when it is gone."""
+    total = 0
+    for top, folders, files in os.walk(folder, onerror=lambda _: None):
+        for name in [*folders, *files]:
+            with contextlib.suppress(OSError):  # gone meanwhile
+                total += os.lstat(os.path.join(top, name)).st_blocks * 512 + ENTRY_BYTES
+    with contextlib.suppress(OSError):
+        total += folder.lstat().st_blocks * 512 + ENTRY_BYTES
+    return total
 
 
 def build(
@@ -74,9 +86,9 @@ def build(
 
     ``sandbox`` none builds without one, with the referee's rights (``--no-sandbox``).
     """
-    outcome_file, log_file = _files(submission)
-    if outcome_file.exists():
-        stored = json.loads(outcome_file.read_text())
+    outcome, log_file = _files(submission)
+    if outcome.exists():
+        stored = json.loads(outcome.read_text())
         return BuildResult(stored["ok"], stored["detail"], log_file.read_text(errors="replace"), stored["seconds"])
     if submission.manifest.build is None:
         result = BuildResult(True, "nothing to build", "", 0.0)
@@ -88,14 +100,16 @@ def build(
             result = _run_plain(submission, seconds, max_bytes)
         size = folder_bytes(submission.folder)
         if result.ok and size > max_bytes:  # written between two looks
-            detail = f"wrote past {max_bytes // MiB} MiB of files"
+            detail = f"wrote past {_size(max_bytes)} of files"
             result = BuildResult(False, detail, result.log, result.seconds)
         changed = changed_entry(submission.folder, hashed)
         if result.ok and changed is not None:  # what runs is what was hashed, its manifest's commands too
             detail = f"changed {name_text(changed, 200)}, a file of the version: a build may only add files"
             result = BuildResult(False, detail, result.log, result.seconds)
     log_file.write_text(result.log)
-    outcome_file.write_text(json.dumps({key: value for key, value in asdict(result).items() if key != "log"}))
+    written = outcome.with_suffix(".part")
+    written.write_text(json.dumps({key: value for key, value in asdict(result).items() if key != "log"}))
+    written.replace(outcome)  # last, and whole: the version is complete
     return result
 
 
@@ -161,7 +175,7 @@ def _supervised(
         if time.monotonic() - start > seconds:
             stopped = f"timed out after {seconds:.0f} s"
         elif folder_bytes(folder) > max_bytes:
-            stopped = f"wrote past {max_bytes // MiB} MiB of files"
+            stopped = f"wrote past {_size(max_bytes)} of files"
     if stopped is not None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
@@ -170,6 +184,10 @@ def _supervised(
     code = process.returncode
     detail = stopped or ("built" if code == 0 else f"exit code {code}")
     return BuildResult(detail == "built", detail, _log_text(bytes(tail.kept)), round(time.monotonic() - start, 2))
+
+
+def _size(count: int) -> str:
+    return f"{count // MiB} MiB" if count % MiB == 0 else f"{count / MiB:.1f} MiB"
 
 
 def _log_text(output: bytes) -> str:

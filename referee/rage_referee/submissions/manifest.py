@@ -6,17 +6,21 @@
     runtime = "python"            # python, node, or command (a program on the referee's machine)
     run = "python bot.py"         # started with --listen unix:PATH appended (or at {listen})
     build = "python -m compileall ."   # optional, run once in the sandbox, with no network
+
+A build sees its own files only (and the read-only system): a build command that names a path outside
+them (absolute, ``~``, or with ``..``) is refused.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import shlex
 import stat
 import tomllib
 from enum import StrEnum
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -27,6 +31,8 @@ MAX_COMMAND = 1000
 MAX_MANIFEST = 64 * 1024
 """A manifest's bytes, at most."""
 RUNTIME_PROGRAMS = {"python": ("python", "python3"), "node": ("node",)}
+_PATHS = re.compile(r"[\s=:,;'\"()<>|&]+")
+"""What separates the paths an argument may name (``--out=/x``, ``a:/b``, a shell command's words)."""
 
 
 class ManifestError(ValueError):
@@ -55,6 +61,14 @@ def _command(value: str) -> str:
     return value
 
 
+def _outside(argument: str) -> str | None:
+    """The first path ``argument`` names outside the bot's own folder, if any."""
+    for part in _PATHS.split(argument):
+        if part.startswith(("/", "~")) or ".." in PurePosixPath(part).parts:
+            return part
+    return None
+
+
 class BotManifest(BaseModel):
     """A validated ``rage-bot.toml``."""
 
@@ -69,6 +83,15 @@ class BotManifest(BaseModel):
     @classmethod
     def _commands(cls, value: str | None) -> str | None:
         return None if value is None else _command(value)
+
+    @field_validator("build")
+    @classmethod
+    def _build_in_its_folder(cls, value: str | None) -> str | None:
+        for argument in [] if value is None else shlex.split(value)[1:]:
+            if (path := _outside(argument)) is not None:
+                shown = path if len(path) <= 60 else f"{path[:57]}..."
+                raise ValueError(f"names {shown!r}, outside the bot's folder: a build sees its own files only")
+        return value
 
     @model_validator(mode="after")
     def _program_fits_runtime(self) -> BotManifest:
@@ -85,14 +108,23 @@ def load_manifest(folder: Path) -> BotManifest:
         data = tomllib.loads(_manifest_text(folder / MANIFEST))
     except FileNotFoundError:
         raise ManifestError(f"{MANIFEST}: missing; a submission's top folder must hold it") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:  # its message without the path: the referee's
+        raise ManifestError(f"{MANIFEST}: cannot read: {error.strerror or type(error).__name__}") from None
+    except UnicodeDecodeError as error:
         raise ManifestError(f"{MANIFEST}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ManifestError(f"{MANIFEST}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ManifestError(f"{MANIFEST}: arrays or tables nested too deeply") from None
     try:
         return BotManifest.model_validate(data)
+    except RecursionError:
+        raise ManifestError(f"{MANIFEST}: arrays or tables nested too deeply") from None
     except ValidationError as error:
-        where, message, kind = first_problem(error)
+        try:
+            where, message, kind = first_problem(error)
+        except RecursionError:
+            raise ManifestError(f"{MANIFEST}: arrays or tables nested too deeply") from None
         if kind == "string_pattern_mismatch":
             message = "letters, digits, _ . - only, starting with a letter or digit, 64 at most"
         raise ManifestError(f"{MANIFEST}: {where + ': ' if where else ''}{message}") from None

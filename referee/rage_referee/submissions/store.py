@@ -1,6 +1,8 @@
 """Storing a submission as a version: unpacked (or copied), its manifest checked, named by its hash.
 
 Versions live in ``VERSIONS/NAME/HASH16/``; the same upload twice is the same version, stored once.
+A version is complete once its build's outcome is written beside it (``HASH16.build.json``, written
+last): a folder without one is what a build killed halfway left, and is stored afresh.
 """
 
 from __future__ import annotations
@@ -16,6 +18,22 @@ from .version import content_version, short_version
 
 INCOMING = ".incoming-"
 """How the scratch folder a submission is unpacked in, beside its versions, begins."""
+OUTCOME = ".build.json"
+"""The suffix of a version's build outcome, beside its folder."""
+
+
+def outcome_file(folder: Path) -> Path:
+    """Where the build outcome of the version in ``folder`` is kept: its presence marks the version complete."""
+    return folder.with_suffix(OUTCOME)
+
+
+def remove_incomplete(folder: Path) -> bool:
+    """Remove ``folder``, a version's, unless its build finished (what one killed halfway left, perhaps
+    changed by it); return whether it was removed."""
+    if not folder.is_dir() or outcome_file(folder).exists():
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
 
 
 @dataclass(frozen=True)
@@ -59,6 +77,7 @@ def store_submission(source: Path, versions: Path) -> Submission:
         manifest = load_manifest(top)
         version = content_version(top)
         submission = Submission(manifest, version, versions / manifest.name / short_version(version))
+        remove_incomplete(submission.folder)
         if not submission.folder.exists():
             submission.folder.parent.mkdir(parents=True, exist_ok=True)
             top.rename(submission.folder)
