@@ -75,8 +75,11 @@ def test_the_field_takes_its_combinations_in_turn() -> None:
 def test_a_stronger_bot_is_found_stronger(tmp_path: Path) -> None:
     code, out, _ = rage_test(tmp_path, f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
     assert code == 0, out
-    assert out.startswith("H1 accepted: heuristic is stronger than random by 3 points a game or more: ")
-    assert "Elo" in out and "LOS" in out
+    assert out.startswith(
+        "H1 accepted: evidence that heuristic is stronger than random (the interval is above 0; H1 was at least "
+        "3 points a game at this table size and field (3 players, field greedy)): difference +"
+    )
+    assert "(90% at any stopping time)" in out and "Elo" in out and "LOS" in out
 
 
 def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> None:
@@ -84,7 +87,7 @@ def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> 
     assert code == 1, out
     figures = json.loads(out)
     assert figures["verdict"] == "H0" and figures["new"] == "random" and figures["games"] % 6 == 0
-    assert figures["difference"] < 0 and figures["llr"] <= figures["lower"]
+    assert figures["difference"] < 0 and figures["high"] < figures["margin_points"] and figures["level"] == pytest.approx(0.9)
 
 
 def stored_seeds(tmp_path: Path, name: str = "heuristic-vs-random") -> dict[int, int]:
@@ -200,19 +203,19 @@ def test_a_margin_or_error_rate_out_of_range_is_refused_naming_its_option(
 
 
 def test_the_games_stored_past_the_verdict_are_told_apart_from_those_it_counted(tmp_path: Path) -> None:
-    """Four sets are played at a time: the verdict comes after 15 sets (90 games), 16 are stored. The verdict
-    said 'after 90 games' and, run again, '90 games stored already ...; going on from there' (96 were, and the
+    """Four sets are played at a time: the verdict comes after 5 sets (30 games), 8 are stored. The verdict
+    said 'after 30 games' and, run again, '30 games stored already ...; going on from there' (48 were, and the
     test was over)."""
     args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3", "--seed", "5", "--concurrency", "24")
     code, out, _ = rage_test(tmp_path, *args)
-    assert code == 0 and "after 90 games (96 stored: those past the verdict's set are not counted)" in out, out
-    assert len(stored_seeds(tmp_path)) == 16
+    assert code == 0 and "after 30 games (48 stored: those past the verdict's set are not counted)" in out, out
+    assert len(stored_seeds(tmp_path)) == 8
     code, out, err = rage_test(tmp_path, *args, "--json")
-    assert code == 0 and (json.loads(out)["games"], json.loads(out)["stored"]) == (90, 96), out
+    assert code == 0 and (json.loads(out)["games"], json.loads(out)["stored"]) == (30, 48), out
     assert (
         err.splitlines()[-1]
-        == f"96 games stored already in {tmp_path / 't.sqlite'}; the test was decided after 90 of them"
+        == f"48 games stored already in {tmp_path / 't.sqlite'}; the test was decided after 30 of them"
     )
     code, out, err = rage_test(tmp_path, *args, "--max-games", "12")
-    assert code == 2 and "after 12 games (96 stored: the test counts whole sets, in order, up to --max-games)" in out
+    assert code == 2 and "after 12 games (48 stored: the test counts whole sets, in order, up to --max-games)" in out
     assert err.splitlines()[-1].endswith("t.sqlite (12 of them counted: whole sets, in order): --max-games 12 reached")
