@@ -12,7 +12,8 @@ from rage_referee.cli import app
 from rage_referee.deals import Deals
 from rage_referee.league.store import Store, sqlite_url
 from rage_referee.seats import BotSpec
-from rage_referee.trial import TrialConfig, swapped_plan
+from rage_referee.sprt import Verdict, points_for_elo
+from rage_referee.trial import MIN_GAME_DEVIATION, SetFigures, TrialConfig, first_status, swapped_plan
 from rage_sdk.deal import key_commitment
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
@@ -87,7 +88,8 @@ def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> 
     assert code == 1, out
     figures = json.loads(out)
     assert figures["verdict"] == "H0" and figures["new"] == "random" and figures["games"] % 6 == 0
-    assert figures["difference"] < 0 and figures["high"] < figures["margin_points"] and figures["level"] == pytest.approx(0.9)
+    assert figures["difference"] < 0 and figures["high"] < figures["margin_points"]
+    assert figures["level"] == pytest.approx(0.9)
 
 
 def stored_seeds(tmp_path: Path, name: str = "heuristic-vs-random") -> dict[int, int]:
@@ -219,3 +221,13 @@ def test_the_games_stored_past_the_verdict_are_told_apart_from_those_it_counted(
     code, out, err = rage_test(tmp_path, *args, "--max-games", "12")
     assert code == 2 and "after 12 games (48 stored: the test counts whole sets, in order, up to --max-games)" in out
     assert err.splitlines()[-1].endswith("t.sqlite (12 of them counted: whole sets, in order): --max-games 12 reached")
+
+
+def test_an_elo_margin_with_every_game_alike_is_decided() -> None:
+    """NEW and BASE scored alike in every game: one game's deviation is 0, and the Elo margin was 0 points, so the
+    test never decided. The deviation is taken as a point at least: the margin stays above 0, and H0 comes."""
+    alike = config(3, 1)
+    sets = 200
+    status = first_status(alike, SetFigures([0.0] * sets, [0.0] * sets * alike.set_size, sets * alike.set_size))
+    assert status.sigma == 0 and status.margin == points_for_elo(25, MIN_GAME_DEVIATION) > 0
+    assert status.verdict is Verdict.H0 and status.sets < sets
