@@ -65,12 +65,15 @@ def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
     return pair_table([replace(game, set_id=game.index // size) for game in result.games], names)
 
 
-def pair_line(row: PairRow) -> str:
+def pair_line(row: PairRow, players: int) -> str:
+    """A pair's difference, said to be this table's (the same pair differs by another at another size or field),
+    and with no interval when every set gave the same figure (none can be drawn from no spread)."""
+    where = f"points a game on the same deals at this table of {players}"
+    a, b = name_text(row.a), name_text(row.b)
+    if row.sets > 1 and row.low == row.high:
+        return f"{a} over {b}: {row.difference:+.2f} {where}, the same in all {row.sets} sets (no spread, no interval)"
     spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
-    return (
-        f"{name_text(row.a)} over {name_text(row.b)}: {row.difference:+.2f}{spread} points a game on the same deals "
-        f"(95% interval, {row.sets} sets), LOS {row.los:.1%}"
-    )
+    return f"{a} over {b}: {row.difference:+.2f}{spread} {where} (95% interval, {row.sets} sets), LOS {row.los:.1%}"
 
 
 def _check_records_folder(records: Path) -> None:
@@ -212,7 +215,7 @@ def _report(
     if deals.key is not None:
         out.print(f"deal key (revealed now the match is over): {deals.key.hex()}")
     for row in pairs:
-        out.print(pair_line(row))
+        out.print(pair_line(row, len(result.stats)))
     if not duplicate and len(result.stats) == 2:
         out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:
