@@ -9,11 +9,19 @@ from pathlib import Path
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.cli.test import closing_line
 from rage_referee.deals import Deals
 from rage_referee.league.store import Store, sqlite_url
 from rage_referee.seats import BotSpec
 from rage_referee.sprt import Verdict, points_for_elo
-from rage_referee.trial import MIN_GAME_DEVIATION, SetFigures, TrialConfig, first_status, swapped_plan
+from rage_referee.trial import (
+    MIN_GAME_DEVIATION,
+    SetFigures,
+    TrialConfig,
+    TrialStatus,
+    first_status,
+    swapped_plan,
+)
 from rage_sdk.deal import key_commitment
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
@@ -231,3 +239,28 @@ def test_an_elo_margin_with_every_game_alike_is_decided() -> None:
     status = first_status(alike, SetFigures([0.0] * sets, [0.0] * sets * alike.set_size, sets * alike.set_size))
     assert status.sigma == 0 and status.margin == points_for_elo(25, MIN_GAME_DEVIATION) > 0
     assert status.verdict is Verdict.H0 and status.sets < sets
+
+
+def verdict_status(verdict: Verdict, difference: float, low: float, high: float) -> TrialStatus:
+    return TrialStatus(10, 60, difference, low, high, 0.9, 30.0, 2.7, 0.9, verdict)
+
+
+def test_the_verdicts_say_what_was_shown_and_whose_table_the_margin_is() -> None:
+    """H1 said "new is stronger than base by 25 Elo or more", which the test does not show: it comes half the
+    time with NEW stronger by half the margin. H1 shows NEW stronger; H0, not stronger by the margin; both name
+    the table the margin belongs to."""
+    trial = config(3, 1)
+    h1 = closing_line(trial, verdict_status(Verdict.H1, 2.0, 0.4, 3.6), 6000, 60)
+    assert h1.startswith(
+        "H1 accepted: evidence that new is stronger than base (the interval is above 0; H1 was at least 25 Elo "
+        "(2.70 points a game) at this table size and field (3 players, field field0)): difference +2.00 points a "
+        "game [+0.40, +3.60] (90% at any stopping time)"
+    )
+    assert "or more" not in h1
+    h0 = closing_line(trial, verdict_status(Verdict.H0, 0.5, -1.0, 2.0), 6000, 60)
+    assert h0.startswith(
+        "H0 accepted: evidence that new is not stronger than base by 25 Elo (2.70 points a game) at this table size "
+        "and field (3 players, field field0) (the interval is below it): difference +0.50 points a game [-1.00, +2.00]"
+    )
+    undecided = closing_line(trial, verdict_status(Verdict.UNDECIDED, 1.0, -1.0, 3.0), 60, 60)
+    assert undecided.endswith("the interval is neither above 0 nor below the margin +2.70")
