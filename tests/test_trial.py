@@ -264,3 +264,18 @@ def test_the_verdicts_say_what_was_shown_and_whose_table_the_margin_is() -> None
     )
     undecided = closing_line(trial, verdict_status(Verdict.UNDECIDED, 1.0, -1.0, 3.0), 60, 60)
     assert undecided.endswith("the interval is neither above 0 nor below the margin +2.70")
+
+
+def test_a_wide_elo_margin_is_decided_as_soon_as_the_sets_show_it() -> None:
+    """At 1000 Elo the margin is 2.75 game deviations, and a set's spread was taken as 2.2 margins, six times what
+    the mean of a set's games can spread: every set +10 points a game, its games spread 21, stayed undecided
+    (an interval reaching 134 points above +10, over a margin of 58)."""
+    field = (BotSpec.of("field0", GREEDY),)
+    wide = TrialConfig(
+        BotSpec.of("new", HEURISTIC), BotSpec.of("base", RANDOM), field, 3, Ruleset.of("amigo"), elo1=1000
+    )
+    sets = 10
+    games = [30.0, -10.0, 40.0, -20.0, 10.0, 10.0] * sets
+    status = first_status(wide, SetFigures([10.0] * sets, games, len(games)))
+    assert status.verdict is Verdict.H0 and status.sets <= 6
+    assert status.margin == pytest.approx(points_for_elo(1000, status.sigma))

@@ -34,7 +34,7 @@ from .league.seatings import Seating, seatings
 from .league.store import Store
 from .runner import LocalRunner
 from .seats import BotSpec
-from .sprt import AnytimeTest, Verdict, elo_of_points, points_for_elo
+from .sprt import SPREAD_FLOOR, AnytimeTest, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0
 MAX_ELO1 = 1000.0
@@ -224,7 +224,7 @@ def status_after(config: TrialConfig, figures: SetFigures, sets: int) -> TrialSt
     differences = figures.differences[:sets]
     sigma = _deviation(figures.game_differences[: sets * config.set_size])
     margin = margin_points(config, sigma)
-    reading = AnytimeTest(margin, config.alpha, config.beta).read(differences)
+    reading = AnytimeTest(margin, config.alpha, config.beta, least_deviation(margin, sigma)).read(differences)
     return TrialStatus(
         sets,
         sets * config.set_size,
@@ -237,6 +237,13 @@ def status_after(config: TrialConfig, figures: SetFigures, sets: int) -> TrialSt
         1 - config.alpha - config.beta,
         reading.verdict,
     )
+
+
+def least_deviation(margin: float, sigma: float) -> float:
+    """The deviation a set's figure is taken to have at least: ``SPREAD_FLOOR`` margins, but no more than one
+    game's deviation ``sigma`` (at least :data:`MIN_GAME_DEVIATION`), as the mean of a set's games spreads no
+    more than one of them; past some 130 Elo a margin's floor would otherwise hold the test up for nothing."""
+    return min(SPREAD_FLOOR * margin, max(sigma, MIN_GAME_DEVIATION))
 
 
 def margin_points(config: TrialConfig, sigma: float) -> float:

@@ -112,8 +112,8 @@ def test_command(
     elo1: Annotated[
         float | None,
         typer.Option(
-            help="H1: NEW is stronger by this many Elo, at this table size and field (the same pair differs by "
-            "other margins at others).",
+            help="The margin, of this table size and field (the same pair differs by another at others); "
+            "H1: NEW is stronger by this many Elo.",
             show_default="25",
         ),
     ] = None,
@@ -145,11 +145,11 @@ def test_command(
 ) -> None:
     """Is NEW stronger than BASE? Duplicate sets until a sequential test accepts H1 or H0.
 
-    NEW and BASE play the same hands against the same field in the same seats, set after set. The test keeps an
-    interval for the difference valid at any stopping time: H1 (evidence NEW is stronger) once it is above 0,
-    H0 (evidence NEW is not stronger by the margin) once it is below the margin. A margin belongs to its table
-    size and field: the same pair differs by other margins at others. Exit 0: H1, 1: H0, 2: undecided (or bad
-    input), 3: a bot that cannot start."""
+    NEW and BASE play the same hands against the same field in the same seats, set after set.
+    The test keeps an interval for the difference that holds at any stopping time:
+    H1 (evidence NEW is stronger) once it is above 0, H0 (NEW is not stronger by the margin) once below the margin.
+    A margin belongs to its table size and field: the same pair differs by other margins at others.
+    Exit 0: H1, 1: H0, 2: undecided (or bad input), 3: a bot that cannot start."""
     from ..game_spec import TimeControl
     from ..league.store import Store, StoreError, sqlite_url
     from ..seats import BotSpec, BotSpecError, HandshakeError
