@@ -130,3 +130,14 @@ def test_a_stream_of_a_real_pair_is_decided_h1_as_the_gsprt_did() -> None:
     stream = [rng.choice(sloppy.differences) for _ in range(200)]
     verdict, taken = AnytimeTest(sloppy.margin()).first_verdict(stream)
     assert verdict is Verdict.H1 and taken <= 60
+
+
+def test_the_stored_pools_are_what_set_pool_plays() -> None:
+    from rage_referee.seats import load_bot_class
+    from rage_referee.sprt_bench import HEURISTIC, SLOPPY, rare_slip_bot, set_pool
+
+    stored = pools()
+    heuristic = load_bot_class(HEURISTIC)
+    for name, base, seed in (("sloppy", load_bot_class(SLOPPY), 1), ("rare_slip", rare_slip_bot(0.002), 2)):
+        played = set_pool(heuristic, base, 3, seed)
+        assert played.differences == pytest.approx(stored[name].differences[:3], abs=1e-6)

@@ -178,18 +178,16 @@ class SetPool:
 
 
 def set_pool(new: type[Bot], base: type[Bot], sets: int, seed: int) -> SetPool:
-    """``sets`` duplicate sets of ``new`` against ``base`` with the greedy bot, 3 players, amigo."""
-    config = TrialConfig(
+    """``sets`` duplicate sets of ``new`` against ``base`` with the greedy bot, 3 players, amigo, public deals from
+    ``seed``; one game's deviation as rage test reckons it."""
+    config = TrialConfig(  # the names' targets are not loaded: the games are played by the classes given
         BotSpec.of("new", HEURISTIC), BotSpec.of("base", HEURISTIC), (BotSpec.of("field", GREEDY),), 3,
         Ruleset.of("amigo"), seed,
     )  # fmt: skip
     classes = {"new": new, "base": base, "field": load_bot_class(GREEDY)}
     games = [play_direct(game, config.ruleset, classes) for set_id in range(sets) for game in config.games_of(set_id)]
     figures = set_figures(config, games)
-    n = len(figures.game_differences)
-    mean = math.fsum(figures.game_differences) / n
-    deviation = math.sqrt(math.fsum((x - mean) ** 2 for x in figures.game_differences) / (n - 1))
-    return SetPool(tuple(figures.differences), deviation)
+    return SetPool(tuple(figures.differences), status_after(config, figures, sets).sigma)
 
 
 def rare_slip_bot(slip: float) -> type[Bot]:
