@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -279,3 +280,17 @@ def test_a_wide_elo_margin_is_decided_as_soon_as_the_sets_show_it() -> None:
     status = first_status(wide, SetFigures([10.0] * sets, games, len(games)))
     assert status.verdict is Verdict.H0 and status.sets <= 6
     assert status.margin == pytest.approx(points_for_elo(1000, status.sigma))
+
+
+def test_a_test_stored_under_the_earlier_sequential_test_is_not_played_on(tmp_path: Path) -> None:
+    """A test decided by the GSPRT has its deal key revealed; the new test may read the same games as undecided, and
+    would have dealt more sets from a key the bots may know. Such a test is refused, naming what changed."""
+    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--max-games", "6")
+    code, _, _ = rage_test(tmp_path, *args)
+    assert code == 2
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        (key,) = db.execute("SELECT key FROM leagues").fetchone()
+        db.execute("UPDATE leagues SET key = ?", (json.dumps(json.loads(key) | {"test": 1}),))
+    code, _, err = rage_test(tmp_path, *args)
+    assert code == 2 and "stored under other settings (test 1, now 2)" in err and "give the test a new --name" in err
+    assert len(err.strip().splitlines()) == 1

@@ -115,9 +115,11 @@ class TrialConfig:
         return duplicate_set(self.table(set_id), deals.seed_for(set_id), set_id, set_id * self.set_size, self.plan)
 
     def key(self) -> dict[str, Any]:
-        """What the games and the verdict depend on: a stored test resumes only under the same."""
+        """What the games and the verdict depend on: a stored test resumes only under the same. ``test`` is the
+        sequential test's: 2, the interval valid at any stopping time (1, the GSPRT, decided other verdicts on the
+        same games, and a test it decided has its deal key revealed: it must not play on)."""
         return {
-            "test": 1,
+            "test": 2,
             "bots": [[spec.name, spec.target] for spec in (self.new, self.base, *self.field)],
             "players": self.players,
             "ruleset": self.ruleset.to_json(),
