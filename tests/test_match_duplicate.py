@@ -46,7 +46,7 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "6 games" in text  # 5 rounded up to 3 sets of 2
-    assert "points a game on the same deals (95% confidence sequence, 3 sets), LOS" in text
+    assert "points a game on the same deals at this table of 2 (3 sets bound no interval yet), LOS" in text
     assert "heuristic over random: " in text or "random over heuristic: " in text
     figures = json.loads(CliRunner().invoke(app, [*args, "--duplicate", "--json"]).stdout)
     assert figures["games"] == 6 and len(figures["pairs"]) == 1
@@ -55,6 +55,18 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     assert 0 <= pair["los"] <= 0.9375 and pair["p_corrected"] == pair["p"]  # one pair: nothing to correct for
     plain = CliRunner().invoke(app, args)
     assert plain.exit_code == 0 and "--duplicate for the paired score difference" in " ".join(plain.stdout.split())
+
+
+def test_a_pair_that_never_differs_is_given_no_interval_of_no_width() -> None:
+    """Two copies of one bot differ by 0 in every set: the line said "+0.00 ±0.00 (95% interval...)", an interval
+    of no width that no finite sample shows."""
+    twins = [f"one={EXAMPLES / 'heuristic_bot.py'}:HeuristicBot", f"two={EXAMPLES / 'heuristic_bot.py'}:HeuristicBot"]
+    args = ["match", *(arg for bot in twins for arg in ("--bot", bot)), "--ruleset", SHORT, "--games", "8"]
+    result = CliRunner().invoke(app, [*args, "--duplicate", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "+0.00 points a game on the same deals at this table of 2 (4 sets bound no interval yet)" in text
+    assert "±0.00" not in text
 
 
 PEEKER = """

@@ -40,4 +40,5 @@ def test_bench_test_json() -> None:
     figures = json.loads(result.stdout)
     assert figures["runs"] == 1 and figures["cap"] == 12 and figures["elo1"] > 0
     assert 0 < figures["paired_mean_games"] <= 12 and 0 < figures["baseline_mean_games"] <= 12
-    assert figures["paired_false_h1_share"] in (0.0, 1.0)
+    assert 0 < figures["earlier_mean_games"] <= 12
+    assert figures["paired_false_h1_share"] in (0.0, 1.0) and figures["earlier_false_h1_share"] in (0.0, 1.0)

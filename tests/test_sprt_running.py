@@ -65,11 +65,14 @@ def test_the_first_verdict_is_where_the_resummed_formula_first_decides(figures: 
     assert test.first_verdict(figures) == first
 
 
-def test_rage_bench_sprt_prints_both_ways_and_refuses_a_bad_list() -> None:
+def test_rage_bench_sprt_prints_both_tests_and_refuses_a_bad_list() -> None:
     from cli_helpers import rage
 
-    result = rage("bench", "sprt", "--figures", "20,40", "--json")
+    result = rage("bench", "sprt", "--figures", "20,40", "--runs", "2", "--pair-sets", "2", "--json")
     assert result.exit_code == 0, result.output
-    assert [row["figures"] for row in json.loads(result.stdout)] == [20, 40]
+    figures = json.loads(result.stdout)
+    assert [row["figures"] for row in figures["speeds"]] == [20, 40]
+    assert len(figures["scenarios"]) == 8 and figures["scenarios"][-1]["scenario"].startswith("real pair")
+    assert all(row["anytime"]["runs"] == row["earlier"]["runs"] == 2 for row in figures["scenarios"])
     refused = rage("bench", "sprt", "--figures", "0")
     assert refused.exit_code == 2 and "--figures: expected whole numbers" in refused.output

@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.cli.test import closing_line
 from rage_referee.deals import Deals
 from rage_referee.league.store import Store, sqlite_url
 from rage_referee.seats import BotSpec
-from rage_referee.trial import TrialConfig, swapped_plan
+from rage_referee.sprt import Verdict, points_for_elo
+from rage_referee.trial import (
+    MIN_GAME_DEVIATION,
+    SetFigures,
+    TrialConfig,
+    TrialStatus,
+    first_status,
+    swapped_plan,
+)
 from rage_sdk.deal import key_commitment
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
@@ -75,8 +85,11 @@ def test_the_field_takes_its_combinations_in_turn() -> None:
 def test_a_stronger_bot_is_found_stronger(tmp_path: Path) -> None:
     code, out, _ = rage_test(tmp_path, f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3")
     assert code == 0, out
-    assert out.startswith("H1 accepted: heuristic is stronger than random by 3 points a game or more: ")
-    assert "Elo" in out and "LOS" in out
+    assert out.startswith(
+        "H1 accepted: evidence that heuristic is stronger than random (the interval is above 0; H1 was at least "
+        "3 points a game at this table size and field (3 players, field greedy)): difference +"
+    )
+    assert "(90% at any stopping time)" in out and "Elo" in out and "LOS" in out
 
 
 def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> None:
@@ -84,7 +97,8 @@ def test_a_weaker_bot_is_found_no_stronger_and_json_tells_it(tmp_path: Path) -> 
     assert code == 1, out
     figures = json.loads(out)
     assert figures["verdict"] == "H0" and figures["new"] == "random" and figures["games"] % 6 == 0
-    assert figures["difference"] < 0 and figures["llr"] <= figures["lower"]
+    assert figures["difference"] < 0 and figures["high"] < figures["margin_points"]
+    assert figures["level"] == pytest.approx(0.9)
 
 
 def stored_seeds(tmp_path: Path, name: str = "heuristic-vs-random") -> dict[int, int]:
@@ -200,19 +214,83 @@ def test_a_margin_or_error_rate_out_of_range_is_refused_naming_its_option(
 
 
 def test_the_games_stored_past_the_verdict_are_told_apart_from_those_it_counted(tmp_path: Path) -> None:
-    """Four sets are played at a time: the verdict comes after 15 sets (90 games), 16 are stored. The verdict
-    said 'after 90 games' and, run again, '90 games stored already ...; going on from there' (96 were, and the
+    """Four sets are played at a time: the verdict comes after 5 sets (30 games), 8 are stored. The verdict
+    said 'after 30 games' and, run again, '30 games stored already ...; going on from there' (48 were, and the
     test was over)."""
     args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--points", "3", "--seed", "5", "--concurrency", "24")
     code, out, _ = rage_test(tmp_path, *args)
-    assert code == 0 and "after 90 games (96 stored: those past the verdict's set are not counted)" in out, out
-    assert len(stored_seeds(tmp_path)) == 16
+    assert code == 0 and "after 30 games (48 stored: those past the verdict's set are not counted)" in out, out
+    assert len(stored_seeds(tmp_path)) == 8
     code, out, err = rage_test(tmp_path, *args, "--json")
-    assert code == 0 and (json.loads(out)["games"], json.loads(out)["stored"]) == (90, 96), out
+    assert code == 0 and (json.loads(out)["games"], json.loads(out)["stored"]) == (30, 48), out
     assert (
         err.splitlines()[-1]
-        == f"96 games stored already in {tmp_path / 't.sqlite'}; the test was decided after 90 of them"
+        == f"48 games stored already in {tmp_path / 't.sqlite'}; the test was decided after 30 of them"
     )
     code, out, err = rage_test(tmp_path, *args, "--max-games", "12")
-    assert code == 2 and "after 12 games (96 stored: the test counts whole sets, in order, up to --max-games)" in out
+    assert code == 2 and "after 12 games (48 stored: the test counts whole sets, in order, up to --max-games)" in out
     assert err.splitlines()[-1].endswith("t.sqlite (12 of them counted: whole sets, in order): --max-games 12 reached")
+
+
+def test_an_elo_margin_with_every_game_alike_is_decided() -> None:
+    """NEW and BASE scored alike in every game: one game's deviation is 0, and the Elo margin was 0 points, so the
+    test never decided. The deviation is taken as a point at least: the margin stays above 0, and H0 comes."""
+    alike = config(3, 1)
+    sets = 200
+    status = first_status(alike, SetFigures([0.0] * sets, [0.0] * sets * alike.set_size, sets * alike.set_size))
+    assert status.sigma == 0 and status.margin == points_for_elo(25, MIN_GAME_DEVIATION) > 0
+    assert status.verdict is Verdict.H0 and status.sets < sets
+
+
+def verdict_status(verdict: Verdict, difference: float, low: float, high: float) -> TrialStatus:
+    return TrialStatus(10, 60, difference, low, high, 0.9, 30.0, 2.7, 0.9, verdict)
+
+
+def test_the_verdicts_say_what_was_shown_and_whose_table_the_margin_is() -> None:
+    """H1 said "new is stronger than base by 25 Elo or more", which the test does not show: it comes half the
+    time with NEW stronger by half the margin. H1 shows NEW stronger; H0, not stronger by the margin; both name
+    the table the margin belongs to."""
+    trial = config(3, 1)
+    h1 = closing_line(trial, verdict_status(Verdict.H1, 2.0, 0.4, 3.6), 6000, 60)
+    assert h1.startswith(
+        "H1 accepted: evidence that new is stronger than base (the interval is above 0; H1 was at least 25 Elo "
+        "(2.70 points a game) at this table size and field (3 players, field field0)): difference +2.00 points a "
+        "game [+0.40, +3.60] (90% at any stopping time)"
+    )
+    assert "or more" not in h1
+    h0 = closing_line(trial, verdict_status(Verdict.H0, 0.5, -1.0, 2.0), 6000, 60)
+    assert h0.startswith(
+        "H0 accepted: evidence that new is not stronger than base by 25 Elo (2.70 points a game) at this table size "
+        "and field (3 players, field field0) (the interval is below it): difference +0.50 points a game [-1.00, +2.00]"
+    )
+    undecided = closing_line(trial, verdict_status(Verdict.UNDECIDED, 1.0, -1.0, 3.0), 60, 60)
+    assert undecided.endswith("the interval is neither above 0 nor below the margin +2.70")
+
+
+def test_a_wide_elo_margin_is_decided_as_soon_as_the_sets_show_it() -> None:
+    """At 1000 Elo the margin is 2.75 game deviations, and a set's spread was taken as 2.2 margins, six times what
+    the mean of a set's games can spread: every set +10 points a game, its games spread 21, stayed undecided
+    (an interval reaching 134 points above +10, over a margin of 58)."""
+    field = (BotSpec.of("field0", GREEDY),)
+    wide = TrialConfig(
+        BotSpec.of("new", HEURISTIC), BotSpec.of("base", RANDOM), field, 3, Ruleset.of("amigo"), elo1=1000
+    )
+    sets = 10
+    games = [30.0, -10.0, 40.0, -20.0, 10.0, 10.0] * sets
+    status = first_status(wide, SetFigures([10.0] * sets, games, len(games)))
+    assert status.verdict is Verdict.H0 and status.sets <= 6
+    assert status.margin == pytest.approx(points_for_elo(1000, status.sigma))
+
+
+def test_a_test_stored_under_the_earlier_sequential_test_is_not_played_on(tmp_path: Path) -> None:
+    """A test decided by the GSPRT has its deal key revealed; the new test may read the same games as undecided, and
+    would have dealt more sets from a key the bots may know. Such a test is refused, naming what changed."""
+    args = (f"heuristic={HEURISTIC}", f"random={RANDOM}", "--max-games", "6")
+    code, _, _ = rage_test(tmp_path, *args)
+    assert code == 2
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        (key,) = db.execute("SELECT key FROM leagues").fetchone()
+        db.execute("UPDATE leagues SET key = ?", (json.dumps(json.loads(key) | {"test": 1}),))
+    code, _, err = rage_test(tmp_path, *args)
+    assert code == 2 and "stored under other settings (test 1, now 2)" in err and "give the test a new --name" in err
+    assert len(err.strip().splitlines()) == 1

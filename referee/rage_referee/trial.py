@@ -4,8 +4,8 @@ A set is one deal played at a table of NEW, BASE and field bots in every seating
 balanced design (:mod:`.league.seatings`) and in each of them with NEW and BASE swapped, the field
 in place: NEW and BASE hold every hand equally often, against the same field in the same seats.
 At 3 players that is the six seatings of the deal. A set's figure is NEW's total minus BASE's over
-its games, per game; the sequential test (:mod:`.sprt`) runs on these figures after each complete
-set, in set order, so a resumed test reaches the same verdict on the same games. The games are
+its games, per game; the sequential test (:class:`.sprt.AnytimeTest`) reads these figures after each
+complete set, in set order, so a resumed test reaches the same verdict on the same games. The games are
 stored as a league's are, each the moment it ends.
 
 Deals come from a secret key drawn when the test is first stored (kept with its games, so a resumed
@@ -34,12 +34,15 @@ from .league.seatings import Seating, seatings
 from .league.store import Store
 from .runner import LocalRunner
 from .seats import BotSpec
-from .sprt import Sprt, Verdict, elo_of_points, points_for_elo
+from .sprt import SPREAD_FLOOR, AnytimeTest, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0
 MAX_ELO1 = 1000.0
 """The widest margin of H1 in Elo (outscoring BASE with probability 0.997); far wider ones round to certainty."""
 DEFAULT_TIME = TimeControl()
+MIN_GAME_DEVIATION = 1.0
+"""An Elo margin is turned into points with one game's deviation taken as at least this (a point, the scoring's
+step): while NEW and BASE have played alike in every game, the margin is still above 0 and the test decides."""
 
 
 def swapped_plan(players: int) -> tuple[Seating, ...]:
@@ -87,7 +90,7 @@ class TrialConfig:
             raise ValueError(f"--elo1: the margin of H1 must be at most {MAX_ELO1:g} Elo, not {self.elo1:g}")
         self.ruleset.check_players(self.players)
         for rate, value in (("--alpha", self.alpha), ("--beta", self.beta)):
-            if not 0 < value < 0.5:  # as the test's Sprt takes them
+            if not 0 < value < 0.5:  # as the test (AnytimeTest) takes them
                 raise ValueError(f"{rate}: a chance between 0 and 0.5 (both excluded), not {value}")
 
     @property
@@ -112,9 +115,11 @@ class TrialConfig:
         return duplicate_set(self.table(set_id), deals.seed_for(set_id), set_id, set_id * self.set_size, self.plan)
 
     def key(self) -> dict[str, Any]:
-        """What the games and the verdict depend on: a stored test resumes only under the same."""
+        """What the games and the verdict depend on: a stored test resumes only under the same. ``test`` is the
+        sequential test's: 2, the interval valid at any stopping time (1, the GSPRT, decided other verdicts on the
+        same games, and a test it decided has its deal key revealed: it must not play on)."""
         return {
-            "test": 1,
+            "test": 2,
             "bots": [[spec.name, spec.target] for spec in (self.new, self.base, *self.field)],
             "players": self.players,
             "ruleset": self.ruleset.to_json(),
@@ -132,24 +137,28 @@ class TrialStatus:
 
     sets: int
     games: int
-    difference: Summary
-    """NEW's total minus BASE's, points per game, over sets."""
+    difference: float
+    """NEW's total minus BASE's, points per game, the mean over sets."""
+    low: float
+    high: float
+    """The test's interval for the difference, valid at any stopping time (:class:`.sprt.AnytimeTest`)."""
+    los: float
+    """The chance that NEW is the stronger (a t distribution over the sets)."""
     sigma: float
     """The standard deviation of one game's difference (NEW and BASE on different hands)."""
     margin: float
     """H1's difference in points per game."""
-    llr: float
-    lower: float
-    upper: float
+    level: float
+    """The interval's coverage: 1 - alpha - beta."""
     verdict: Verdict
 
     @property
     def elo(self) -> float:
-        return elo_of_points(self.difference.mean, self.sigma)
+        return elo_of_points(self.difference, self.sigma)
 
     @property
     def elo_interval(self) -> tuple[float, float]:
-        return elo_of_points(self.difference.low, self.sigma), elo_of_points(self.difference.high, self.sigma)
+        return elo_of_points(self.low, self.sigma), elo_of_points(self.high, self.sigma)
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.elo_interval
@@ -157,17 +166,15 @@ class TrialStatus:
             "verdict": self.verdict.value,
             "sets": self.sets,
             "games": self.games,
-            "difference": self.difference.mean,
-            "low": finite(self.difference.low),
-            "high": finite(self.difference.high),
-            "los": self.difference.los,
+            "difference": self.difference,
+            "low": finite(self.low),
+            "high": finite(self.high),
+            "level": self.level,
+            "los": self.los,
             "elo": finite(self.elo),
             "elo_low": finite(low),
             "elo_high": finite(high),
             "margin_points": self.margin,
-            "llr": finite(self.llr),
-            "lower": self.lower,
-            "upper": self.upper,
         }
 
 
@@ -218,20 +225,35 @@ def status_after(config: TrialConfig, figures: SetFigures, sets: int) -> TrialSt
     """The test after the first ``sets`` sets of ``figures``."""
     differences = figures.differences[:sets]
     sigma = _deviation(figures.game_differences[: sets * config.set_size])
-    margin = config.points if config.points is not None else points_for_elo(config.elo1 or 0.0, sigma)
-    test = Sprt(0.0, margin, config.alpha, config.beta)
-    verdict = test.verdict(differences) if margin > 0 else Verdict.UNDECIDED
+    margin = margin_points(config, sigma)
+    reading = AnytimeTest(margin, config.alpha, config.beta, least_deviation(margin, sigma)).read(differences)
     return TrialStatus(
         sets,
         sets * config.set_size,
-        Summary.of(differences),
+        reading.mean,
+        reading.low,
+        reading.high,
+        Summary.of(differences).los,
         sigma,
         margin,
-        test.llr(differences),
-        test.lower,
-        test.upper,
-        verdict,
+        1 - config.alpha - config.beta,
+        reading.verdict,
     )
+
+
+def least_deviation(margin: float, sigma: float) -> float:
+    """The deviation a set's figure is taken to have at least: ``SPREAD_FLOOR`` margins, but no more than one
+    game's deviation ``sigma`` (at least :data:`MIN_GAME_DEVIATION`), as the mean of a set's games spreads no
+    more than one of them; past some 130 Elo a margin's floor would otherwise hold the test up for nothing."""
+    return min(SPREAD_FLOOR * margin, max(sigma, MIN_GAME_DEVIATION))
+
+
+def margin_points(config: TrialConfig, sigma: float) -> float:
+    """H1's margin in points a game: ``--points``, or ``--elo1`` at one game's deviation ``sigma`` (at least
+    :data:`MIN_GAME_DEVIATION`)."""
+    if config.points is not None:
+        return config.points
+    return points_for_elo(config.elo1 or 0.0, max(sigma, MIN_GAME_DEVIATION))
 
 
 def first_status(config: TrialConfig, figures: SetFigures, max_sets: int | None = None) -> TrialStatus:

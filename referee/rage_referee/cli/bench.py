@@ -216,8 +216,8 @@ def test_command(
     elo1: Annotated[float | None, typer.Option(help="H1's margin in Elo.", show_default="rage test's")] = None,
     as_json: FiguresJsonOption = False,
 ) -> None:
-    """Games rage test needs at 3 players (greedy the field), beside a head-to-head win/draw/loss SPRT on the same
-    games; and how often it accepts H1 when NEW and BASE are the same bot."""
+    """Games rage test needs at 3 players (greedy the field), beside the GSPRT it used before and a head-to-head
+    win/draw/loss SPRT on the same games; and how often each accepts H1 when NEW and BASE are the same bot."""
     from .. import sprt_bench
     from ..trial import DEFAULT_ELO1
 
@@ -227,43 +227,105 @@ def test_command(
         print(json.dumps(figures))
         return
     rows = [
-        (f"H1 accepted, of {runs} runs", f"{figures['paired_h1_share']:.0%}", f"{figures['baseline_h1_share']:.0%}"),
-        ("mean games to the verdict", f"{figures['paired_mean_games']:.0f}", f"{figures['baseline_mean_games']:.0f}"),
+        (
+            f"H1 accepted, of {runs} runs",
+            f"{figures['paired_h1_share']:.0%}",
+            f"{figures['earlier_h1_share']:.0%}",
+            f"{figures['baseline_h1_share']:.0%}",
+        ),
+        (
+            "mean games to the verdict",
+            f"{figures['paired_mean_games']:.0f}",
+            f"{figures['earlier_mean_games']:.0f}",
+            f"{figures['baseline_mean_games']:.0f}",
+        ),
     ]
     if equal_runs:
         rows.append(
             (
                 f"H1 accepted with NEW = BASE, of {equal_runs} runs",
                 f"{figures['paired_false_h1_share']:.0%} ({figures['paired_equal_mean_games']:.0f} games)",
+                f"{figures['earlier_false_h1_share']:.0%} ({figures['earlier_equal_mean_games']:.0f} games)",
                 "",
             )
         )
     print_figures(
         f"rage bench test: heuristic against itself with 10% random moves, 3 players, amigo, H1 {margin:+g} Elo",
-        ("", "rage test (paired duplicate sets)", "baseline: head-to-head W/D/L SPRT"),
+        ("", "rage test (anytime interval)", "earlier: GSPRT, normal model", "baseline: head-to-head W/D/L SPRT"),
         rows,
     )
 
 
 @app.command("sprt")
 def sprt_command(
-    figures: Annotated[str, typer.Option(help="Stream lengths, comma-separated.")] = "1000,4000",
+    figures: Annotated[str, typer.Option(help="Stream lengths to time verdicts on, comma-separated.")] = "1000,4000",
+    runs: Annotated[int, typer.Option(min=0, max=100_000, help="Runs per scenario of set differences.")] = 400,
+    pair_sets: Annotated[
+        int, typer.Option(min=0, max=10_000, help="Sets of a real pair to resample (heuristic against sloppy).")
+    ] = 200,
+    seed: Annotated[int, typer.Option(min=0, help="The scenarios' random seed.")] = 1,
     as_json: FiguresJsonOption = False,
 ) -> None:
-    """The time rage test's sequential test takes per verdict over a long stream of figures: running sums
-    against the baseline of summing every figure again."""
+    """rage test's sequential test beside the GSPRT it used before: H1 and H0 accepted and sets taken on synthetic
+    set differences (normal, zero-inflated, skewed) and on a real pair's resampled; and each test's time per
+    verdict over a long stream of figures (running sums, and the GSPRT summing every figure again)."""
     from .. import sprt_bench
+    from ..seats import load_bot_class
 
     counts = number_list("--figures", figures, "1000,4000", most=100_000)
     speeds = [sprt_bench.verdict_speed(count) for count in counts]
+    pair = None
+    if runs and pair_sets:
+        heuristic, sloppy = load_bot_class(sprt_bench.HEURISTIC), load_bot_class(sprt_bench.SLOPPY)
+        pair = sprt_bench.set_pool(heuristic, sloppy, pair_sets, seed)
+    comparisons = [sprt_bench.compare(scenario, runs, seed) for scenario in sprt_bench.scenarios(pair)] if runs else []
     if as_json:
-        print(json.dumps([vars(speed) for speed in speeds]))
+        print(
+            json.dumps(
+                {
+                    "speeds": [vars(speed) for speed in speeds],
+                    "scenarios": [
+                        {"scenario": c.scenario.name, "null": c.scenario.null, "margin": c.scenario.margin}
+                        | {"anytime": vars(c.anytime), "earlier": vars(c.earlier)}
+                        for c in comparisons
+                    ],
+                }
+            )
+        )
         return
+    if comparisons:
+        print_figures(
+            f"rage bench sprt: H1 accepted (false when the mean is 0) and sets taken, {runs} runs a scenario, "
+            "alpha = beta = 5%",
+            ("set differences", "rage test: H1", "sets", "earlier GSPRT: H1", "sets"),
+            [
+                (
+                    c.scenario.name,
+                    f"{c.anytime.h1:.1%}",
+                    f"{c.anytime.mean_figures:.0f}",
+                    f"{c.earlier.h1:.1%}",
+                    f"{c.earlier.mean_figures:.0f}",
+                )
+                for c in comparisons
+            ],
+        )
     print_figures(
-        "rage bench sprt: a verdict after each figure of a stream (the same verdicts both ways)",
-        ("figures", "running sums, us a verdict", "baseline: summed again, us a verdict", "baseline / running"),
+        "rage bench sprt: a verdict after each figure of a stream",
+        (
+            "figures",
+            "rage test, us a verdict",
+            "earlier GSPRT, running sums",
+            "GSPRT summed again",
+            "summed again / running",
+        ),
         [
-            (f"{s.figures:,}", f"{s.running_us:.1f}", f"{s.resummed_us:.1f}", f"{s.resummed_us / s.running_us:.1f}x")
+            (
+                f"{s.figures:,}",
+                f"{s.anytime_us:.1f}",
+                f"{s.running_us:.1f}",
+                f"{s.resummed_us:.1f}",
+                f"{s.resummed_us / s.running_us:.1f}x",
+            )
             for s in speeds
         ],
     )

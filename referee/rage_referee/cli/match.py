@@ -66,11 +66,17 @@ def match_pairs(result: MatchResult, names: list[str]) -> list[PairRow]:
     return pair_table(games, names)
 
 
-def pair_line(row: PairRow) -> str:
-    spread = "" if math.isinf(row.high) else f" ±{(row.high - row.low) / 2:.2f}"
+def pair_line(row: PairRow, players: int) -> str:
+    """A pair's difference, said to be this table's (the same pair differs by another at another size or field),
+    with its 95% confidence sequence, or none while the sets bound none (too few, or all alike: no spread)."""
+    where = f"points a game on the same deals at this table of {players}"
+    a, b = name_text(row.a), name_text(row.b)
+    if math.isinf(row.high):
+        return f"{a} over {b}: {row.difference:+.2f} {where} ({row.sets} sets bound no interval yet), LOS {row.los:.1%}"
+    spread = f" ±{(row.high - row.low) / 2:.2f}"
     return (
-        f"{name_text(row.a)} over {name_text(row.b)}: {row.difference:+.2f}{spread} points a game on the same deals "
-        f"(95% confidence sequence, {row.sets} sets), LOS {row.los:.1%}"
+        f"{a} over {b}: {row.difference:+.2f}{spread} {where} (95% confidence sequence, {row.sets} sets), "
+        f"LOS {row.los:.1%}"
     )
 
 
@@ -213,7 +219,7 @@ def _report(
     if deals.key is not None:
         out.print(f"deal key (revealed now the match is over): {deals.key.hex()}")
     for row in pairs:
-        out.print(pair_line(row))
+        out.print(pair_line(row, len(result.stats)))
     if not duplicate and len(result.stats) == 2:
         out.print("(--duplicate for the paired score difference of the two bots, with its interval)", style="dim")
     if records is not None:

@@ -30,13 +30,12 @@ def _signed(value: float, digits: int) -> str:
 
 
 def figures_text(status: TrialStatus) -> str:
-    """The difference with its interval, the Elo it implies, LOS."""
-    difference = status.difference
-    spread = "" if math.isinf(difference.high) else f" ±{(difference.high - difference.low) / 2:.2f}"
+    """The difference with the test's interval (valid at any stopping time), the Elo they imply, LOS."""
     low, high = status.elo_interval
     return (
-        f"{difference.mean:+.2f}{spread} points a game, {_signed(status.elo, 1)} Elo "
-        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {difference.los:.1%}"
+        f"{status.difference:+.2f} points a game [{_signed(status.low, 2)}, {_signed(status.high, 2)}] "
+        f"({status.level:.0%} at any stopping time), {_signed(status.elo, 1)} Elo "
+        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {status.los:.1%}"
     )
 
 
@@ -44,15 +43,20 @@ def live_text(config: TrialConfig, status: TrialStatus, rate: float) -> Text:
     new, base = name_text(config.new.name), name_text(config.base.name)
     return Text(
         f"{status.games} games ({status.sets} sets of {config.set_size}), {new} - {base}: "
-        f"{figures_text(status)}, LLR {status.llr:.2f} in [{status.lower:.2f}, {status.upper:.2f}], "
+        f"{figures_text(status)}; H1 once the interval is above 0, H0 once below {status.margin:+.2f}, "
         f"{rate:.1f} games/s"
     )
 
 
 def margin_text(config: TrialConfig, status: TrialStatus) -> str:
-    if config.points is not None:
-        return f"{config.points:g} points a game"
-    return f"{config.elo1:g} Elo ({status.margin:.2f} points a game)"
+    """H1's margin, and the table it belongs to: the same pair differs by other margins at another size or field."""
+    margin = (
+        f"{config.points:g} points a game"
+        if config.points is not None
+        else f"{config.elo1:g} Elo ({status.margin:.2f} points a game)"
+    )
+    field = ", ".join(name_text(spec.name) for spec in config.field)
+    return f"{margin} at this table size and field ({config.players} players, field {field})"
 
 
 def counted_text(status: TrialStatus, stored: int) -> str:
@@ -77,15 +81,23 @@ def resumed_line(status: TrialStatus, stored: int, db: Path, max_games: int | No
 
 
 def closing_line(config: TrialConfig, status: TrialStatus, max_games: int, stored: int) -> str:
+    """The verdict and what it shows: H1, that NEW is stronger (the interval is above 0), not that it is
+    stronger by the margin; H0, that it is not stronger by the margin (the interval is below it)."""
     new, base = name_text(config.new.name), name_text(config.base.name)
-    tail = f"{figures_text(status)}, after {counted_text(status, stored)}"
+    tail = f"difference {figures_text(status)}, after {counted_text(status, stored)}"
     if status.verdict.value == "H1":
-        return f"H1 accepted: {new} is stronger than {base} by {margin_text(config, status)} or more: {tail}"
+        return (
+            f"H1 accepted: evidence that {new} is stronger than {base} (the interval is above 0; "
+            f"H1 was at least {margin_text(config, status)}): {tail}"
+        )
     if status.verdict.value == "H0":
-        return f"H0 accepted: {new} is not stronger than {base} by {margin_text(config, status)}: {tail}"
+        return (
+            f"H0 accepted: evidence that {new} is not stronger than {base} by {margin_text(config, status)} "
+            f"(the interval is below it): {tail}"
+        )
     return (
         f"undecided after {status.games} games (--max-games {max_games}): {tail}; "
-        f"LLR {status.llr:.2f} in [{status.lower:.2f}, {status.upper:.2f}]"
+        f"the interval is neither above 0 nor below the margin {status.margin:+.2f}"
     )
 
 
@@ -97,9 +109,18 @@ def test_command(
     ],
     players: Annotated[int, typer.Option(min=2, max=10, help="Players at the table.")] = 3,
     ruleset: RulesetOption = "amigo",
-    elo1: Annotated[float | None, typer.Option(help="H1: NEW is stronger by this many Elo.", show_default="25")] = None,
-    points: Annotated[float | None, typer.Option(help="H1: NEW scores this many more points a game.")] = None,
-    alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no better.")] = 0.05,
+    elo1: Annotated[
+        float | None,
+        typer.Option(
+            help="The margin, of this table size and field (the same pair differs by another at others); "
+            "H1: NEW is stronger by this many Elo.",
+            show_default="25",
+        ),
+    ] = None,
+    points: Annotated[
+        float | None, typer.Option(help="H1: NEW scores this many more points a game, at this table size and field.")
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when NEW is no stronger.")] = 0.05,
     beta: Annotated[float, typer.Option(help="The chance of accepting H0 when NEW is better by the margin.")] = 0.05,
     max_games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Stop undecided after this many games.")] = 6000,
     concurrency: ConcurrencyOption = 8,
@@ -122,10 +143,13 @@ def test_command(
     logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs.", show_default="beside --db")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict and figures as JSON.")] = False,
 ) -> None:
-    """Is NEW stronger than BASE? Duplicate sets until a sequential probability ratio test accepts H1 or H0.
+    """Is NEW stronger than BASE? Duplicate sets until a sequential test accepts H1 or H0.
 
-    NEW and BASE play the same hands against the same field in the same seats, set after set; H1 is NEW
-    stronger by the margin. Exit 0: H1, 1: H0, 2: undecided (or bad input), 3: a bot that cannot start."""
+    NEW and BASE play the same hands against the same field in the same seats, set after set.
+    The test keeps an interval for the difference that holds at any stopping time:
+    H1 (evidence NEW is stronger) once it is above 0, H0 (NEW is not stronger by the margin) once below the margin.
+    A margin belongs to its table size and field: the same pair differs by other margins at others.
+    Exit 0: H1, 1: H0, 2: undecided (or bad input), 3: a bot that cannot start."""
     from ..game_spec import TimeControl
     from ..league.store import Store, StoreError, sqlite_url
     from ..seats import BotSpec, BotSpecError, HandshakeError
