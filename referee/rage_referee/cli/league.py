@@ -40,7 +40,10 @@ LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show
 @app.command("run")
 def run_command(
     file: LeagueFile,
-    logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs (default: beside the database).")] = None,
+    logs: Annotated[
+        Path | None,
+        typer.Option(help="Folder for the bots' logs (default: logs/STEM beside the league file STEM.toml)."),
+    ] = None,
     keep_going: Annotated[
         bool,
         typer.Option(
@@ -88,9 +91,10 @@ def run_command(
             make_records_folder(records)
         except RecordFileError as error:
             fail(f"{file}: records: {error}")
-    log_dir = logs or file.parent / "logs"
+    log_dir = logs or league_logs(file)
     if sandbox is not None:
-        hidden = (log_dir, records, config.database_dir(file.parent), file.parent / "submissions")
+        every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
+        hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
         sandbox.hidden = [path.resolve() for path in hidden if path]
     try:
         submissions = prepare_submissions(config, file.parent, sandbox)
@@ -159,6 +163,12 @@ def run_command(
     versions = versions_line(games)
     if versions is not None:
         out.print(versions, markup=False)
+
+
+def league_logs(file: Path) -> Path:
+    """Where a league's bots' logs go by default: a folder of the league file's own, so two leagues in one
+    folder write no log file in common."""
+    return file.parent / "logs" / file.stem
 
 
 def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:
