@@ -72,6 +72,7 @@ def run_command(
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
+    from ..seats.spec import untrusted_refusal
 
     try:
         config = load_league(file)
@@ -84,6 +85,10 @@ def run_command(
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    if config.sandbox.enabled and not no_sandbox:
+        refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
+        if refusal is not None:
+            fail(f"{file}: bots: {refusal}")
     sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     if records is not None:

@@ -1,6 +1,7 @@
 """Bots as they are given: a name and where the bot is, its kind read from the form of the target.
 
-- ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
+- ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing of trusted code;
+  refused where the sandbox is asked for, :func:`untrusted_refusal`);
 - ``HOST:PORT`` or ``unix:PATH``: a bot already serving there;
 - ``submission:PATH``: a submitted bot (a folder or archive with ``rage-bot.toml``), stored as a
   version, built once and run in the sandbox from its own folder;
@@ -66,6 +67,19 @@ class BotSpec:
             if problem:
                 raise BotSpecError(f"bot {name_text(name)!r}: {target!r} is no command line: {problem}")
         return BotSpec(name, target, kind)
+
+
+def untrusted_refusal(specs: list[BotSpec], where: str) -> str | None:
+    """Why the bots of a contest (a sandbox league, a hosted league: ``where``) cannot include the first of
+    ``specs`` that runs in the referee's own process, or None: such a bot is trusted code, which reads every
+    hand of its game and the referee's secrets."""
+    for spec in specs:
+        if spec.kind is BotKind.MODULE:
+            return (
+                f"bot {name_text(spec.name)!r}: {spec.target!r} would run inside the referee, outside {where}, "
+                "reading every hand and the deal key: run the bot as a command instead (python FILE.py)"
+            )
+    return None
 
 
 def command_problem(command: str) -> str | None:
