@@ -72,7 +72,7 @@ def run_command(
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
-    from ..seats.spec import untrusted_refusal
+    from ..seats.spec import shared_seat, untrusted_refusal
 
     try:
         config = load_league(file)
@@ -85,6 +85,8 @@ def run_command(
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    if (shared := shared_seat(config.bot_specs())) is not None:
+        fail(f"{file}: bots: {shared}")
     if config.sandbox.enabled and not no_sandbox:
         refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
         if refusal is not None:
