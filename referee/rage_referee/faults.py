@@ -37,9 +37,10 @@ class Forfeits(StrEnum):
     """How the ratings count a game for a seat the referee played for after its bot was forfeited."""
 
     UNRATED = "unrated"
-    """Not at all: a bot is rated on the games it played itself (the default)."""
+    """Not at all: a bot is rated on the games it played itself, so one that forfeits keeps the rating of its
+    games so far (for local testing; a local league's default)."""
     LOSS = "loss"
-    """As a loss to every seat that played itself."""
+    """As a loss to every seat that played itself (a contest's default: quitting gains nothing)."""
 
 
 @dataclass(frozen=True)

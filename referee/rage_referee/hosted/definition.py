@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..deals import Deals
 from ..faults import Forfeits
-from ..league.config import LeagueConfig
+from ..league.config import CONTEST_FORFEITS, LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import ScheduledGame
 from ..problems import first_problem
@@ -81,8 +81,9 @@ def league_config(text: str, name: str, addresses: Mapping[str, str]) -> LeagueC
 
 
 def forfeits_of(text: str) -> Forfeits:
-    """How a stored league's ratings count a game the referee played for a forfeited bot."""
-    return Forfeits(_parse(text).get("forfeits", Forfeits.UNRATED))
+    """How a stored league's ratings count a game the referee played for a forfeited bot (a contest's
+    default: as a loss)."""
+    return Forfeits(_parse(text).get("forfeits", CONTEST_FORFEITS))
 
 
 def schedule_key(config: LeagueConfig) -> dict[str, Any]:
@@ -123,7 +124,7 @@ def _bot_names(value: object, registered: Mapping[str, str]) -> list[str]:
 
 def _validated(data: dict[str, Any]) -> LeagueConfig:
     try:
-        return LeagueConfig.model_validate(data)
+        return LeagueConfig.model_validate({"forfeits": CONTEST_FORFEITS.value} | data)
     except ValidationError as error:
         where, message, _ = first_problem(error)
         raise InvalidArgument(f"{FIELD}.{where}" if where else FIELD, message) from None
