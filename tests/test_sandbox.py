@@ -99,7 +99,9 @@ def league_file(folder: Path, hostile: str | None, **limits: int) -> Path:
 
 
 def run_league(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options]
+    """``rage league run`` of the league file ``path``, its bots' logs in ``logs`` beside it."""
+    logs = [] if "--logs" in options else ["--logs", str(path.parent / "logs")]
+    command = [sys.executable, "-m", "rage_referee", "league", "run", str(path), *logs, *options]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as league:
         try:
             stdout, stderr = league.communicate(timeout=240)
