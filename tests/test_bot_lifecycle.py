@@ -18,6 +18,7 @@ from rage_referee.seats import BotHandle, BotProcess, BotSpec, HandshakeError, s
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
+BOTS = ROOT / "tests" / "bots"
 
 
 def launched_by(pid: int) -> list[int]:
@@ -241,3 +242,19 @@ def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_pa
     ticks, took = asyncio.run(run())
     assert took >= 1.5, "the deaf bot did not need its grace: the test shows nothing"
     assert ticks >= 20, f"the event loop ran {ticks} times in the {took:.1f} s the bot took to stop"
+
+
+def test_a_daemon_with_no_mark_and_deaf_to_sigterm_ends_with_its_bot(tmp_path: Path) -> None:
+    """Outside the sandbox too: a daemon in a session of its own, its environment cleared, SIGTERM ignored,
+    ends with the match that launched its bot (it was left running, parent pid 1)."""
+    from rage_referee import cgroups
+    from rage_referee.cli import app
+    from typer.testing import CliRunner
+
+    if not cgroups.available():
+        pytest.skip("this machine gives the referee no cgroup for a bot")
+    pid_file = tmp_path / "daemon.pid"
+    bots = ["--bot", f"d=python {BOTS / 'daemonizer.py'} {pid_file}", "--bot", f"g={BOTS / 'blunder.py'}:BlunderBot"]
+    result = CliRunner().invoke(app, ["match", *bots, "--games", "1", "--logs", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    assert_ended(left_behind(pid_file))

@@ -27,6 +27,8 @@ from pathlib import Path
 import rage_sdk
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from . import cgroups
+
 SOCKET_DIR = "/run/rage"
 """Where a sandboxed bot finds the directory of its socket."""
 LISTEN = f"unix:{SOCKET_DIR}/bot.sock"
@@ -76,9 +78,19 @@ class SandboxSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: StrictBool = False
-    memory_mb: StrictInt = Field(1024, ge=64, le=1024 * 1024, description="address space per bot")
+    memory_mb: StrictInt = Field(
+        1024,
+        ge=64,
+        le=1024 * 1024,
+        description="memory of the bot with all its processes, in a cgroup of its own where the machine gives one; "
+        "else address space per process (so up to memory_mb times processes in all)",
+    )
     cpu_seconds: StrictInt = Field(
-        600, ge=1, le=100_000_000, description="CPU time per bot process, over its whole life"
+        600,
+        ge=1,
+        le=100_000_000,
+        description="CPU time for each game the bot plays, all its processes together where the machine gives a "
+        "cgroup (else each process); a bot past it is ended, its fault naming the limit",
     )
     processes: StrictInt = Field(64, ge=8, le=100_000, description="processes and threads per bot")
     file_size_mb: StrictInt = Field(64, ge=1, le=1024 * 1024, description="the largest file a bot may write")
@@ -112,8 +124,9 @@ class Jail:
         """Where the referee reaches the bot."""
         return f"unix:{self.socket_dir}/bot.sock"
 
-    def argv(self, command: list[str]) -> list[str]:
-        """``command`` (which listens on :data:`LISTEN`) inside the sandbox.
+    def argv(self, command: list[str], cpu_rlimit: bool = True) -> list[str]:
+        """``command`` (which listens on :data:`LISTEN`) inside the sandbox; without ``cpu_rlimit``, its CPU
+        time is bounded elsewhere (its cgroup's, watched by the referee).
 
         ``prlimit`` sets the limits; ``bwrap`` (as root: no user namespace to undo it) builds the
         view and the namespaces, keeping only the rights to change user and to empty the bounding set
@@ -125,7 +138,8 @@ class Jail:
         of the group before).
         """
         limits = self.sandbox.settings
-        entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
+        entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}"]
+        entry += [f"--cpu={limits.cpu_seconds}"] if cpu_rlimit else []
         entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", f"--nofile={OPEN_FILES}", "--"]
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
         jail += ["--unshare-cgroup-try", "--die-with-parent", "--hostname", HOSTNAME]
@@ -360,8 +374,13 @@ class Sandbox:
 
     def describe(self) -> str:
         limits = self.settings
+        memory = (
+            f"{limits.memory_mb} MiB memory per bot (a cgroup)"
+            if cgroups.available()
+            else f"{limits.memory_mb} MiB address space per process (no cgroup)"
+        )
         return (
-            f"sandbox: bubblewrap, no network; rlimits per bot: {limits.memory_mb} MiB memory, "
-            f"{limits.cpu_seconds} s CPU, {limits.processes} processes, {limits.file_size_mb} MiB per file, "
+            f"sandbox: bubblewrap, no network; limits per bot: {memory}, "
+            f"{limits.cpu_seconds} s CPU per game, {limits.processes} processes, {limits.file_size_mb} MiB per file, "
             f"{limits.tmp_mb} MiB of /tmp"
         )
