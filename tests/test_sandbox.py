@@ -502,3 +502,11 @@ def test_the_memory_limit_holds_for_the_bot_with_all_its_processes(tmp_path: Pat
 
 def hostile_log_text(folder: Path) -> str:
     return (folder / "logs" / "hostile.log").read_text()
+
+
+@pytest.mark.parametrize("cgroup", [True, False])
+def test_the_sandbox_line_says_what_the_memory_limit_bounds(monkeypatch: pytest.MonkeyPatch, cgroup: bool) -> None:
+    monkeypatch.setattr(cgroups, "available", lambda: cgroup)
+    line = sandbox.Sandbox(sandbox.SandboxSettings(enabled=True, memory_mb=512, cpu_seconds=30), {}).describe()
+    bound = "512 MiB memory per bot (a cgroup)" if cgroup else "512 MiB address space per process (no cgroup)"
+    assert bound in line and "30 s CPU per game" in line

@@ -5,9 +5,11 @@ runs and the SDK) and of its own code directory; it may write only to its work d
 its current directory and ``$HOME``) and a private ``/tmp``, both in memory and bounded. It has no
 network at all (its own network namespace, holding only a loopback) and speaks to the referee over a
 Unix socket in the one directory bind-mounted from outside (``/run/rage``). It runs as a user of its
-own, so the kernel bounds its memory (address space), CPU time, processes (threads count), file size
-and open files by rlimit, and in its own PID namespace, process group and session; when its games
-end everything it started is killed.
+own, so the kernel bounds its processes (threads count), file size, open files and each process's
+address space by rlimit, and in its own PID namespace, process group and session; when its games
+end everything it started is killed. Its memory and CPU time are bounded for the bot as a whole by
+its cgroup (:mod:`.cgroups`) where the machine gives one, its CPU time per game; else by rlimit,
+each process's.
 """
 
 from __future__ import annotations

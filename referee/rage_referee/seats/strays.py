@@ -3,7 +3,8 @@
 Each launch outside the sandbox carries :data:`LAUNCH_ENV` with a mark of its own; processes inherit
 it, so a child that made a session or group of its own (``setsid``, a double fork) still carries it
 when the bot's group is ended, and is ended with it. A child that clears its environment escapes
-this; in the sandbox everything a bot started is ended with it.
+this, but not the bot's cgroup (:mod:`~rage_referee.cgroups`), where the machine gives one; in the
+sandbox everything a bot started is ended with it.
 """
 
 from __future__ import annotations
