@@ -244,14 +244,20 @@ def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_pa
     assert ticks >= 20, f"the event loop ran {ticks} times in the {took:.1f} s the bot took to stop"
 
 
-def test_a_daemon_with_no_mark_and_deaf_to_sigterm_ends_with_its_bot(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cgroup", [True, False])
+def test_a_daemon_with_no_mark_and_deaf_to_sigterm_ends_with_its_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cgroup: bool
+) -> None:
     """Outside the sandbox too: a daemon in a session of its own, its environment cleared, SIGTERM ignored,
-    ends with the match that launched its bot (it was left running, parent pid 1)."""
+    ends with the match that launched its bot (it was left running, parent pid 1): in the bot's cgroup, and
+    without one, as a process of the bot's tree when it stops."""
     from rage_referee import cgroups
     from rage_referee.cli import app
     from typer.testing import CliRunner
 
-    if not cgroups.available():
+    if not cgroup:
+        monkeypatch.setattr(cgroups.BotCgroup, "make", staticmethod(lambda memory_bytes=None: None))
+    elif not cgroups.available():
         pytest.skip("this machine gives the referee no cgroup for a bot")
     pid_file = tmp_path / "daemon.pid"
     bots = ["--bot", f"d=python {BOTS / 'daemonizer.py'} {pid_file}", "--bot", f"g={BOTS / 'blunder.py'}:BlunderBot"]

@@ -103,6 +103,41 @@ def _runs_in(pid: int, group: int) -> bool:
     return member_of == str(group) and state not in ("Z", "X")
 
 
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (state first), or none when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def descendants(pid: int) -> set[tuple[int, str]]:
+    """The processes below ``pid`` (its children, theirs, ...), each with its start time, so that an id
+    taken again by another process later is not mistaken for one of them."""
+    below: dict[str, list[int]] = {}
+    started: dict[int, str] = {}
+    for other in processes():
+        fields = _stat(other)
+        if len(fields) > 19:
+            below.setdefault(fields[1], []).append(other)
+            started[other] = fields[19]
+    found, todo = set(), [pid]
+    while todo:
+        for child in below.get(str(todo.pop()), []):
+            found.add((child, started[child]))
+            todo.append(child)
+    return found
+
+
+def _kill_left(tree: set[tuple[int, str]]) -> None:
+    """SIGKILL each process of ``tree`` that still runs (the same process: started when it was)."""
+    for pid, started in tree:
+        fields = _stat(pid)
+        if len(fields) > 19 and fields[19] == started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def _cpu_seconds(pid: int) -> float:
     """The CPU time process ``pid`` has used (user and system), or 0 when it is gone."""
     try:
@@ -347,7 +382,9 @@ class BotProcess:
         started outside it."""
         process, self.process = self.process, None
         if process is not None:
+            tree = descendants(process.pid)  # those that left its group (setsid) but not its tree
             stop_group(process, grace)
+            _kill_left(tree)
         if self._mark is not None:
             end_marked(self._mark)
             self._mark = None
