@@ -11,6 +11,7 @@ its CPU time is read whole, and when the bot stops every process in it is killed
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import shlex
@@ -40,6 +41,16 @@ def _own(controller: str) -> Path | None:
     return None
 
 
+def _sweep(own: Path) -> None:
+    """Remove the cgroups beneath ``own`` left by referees gone without stopping their bots (``kill -9``):
+    their bots have ended (they stop with the referee), the folders stayed."""
+    for folder in own.glob("rage-bot-*-*"):
+        referee = folder.name.split("-")[2]
+        if referee.isdigit() and not Path(f"/proc/{referee}").exists():
+            with contextlib.suppress(OSError):  # one still holding a process is kept
+                folder.rmdir()
+
+
 @dataclass
 class BotCgroup:
     """One launch's cgroup, a folder in each hierarchy of :data:`CONTROLLERS`."""
@@ -59,6 +70,7 @@ class BotCgroup:
                 own = _own(controller)
                 if own is None:
                     raise OSError(f"no writable {controller} cgroup")
+                _sweep(own)
                 folder = own / name
                 folder.mkdir()
                 made.folders[controller] = folder
@@ -132,8 +144,9 @@ class BotCgroup:
         self.folders = {}
 
 
+@functools.cache
 def available() -> bool:
-    """Whether this machine gives the referee a cgroup for each bot."""
+    """Whether this machine gives the referee a cgroup for each bot (asked once)."""
     made = BotCgroup.make()
     if made is None:
         return False

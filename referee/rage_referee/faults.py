@@ -22,7 +22,8 @@ class FaultKind(StrEnum):
     TIMEOUT = "timeout"
     """No decision within the decision time plus what was left of the bank."""
     CRASHED = "crashed"
-    """The bot's process or connection went away (or could not be reached)."""
+    """The bot's process or connection went away (or could not be reached); when a limit of the sandbox
+    ended it, the detail names the limit (``ended by its cpu limit of 600 s per game (...)``)."""
     MALFORMED = "malformed"
     """A reply that is no action at all: a number that stands for no bid or play."""
     ILLEGAL = "illegal"
