@@ -288,8 +288,8 @@ def test_a_bot_stopped_while_bubblewrap_sets_it_up_leaves_nothing_behind(
     os.mkfifo(gate, 0o666)
     unheld = sandbox.Jail.argv
 
-    def held(jail: sandbox.Jail, command: list[str]) -> list[str]:
-        argv = unheld(jail, command)
+    def held(jail: sandbox.Jail, command: list[str], cpu_rlimit: bool = True) -> list[str]:
+        argv = unheld(jail, command, cpu_rlimit)
         setup, bot_user = argv.index(jail.sandbox.tools["bwrap"]) + 1, argv.index(jail.sandbox.tools["setpriv"])
         hold = ["/bin/sh", "-c", f'read _ < {gate}; exec "$@"', "sh"]
         return [*argv[:setup], "--lock-file", str(gate), *argv[setup:bot_user], *hold, *argv[bot_user:]]
