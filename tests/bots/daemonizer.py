@@ -1,8 +1,9 @@
 """Leaves a daemon behind before it serves: a process in a session of its own (``setsid``), with an empty
 environment (no mark of the launch), deaf to SIGTERM, sleeping for an hour; its id written to PIDFILE. Then
-plays the first legal action.
+plays the first legal action. With ``--orphan`` the daemon's parent exits at once (``setsid --fork``): the
+daemon is no child of the bot.
 
-    python tests/bots/daemonizer.py PIDFILE --port N
+    python tests/bots/daemonizer.py PIDFILE [--orphan] --port N
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import sys
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.server import main
 
-DAEMON = "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(3600)"
+DAEMON = (
+    "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "open(sys.argv[1], 'w').write(f'{os.getpid()}\\n'); time.sleep(3600)"
+)
 
 
 class DaemonizerBot(Bot):
@@ -29,13 +33,8 @@ class DaemonizerBot(Bot):
 
 if __name__ == "__main__":
     pidfile, rest = sys.argv[1], sys.argv[2:]
-    daemon = subprocess.Popen(
-        ["/usr/bin/setsid", sys.executable, "-c", DAEMON],
-        env={},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    with open(pidfile, "w") as file:
-        file.write(f"{daemon.pid}\n")
-    main(DaemonizerBot, rest)
+    orphan = "--orphan" in rest
+    setsid = ["/usr/bin/setsid", *(["--fork"] if orphan else [])]
+    quiet = subprocess.DEVNULL
+    subprocess.Popen([*setsid, sys.executable, "-c", DAEMON, pidfile], env={}, stdin=quiet, stdout=quiet, stderr=quiet)
+    main(DaemonizerBot, [part for part in rest if part != "--orphan"])

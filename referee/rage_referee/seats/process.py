@@ -41,6 +41,10 @@ from .spec import BotSpecError
 from .strays import LAUNCH_ENV, end_marked, new_mark, processes
 
 START_TIMEOUT = 20.0
+SUBREAPER = "import ctypes, os, sys; ctypes.CDLL(None).prctl(36, 1, 0, 0, 0); os.execvp(sys.argv[1], sys.argv[1:])"
+"""Run before a bot launched outside the sandbox where no cgroup holds it: the bot becomes the subreaper of
+what it starts (``PR_SET_CHILD_SUBREAPER``, kept across ``exec``), so a daemon whose parent exits stays below
+the bot instead of going to ``init``, and is ended with it (:func:`descendants`)."""
 CPU_WATCH = 0.1
 """Seconds between two readings of a sandboxed bot's CPU time, in its cgroup."""
 
@@ -244,6 +248,8 @@ class BotProcess:
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
         if self._cgroup is not None:
             argv = [*self._cgroup.entry(), *argv]
+        elif self._jail is None and sys.platform == "linux":
+            argv = [sys.executable, "-c", SUBREAPER, *argv]
         self._log.write(launch_header(shown).encode())
         self._launched_at = self._log.tell()
         drain = self._drain = LogDrain(self._log)
