@@ -90,3 +90,24 @@ def test_the_hosted_referee_refuses_a_second_registration_of_an_address(tmp_path
         ]
 
     run(tmp_path, scenario)
+
+
+def test_a_hosted_league_refuses_bots_registered_at_one_address_before_the_registry_refused_them(
+    tmp_path: Path,
+) -> None:
+    async def scenario(hosted: Referee) -> None:
+        for name in ("one", "two"):  # as a database of an earlier release may hold them
+            hosted.contest.registry.add_bot(name, "localhost:5001", "", f"{name}-hash")
+        hosted.contest.registry.add_bot("three", "127.0.0.1:5002", "", "three-hash")
+        definition = 'players = 2\ngames = 2\n[ruleset]\npreset = "amigo"\n'
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition, name="cup"), ADMIN)
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert refused.value.details() == (
+            "definition.bots: bots 'one' and 'two' are both at localhost:5001: one process would hold two seats "
+            "and see both hands; give each bot its own"
+        )
+        apart = 'bots = ["one", "three"]\n' + definition
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=apart, name="cup"), ADMIN)
+
+    run(tmp_path, scenario)

@@ -23,6 +23,7 @@ from ..league.config import CONTEST_FORFEITS, LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import ScheduledGame
 from ..problems import first_problem
+from ..seats.spec import BotSpec, kind_of, shared_seat
 from .checks import MAX_LEAGUE_NAME, check_name
 from .errors import InvalidArgument
 
@@ -67,6 +68,9 @@ def read_definition(text: str, name: str, registered: Mapping[str, str]) -> Leag
             raise InvalidArgument("name", f"{name!r}, but the definition names the league {stated!r}")
     names = _bot_names(data.pop("bots", None), registered)
     data["bots"] = {bot: registered[bot] for bot in names}
+    shared = shared_seat([BotSpec(bot, target, kind_of(target)) for bot, target in data["bots"].items()], False)
+    if shared is not None:  # registered before the registry refused a second bot at an address
+        raise InvalidArgument(f"{FIELD}.bots", shared)
     config = _validated(data)
     return LeagueDefinition(config, _bounded_schedule(config))
 

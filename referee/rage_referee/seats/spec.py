@@ -102,14 +102,14 @@ def _resolved(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
     return [ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos]
 
 
-def shared_seat(specs: list[BotSpec]) -> str | None:
+def shared_seat(specs: list[BotSpec], resolve: bool = True) -> str | None:
     """Why ``specs`` cannot play together when two of them are at one address (one process would hold two
-    seats and know both hands), or None."""
+    seats and know both hands), or None; host names resolved when ``resolve`` (:func:`seat_address`)."""
     seen: dict[str, BotSpec] = {}
     for spec in specs:
         if spec.kind is not BotKind.ADDRESS:
             continue
-        first = seen.setdefault(seat_address(spec.target), spec)
+        first = seen.setdefault(seat_address(spec.target, resolve), spec)
         if first is not spec:
             return (
                 f"bots {name_text(first.name)!r} and {name_text(spec.name)!r} are both at {spec.target}"
