@@ -38,13 +38,13 @@ from .log_drain import LogDrain
 from .log_tail import tail_lines
 from .remote import health_said, wait_healthy
 from .spec import BotSpecError
-from .strays import LAUNCH_ENV, end_marked, new_mark, processes
+from .strays import LAUNCH_ENV, descendants, end_left, end_marked, new_mark, processes, stat_fields
 
 START_TIMEOUT = 20.0
 SUBREAPER = "import ctypes, os, sys; ctypes.CDLL(None).prctl(36, 1, 0, 0, 0); os.execvp(sys.argv[1], sys.argv[1:])"
 """Run before a bot launched outside the sandbox where no cgroup holds it: the bot becomes the subreaper of
 what it starts (``PR_SET_CHILD_SUBREAPER``, kept across ``exec``), so a daemon whose parent exits stays below
-the bot instead of going to ``init``, and is ended with it (:func:`descendants`)."""
+the bot instead of going to ``init``, and is ended with it (:func:`~.strays.descendants`)."""
 CPU_WATCH = 0.1
 """Seconds between two readings of a sandboxed bot's CPU time, in its cgroup."""
 
@@ -107,48 +107,10 @@ def _runs_in(pid: int, group: int) -> bool:
     return member_of == str(group) and state not in ("Z", "X")
 
 
-def _stat(pid: int) -> list[str]:
-    """The fields of ``/proc/PID/stat`` after the command's name (state first), or none when it is gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return []
-
-
-def descendants(pid: int) -> set[tuple[int, str]]:
-    """The processes below ``pid`` (its children, theirs, ...), each with its start time, so that an id
-    taken again by another process later is not mistaken for one of them."""
-    below: dict[str, list[int]] = {}
-    started: dict[int, str] = {}
-    for other in processes():
-        fields = _stat(other)
-        if len(fields) > 19:
-            below.setdefault(fields[1], []).append(other)
-            started[other] = fields[19]
-    found, todo = set(), [pid]
-    while todo:
-        for child in below.get(str(todo.pop()), []):
-            found.add((child, started[child]))
-            todo.append(child)
-    return found
-
-
-def _kill_left(tree: set[tuple[int, str]]) -> None:
-    """SIGKILL each process of ``tree`` that still runs (the same process: started when it was)."""
-    for pid, started in tree:
-        fields = _stat(pid)
-        if len(fields) > 19 and fields[19] == started:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-
-
 def _cpu_seconds(pid: int) -> float:
     """The CPU time process ``pid`` has used (user and system), or 0 when it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if len(fields) > 12 else 0.0
 
 
 def launch_header(command: str) -> str:
@@ -390,7 +352,7 @@ class BotProcess:
         if process is not None:
             tree = descendants(process.pid)  # those that left its group (setsid) but not its tree
             stop_group(process, grace)
-            _kill_left(tree)
+            end_left(tree)
         if self._mark is not None:
             end_marked(self._mark)
             self._mark = None
