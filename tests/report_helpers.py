@@ -90,8 +90,8 @@ def live_contest(folder: Path, games: list[FinishedGame], shown: int) -> Iterato
     """A contest whose running league "cup" holds the first ``shown`` of ``games``, its pages served."""
     admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
     contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))
-    for name in ("heuristic", "greedy", "random", "raiser"):
-        contest.registry.add_bot(name, "127.0.0.1:1", "", token_hash(bot if name == "raiser" else name * 8))
+    for port, name in enumerate(("heuristic", "greedy", "random", "raiser"), 1):  # one address each
+        contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(bot if name == "raiser" else name * 8))
     registered = {bot.name: bot.address for bot in contest.registry.bots()}
     contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
     league_id = contest.registry.league("cup").league_id

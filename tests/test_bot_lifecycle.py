@@ -18,6 +18,7 @@ from rage_referee.seats import BotHandle, BotProcess, BotSpec, HandshakeError, s
 from rage_sdk.server import PARENT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
+BOTS = ROOT / "tests" / "bots"
 
 
 def launched_by(pid: int) -> list[int]:
@@ -241,3 +242,26 @@ def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_pa
     ticks, took = asyncio.run(run())
     assert took >= 1.5, "the deaf bot did not need its grace: the test shows nothing"
     assert ticks >= 20, f"the event loop ran {ticks} times in the {took:.1f} s the bot took to stop"
+
+
+@pytest.mark.parametrize(("cgroup", "orphan"), [(True, True), (False, False), (False, True)])
+def test_a_daemon_with_no_mark_and_deaf_to_sigterm_ends_with_its_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cgroup: bool, orphan: bool
+) -> None:
+    """Outside the sandbox too: a daemon in a session of its own, its environment cleared, SIGTERM ignored,
+    ends with the match that launched its bot (it was left running, parent pid 1): in the bot's cgroup, and
+    without one, as a process below the bot when it stops (the bot the subreaper of an orphan it made)."""
+    from rage_referee import cgroups
+    from rage_referee.cli import app
+    from typer.testing import CliRunner
+
+    if not cgroup:
+        monkeypatch.setattr(cgroups.BotCgroup, "make", staticmethod(lambda memory_bytes=None: None))
+    elif not cgroups.available():
+        pytest.skip("this machine gives the referee no cgroup for a bot")
+    pid_file = tmp_path / "daemon.pid"
+    daemonizer = f"d=python {BOTS / 'daemonizer.py'} {pid_file}{' --orphan' if orphan else ''}"
+    bots = ["--bot", daemonizer, "--bot", f"g={BOTS / 'blunder.py'}:BlunderBot"]
+    result = CliRunner().invoke(app, ["match", *bots, "--games", "1", "--logs", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    assert_ended(left_behind(pid_file))

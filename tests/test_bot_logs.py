@@ -104,3 +104,20 @@ def test_bots_whose_names_make_the_same_file_name_keep_logs_of_their_own(tmp_pat
     assert tmp_path / "a_b.log" in logs  # a name fit for a file keeps it as it is
     for log in logs:
         assert len(re.findall(r"^=== .* launches ", log.read_text(), re.M)) == 1, log
+
+
+def test_two_leagues_in_one_folder_keep_their_bots_logs_apart(tmp_path: Path) -> None:
+    from league_helpers import flat, rage, write_league
+
+    served = f"python {shlex.quote(str(example_bot('random_bot')))}"
+    bots = {"served": served, "local": f"{example_bot('greedy_bot')}:GreedyBot"}
+    for stem in ("first", "second"):
+        league = write_league(tmp_path, f"{stem}.toml", name=stem, players=2, games=2, bots=bots,
+                              database=f"{stem}.sqlite", ruleset='preset = "amigo"\nrounds = [1]')  # fmt: skip
+        result = rage("league", "run", league, "--standings-every", "0")
+        assert result.exit_code == 0, result.output
+    for stem in ("first", "second"):
+        log = (tmp_path / "logs" / stem / "served.log").read_text()
+        assert len(re.findall(r"^=== .* launches .*random_bot\.py", log, re.M)) == 1
+    shown = CliRunner().invoke(app, ["league", "run", "--help"], env={"COLUMNS": "300"}).output
+    assert "default: logs/STEM beside the league file STEM.toml" in flat(shown)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from game_records import scored_game
 from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, flat, rage, stored, write_league
+from rage_referee.faults import Forfeits
 from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import load_league
@@ -174,11 +175,13 @@ def test_a_bot_that_cannot_start_stops_the_league_unless_asked_to_keep_going(tmp
 
 def test_hosted_standings_count_forfeits_as_the_definition_says() -> None:
     from rage_referee.faults import Fault, FaultKind, Forfeits
-    from rage_referee.hosted.definition import forfeits_of
+    from rage_referee.hosted.definition import forfeits_of, league_config
     from rage_referee.hosted.standings import point_table
 
-    assert forfeits_of('players = 2\ngames = 4\n[ruleset]\npreset = "amigo"\n') is Forfeits.UNRATED
-    assert forfeits_of('forfeits = "loss"\nplayers = 2\n[ruleset]\npreset = "amigo"\n') is Forfeits.LOSS
+    assert forfeits_of('players = 2\ngames = 4\n[ruleset]\npreset = "amigo"\n') is Forfeits.LOSS  # a contest's
+    assert forfeits_of('forfeits = "unrated"\nplayers = 2\n[ruleset]\npreset = "amigo"\n') is Forfeits.UNRATED
+    hosted = league_config('players = 2\ngames = 4\n[ruleset]\npreset = "amigo"\n', "cup", {"a": "h:1", "b": "h:2"})
+    assert hosted.forfeits is Forfeits.LOSS
     faults = (Fault(0, FaultKind.FORFEITED, 1, 0, "excluded by the organizer", "bid 0"),)
     game = scored_game(0, ("dead", "a", "b"), (1, 3, 2), totals=(9, 1, 2), rounds=2, faults=faults)
     assert [row.games for row in point_table([game]).rows] == [1, 1, 0]
@@ -203,3 +206,26 @@ def test_a_bot_that_cannot_start_is_quoted_as_text(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "[/] [bold]loud \\x1b[31m red" in result.output and "\x1b" not in result.output
+
+
+def test_a_quitter_gains_nothing_in_a_contest(tmp_path: Path) -> None:
+    """A bot that quits after its first decisions, in a league with the sandbox enabled: by default each game
+    the referee played for it is a loss, where unrated it would keep the rating of the games it played."""
+    quitter = f"{sys.executable} {TEST_BOTS / 'quitter.py'} --after 12"
+    bots = {name: BOTS[name] for name in ("heuristic", "greedy", "random")} | {"quitter": quitter}
+    file = league_file(tmp_path, bots=bots, extra="[sandbox]\nenabled = true\n")
+    play(file)  # without the sandbox: the league file's default is what is shown
+    assert load_league(file).forfeits is Forfeits.LOSS
+    games = stored(file)
+    seated = sum("quitter" in game.figures.seats for game in games)
+    forfeited = sum(
+        game.figures.seats.index("quitter") in game.figures.forfeited
+        for game in games
+        if "quitter" in game.figures.seats
+    )
+    assert 0 < forfeited < seated
+    rows = {row["name"]: row for row in ratings_json(file)}
+    assert (rows["quitter"]["games"], rows["quitter"]["forfeited"]) == (seated, forfeited)
+    unrated = {row["name"]: row for row in ratings_json(file, "--forfeits", "unrated")}
+    assert unrated["quitter"]["games"] == seated - forfeited
+    assert rows["quitter"]["elo"] < unrated["quitter"]["elo"]

@@ -27,15 +27,15 @@ def test_the_entry_token_registers_its_entrants_share_of_bots_and_no_more(
     code = pack(bot_folder(tmp_path / "bot"))
 
     async def scenario(hosted: Referee) -> None:
-        for name in ("one", "two"):
-            await hosted.call("RegisterBot", pb.RegisterBotRequest(name=name, address="127.0.0.1:5"), ENTRY)
+        for port, name in enumerate(("one", "two"), 5):
+            await hosted.call("RegisterBot", pb.RegisterBotRequest(name=name, address=f"127.0.0.1:{port}"), ENTRY)
         with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await hosted.call("RegisterBot", pb.RegisterBotRequest(name="three", address="127.0.0.1:5"), ENTRY)
+            await hosted.call("RegisterBot", pb.RegisterBotRequest(name="three", address="127.0.0.1:7"), ENTRY)
         assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
         assert refused.value.details() == ("entrant 'entry' has 2 bots, the most one entrant may: ask the organizer")
         assert await hosted.refusal("three", code) == (grpc.StatusCode.RESOURCE_EXHAUSTED, refused.value.details())
         assert not hosted.stored()  # refused before the upload was received or built
-        await hosted.call("RegisterBot", pb.RegisterBotRequest(name="house", address="127.0.0.1:5"), ADMIN)
+        await hosted.call("RegisterBot", pb.RegisterBotRequest(name="house", address="127.0.0.1:8"), ADMIN)
         listed = await hosted.call("ListBots", pb.ListBotsRequest(), ENTRY)
         assert [bot.name for bot in listed.bots] == ["one", "two", "house"]
 

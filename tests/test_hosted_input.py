@@ -418,7 +418,7 @@ def test_a_hosted_league_past_its_games_is_refused_by_the_count_it_would_play(
     from rage_referee.hosted.errors import InvalidArgument
 
     text = f'players = 3\n{setting}\n[ruleset]\npreset = "amigo"\n'
-    registered = {name: "127.0.0.1:1" for name in ("a", "b", "c", "d")}
+    registered = {name: f"127.0.0.1:{port}" for port, name in enumerate(("a", "b", "c", "d"), 1)}
     with pytest.raises(InvalidArgument) as refused:
         read_definition(text, "cup", registered)
     assert str(refused.value) == f"definition.{key}: at most 100,000 games in a league, not {games}"

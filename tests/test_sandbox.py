@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from conftest import require, require_command
-from rage_referee import sandbox
+from rage_referee import cgroups, sandbox
 from rage_referee.cli import app
 from rage_referee.limits import MAX_BOT_LOG_BYTES
 from rage_referee.sandbox import UID_BASE
@@ -99,7 +99,9 @@ def league_file(folder: Path, hostile: str | None, **limits: int) -> Path:
 
 
 def run_league(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "rage_referee", "league", "run", str(path), *options]
+    """``rage league run`` of the league file ``path``, its bots' logs in ``logs`` beside it."""
+    logs = [] if "--logs" in options else ["--logs", str(path.parent / "logs")]
+    command = [sys.executable, "-m", "rage_referee", "league", "run", str(path), *logs, *options]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as league:
         try:
             stdout, stderr = league.communicate(timeout=240)
@@ -246,16 +248,6 @@ def test_the_private_tmp_fills_up_at_its_size(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("sandbox_tools")
-def test_a_spinning_bot_times_out_and_is_ended_by_its_cpu_limit(tmp_path: Path) -> None:
-    result = run_league(league_file(tmp_path, "spin", cpu_seconds=2))
-    played(result)
-    assert {"timeout", "crashed"} <= faults(result)
-    restarts = (tmp_path / "logs" / "hostile.log").read_text().count("serving on")
-    assert restarts > 1, "the CPU limit did not end the spinning bot"
-
-
-@pytest.mark.slow
-@pytest.mark.usefixtures("sandbox_tools")
 def test_a_child_left_behind_is_killed_with_the_bot(tmp_path: Path) -> None:
     result = run_league(league_file(tmp_path, "orphan"))
     played(result)
@@ -296,8 +288,8 @@ def test_a_bot_stopped_while_bubblewrap_sets_it_up_leaves_nothing_behind(
     os.mkfifo(gate, 0o666)
     unheld = sandbox.Jail.argv
 
-    def held(jail: sandbox.Jail, command: list[str]) -> list[str]:
-        argv = unheld(jail, command)
+    def held(jail: sandbox.Jail, command: list[str], cpu_rlimit: bool = True) -> list[str]:
+        argv = unheld(jail, command, cpu_rlimit)
         setup, bot_user = argv.index(jail.sandbox.tools["bwrap"]) + 1, argv.index(jail.sandbox.tools["setpriv"])
         hold = ["/bin/sh", "-c", f'read _ < {gate}; exec "$@"', "sh"]
         return [*argv[:setup], "--lock-file", str(gate), *argv[setup:bot_user], *hold, *argv[bot_user:]]
@@ -460,3 +452,61 @@ def test_a_flood_of_output_is_cut_at_the_log_cap_as_outside_the_sandbox_and_the_
     runs = log.read_bytes()[(LIMITS["file_size_mb"] + 1) * 1024 * 1024 :]
     assert len(runs) <= MAX_BOT_LOG_BYTES + 4096
     assert runs.splitlines()[-1].startswith(b"=== the referee cut ")
+
+
+def league_of_games(folder: Path, hostile: str, games: int, decision_ms: int, **limits: int) -> Path:
+    """:func:`league_file` with ``games`` games at its table, one at a time, ``decision_ms`` a decision."""
+    path = league_file(folder, hostile, **limits)
+    text = path.read_text().replace("games_per_table = 2", f"games_per_table = {games}")
+    text = text.replace("decision_ms = 300", f"decision_ms = {decision_ms}")
+    path.write_text(text.replace("concurrency = 2", "concurrency = 1"))
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_cpu_limit_is_per_game_not_over_the_bots_life(tmp_path: Path) -> None:
+    """0.6 s of CPU time in each of 4 games, under a limit of 1 s: every game within it (over the process's
+    life it was ended in the second game, and forfeited)."""
+    result = run_league(league_of_games(tmp_path, "burn 600", 4, 5000, cpu_seconds=1))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "sandboxed: 4 games" in result.stdout
+    assert not faults(result), result.stderr[-2000:]
+    assert (tmp_path / "logs" / "hostile.log").read_text().count("serving on") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_bot_past_its_cpu_limit_is_told_which_limit_ended_it(tmp_path: Path) -> None:
+    """A bot spinning in its first decision, given 60 s for it: its CPU limit of 1 s ends it first."""
+    result = run_league(league_of_games(tmp_path, "spin", 1, 60_000, cpu_seconds=1))
+    assert result.returncode == 0, result.stderr[-2000:]
+    crashed = [line for line in result.stderr.splitlines() if "hostile crashed" in line]
+    assert crashed and "ended by its cpu limit of 1 s per game" in crashed[0], result.stderr[-2000:]
+    assert "=== the referee ends the bot: it passed its cpu limit of 1 s per game" in hostile_log_text(tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sandbox_tools")
+def test_the_memory_limit_holds_for_the_bot_with_all_its_processes(tmp_path: Path) -> None:
+    """8 processes of 96 MiB each, every one under the 384 MiB a process may address: together they hold no
+    more than the bot's 384 MiB."""
+    if not cgroups.available():
+        pytest.skip("this machine gives the referee no cgroup: memory_mb bounds each process")
+    result = run_league(league_file(tmp_path, "spread 8 96"))
+    played(result)
+    alive = re.findall(r"^spread: (\d+) of 8 processes holding 96 MiB alive$", hostile_log_text(tmp_path), re.M)
+    assert alive and int(alive[0]) * 96 < LIMITS["memory_mb"], alive
+    assert "ended by its memory limit of 384 MiB per bot" in result.stderr or "crashed" not in result.stderr
+
+
+def hostile_log_text(folder: Path) -> str:
+    return (folder / "logs" / "hostile.log").read_text()
+
+
+@pytest.mark.parametrize("cgroup", [True, False])
+def test_the_sandbox_line_says_what_the_memory_limit_bounds(monkeypatch: pytest.MonkeyPatch, cgroup: bool) -> None:
+    monkeypatch.setattr(cgroups, "available", lambda: cgroup)
+    line = sandbox.Sandbox(sandbox.SandboxSettings(enabled=True, memory_mb=512, cpu_seconds=30), {}).describe()
+    bound = "512 MiB memory per bot (a cgroup)" if cgroup else "512 MiB address space per process (no cgroup)"
+    assert bound in line and "30 s CPU per game" in line

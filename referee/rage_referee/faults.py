@@ -22,7 +22,8 @@ class FaultKind(StrEnum):
     TIMEOUT = "timeout"
     """No decision within the decision time plus what was left of the bank."""
     CRASHED = "crashed"
-    """The bot's process or connection went away (or could not be reached)."""
+    """The bot's process or connection went away (or could not be reached); when a limit of the sandbox
+    ended it, the detail names the limit (``ended by its cpu limit of 600 s per game (...)``)."""
     MALFORMED = "malformed"
     """A reply that is no action at all: a number that stands for no bid or play."""
     ILLEGAL = "illegal"
@@ -37,9 +38,10 @@ class Forfeits(StrEnum):
     """How the ratings count a game for a seat the referee played for after its bot was forfeited."""
 
     UNRATED = "unrated"
-    """Not at all: a bot is rated on the games it played itself (the default)."""
+    """Not at all: a bot is rated on the games it played itself, so one that forfeits keeps the rating of its
+    games so far (for local testing; a local league's default)."""
     LOSS = "loss"
-    """As a loss to every seat that played itself."""
+    """As a loss to every seat that played itself (a contest's default: quitting gains nothing)."""
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,16 @@ class _Game:
 
     # ------------------------------------------------------------------ the game
     async def run(self) -> FinishedGame:
+        launched = [handle.process for handle in self.bots if handle.process is not None]
+        for process in launched:  # its CPU time is counted per game
+            process.game_started()
+        try:
+            return await self._play()
+        finally:
+            for process in launched:
+                process.game_ended()
+
+    async def _play(self) -> FinishedGame:
         state, clock = self.state, asyncio.get_running_loop().time
         while not state.is_terminal():
             if state.current_player() == CHANCE:
@@ -206,7 +216,8 @@ class _Game:
             self.bank_ms[seat] = 0
             return self._fault(seat, FaultKind.TIMEOUT, f"no decision within {allowed_ms} ms", fallback)
         except SeatError as error:  # lost, or could not be brought back
-            return self._fault(seat, error.kind, str(error), fallback)
+            detail = str(error) if handle.process is None else await handle.process.why_lost(str(error))
+            return self._fault(seat, error.kind, detail, fallback)
         self.ledger.answered(name)
         decision, used = answer.decision, answer.seconds * 1000  # the bot's time, not the referee's around it
         self.latencies_ms.append(used)

@@ -5,9 +5,11 @@ runs and the SDK) and of its own code directory; it may write only to its work d
 its current directory and ``$HOME``) and a private ``/tmp``, both in memory and bounded. It has no
 network at all (its own network namespace, holding only a loopback) and speaks to the referee over a
 Unix socket in the one directory bind-mounted from outside (``/run/rage``). It runs as a user of its
-own, so the kernel bounds its memory (address space), CPU time, processes (threads count), file size
-and open files by rlimit, and in its own PID namespace, process group and session; when its games
-end everything it started is killed.
+own, so the kernel bounds its processes (threads count), file size, open files and each process's
+address space by rlimit, and in its own PID namespace, process group and session; when its games
+end everything it started is killed. Its memory and CPU time are bounded for the bot as a whole by
+its cgroup (:mod:`.cgroups`) where the machine gives one, its CPU time per game; else by rlimit,
+each process's.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from pathlib import Path
 
 import rage_sdk
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from . import cgroups
 
 SOCKET_DIR = "/run/rage"
 """Where a sandboxed bot finds the directory of its socket."""
@@ -76,9 +80,19 @@ class SandboxSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: StrictBool = False
-    memory_mb: StrictInt = Field(1024, ge=64, le=1024 * 1024, description="address space per bot")
+    memory_mb: StrictInt = Field(
+        1024,
+        ge=64,
+        le=1024 * 1024,
+        description="memory of the bot with all its processes, in a cgroup of its own where the machine gives one; "
+        "else address space per process (so up to memory_mb times processes in all)",
+    )
     cpu_seconds: StrictInt = Field(
-        600, ge=1, le=100_000_000, description="CPU time per bot process, over its whole life"
+        600,
+        ge=1,
+        le=100_000_000,
+        description="CPU time for each game the bot plays, all its processes together where the machine gives a "
+        "cgroup (else each process); a bot past it is ended, its fault naming the limit",
     )
     processes: StrictInt = Field(64, ge=8, le=100_000, description="processes and threads per bot")
     file_size_mb: StrictInt = Field(64, ge=1, le=1024 * 1024, description="the largest file a bot may write")
@@ -113,8 +127,9 @@ class Jail:
         """Where the referee reaches the bot."""
         return f"unix:{self.socket_dir}/bot.sock"
 
-    def argv(self, command: list[str]) -> list[str]:
-        """``command`` (which listens on :data:`LISTEN`) inside the sandbox.
+    def argv(self, command: list[str], cpu_rlimit: bool = True) -> list[str]:
+        """``command`` (which listens on :data:`LISTEN`) inside the sandbox; without ``cpu_rlimit``, its CPU
+        time is bounded elsewhere (its cgroup's, watched by the referee).
 
         ``prlimit`` sets the limits; ``bwrap`` (as root: no user namespace to undo it) builds the
         view and the namespaces, keeping only the rights to change user and to empty the bounding set
@@ -126,7 +141,8 @@ class Jail:
         of the group before).
         """
         limits = self.sandbox.settings
-        entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}", f"--cpu={limits.cpu_seconds}"]
+        entry = [self.sandbox.tools["prlimit"], f"--as={limits.memory_mb * MiB}"]
+        entry += [f"--cpu={limits.cpu_seconds}"] if cpu_rlimit else []
         entry += [f"--nproc={limits.processes}", f"--fsize={limits.file_size_mb * MiB}", f"--nofile={OPEN_FILES}", "--"]
         jail = [self.sandbox.tools["bwrap"], "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
         jail += ["--unshare-cgroup-try", "--die-with-parent", "--hostname", HOSTNAME]
@@ -364,8 +380,13 @@ class Sandbox:
 
     def describe(self) -> str:
         limits = self.settings
+        memory = (
+            f"{limits.memory_mb} MiB memory per bot (a cgroup)"
+            if cgroups.available()
+            else f"{limits.memory_mb} MiB address space per process (no cgroup)"
+        )
         return (
-            f"sandbox: bubblewrap, no network; rlimits per bot: {limits.memory_mb} MiB memory, "
-            f"{limits.cpu_seconds} s CPU, {limits.processes} processes, {limits.file_size_mb} MiB per file, "
+            f"sandbox: bubblewrap, no network; limits per bot: {memory}, "
+            f"{limits.cpu_seconds} s CPU per game, {limits.processes} processes, {limits.file_size_mb} MiB per file, "
             f"{limits.tmp_mb} MiB of /tmp"
         )

@@ -8,7 +8,9 @@ Attacks made before serving, each reported on stderr as ``ATTACK TARGET: blocked
 detached child that sleeps). Attacks made in the first bid, which affect play: ``memory``
 (allocate until refused, then crash), ``fork`` (fork until refused, the children sleeping),
 ``hugefile [PATH]`` (write until refused), ``spin`` (spin the CPU, never answer), ``flood [MIB]``
-(write MIB MiB, 48 unless told, to stderr and stdout: half before serving, half while it plays).
+(write MIB MiB, 48 unless told, to stderr and stdout: half before serving, half while it plays),
+``spread N MIB`` (N processes, each holding MIB MiB; how many are alive then). And in the first
+bid of every game: ``burn MS`` (MS milliseconds of CPU time, as a search would use).
 """
 
 from __future__ import annotations
@@ -128,7 +130,31 @@ def flood(mib: int) -> None:
     threading.Thread(target=write, args=(mib * 512,), daemon=True).start()
 
 
-IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file}
+def spread() -> None:
+    """Memory spread over processes, each under any limit per process: N children holding MIB MiB each; then
+    how many of them are alive, holding it (the others were killed)."""
+    count, mib = (int(n) for n in HostileBot.targets)
+    children = []
+    for _ in range(count):
+        child = os.fork()
+        if child == 0:
+            held = b"x" * (mib * MiB)  # written: every page is held
+            time.sleep(3600 + len(held))
+            os._exit(0)
+        children.append(child)
+    time.sleep(3)  # the children allocate meanwhile
+    alive = sum(os.waitpid(child, os.WNOHANG) == (0, 0) for child in children)
+    report(f"spread: {alive} of {count} processes holding {mib} MiB alive")
+
+
+def burn(milliseconds: float) -> None:
+    """Use ``milliseconds`` of CPU time."""
+    end = time.process_time() + milliseconds / 1000
+    while time.process_time() < end:
+        pass
+
+
+IN_PLAY = {"memory": allocate, "fork": fork_bomb, "hugefile": huge_file, "spread": spread}
 
 
 class HostileBot(Bot):
@@ -141,6 +167,8 @@ class HostileBot(Bot):
         if self.attack == "spin":
             while True:
                 pass
+        if self.attack == "burn" and view.round_number == 1:  # its one bid of the first round
+            burn(float(self.targets[0]))
         if self.attack in IN_PLAY:
             IN_PLAY[self.attack]()
             type(self).attack = ""  # once
@@ -154,7 +182,7 @@ if __name__ == "__main__":
     argv = sys.argv[1:]
     cut = next((i for i, part in enumerate(argv) if part.startswith("--")), len(argv))  # then --listen or --port
     parser = argparse.ArgumentParser()
-    parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", "flood", *IN_PLAY])
+    parser.add_argument("attack", choices=["connect", "read", "write", "orphan", "spin", "flood", "burn", *IN_PLAY])
     parser.add_argument("targets", nargs="*")
     args, rest = parser.parse_args(argv[:cut]), argv[cut:]
     before = {"connect": connect, "read": read, "write": write}

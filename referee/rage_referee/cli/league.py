@@ -41,7 +41,10 @@ LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show
 @app.command("run")
 def run_command(
     file: LeagueFile,
-    logs: Annotated[Path | None, typer.Option(help="Folder for the bots' logs (default: beside the database).")] = None,
+    logs: Annotated[
+        Path | None,
+        typer.Option(help="Folder for the bots' logs (default: logs/STEM beside the league file STEM.toml)."),
+    ] = None,
     keep_going: Annotated[
         bool,
         typer.Option(
@@ -79,6 +82,7 @@ def run_command(
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
+    from ..seats.spec import shared_seat, untrusted_refusal
 
     try:
         config = load_league(file)
@@ -91,6 +95,12 @@ def run_command(
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
+    if (shared := shared_seat(config.bot_specs())) is not None:
+        fail(f"{file}: bots: {shared}")
+    if config.sandbox.enabled and not no_sandbox:
+        refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
+        if refusal is not None:
+            fail(f"{file}: bots: {refusal}")
     sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     if records is not None:
@@ -98,9 +108,10 @@ def run_command(
             make_records_folder(records)
         except RecordFileError as error:
             fail(f"{file}: records: {error}")
-    log_dir = logs or file.parent / "logs"
+    log_dir = logs or league_logs(file)
     if sandbox is not None:
-        hidden = (log_dir, records, config.database_dir(file.parent), file.parent / "submissions")
+        every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
+        hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
         sandbox.hidden = [path.resolve() for path in hidden if path]
     try:
         submissions = prepare_submissions(config, file.parent, sandbox)
@@ -191,6 +202,12 @@ def separation_line(watch: SetWatch, shown: bool, played: int, total: int) -> st
             "95% confidence sequences, Holm-corrected)"
         )
     return f"stopped at the league's {total} games: after {sets} not every bot is separated from the next one down"
+
+
+def league_logs(file: Path) -> Path:
+    """Where a league's bots' logs go by default: a folder of the league file's own, so two leagues in one
+    folder write no log file in common."""
+    return file.parent / "logs" / file.stem
 
 
 def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | None:

@@ -131,6 +131,7 @@ def match_command(
     from ..league.record_files import RecordFileError
     from ..match import MatchResult, duplicate_specs, run_match, write_deal_key
     from ..seats import BotSpec, BotSpecError, HandshakeError
+    from ..seats.spec import shared_seat
 
     try:
         specs = [BotSpec.parse(text) for text in bot]
@@ -139,6 +140,8 @@ def match_command(
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
         fail(f"--bot: names must differ (got {', '.join(names)})")
+    if (shared := shared_seat(specs)) is not None:
+        fail(f"--bot: {shared}")
     rules = parse_ruleset(ruleset)
     if not rules.min_players <= len(specs) <= rules.max_players:
         fail(f"--bot: {len(specs)} bots, but {rules.preset} seats {rules.min_players}-{rules.max_players}")

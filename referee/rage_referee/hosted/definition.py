@@ -19,10 +19,11 @@ from pydantic import ValidationError
 
 from ..deals import Deals
 from ..faults import Forfeits
-from ..league.config import LeagueConfig
+from ..league.config import CONTEST_FORFEITS, LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import ScheduledGame
 from ..problems import first_problem
+from ..seats.spec import BotSpec, kind_of, shared_seat
 from .checks import MAX_LEAGUE_NAME, check_name
 from .errors import InvalidArgument
 
@@ -67,6 +68,9 @@ def read_definition(text: str, name: str, registered: Mapping[str, str]) -> Leag
             raise InvalidArgument("name", f"{name!r}, but the definition names the league {stated!r}")
     names = _bot_names(data.pop("bots", None), registered)
     data["bots"] = {bot: registered[bot] for bot in names}
+    shared = shared_seat([BotSpec(bot, target, kind_of(target)) for bot, target in data["bots"].items()], False)
+    if shared is not None:  # registered before the registry refused a second bot at an address
+        raise InvalidArgument(f"{FIELD}.bots", shared)
     config = _validated(data)
     return LeagueDefinition(config, _bounded_schedule(config))
 
@@ -81,8 +85,9 @@ def league_config(text: str, name: str, addresses: Mapping[str, str]) -> LeagueC
 
 
 def forfeits_of(text: str) -> Forfeits:
-    """How a stored league's ratings count a game the referee played for a forfeited bot."""
-    return Forfeits(_parse(text).get("forfeits", Forfeits.UNRATED))
+    """How a stored league's ratings count a game the referee played for a forfeited bot (a contest's
+    default: as a loss)."""
+    return Forfeits(_parse(text).get("forfeits", CONTEST_FORFEITS))
 
 
 def schedule_key(config: LeagueConfig) -> dict[str, Any]:
@@ -123,7 +128,7 @@ def _bot_names(value: object, registered: Mapping[str, str]) -> list[str]:
 
 def _validated(data: dict[str, Any]) -> LeagueConfig:
     try:
-        return LeagueConfig.model_validate(data)
+        return LeagueConfig.model_validate({"forfeits": CONTEST_FORFEITS.value} | data)
     except ValidationError as error:
         where, message, _ = first_problem(error)
         raise InvalidArgument(f"{FIELD}.{where}" if where else FIELD, message) from None

@@ -78,6 +78,16 @@ class EntrantRow(HostedBase):
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class BotSeatRow(HostedBase):
+    """The socket a registered bot listens on (:func:`~rage_referee.seats.spec.seat_address`), one bot's at
+    most: a table of its own, so databases made before it need no migration."""
+
+    __tablename__ = "hosted_bot_seats"
+
+    bot_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(300), unique=True)
+
+
 class HostedLeagueRow(HostedBase):
     __tablename__ = "hosted_leagues"
 
@@ -256,14 +266,18 @@ class Registry:
             return TokenHolder(bot.entrant, bot.name, bool(disabled))
 
     # ------------------------------------------------------------------ bots
-    def add_bot(self, name: str, address: str, owner: str, token_hash: str, entrant: str = "") -> BotEntry:
-        """Register a bot of ``entrant`` (none: the organizer's, bounded by the referee's limit alone);
-        :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past a limit."""
+    def add_bot(
+        self, name: str, address: str, owner: str, token_hash: str, entrant: str = "", seat: str = ""
+    ) -> BotEntry:
+        """Register a bot of ``entrant`` (none: the organizer's, bounded by the referee's limit alone),
+        listening on ``seat`` (none: a submitted bot); :class:`AlreadyExists` for a name or seat taken,
+        :class:`ResourceExhausted` past a limit."""
         now = datetime.now(UTC)
         with Session(self.engine) as session:
             self._check_room(session, entrant)
             if session.scalar(select(BotRow.id).where(BotRow.name == name)) is not None:
                 raise AlreadyExists(f"name: a bot named {name!r} is registered already")
+            _check_seat(session, seat, address)
             row = BotRow(
                 name=name,
                 address=address,
@@ -275,9 +289,12 @@ class Registry:
             )
             session.add(row)
             try:
+                if seat:
+                    session.flush()
+                    session.add(BotSeatRow(bot_id=row.id, seat=seat))
                 session.commit()
             except IntegrityError:
-                raise AlreadyExists(f"name: a bot named {name!r} is registered already") from None
+                raise AlreadyExists(f"name: a bot named {name!r}, or one at {address}, is registered already") from None
             return _bot(row)
 
     def check_room(self, entrant: str = "") -> None:
@@ -302,12 +319,23 @@ class Registry:
         with Session(self.engine) as session:
             return _bot(_bot_row(session, name))
 
-    def set_address(self, name: str, address: str) -> BotEntry:
+    def set_address(self, name: str, address: str, seat: str = "") -> BotEntry:
+        """Move the bot ``name`` to ``address``, listening on ``seat``; :class:`AlreadyExists` for another's seat."""
         with Session(self.engine) as session:
             row = _bot_row(session, name)
+            _check_seat(session, seat, address, row.id)
             row.address = address
             row.updated_at = datetime.now(UTC)
-            session.commit()
+            held = session.get(BotSeatRow, row.id)
+            if held is not None:
+                session.delete(held)
+                session.flush()
+            if seat:
+                session.add(BotSeatRow(bot_id=row.id, seat=seat))
+            try:
+                session.commit()
+            except IntegrityError:
+                raise AlreadyExists(f"address: another bot is registered at {address}") from None
             return _bot(row)
 
     def bots(self) -> list[BotEntry]:
@@ -397,6 +425,19 @@ def _add_entrant_column(engine: Engine) -> None:
                 text("UPDATE hosted_bots SET entrant = :entry WHERE id IN (SELECT bot_id FROM hosted_bot_holders)"),
                 {"entry": ENTRY_ENTRANT},
             )
+
+
+def _check_seat(session: Session, seat: str, address: str, bot_id: int | None = None) -> None:
+    """:class:`AlreadyExists` when another bot than ``bot_id`` listens on ``seat`` (``address`` as given):
+    one process in two seats of a game would know both hands."""
+    if not seat:
+        return
+    held = session.scalar(select(BotSeatRow.bot_id).where(BotSeatRow.seat == seat))
+    if held is not None and held != bot_id:
+        other = session.scalar(select(BotRow.name).where(BotRow.id == held))
+        raise AlreadyExists(
+            f"address: {address} is where bot {other!r} is registered: one process may hold one seat of a game"
+        )
 
 
 def _reason(session: Session, league_id: int) -> str:

@@ -22,6 +22,7 @@ from rage_sdk.pb import referee_pb2_grpc
 from ..finished import FinishedGame
 from ..league.release import SetRelease
 from ..league.store import Store
+from ..seats.spec import seat_address
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
@@ -165,10 +166,10 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         caller = self._caller(context)
         caller.require_entrant("register a bot")
         name = check_name(request.name, "name", MAX_BOT_NAME)
-        await callable_address(request.address, self.contest.allow)
+        seat = seat_address(await callable_address(request.address, self.contest.allow), resolve=False)
         owner = check_text(request.owner, "owner", MAX_OWNER)
         token = new_token()
-        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token), caller.entrant)
+        bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token), caller.entrant, seat)
         log.info("bot %s registered at %s (%s)", name, request.address, owner or "no owner given")
         return pb.RegisterBotReply(bot=messages.bot_info(bot, show_address=True), token=token)
 
@@ -179,7 +180,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         if name in self.contest.submissions.versions.submitted():
             raise FailedPrecondition(f"name: bot {name!r} is submitted code the referee runs: it has no address")
         address = await callable_address(request.address, self.contest.allow)
-        bot = self.contest.registry.set_address(name, request.address)
+        bot = self.contest.registry.set_address(name, request.address, seat_address(address, resolve=False))
         self.contest.leagues.readdress(name, address)
         log.info("bot %s moved to %s", name, request.address)
         return messages.bot_info(bot, show_address=True)

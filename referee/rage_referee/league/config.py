@@ -9,7 +9,8 @@
     duplicate = true          # replay each deal in every seating of a balanced set (6 at 3 players)
     concurrency = 8
     database = "demo/league.sqlite"   # a path, or an SQLAlchemy URL
-    forfeits = "unrated"      # or "loss": how ratings count a game the referee played for a forfeited bot
+    forfeits = "unrated"      # or "loss" (the default with [sandbox] enabled): how ratings count a game the
+                              # referee played for a forfeited bot
     exclude = []              # entrants taken out: the referee plays their remaining games (forfeited)
     keep_going = false        # a bot that cannot start is forfeited instead of stopping the league
 
@@ -70,6 +71,10 @@ from ..sandbox import SandboxSettings
 from ..seats import BotSpec
 from .schedule import schedule_size
 
+CONTEST_FORFEITS = Forfeits.LOSS
+"""How a contest (a league with the sandbox enabled, a hosted league) counts a forfeited seat's game unless its
+file says otherwise: a bot that forfeits on purpose once it falls behind would keep the rating it had."""
+
 
 class LeagueConfigError(ValueError):
     """A league file that cannot be used; the message names the key."""
@@ -105,7 +110,11 @@ class LeagueConfig(BaseModel):
     database: str = "league.sqlite"
     records: str | None = None
     time: TimeSettings = TimeSettings()
-    forfeits: Forfeits = Field(Forfeits.UNRATED, description="how ratings count a forfeited seat's game")
+    forfeits: Forfeits = Field(
+        Forfeits.UNRATED,
+        description="how ratings count a forfeited seat's game: unrated (for local testing: a bot that forfeits "
+        "keeps the rating of its games so far), or loss (the default of a league with the sandbox enabled)",
+    )
     exclude: list[str] = Field(default_factory=list, description="bots whose remaining games are forfeited")
     keep_going: StrictBool = Field(False, description="forfeit a bot that cannot start instead of stopping")
     sandbox: SandboxSettings = SandboxSettings()
@@ -147,6 +156,8 @@ class LeagueConfig(BaseModel):
         unknown = [name for name in self.exclude if name not in self.bots]
         if unknown:
             raise ValueError(f"exclude: no bot named {', '.join(map(repr, unknown))} in [bots]")
+        if "forfeits" not in self.model_fields_set and self.sandbox.enabled:
+            self.forfeits = CONTEST_FORFEITS  # a contest: quitting when behind keeps no rating
         return self
 
     def schedule_size(self) -> tuple[int, int]:

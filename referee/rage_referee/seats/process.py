@@ -10,7 +10,10 @@ referee's own interpreter, which has the SDK.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import os
+import resource
 import shlex
 import shutil
 import signal
@@ -27,16 +30,23 @@ from typing import IO
 from rage_sdk.grpc_engine import environment_for_child
 from rage_sdk.server import PARENT_ENV
 
-from ..sandbox import LISTEN, Jail, Sandbox, absolute_files
+from ..cgroups import BotCgroup
+from ..sandbox import LISTEN, Jail, MiB, Sandbox, absolute_files
 from ..text import bot_text
 from .errors import HandshakeError
 from .log_drain import LogDrain
 from .log_tail import tail_lines
 from .remote import health_said, wait_healthy
 from .spec import BotSpecError
-from .strays import LAUNCH_ENV, end_marked, new_mark, processes
+from .strays import LAUNCH_ENV, descendants, end_left, end_marked, new_mark, processes, stat_fields
 
 START_TIMEOUT = 20.0
+SUBREAPER = "import ctypes, os, sys; ctypes.CDLL(None).prctl(36, 1, 0, 0, 0); os.execvp(sys.argv[1], sys.argv[1:])"
+"""Run before a bot launched outside the sandbox where no cgroup holds it: the bot becomes the subreaper of
+what it starts (``PR_SET_CHILD_SUBREAPER``, kept across ``exec``), so a daemon whose parent exits stays below
+the bot instead of going to ``init``, and is ended with it (:func:`~.strays.descendants`)."""
+CPU_WATCH = 0.1
+"""Seconds between two readings of a sandboxed bot's CPU time, in its cgroup."""
 
 
 def free_port() -> int:
@@ -97,6 +107,12 @@ def _runs_in(pid: int, group: int) -> bool:
     return member_of == str(group) and state not in ("Z", "X")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used (user and system), or 0 when it is gone."""
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if len(fields) > 12 else 0.0
+
+
 def launch_header(command: str) -> str:
     """The line the referee writes to a bot's log before each launch: a new section per run (and relaunch)."""
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -130,6 +146,16 @@ class BotProcess:
     _socket_dir: Path | None = field(default=None, repr=False)
     _mark: str | None = field(default=None, repr=False)
     """The latest launch's mark (:mod:`.strays`), outside the sandbox."""
+    _cgroup: BotCgroup | None = field(default=None, repr=False)
+    """The latest launch's cgroup (:mod:`~rage_referee.cgroups`), where the machine gives one."""
+    _watch: asyncio.Task[None] | None = field(default=None, repr=False)
+    _games: int = field(default=0, repr=False)
+    """Games it is playing now."""
+    _allowance: float = field(default=math.inf, repr=False)
+    """The CPU time its cgroup may reach before the bot is ended (:meth:`game_started`)."""
+    _ended_by: str | None = field(default=None, repr=False)
+    """The limit that ended the bot, until a fault has said so (:meth:`why_lost`)."""
+    _memory_kills: int = field(default=0, repr=False)
 
     def argv(self, port: int = 0, listen: str | None = None) -> list[str]:
         """The command line for ``port`` (or the Unix socket ``listen``); a leading ``python``/``python3``
@@ -153,7 +179,8 @@ class BotProcess:
         if self.sandbox is not None:
             command = absolute_files(self.argv(listen=LISTEN), self.code_dir)
             self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"), code_dir=self.code_dir)
-            return self._jail.argv(command), self._jail.environment(), self._jail.address
+            argv = self._jail.argv(command, cpu_rlimit=self._cgroup is None)  # a cgroup's CPU time is watched whole
+            return argv, self._jail.environment(), self._jail.address
         self._mark = new_mark()
         environment = {
             **environment_for_child(),
@@ -176,12 +203,18 @@ class BotProcess:
         except OSError as error:
             reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
             raise HandshakeError(f"cannot write the bot's log {self._shown_log}: {reason or error}") from None
+        memory = None if self.sandbox is None else self.sandbox.settings.memory_mb * MiB
+        self._cgroup, self._ended_by, self._memory_kills = BotCgroup.make(memory), None, 0
         try:
             argv, environment, address = self._launch()
         except BaseException:  # a launch the sandbox refuses leaves no user, mount or log taken
             self.stop()
             raise
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
+        if self._cgroup is not None:
+            argv = [*self._cgroup.entry(), *argv]
+        elif self._jail is None and sys.platform == "linux":
+            argv = [sys.executable, "-c", SUBREAPER, *argv]
         self._log.write(launch_header(shown).encode())
         self._launched_at = self._log.tell()
         drain = self._drain = LogDrain(self._log)
@@ -213,6 +246,9 @@ class BotProcess:
                     )
                 try:
                     if await wait_healthy(address, timeout=1.0):
+                        self._budget()
+                        if self._cgroup is not None and self.sandbox is not None:
+                            self._watch = asyncio.get_running_loop().create_task(self._watch_cpu(self._cgroup))
                         return address
                 except HandshakeError as error:
                     raise HandshakeError(f"{shown}: {error}; see {self._shown_log}") from None
@@ -225,6 +261,62 @@ class BotProcess:
     @property
     def _shown_log(self) -> str:
         return self.log_name or str(self.log_path)
+
+    def game_started(self) -> None:
+        """A game it plays begins: in the sandbox, it may use ``cpu_seconds`` of CPU time for each game it
+        is playing from now on, all its processes together (in its cgroup; else each process, by an rlimit
+        the referee raises where it may)."""
+        self._games += 1
+        self._budget()
+
+    def game_ended(self) -> None:
+        self._games = max(0, self._games - 1)
+
+    def _budget(self) -> None:
+        """Give the bot :meth:`game_started`'s CPU time, counted from what it has used so far."""
+        if self.sandbox is None or not self.running:
+            return
+        assert self.process is not None
+        budget = self.sandbox.settings.cpu_seconds * max(1, self._games)
+        if self._cgroup is not None:
+            self._allowance = self._cgroup.cpu_seconds() + budget
+            return
+        for pid in [pid for pid in processes() if _runs_in(pid, self.process.pid)]:
+            soft = math.ceil(_cpu_seconds(pid)) + budget  # each process's rlimit counts over its life: raised
+            with contextlib.suppress(OSError):  # not without CAP_SYS_RESOURCE: then it stays what it was
+                resource.prlimit(pid, resource.RLIMIT_CPU, (soft, soft + 1))
+
+    def _cpu_limit(self) -> str:
+        assert self.sandbox is not None
+        return f"cpu limit of {self.sandbox.settings.cpu_seconds} s per game"
+
+    async def _watch_cpu(self, cgroup: BotCgroup) -> None:
+        """End the bot once its cgroup's CPU time passes its allowance; until it is stopped or relaunched."""
+        while cgroup is self._cgroup:
+            await asyncio.sleep(CPU_WATCH)
+            if cgroup is self._cgroup and cgroup.cpu_seconds() > self._allowance:
+                self._end_by(self._cpu_limit())
+                cgroup.kill()
+                return
+
+    def _end_by(self, limit: str) -> None:
+        """Note in the bot's log, and for its next fault, that ``limit`` ended it."""
+        self._ended_by = limit
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                self._log.write(f"\n=== the referee ends the bot: it passed its {limit}\n".encode())
+
+    async def why_lost(self, said: str) -> str:
+        """What a fault says of the bot's lost connection (``said``): the limit that ended it, when one did."""
+        if self._ended_by is None and self.sandbox is not None:
+            code = await self.exit_code(0.1)
+            if code is not None and code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+                self._end_by(self._cpu_limit())
+            elif self._cgroup is not None and self._cgroup.memory_kills() > self._memory_kills:
+                self._memory_kills = self._cgroup.memory_kills()
+                self._end_by(f"memory limit of {self.sandbox.settings.memory_mb} MiB per bot")
+        ended, self._ended_by = self._ended_by, None
+        return said if ended is None else f"ended by its {ended} ({said})"
 
     def log_tail(self, lines: int = 3) -> str:
         """The last lines the latest launch wrote, made printable and joined into one line."""
@@ -265,10 +357,15 @@ class BotProcess:
         started outside it."""
         process, self.process = self.process, None
         if process is not None:
+            tree = descendants(process.pid)  # those that left its group (setsid) but not its tree
             stop_group(process, grace)
+            end_left(tree)
         if self._mark is not None:
             end_marked(self._mark)
             self._mark = None
+        cgroup, self._cgroup = self._cgroup, None
+        if cgroup is not None:  # whatever it started, in any session or group, with any environment
+            cgroup.end()
         jail, self._jail = self._jail, None
         if jail is not None:
             jail.end()

@@ -1,6 +1,7 @@
 """Bots as they are given: a name and where the bot is, its kind read from the form of the target.
 
-- ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing);
+- ``path/to/bot.py:ClassName``: loaded into the referee's process (fast local testing of trusted code;
+  refused where the sandbox is asked for, :func:`untrusted_refusal`);
 - ``HOST:PORT`` or ``unix:PATH``: a bot already serving there;
 - ``submission:PATH``: a submitted bot (a folder or archive with ``rage-bot.toml``), stored as a
   version, built once and run in the sandbox from its own folder;
@@ -9,8 +10,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import re
 import shlex
+import socket
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -66,6 +70,66 @@ class BotSpec:
             if problem:
                 raise BotSpecError(f"bot {name_text(name)!r}: {target!r} is no command line: {problem}")
         return BotSpec(name, target, kind)
+
+
+LOOPBACK = "loopback"
+"""Every loopback address as one host: a process listening on all of a machine's addresses answers at each."""
+
+
+def seat_address(target: str, resolve: bool = True) -> str:
+    """The socket a bot at the address ``target`` listens on, one text however it is written: a Unix socket
+    by its real path, a host by the first address it resolves to (when ``resolve``; else by its name), every
+    loopback address (and ``localhost``) as :data:`LOOPBACK`."""
+    if is_unix_address(target):
+        return f"unix:{os.path.realpath(target.removeprefix('unix:'))}"
+    host, _, port = target.rpartition(":")
+    host = host.strip("[]").rstrip(".").lower()
+    try:
+        ips = [ipaddress.ip_address(host)]
+    except ValueError:
+        ips = _resolved(host) if resolve else []
+    if host == "localhost" or any(ip.is_loopback for ip in ips):
+        return f"{LOOPBACK}:{port}"
+    return f"{ips[0] if ips else host}:{port}"
+
+
+def _resolved(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """The addresses ``host`` resolves to, in order; none when it resolves to none."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return []
+    return [ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos]
+
+
+def shared_seat(specs: list[BotSpec], resolve: bool = True) -> str | None:
+    """Why ``specs`` cannot play together when two of them are at one address (one process would hold two
+    seats and know both hands), or None; host names resolved when ``resolve`` (:func:`seat_address`)."""
+    seen: dict[str, BotSpec] = {}
+    for spec in specs:
+        if spec.kind is not BotKind.ADDRESS:
+            continue
+        first = seen.setdefault(seat_address(spec.target, resolve), spec)
+        if first is not spec:
+            return (
+                f"bots {name_text(first.name)!r} and {name_text(spec.name)!r} are both at {spec.target}"
+                f"{'' if spec.target == first.target else f' ({first.target})'}: "
+                "one process would hold two seats and see both hands; give each bot its own"
+            )
+    return None
+
+
+def untrusted_refusal(specs: list[BotSpec], where: str) -> str | None:
+    """Why the bots of a contest (a sandbox league, a hosted league: ``where``) cannot include the first of
+    ``specs`` that runs in the referee's own process, or None: such a bot is trusted code, which reads every
+    hand of its game and the referee's secrets."""
+    for spec in specs:
+        if spec.kind is BotKind.MODULE:
+            return (
+                f"bot {name_text(spec.name)!r}: {spec.target!r} would run inside the referee, outside {where}, "
+                "reading every hand and the deal key: run the bot as a command instead (python FILE.py)"
+            )
+    return None
 
 
 def command_problem(command: str) -> str | None:

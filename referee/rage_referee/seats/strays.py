@@ -3,7 +3,8 @@
 Each launch outside the sandbox carries :data:`LAUNCH_ENV` with a mark of its own; processes inherit
 it, so a child that made a session or group of its own (``setsid``, a double fork) still carries it
 when the bot's group is ended, and is ended with it. A child that clears its environment escapes
-this; in the sandbox everything a bot started is ended with it.
+this, but not the bot's cgroup (:mod:`~rage_referee.cgroups`), where the machine gives one, nor, while
+the bot runs, its tree (:func:`descendants`); in the sandbox everything a bot started is ended with it.
 """
 
 from __future__ import annotations
@@ -50,3 +51,38 @@ def _environment(pid: int) -> list[bytes]:
         return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     except OSError:
         return []
+
+
+def stat_fields(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (state first), or none when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def descendants(pid: int) -> set[tuple[int, str]]:
+    """The processes below ``pid`` (its children, theirs, ...), each with its start time, so that an id
+    taken again by another process later is not mistaken for one of them."""
+    below: dict[str, list[int]] = {}
+    started: dict[int, str] = {}
+    for other in processes():
+        fields = stat_fields(other)
+        if len(fields) > 19:
+            below.setdefault(fields[1], []).append(other)
+            started[other] = fields[19]
+    found, todo = set(), [pid]
+    while todo:
+        for child in below.get(str(todo.pop()), []):
+            found.add((child, started[child]))
+            todo.append(child)
+    return found
+
+
+def end_left(tree: set[tuple[int, str]]) -> None:
+    """SIGKILL each process of ``tree`` that still runs (the same process: started when it was)."""
+    for pid, started in tree:
+        fields = stat_fields(pid)
+        if len(fields) > 19 and fields[19] == started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
