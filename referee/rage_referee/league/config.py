@@ -12,6 +12,9 @@
     forfeits = "unrated"      # or "loss": how ratings count a game the referee played for a forfeited bot
     exclude = []              # entrants taken out: the referee plays their remaining games (forfeited)
     keep_going = false        # a bot that cannot start is forfeited instead of stopping the league
+    isolation = "deal"        # a launched bot's process never plays two games of one deal; or "game" (a fresh
+                              # process every game) or "league" (one for the league); the default: "deal" in the
+                              # sandbox, "league" outside it. Bots at an address or in-process are never restarted
 
     [ruleset]
     preset = "amigo"
@@ -65,6 +68,7 @@ from ..limits import (
 )
 from ..problems import first_problem
 from ..record_file import UnreadableFileError, read_regular
+from ..runner.isolation import Isolation
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
@@ -110,6 +114,9 @@ class LeagueConfig(BaseModel):
     keep_going: StrictBool = Field(False, description="forfeit a bot that cannot start instead of stopping")
     sandbox: SandboxSettings = SandboxSettings()
     runner: RunnerSettings = RunnerSettings()
+    isolation: Isolation | None = Field(
+        None, description='"deal", "game" or "league"; none: "deal" for sandboxed bots, else "league"'
+    )
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -148,6 +155,12 @@ class LeagueConfig(BaseModel):
         if unknown:
             raise ValueError(f"exclude: no bot named {', '.join(map(repr, unknown))} in [bots]")
         return self
+
+    def isolation_for(self, sandboxed: bool) -> Isolation:
+        """The league's isolation; unset, ``deal`` for bots the referee launches in the sandbox, else ``league``."""
+        if self.isolation is not None:
+            return self.isolation
+        return Isolation.DEAL if sandboxed else Isolation.LEAGUE
 
     def schedule_size(self) -> tuple[int, int]:
         """The tables its schedule seats and the games it plays in all, counted without building it."""

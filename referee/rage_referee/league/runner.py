@@ -140,6 +140,7 @@ async def run_league(
         start_failure=start_failure,
         sandbox=sandbox,
         submissions=submissions,
+        isolation=config.isolation_for(sandbox is not None),
     )
     async with runner:
         await runner.run(specs, finished)

@@ -1,0 +1,136 @@
+"""The search bot with a memory: the attack duplicate deals invite, for the isolation tests.
+
+After each round it has seen every hand (every card is played), and it keeps them all, each under
+every hand of the round, in its process (every game it plays there, at once or later, shares the
+memory). When it is dealt a hand it has seen before, its own or another seat's (a later game of the
+same duplicate set, so the same deal), it knows every other seat's hand, and its search plays out
+that one world instead of sampled ones. Each such round it writes ``rememberer: knew every hand:
+game INDEX round R`` to stderr (its log): the tests count those lines.
+
+    python tests/bots/rememberer.py --port N [--budget-ms MS] [--forget]
+
+``--forget`` makes it its honest twin: the same search, never told what it saw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import sys
+import threading
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rage_sdk import SeatView
+from rage_sdk.events import CardPlayed, Event, GameInfo, RoundScored, RoundStarted
+from rage_sdk.examples.search_bot import SearchBot
+from rage_sdk.sampling import PILE, WorldSampler
+from rage_sdk.server import main
+
+KNEW = "rememberer: knew every hand"
+
+
+Hand = tuple[int, ...]
+"""A hand as dealt: its card ids in order (a deck may hold a card twice)."""
+
+
+def hand_of(cards: Iterable[int]) -> Hand:
+    return tuple(sorted(cards))
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A round's deal as one game showed it: every seat's hand, and the seat that held the hand it is kept under."""
+
+    seat: int
+    hands: tuple[Hand, ...]
+
+
+MEMORY: dict[Hand, Seen] = {}
+"""Every round this process has seen played out, under each hand of it: shared by all its games."""
+LOCK = threading.Lock()
+
+
+class KnownWorld(WorldSampler):
+    """Draws the one world there is: the other hands as remembered, less what they have played."""
+
+    def __init__(self, view: SeatView, hands: list[Hand]) -> None:
+        super().__init__(view)
+        self.hands = hands
+
+    def deal_unseen(self, rng: random.Random) -> list[list[int]]:
+        dealt: list[list[int]] = []
+        unseen = list(self._unseen)
+        for holder in self.holders:
+            if holder == PILE:
+                dealt.append(unseen)
+                continue
+            held = Counter(self.hands[holder]) - Counter(self._played[holder])
+            for card in held.elements():
+                unseen.remove(card)
+            dealt.append(list(held.elements()))
+        return dealt
+
+
+class RemembererBot(SearchBot):
+    name = "rememberer"
+    version = "1"
+
+    def __init__(self, budget_ms: float = 100, remember: bool = True) -> None:
+        super().__init__(budget_ms)
+        self.remember = remember
+        self.info: GameInfo | None = None
+        self.dealt: Hand = ()
+        self.played: list[list[int]] = []
+        self.known: list[Hand] | None = None
+        """Every seat's hand this round, when this round's deal was seen before."""
+
+    def on_game_start(self, game: GameInfo) -> None:
+        super().on_game_start(game)
+        self.info = game
+
+    def on_event(self, event: Event) -> None:
+        if self.info is None or not self.remember:
+            return
+        players = len(self.info.players)
+        if isinstance(event, RoundStarted):
+            self.dealt = hand_of(card.id for card in event.hand)
+            self.played = [[] for _ in range(players)]
+            with LOCK:
+                seen = MEMORY.get(self.dealt)
+            self.known = None if seen is None else self._hands(seen, players)
+            if self.known is not None:
+                print(f"{KNEW}: game {self.info.index} round {event.round_number}", file=sys.stderr, flush=True)
+        elif isinstance(event, CardPlayed):
+            self.played[event.seat].append(event.play.card.id)
+        elif isinstance(event, RoundScored) and self.dealt:
+            hands = tuple(map(hand_of, self.played))
+            with LOCK:  # under every seat's hand: a later game of the set may deal this bot any of them
+                MEMORY.update((hand, Seen(seat, hands)) for seat, hand in enumerate(hands))
+
+    def _hands(self, seen: Seen, players: int) -> list[Hand]:
+        """This game's hands by seat, the remembered deal turned so this seat holds its own hand."""
+        assert self.info is not None
+        turn = self.info.seat - seen.seat
+        return [seen.hands[(seat - turn) % players] for seat in range(players)]
+
+    def sampler(self, view: SeatView) -> WorldSampler:
+        known = self.known
+        if known is None or any(not self._fits(view, seat, known[seat]) for seat in range(view.players)):
+            return super().sampler(view)
+        return KnownWorld(view, known)
+
+    def _fits(self, view: SeatView, seat: int, hand: Hand) -> bool:
+        """Whether the cards ``seat`` has played this round (and this seat's own, held) are in the hand it is given."""
+        cards = Counter(self.played[seat]) + Counter(card.id for card in view.hand if seat == view.seat)
+        return not cards - Counter(hand)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision")
+    parser.add_argument("--forget", action="store_true", help="the honest twin: remember nothing")
+    known, rest = parser.parse_known_args()
+    main(functools.partial(RemembererBot, known.budget_ms, not known.forget), rest)
