@@ -19,14 +19,15 @@ import functools
 import random
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rage_sdk import SeatView
+from rage_sdk import Action, Bot, Play, SeatView
 from rage_sdk.events import CardPlayed, Event, GameInfo, RoundScored, RoundStarted
-from rage_sdk.examples.search_bot import SearchBot
-from rage_sdk.sampling import PILE, WorldSampler
+from rage_sdk.rollout import aiming_policy, playout
+from rage_sdk.sampling import PILE, SamplingError, WorldSampler
 from rage_sdk.server import main
 
 KNEW = "rememberer: knew every hand"
@@ -74,12 +75,17 @@ class KnownWorld(WorldSampler):
         return dealt
 
 
-class RemembererBot(SearchBot):
+class RemembererBot(Bot):
+    """The example search bot's determinized Monte Carlo (examples/search_bot.py, kept here so the bot
+    runs in the sandbox, which shows it only its own folder and the SDK), over the one known world when
+    it remembers the deal."""
+
     name = "rememberer"
     version = "1"
 
     def __init__(self, budget_ms: float = 100, remember: bool = True) -> None:
-        super().__init__(budget_ms)
+        self.budget_ms = budget_ms
+        self.rng = random.Random()
         self.remember = remember
         self.info: GameInfo | None = None
         self.dealt: Hand = ()
@@ -88,8 +94,32 @@ class RemembererBot(SearchBot):
         """Every seat's hand this round, when this round's deal was seen before."""
 
     def on_game_start(self, game: GameInfo) -> None:
-        super().on_game_start(game)
+        self.rng.seed(game.game)
+        self.budget_ms = min(self.budget_ms, game.decision_ms / 2)
         self.info = game
+
+    def bid(self, view: SeatView) -> int:
+        return self.search(view).tricks  # type: ignore[union-attr]
+
+    def play(self, view: SeatView) -> Play:
+        return self.search(view)  # type: ignore[return-value]
+
+    def search(self, view: SeatView) -> Action:
+        """The legal action with the best mean round score for this seat over the worlds drawn."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        stop = time.perf_counter() + self.budget_ms / 1000
+        scores = [0] * len(legal)
+        try:
+            sampler = self.sampler(view)
+            while time.perf_counter() < stop:
+                world = sampler.sample(self.rng)
+                for index, action in enumerate(legal):
+                    scores[index] += playout(world.copy(history=False), self.rng, aiming_policy, action)[view.seat]
+        except SamplingError:
+            pass
+        return legal[max(range(len(legal)), key=scores.__getitem__)]
 
     def on_event(self, event: Event) -> None:
         if self.info is None or not self.remember:
@@ -119,7 +149,7 @@ class RemembererBot(SearchBot):
     def sampler(self, view: SeatView) -> WorldSampler:
         known = self.known
         if known is None or any(not self._fits(view, seat, known[seat]) for seat in range(view.players)):
-            return super().sampler(view)
+            return WorldSampler(view)
         return KnownWorld(view, known)
 
     def _fits(self, view: SeatView, seat: int, hand: Hand) -> bool:

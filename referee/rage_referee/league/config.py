@@ -156,11 +156,12 @@ class LeagueConfig(BaseModel):
             raise ValueError(f"exclude: no bot named {', '.join(map(repr, unknown))} in [bots]")
         return self
 
-    def isolation_for(self, sandboxed: bool) -> Isolation:
-        """The league's isolation; unset, ``deal`` for bots the referee launches in the sandbox, else ``league``."""
+    def isolation_for(self, untrusted: bool) -> Isolation:
+        """The league's isolation; unset, ``deal`` for ``untrusted`` bots (launched in the sandbox, or
+        submitted by entrants), else ``league``."""
         if self.isolation is not None:
             return self.isolation
-        return Isolation.DEAL if sandboxed else Isolation.LEAGUE
+        return Isolation.DEAL if untrusted else Isolation.LEAGUE
 
     def schedule_size(self) -> tuple[int, int]:
         """The tables its schedule seats and the games it plays in all, counted without building it."""

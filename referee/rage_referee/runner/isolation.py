@@ -53,6 +53,10 @@ class Member:
     handle: BotHandle
     sets: set[int] = field(default_factory=set)
     playing: int = 0
+    started: asyncio.Future[None] | None = None
+    """Its start, which every game lent it meanwhile waits for; none: started at entry."""
+    failure: HandshakeError | BotSpecError | None = None
+    """Why it could not start, if it could not."""
 
 
 class BotPool:
@@ -144,6 +148,7 @@ class Seating:
     ) -> None:
         self.pools = {spec.name: BotPool(spec, isolation, log_dir, make) for spec in specs}
         self.forfeit_on_failure = forfeit_on_failure
+        self._starting: set[asyncio.Future[None]] = set()
 
     @property
     def first(self) -> dict[str, BotHandle]:
@@ -164,7 +169,6 @@ class Seating:
         lent: list[tuple[BotPool, Member]] = []
         handles: dict[str, BotHandle] = {}
         try:
-            starts = []
             for name in dict.fromkeys(spec.seats):
                 pool = self.pools[name]
                 if name in ledger.forfeited:  # not asked: no process to lend
@@ -174,22 +178,31 @@ class Seating:
                 lent.append((pool, member))
                 handles[name] = member.handle
                 if fresh:
-                    starts.append(self._start(pool, member, ledger))
-            await all_or_cancel(starts)
+                    member.started = asyncio.ensure_future(self._start(pool, member))
+                    self._starting.add(member.started)
+                    member.started.add_done_callback(self._starting.discard)
+            await all_or_cancel([_shielded(m.started) for _, m in lent if m.started is not None])
+            for pool, member in lent:
+                if member.failure is not None:
+                    self._failed(pool.name, member.failure, ledger)
             return await play_game(spec, handles, ledger)
         finally:
             await asyncio.gather(*(pool.back(member) for pool, member in lent), return_exceptions=True)
 
-    async def _start(self, pool: BotPool, member: Member, ledger: FaultLedger) -> None:
-        """Start a process the game needs; one that cannot start forfeits its bot, or raises naming it."""
+    async def _start(self, pool: BotPool, member: Member) -> None:
+        """Start a process that games need; one that cannot start is lent no more, and says why."""
         try:
             await member.handle.start()
         except (HandshakeError, BotSpecError) as error:
+            member.failure = error
             pool.drop(member)
             await member.handle.stop()
-            if not self.forfeit_on_failure:
-                raise type(error)(f"{name_text(pool.name)}: {error}") from None
-            ledger.forfeit(pool.name, f"could not start: {error}")
+
+    def _failed(self, name: str, error: HandshakeError | BotSpecError, ledger: FaultLedger) -> None:
+        """A process of ``name`` a game needs could not start: the bot is forfeited, or the error raised naming it."""
+        if not self.forfeit_on_failure:
+            raise type(error)(f"{name_text(name)}: {error}") from None
+        ledger.forfeit(name, f"could not start: {error}")
 
     def readdress(self, name: str, address: str) -> None:
         pool = self.pools.get(name)
@@ -197,9 +210,17 @@ class Seating:
             pool.readdress(address)
 
     async def stop(self) -> None:
-        """Stop every process made."""
+        """Stop every process made, those still starting too."""
+        for starting in list(self._starting):
+            starting.cancel()
+        await asyncio.gather(*self._starting, return_exceptions=True)
         handles = [handle for pool in self.pools.values() for handle in pool.handles()]
         await asyncio.gather(*(handle.stop() for handle in handles), return_exceptions=True)
+
+
+async def _shielded(started: asyncio.Future[None]) -> None:
+    """Wait for a start that other games may wait for too: a game cancelled leaves it going."""
+    await asyncio.shield(started)
 
 
 def interleaved(specs: Iterable[GameSpec], window: int) -> Iterator[GameSpec]:

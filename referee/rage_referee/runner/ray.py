@@ -2,8 +2,7 @@
 
 Each of ``workers`` Ray actors (a worker process somewhere on the cluster) launches the bots of the
 league itself (commands, ``FILE.py:CLASS`` modules, or addresses it can reach), once, and plays
-the games it is given (under ``deal`` or ``game`` isolation, :mod:`.isolation`, it starts more
-processes of a launched bot as its games need them, none playing two games of one set) with :func:`~rage_referee.game.play_game`, the code every runner uses,
+the games it is given with :func:`~rage_referee.game.play_game`, the code every runner uses,
 ``concurrency`` at a time; each game is one actor task that returns its finished game to the
 driver. Only the driver stores: it calls ``on_finished`` once per game index, so a task Ray runs
 again never stores a game twice, and a driver killed and run again resumes from the store.
@@ -22,6 +21,10 @@ called there by each worker from the next game the driver sends it: every game c
 addresses. A message of its own would be lost when Ray restarts the worker from its constructor's
 arguments, and would wait behind the games filling the worker's slots anyway. The games already in
 flight keep their open streams, and reconnect to the old address until their worker's next game.
+
+Under ``deal`` or ``game`` isolation (:mod:`.isolation`) each worker starts more processes of a
+launched bot as its games need them, none playing two games of one set, and the driver sends the
+games a window of sets at a time, first games first.
 
 Commands must exist on every worker, at the same path relative to the worker's folder (the
 driver's folder on a one-machine cluster; ``runtime_env={"working_dir": ...}`` ships one):
