@@ -48,11 +48,10 @@ HandleMaker = Callable[[BotSpec, Path], BotHandle]
 
 @dataclass(eq=False)
 class Member:
-    """One process of a bot's pool: the sets it has played (or is playing) and its games in flight."""
+    """One process of a bot's pool and the sets it has played (or is playing)."""
 
     handle: BotHandle
     sets: set[int] = field(default_factory=set)
-    playing: int = 0
     started: asyncio.Future[None] | None = None
     """Its start, which every game lent it meanwhile waits for; none: started at entry."""
     failure: HandshakeError | BotSpecError | None = None
@@ -105,12 +104,10 @@ class BotPool:
             member = Member(self._new(self.first.spec))
             self.members.append(member)
         member.sets.add(set_id)
-        member.playing += 1
         return member, fresh
 
     async def back(self, member: Member) -> None:
         """A game of ``member``'s has ended; in ``game`` its process is stopped."""
-        member.playing -= 1
         if self.isolation is Isolation.GAME:
             self.drop(member)
             await member.handle.stop()
