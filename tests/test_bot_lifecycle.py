@@ -241,3 +241,28 @@ def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_pa
     ticks, took = asyncio.run(run())
     assert took >= 1.5, "the deaf bot did not need its grace: the test shows nothing"
     assert ticks >= 20, f"the event loop ran {ticks} times in the {took:.1f} s the bot took to stop"
+
+
+def test_two_launches_starting_at_once_are_never_given_one_port(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel may hand a released port out again while the launch given it is still starting (a
+    league isolating its bots starts several at once): the second launch gets another."""
+    from rage_referee.seats import process
+
+    first, other = process.free_port(), process.free_port()
+    handed = iter([first, first, other])
+    monkeypatch.setattr(process, "free_port", lambda: next(handed))
+    bots = [BotProcess(f"python {ROOT / 'examples' / 'random_bot.py'}", tmp_path / f"{k}.log") for k in range(2)]
+
+    async def start_both() -> list[str]:
+        try:
+            return list(await asyncio.gather(*(bot.start() for bot in bots)))
+        finally:
+            for bot in bots:
+                bot.stop()
+
+    assert sorted(asyncio.run(start_both())) == sorted([f"127.0.0.1:{first}", f"127.0.0.1:{other}"])
+    monkeypatch.setattr(process, "free_port", lambda: first)
+    assert process.launch_port() == first, "a stopped launch's port is handed out again"
+    process.release_port(first)

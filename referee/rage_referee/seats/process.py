@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -43,6 +44,27 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+_launch_ports: set[int] = set()
+_launch_ports_lock = threading.Lock()
+
+
+def launch_port() -> int:
+    """A free port for a launch, none that another launch of this referee holds: the kernel hands a port
+    out again once it is released, and a bot binds its port only once it has started (a second or so),
+    so two launches starting at once were given one port and the second could not listen."""
+    with _launch_ports_lock:
+        while (port := free_port()) in _launch_ports:
+            pass
+        _launch_ports.add(port)
+        return port
+
+
+def release_port(port: int) -> None:
+    """The launch given ``port`` (:func:`launch_port`) is over: the port may be handed out again."""
+    with _launch_ports_lock:
+        _launch_ports.discard(port)
 
 
 def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
@@ -161,7 +183,7 @@ class BotProcess:
             self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
             address = f"unix:{self._socket_dir}/bot.sock"
             return self.argv(listen=address), environment, address
-        self.port = free_port()
+        self.port = launch_port()
         return self.argv(self.port), environment, f"127.0.0.1:{self.port}"
 
     async def start(self) -> str:
@@ -259,6 +281,9 @@ class BotProcess:
         process, self.process = self.process, None
         if process is not None:
             stop_group(process, grace)
+        if self.port:
+            release_port(self.port)
+            self.port = 0
         if self._mark is not None:
             end_marked(self._mark)
             self._mark = None
