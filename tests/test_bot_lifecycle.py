@@ -246,13 +246,15 @@ def test_a_bot_deaf_to_sigterm_holds_up_no_other_game_while_it_is_stopped(tmp_pa
 def test_two_launches_starting_at_once_are_never_given_one_port(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The kernel may hand a released port out again while the launch given it is still starting (a
-    league isolating its bots starts several at once): the second launch gets another."""
+    """A port released may be drawn again while the launch given it is still starting (a league isolating
+    its bots starts several at once): the second launch gets another."""
     from rage_referee.seats import process
 
-    first, other = process.free_port(), process.free_port()
-    handed = iter([first, first, other])
-    monkeypatch.setattr(process, "free_port", lambda: next(handed))
+    first, other = process.launch_port(), process.launch_port()
+    process.release_port(first)
+    process.release_port(other)
+    drawn = iter([first, first, other])
+    monkeypatch.setattr(process, "_drawn_port", lambda: next(drawn))
     bots = [BotProcess(f"python {ROOT / 'examples' / 'random_bot.py'}", tmp_path / f"{k}.log") for k in range(2)]
 
     async def start_both() -> list[str]:
@@ -263,6 +265,18 @@ def test_two_launches_starting_at_once_are_never_given_one_port(
                 bot.stop()
 
     assert sorted(asyncio.run(start_both())) == sorted([f"127.0.0.1:{first}", f"127.0.0.1:{other}"])
-    monkeypatch.setattr(process, "free_port", lambda: first)
-    assert process.launch_port() == first, "a stopped launch's port is handed out again"
+    monkeypatch.setattr(process, "_drawn_port", lambda: first)
+    assert process.launch_port() == first, "a stopped launch's port is given out again"
     process.release_port(first)
+
+
+def test_a_launch_is_given_a_port_no_outgoing_connection_can_take() -> None:
+    """Every connection made on the machine takes a port of the kernel's local range: one took a launch's
+    port in the second before the bot listened on it, on a busy machine."""
+    from rage_referee.seats import process
+
+    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    ports = [process.launch_port() for _ in range(20)]
+    for port in ports:
+        process.release_port(port)
+    assert not [port for port in ports if low <= port <= high]

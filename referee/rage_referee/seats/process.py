@@ -10,7 +10,10 @@ referee's own interpreter, which has the SDK.
 from __future__ import annotations
 
 import asyncio
+import errno
+import functools
 import os
+import random
 import shlex
 import shutil
 import signal
@@ -48,17 +51,58 @@ def free_port() -> int:
 
 _launch_ports: set[int] = set()
 _launch_ports_lock = threading.Lock()
+PORT_TRIES = 1000
 
 
 def launch_port() -> int:
-    """A free port for a launch, none that another launch of this referee holds: the kernel hands a port
-    out again once it is released, and a bot binds its port only once it has started (a second or so),
-    so two launches starting at once were given one port and the second could not listen."""
+    """A port for a launch: free on every address, outside the kernel's range for outgoing connections, and
+    held by no other launch of this referee.
+
+    A bot binds its port a second or so after the referee chose it. A port the kernel hands out
+    (``bind`` to port 0) is one of that range, which every ``connect`` on the machine draws from: on
+    a busy machine one took a launch's port meanwhile, and the bot could not listen; and a port just
+    released could be handed to a second launch starting at the same time.
+    """
     with _launch_ports_lock:
-        while (port := free_port()) in _launch_ports:
-            pass
-        _launch_ports.add(port)
-        return port
+        for _ in range(PORT_TRIES):
+            port = _drawn_port()
+            if port not in _launch_ports and _free_everywhere(port):
+                _launch_ports.add(port)
+                return port
+    raise HandshakeError(f"no free port for a bot in {PORT_TRIES} tries")
+
+
+def _drawn_port() -> int:
+    """A port outside the kernel's range for outgoing connections, at random."""
+    return random.choice(_listening_ports())
+
+
+@functools.cache
+def _listening_ports() -> list[int]:
+    """The unprivileged ports the kernel never gives an outgoing connection (the ports it gives, where it
+    does not say which)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        return [free_port()]
+    return [*range(1024, low), *range(high + 1, 65536)] or [free_port()]
+
+
+def _free_everywhere(port: int) -> bool:
+    """Whether ``port`` can be bound on every address, as a bot listening on ``[::]`` binds it."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            probe.bind(("::", port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return False
+        try:  # no IPv6 here
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
 
 
 def release_port(port: int) -> None:
