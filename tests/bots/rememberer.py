@@ -1,10 +1,11 @@
 """The search bot with a memory: the attack duplicate deals invite, for the isolation tests.
 
-After each round it has seen every hand (every card is played), and it keeps them all, each under
-every hand of the round, in its process (every game it plays there, at once or later, shares the
-memory). When it is dealt a hand it has seen before, its own or another seat's (a later game of the
-same duplicate set, so the same deal), it knows every other seat's hand, and its search plays out
-that one world instead of sampled ones. Each such round it writes ``rememberer: knew every hand:
+After each round it has seen every hand (every card is played), and it keeps them all, under each
+seat's hands of the game up to that round, in its process (every game it plays there, at once or
+later, shares the memory). When the hands it has been dealt so far are those of a seat it has seen
+(a later game of the same duplicate set, so the same deal; one round's hand alone, of a card or two,
+recurs in other deals), it knows every other seat's hand, and its search plays out that one world
+instead of sampled ones. Each such round it writes ``rememberer: knew every hand:
 game INDEX round R`` to stderr (its log): the tests count those lines.
 
     python tests/bots/rememberer.py --port N [--budget-ms MS] [--forget]
@@ -49,8 +50,9 @@ class Seen:
     hands: tuple[Hand, ...]
 
 
-MEMORY: dict[Hand, Seen] = {}
-"""Every round this process has seen played out, under each hand of it: shared by all its games."""
+MEMORY: dict[tuple[Hand, ...], Seen] = {}
+"""Every round this process has seen played out, under each seat's hands of the game up to it: shared by all
+its games."""
 LOCK = threading.Lock()
 
 
@@ -88,7 +90,10 @@ class RemembererBot(Bot):
         self.rng = random.Random()
         self.remember = remember
         self.info: GameInfo | None = None
-        self.dealt: Hand = ()
+        self.dealt: list[Hand] = []
+        """This seat's hands so far, a round each: together they tell the deal (one round's few cards may not)."""
+        self.rounds: list[tuple[Hand, ...]] = []
+        """Every seat's hands of the rounds played out so far."""
         self.played: list[list[int]] = []
         self.known: list[Hand] | None = None
         """Every seat's hand this round, when this round's deal was seen before."""
@@ -126,19 +131,20 @@ class RemembererBot(Bot):
             return
         players = len(self.info.players)
         if isinstance(event, RoundStarted):
-            self.dealt = hand_of(card.id for card in event.hand)
+            self.dealt.append(hand_of(card.id for card in event.hand))
             self.played = [[] for _ in range(players)]
             with LOCK:
-                seen = MEMORY.get(self.dealt)
+                seen = MEMORY.get(tuple(self.dealt))
             self.known = None if seen is None else self._hands(seen, players)
             if self.known is not None:
                 print(f"{KNEW}: game {self.info.index} round {event.round_number}", file=sys.stderr, flush=True)
         elif isinstance(event, CardPlayed):
             self.played[event.seat].append(event.play.card.id)
         elif isinstance(event, RoundScored) and self.dealt:
-            hands = tuple(map(hand_of, self.played))
-            with LOCK:  # under every seat's hand: a later game of the set may deal this bot any of them
-                MEMORY.update((hand, Seen(seat, hands)) for seat, hand in enumerate(hands))
+            self.rounds.append(tuple(map(hand_of, self.played)))
+            with LOCK:  # under every seat's hands: a later game of the set may deal this bot any of them
+                for seat in range(players):
+                    MEMORY[tuple(hands[seat] for hands in self.rounds)] = Seen(seat, self.rounds[-1])
 
     def _hands(self, seen: Seen, players: int) -> list[Hand]:
         """This game's hands by seat, the remembered deal turned so this seat holds its own hand."""
