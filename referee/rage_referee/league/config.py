@@ -12,9 +12,9 @@
     forfeits = "unrated"      # or "loss": how ratings count a game the referee played for a forfeited bot
     exclude = []              # entrants taken out: the referee plays their remaining games (forfeited)
     keep_going = false        # a bot that cannot start is forfeited instead of stopping the league
-    isolation = "deal"        # a launched bot's process never plays two games of one deal; or "game" (a fresh
-                              # process every game) or "league" (one for the league); the default: "deal" in the
-                              # sandbox, "league" outside it. Bots at an address or in-process are never restarted
+    isolation = "deal"        # a launched bot's process never plays two games of one set; or "game" (a fresh
+                              # process every game) or "league" (one for the league); the default: "deal" for bots
+                              # in the sandbox or submitted, else "league". Bots at an address or in-process: one
 
     [ruleset]
     preset = "amigo"
