@@ -5,6 +5,7 @@ stored are the same under each."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -12,12 +13,19 @@ from pathlib import Path
 import pytest
 from conftest import require, require_command
 from league_helpers import ROOT, flat, rage, stored
-from rage_referee.game_spec import GameSpec, Occasion
+from rage_referee.deals import Deals
+from rage_referee.finished import FinishedGame
+from rage_referee.game import FaultLedger
+from rage_referee.game_spec import GameSpec, Occasion, TimeControl
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.errors import InvalidArgument
 from rage_referee.league.config import LeagueConfigError, load_league
+from rage_referee.match import duplicate_specs
 from rage_referee.runner import Isolation
+from rage_referee.runner import isolation as lending
 from rage_referee.runner.isolation import interleaved
+from rage_referee.seats import BotHandle, BotIdentity, BotSpec, LocalConnection
+from rage_sdk.examples.random_bot import RandomBot
 from rage_sdk.record import ruleset_of
 
 REMEMBERER = ROOT / "tests" / "bots" / "rememberer.py"
@@ -131,3 +139,46 @@ def test_a_process_that_cannot_start_when_a_game_needs_it_is_a_bot_that_cannot_s
     faults = [fault for game in stored(path) for fault in game.figures.faults]
     assert faults and {fault.kind.value for fault in faults} == {"forfeited"}
     assert "could not start" in faults[0].detail
+
+
+class StartedInProcess(BotHandle):
+    """A launched bot's handle whose process is the random bot in this process: its start takes a
+    moment, as a launch does, so games lent it meanwhile wait for it."""
+
+    async def start(self) -> BotIdentity:
+        await asyncio.sleep(0.01)
+        self.connection = LocalConnection(RandomBot)
+        return await self.connection.open()
+
+
+@pytest.mark.parametrize("isolation", [Isolation.DEAL, Isolation.GAME])
+def test_no_process_plays_two_games_of_a_set_even_when_they_play_at_once(
+    isolation: Isolation, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    bots = [BotSpec.of(name, f"python {name}.py") for name in ("a", "b", "c")]
+    ruleset = ruleset_of({"preset": "amigo", "rounds": [1]})
+    games = duplicate_specs([bot.name for bot in bots], ruleset, 24, Deals.public(1), TimeControl())  # 4 sets of 6
+    played: list[tuple[int, str, int]] = []  # game's set, bot, process
+    real_play_game = lending.play_game
+
+    async def noting(spec: GameSpec, handles: dict[str, BotHandle], ledger: FaultLedger) -> FinishedGame:
+        played.extend((spec.set_id, name, id(handle)) for name, handle in handles.items())
+        return await real_play_game(spec, handles, ledger)
+
+    monkeypatch.setattr(lending, "play_game", noting)
+    seating = lending.Seating(bots, isolation, tmp_path, StartedInProcess, forfeit_on_failure=False)
+
+    async def play_all() -> None:
+        await seating.start([bot.name for bot in bots], keep_going=False)
+        try:  # two sets at a time, first games first, all at once: no process lent twice in a set
+            await asyncio.gather(*(seating.play(spec, FaultLedger(20)) for spec in lending.interleaved(games, 2)))
+        finally:
+            await seating.stop()
+
+    asyncio.run(play_all())
+    assert len(played) == 24 * 3
+    assert len({(set_id, process) for set_id, _, process in played}) == len(played)
+    processes = {bot.name: {process for _, name, process in played if name == bot.name} for bot in bots}
+    assert {name: len(ids) for name, ids in processes.items()} == {
+        b.name: 6 if isolation is Isolation.DEAL else 24 for b in bots
+    }
