@@ -115,7 +115,7 @@ class LeagueConfig(BaseModel):
     sandbox: SandboxSettings = SandboxSettings()
     runner: RunnerSettings = RunnerSettings()
     isolation: Isolation | None = Field(
-        None, description='"deal", "game" or "league"; none: "deal" for sandboxed bots, else "league"'
+        None, description='"deal", "game" or "league"; none: "deal" for sandboxed or submitted bots, else "league"'
     )
 
     @field_validator("ruleset", mode="before")
