@@ -265,3 +265,42 @@ def test_a_daemon_with_no_mark_and_deaf_to_sigterm_ends_with_its_bot(
     result = CliRunner().invoke(app, ["match", *bots, "--games", "1", "--logs", str(tmp_path / "logs")])
     assert result.exit_code == 0, result.output
     assert_ended(left_behind(pid_file))
+
+
+def test_two_launches_starting_at_once_are_never_given_one_port(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A port released may be drawn again while the launch given it is still starting (a league isolating
+    its bots starts several at once): the second launch gets another."""
+    from rage_referee.seats import process
+
+    first, other = process.launch_port(), process.launch_port()
+    process.release_port(first)
+    process.release_port(other)
+    drawn = iter([first, first, other])
+    monkeypatch.setattr(process, "_drawn_port", lambda: next(drawn))
+    bots = [BotProcess(f"python {ROOT / 'examples' / 'random_bot.py'}", tmp_path / f"{k}.log") for k in range(2)]
+
+    async def start_both() -> list[str]:
+        try:
+            return list(await asyncio.gather(*(bot.start() for bot in bots)))
+        finally:
+            for bot in bots:
+                bot.stop()
+
+    assert sorted(asyncio.run(start_both())) == sorted([f"127.0.0.1:{first}", f"127.0.0.1:{other}"])
+    monkeypatch.setattr(process, "_drawn_port", lambda: first)
+    assert process.launch_port() == first, "a stopped launch's port is given out again"
+    process.release_port(first)
+
+
+def test_a_launch_is_given_a_port_no_outgoing_connection_can_take() -> None:
+    """Every connection made on the machine takes a port of the kernel's local range: one took a launch's
+    port in the second before the bot listened on it, on a busy machine."""
+    from rage_referee.seats import process
+
+    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    ports = [process.launch_port() for _ in range(20)]
+    for port in ports:
+        process.release_port(port)
+    assert not [port for port in ports if low <= port <= high]

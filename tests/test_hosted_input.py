@@ -33,7 +33,7 @@ from rage_referee.hosted import events, leagues
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
-from rage_referee.runner import local as local_runner
+from rage_referee.runner import isolation as games_runner
 from rage_referee.runner.settings import LOCAL, RunnerSettings
 from rage_sdk.pb import referee_pb2 as pb
 
@@ -207,7 +207,7 @@ async def until(referee: Hosted, done: Callable[[pb.LeagueInfo], bool], league: 
 def test_a_league_whose_games_keep_failing_fails_with_the_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_play_game = local_runner.play_game
+    real_play_game = games_runner.play_game
     broken = True
 
     async def failing(*args: Any, **kwargs: Any) -> Any:
@@ -215,7 +215,7 @@ def test_a_league_whose_games_keep_failing_fails_with_the_reason(
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
         return await real_play_game(*args, **kwargs)
 
-    monkeypatch.setattr(local_runner, "play_game", failing)
+    monkeypatch.setattr(games_runner, "play_game", failing)
 
     async def scenario(referee: Hosted) -> None:
         nonlocal broken
@@ -254,7 +254,7 @@ def test_a_league_left_with_a_failed_game_fails_naming_it_and_resumes(
 ) -> None:
     """One game fails, the rest finish: the league fails naming the game (it was left running, with no
     run behind it and its watchers waiting for good); resuming plays the game left."""
-    real_play_game = local_runner.play_game
+    real_play_game = games_runner.play_game
     failed: list[int] = []
 
     async def failing_once(spec: Any, *args: Any, **kwargs: Any) -> Any:
@@ -263,7 +263,7 @@ def test_a_league_left_with_a_failed_game_fails_naming_it_and_resumes(
             raise ConnectionResetError("the bot's connection was reset")
         return await real_play_game(spec, *args, **kwargs)
 
-    monkeypatch.setattr(local_runner, "play_game", failing_once)
+    monkeypatch.setattr(games_runner, "play_game", failing_once)
     monkeypatch.setattr(events, "IDLE_SECONDS", 0.2)
 
     async def scenario(referee: Hosted) -> None:

@@ -115,6 +115,8 @@ def test_a_submitted_bot_plays_a_hosted_league_in_the_sandbox_pinned_to_its_vers
                 assert submitted == [pinned], seats
             logs = list((hosted.root / ".logs" / "cup").glob("*.log"))
             assert logs and "serving on unix:/run/rage/bot.sock" in logs[0].read_text()
+            processes = list((hosted.root / ".logs" / "cup").rglob("rnd.log"))
+            assert len(processes) == 2  # isolated by deal: a process for each game of a set, reused across sets
             # A league starting now plays the newest version.
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=LEAGUE.replace('"cup"', '"cup2"')))
             later = await hosted.call("StartLeague", pb.LeagueRequest(league="cup2"))

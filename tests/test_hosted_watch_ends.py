@@ -29,7 +29,7 @@ from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
 from rage_referee.hosted.server import create_server
 from rage_referee.hosted.standings import point_table
-from rage_referee.runner import local as local_runner
+from rage_referee.runner import isolation as games_runner
 from rage_sdk.pb import referee_pb2 as pb
 from typer.testing import CliRunner
 
@@ -93,7 +93,7 @@ def statuses(received: list[pb.LeagueEvent]) -> list[pb.StatusChanged]:
 
 def failing(games: Callable[[int], bool]) -> Callable[..., Any]:
     """``play_game`` failing the games for which ``games(number of games asked so far)`` holds."""
-    real_play_game = local_runner.play_game
+    real_play_game = games_runner.play_game
     asked = 0
 
     async def play_game(*args: Any, **kwargs: Any) -> Any:
@@ -114,7 +114,7 @@ def failing(games: Callable[[int], bool]) -> Callable[..., Any]:
 def test_the_watchers_of_a_league_that_fails_are_told_and_their_streams_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: Callable[[int], bool], reason: str
 ) -> None:
-    monkeypatch.setattr(local_runner, "play_game", failing(fails))
+    monkeypatch.setattr(games_runner, "play_game", failing(fails))
 
     async def scenario() -> None:
         async with referee(tmp_path) as stub:
@@ -186,7 +186,7 @@ def test_watchers_joining_a_league_share_one_fit_of_its_standings(
 def test_rage_referee_watch_of_a_failed_league_says_so_and_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(local_runner, "play_game", failing(lambda asked: True))
+    monkeypatch.setattr(games_runner, "play_game", failing(lambda asked: True))
 
     async def scenario() -> None:
         contest = Contest.open(f"sqlite:///{tmp_path / 'contest.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK))

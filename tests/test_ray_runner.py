@@ -23,8 +23,8 @@ from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.league.config import load_league
 from rage_referee.league.store import Store, StoreError
-from rage_referee.match import match_specs
-from rage_referee.runner import LocalRunner, StartFailure
+from rage_referee.match import duplicate_specs, match_specs
+from rage_referee.runner import Isolation, LocalRunner, StartFailure
 from rage_referee.runner.base import RunnerError
 from rage_referee.seats import BotSpec
 from rage_referee.submissions.store import Submission
@@ -319,3 +319,20 @@ def no_process_left(fragment: str, seconds: float = 15) -> bool:
             return True
         time.sleep(0.2)
     return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("isolation", "concurrency", "knows"), [(Isolation.LEAGUE, 1, True), (Isolation.DEAL, 3, False)]
+)
+def test_workers_keep_a_sets_games_in_processes_apart_under_deal_isolation(
+    ray_address: str, tmp_path: Path, isolation: Isolation, concurrency: int, knows: bool
+) -> None:
+    bots = [BotSpec.of("mem", f"python {BOTS / 'rememberer.py'} --budget-ms 2"), MIXED[0]]
+    ruleset = ruleset_of({"preset": "amigo", "rounds": [3, 2]})
+    games = duplicate_specs(names(bots), ruleset, 8, Deals.public(5), TimeControl(5000))
+    finished = asyncio.run(on_ray(bots, games, tmp_path, workers=1, concurrency=concurrency, isolation=isolation))
+    assert sorted(game.index for game in finished) == list(range(8))
+    logs = list((tmp_path / "logs" / "worker-1").rglob("mem.log"))
+    knew = sum(log.read_text().count("rememberer: knew every hand") for log in logs)
+    assert (knew, len(logs)) == ((4 * 2, 1) if knows else (0, 2))  # 4 sets' second games, 2 rounds each

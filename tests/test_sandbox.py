@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import os
+import platform
 import re
 import shutil
 import signal
@@ -510,3 +511,54 @@ def test_the_sandbox_line_says_what_the_memory_limit_bounds(monkeypatch: pytest.
     line = sandbox.Sandbox(sandbox.SandboxSettings(enabled=True, memory_mb=512, cpu_seconds=30), {}).describe()
     bound = "512 MiB memory per bot (a cgroup)" if cgroup else "512 MiB address space per process (no cgroup)"
     assert bound in line and "30 s CPU per game" in line
+
+
+MEMO = """
+import contextlib, ctypes, platform, sys
+from pathlib import Path
+
+keyctl, add_key = {"x86_64": (250, 248), "aarch64": (219, 217)}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+persistent = libc.syscall(keyctl, 22, -1, -3)  # KEYCTL_GET_PERSISTENT, into the session keyring
+places = {"user": -4, "user-session": -5, **({"persistent": persistent} if persistent > 0 else {})}
+files = [Path("/bot/memo"), Path("/tmp/memo"), Path("/dev/shm/memo")]
+if sys.argv[1] == "keep":
+    for ring in places.values():
+        libc.syscall(add_key, b"user", b"memo", b"hands", 5, ring)
+    for file in files:
+        with contextlib.suppress(OSError):  # /dev/shm is not the bot's to write
+            file.write_text("hands")
+else:
+    found = [name for name, ring in places.items() if libc.syscall(keyctl, 10, ring, b"user", b"memo", 0) > 0]
+    found += [str(file) for file in files if file.exists()]
+    print("found:", ",".join(found))
+"""
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_launch_finds_nothing_an_earlier_launch_of_the_same_user_kept(tmp_path: Path) -> None:
+    """Users are reused (a block of 1,000 per referee): the kernel keeps a user's keyrings after its last
+    process ends, so the end of a launch empties them; its files were in memory and went with it."""
+    require(platform.machine() in ("x86_64", "aarch64"), "x86_64 or aarch64 (the keyctl call's number)", "")
+    tmp_path.chmod(0o755)
+    (tmp_path / "memo.py").write_text(MEMO)
+    box = sandbox.Sandbox.available(sandbox.SandboxSettings(enabled=True))
+    user = None
+    outputs = []
+    for step in ("keep", "find"):
+        jail = box.jail(tmp_path / "work")
+        if user is None:
+            user = jail.uid
+        else:  # the same user again, as after 1,000 launches
+            with sandbox._users_lock:
+                sandbox._in_use.discard(jail.uid)
+                sandbox._in_use.add(user)
+            jail.uid = user
+        try:
+            argv = jail.argv([sys.executable, str(tmp_path / "memo.py"), step])
+            done = subprocess.run(argv, capture_output=True, text=True, env=jail.environment(), timeout=60, check=False)
+        finally:
+            jail.end()
+        assert done.returncode == 0, done.stderr[-1000:]
+        outputs.append(done.stdout.strip())
+    assert outputs == ["", "found:"]

@@ -7,9 +7,11 @@ network at all (its own network namespace, holding only a loopback) and speaks t
 Unix socket in the one directory bind-mounted from outside (``/run/rage``). It runs as a user of its
 own, so the kernel bounds its processes (threads count), file size, open files and each process's
 address space by rlimit, and in its own PID namespace, process group and session; when its games
-end everything it started is killed. Its memory and CPU time are bounded for the bot as a whole by
-its cgroup (:mod:`.cgroups`) where the machine gives one, its CPU time per game; else by rlimit,
-each process's.
+end everything it started is killed and its user's kernel keyrings are emptied (the kernel keeps
+them, and a later launch may be given the same user). Nothing else outlives a launch: its work
+directory, ``/tmp`` and socket folder are its own, and so are its IPC and network namespaces. Its
+memory and CPU time are bounded for the bot as a whole by its cgroup (:mod:`.cgroups`) where the
+machine gives one, its CPU time per game; else by rlimit, each process's.
 """
 
 from __future__ import annotations
@@ -68,6 +70,21 @@ SOCKET_SOURCE = "rage-bot"
 """The socket folders' device name, as the host's mount table shows it."""
 _SOCKET_NAME = re.compile(r"rage-bot-(?P<pid>[0-9]+)\.(?P<start>[0-9]+)-.*")
 """A socket folder's name: its referee's process id and start time (a process id is reused, the pair is not)."""
+
+
+CLEAR_KEYRINGS = """
+import ctypes, platform
+keyctl = {"x86_64": 250, "aarch64": 219}.get(platform.machine())
+if keyctl is not None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall(keyctl, 1, None)  # KEYCTL_JOIN_SESSION_KEYRING: a new one, so what is linked there is possessed
+    persistent = libc.syscall(keyctl, 22, -1, -3)  # KEYCTL_GET_PERSISTENT, linked into that session keyring
+    for ring in (-4, -5, *([persistent] if persistent > 0 else [])):  # the user's, its session's, the persistent
+        libc.syscall(keyctl, 7, ring)  # KEYCTL_CLEAR
+"""
+"""Run as a launch's user once it has ended: the kernel keeps a user's keyrings after its last process
+exits, so a later launch given the same user (users are reused, :data:`USERS` per referee) would read
+what this one stored there."""
 
 
 class SandboxError(RuntimeError):
@@ -190,8 +207,9 @@ class Jail:
         return keep | fixed | {"MALLOC_ARENA_MAX": "2"}  # each malloc arena reserves address space, which is limited
 
     def end(self) -> None:
-        """Kill whatever the bot left running, then remove its socket directory."""
+        """Kill whatever the bot left running, empty its user's kernel keyrings, then remove its socket directory."""
         _quiet([*self._as_bot_user(), self.sandbox.tools["kill"], "-KILL", "-1"])
+        _quiet([*self._as_bot_user(), sys.executable, "-I", "-S", "-c", CLEAR_KEYRINGS])
         _quiet([self.sandbox.tools["umount"], "--lazy", str(self.socket_dir)])
         shutil.rmtree(self.socket_dir, ignore_errors=True)
         with _users_lock:

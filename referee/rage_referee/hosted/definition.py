@@ -5,7 +5,8 @@ or a ``bots`` array names registered bots; without either, every bot registered 
 part. The bots are fixed when the league is created; their addresses come from the registry each
 time the league (re)connects. ``database`` and ``records`` are ignored: the referee keeps every
 league in its own database. Where the games are played is the referee's (``rage referee serve --ray``):
-a ``[runner]`` table is refused.
+a ``[runner]`` table is refused. ``isolation`` (``deal`` by default, ``game`` or ``league``) says how far
+the submitted bots' processes are kept apart; a registered bot at an address is one server, whatever it says.
 """
 
 from __future__ import annotations

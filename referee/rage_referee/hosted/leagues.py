@@ -8,9 +8,11 @@ games still finish returns at once, its run starting when they have). Cancelling
 progress. The referee connects to each bot at the address in the registry, checked against the
 allow-list again just before; a bot whose address is refused is played by the fallback. A submitted
 bot plays the version the league was pinned to when it first started, launched by the referee in the
-sandbox from its own folder (:mod:`.submissions`). The games are played on this machine or, when the
-referee serves with ``--ray``, on a Ray cluster (:class:`~rage_referee.runner.ray.RayRunner`; bots at
-addresses only): either way only the referee stores them, as they return.
+sandbox from its own folder (:mod:`.submissions`), its processes kept apart as the definition's
+``isolation`` says (``deal`` unless it says otherwise: no process of it plays two games of one set).
+The games are played on this machine or, when the referee serves with ``--ray``, on a Ray cluster
+(:class:`~rage_referee.runner.ray.RayRunner`; bots at addresses only): either way only the referee
+stores them, as they return.
 """
 
 from __future__ import annotations
@@ -169,6 +171,7 @@ class LeagueRun:
             start_failure=StartFailure.RETRY,
             sandbox=self.sandbox,
             submissions=self.submissions,
+            isolation=self.config.isolation_for(untrusted=bool(self.submissions)),
         )
         if self.stopping:
             self.runner.stop()

@@ -13,6 +13,9 @@
                               # referee played for a forfeited bot
     exclude = []              # entrants taken out: the referee plays their remaining games (forfeited)
     keep_going = false        # a bot that cannot start is forfeited instead of stopping the league
+    isolation = "deal"        # a launched bot's process never plays two games of one set; or "game" (a fresh
+                              # process every game) or "league" (one for the league); the default: "deal" for bots
+                              # in the sandbox or submitted, else "league". Bots at an address or in-process: one
 
     [ruleset]
     preset = "amigo"
@@ -66,6 +69,7 @@ from ..limits import (
 )
 from ..problems import first_problem
 from ..record_file import UnreadableFileError, read_regular
+from ..runner.isolation import Isolation
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
@@ -119,6 +123,9 @@ class LeagueConfig(BaseModel):
     keep_going: StrictBool = Field(False, description="forfeit a bot that cannot start instead of stopping")
     sandbox: SandboxSettings = SandboxSettings()
     runner: RunnerSettings = RunnerSettings()
+    isolation: Isolation | None = Field(
+        None, description='"deal", "game" or "league"; none: "deal" for sandboxed or submitted bots, else "league"'
+    )
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -159,6 +166,13 @@ class LeagueConfig(BaseModel):
         if "forfeits" not in self.model_fields_set and self.sandbox.enabled:
             self.forfeits = CONTEST_FORFEITS  # a contest: quitting when behind keeps no rating
         return self
+
+    def isolation_for(self, untrusted: bool) -> Isolation:
+        """The league's isolation; unset, ``deal`` for ``untrusted`` bots (launched in the sandbox, or
+        submitted by entrants), else ``league``."""
+        if self.isolation is not None:
+            return self.isolation
+        return Isolation.DEAL if untrusted else Isolation.LEAGUE
 
     def schedule_size(self) -> tuple[int, int]:
         """The tables its schedule seats and the games it plays in all, counted without building it."""

@@ -150,6 +150,7 @@ async def run_league(
         start_failure=start_failure,
         sandbox=sandbox,
         submissions=submissions,
+        isolation=config.isolation_for(untrusted=sandbox is not None or bool(submissions)),
     )
     async with runner:
         await runner.run(specs(), finished)

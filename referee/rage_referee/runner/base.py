@@ -24,6 +24,7 @@ from ..game_spec import GameSpec
 from ..sandbox import Sandbox
 from ..seats import BotSpec
 from ..submissions.store import Submission
+from .isolation import Isolation
 
 OnFinished = Callable[[FinishedGame], None]
 OnFailed = Callable[[GameSpec, BaseException], None]
@@ -52,6 +53,7 @@ class RunnerOptions(TypedDict, total=False):
     start_failure: StartFailure
     sandbox: Sandbox | None
     submissions: Mapping[str, Submission] | None
+    isolation: Isolation
 
 
 class GameRunner(ABC):
@@ -71,6 +73,7 @@ class GameRunner(ABC):
         start_failure: StartFailure = StartFailure.RAISE,
         sandbox: Sandbox | None = None,
         submissions: Mapping[str, Submission] | None = None,
+        isolation: Isolation = Isolation.LEAGUE,
     ) -> None:
         self.bots = {bot.name: bot for bot in bots}
         self.ledger = ledger
@@ -81,6 +84,8 @@ class GameRunner(ABC):
         """The sandbox every launched command runs in; none: with the referee's rights."""
         self.submissions = dict(submissions or {})
         """The stored and built version of each ``submission:`` bot, by name."""
+        self.isolation = isolation
+        """Which process of a launched bot plays which game (:mod:`.isolation`)."""
         self.unstarted: dict[str, str] = {}
         """Bots that could not start, each with why."""
         self.stopping = False

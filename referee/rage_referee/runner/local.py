@@ -4,42 +4,49 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from ..game import play_game
 from ..game_spec import GameSpec
-from ..seats import BotHandle, Dispatcher, start_all
+from ..seats import BotHandle, BotSpec, Dispatcher
 from ..tasks import all_or_cancel
 from .base import GameRunner, OnFailed, OnFinished, StartFailure
+from .isolation import Isolation, Seating, interleaved
 
 
 class LocalRunner(GameRunner):
-    """Today's asyncio loop: each bot started once, every game of :meth:`run` played against it.
+    """Today's asyncio loop: each game played against a process of each of its bots, as :attr:`isolation` lends it.
 
     The ledger is charged live, so a bot forfeited in one game is not asked in the next decision
     of any other game.
     """
 
-    handles: dict[str, BotHandle]
-    """Each bot's process and connection, once entered."""
+    seating: Seating
+    """Each bot's processes (or connection), once entered."""
+
+    @property
+    def handles(self) -> dict[str, BotHandle]:
+        """Each bot's first process (or its one connection), once entered."""
+        return self.seating.first
 
     async def __aenter__(self) -> Self:
         dispatcher = Dispatcher()  # this runner's own: another runner's batches never hold its bots up
-        self.handles = {
-            name: BotHandle(
-                spec, self.log_dir, sandbox=self.sandbox, submission=self.submissions.get(name), dispatcher=dispatcher
-            )
-            for name, spec in self.bots.items()
-        }
-        playing = [h for name, h in self.handles.items() if name not in self.ledger.forfeited and h.spec.target]
+
+        def handle(spec: BotSpec, log_dir: Path) -> BotHandle:
+            submission = self.submissions.get(spec.name)
+            return BotHandle(spec, log_dir, sandbox=self.sandbox, submission=submission, dispatcher=dispatcher)
+
+        forfeit = self.start_failure is not StartFailure.RAISE
+        self.seating = Seating(self.bots.values(), self.isolation, self.log_dir, handle, forfeit)
+        playing = [name for name, h in self.handles.items() if name not in self.ledger.forfeited and h.spec.target]
         try:
             if self.start_failure is StartFailure.RAISE:
-                await start_all(playing)
+                await self.seating.start(playing, keep_going=False)
             else:
-                self.unstarted = await start_all(playing, keep_going=True)
+                self.unstarted = await self.seating.start(playing, keep_going=True)
         except BaseException:
-            await self._stop_all()
+            await self.seating.stop()
             raise
         if self.start_failure is StartFailure.FORFEIT:
             for name, why in self.unstarted.items():
@@ -49,13 +56,10 @@ class LocalRunner(GameRunner):
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        await self._stop_all()
-
-    async def _stop_all(self) -> None:
-        await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
+        await self.seating.stop()
 
     async def run(self, specs: Iterable[GameSpec], on_finished: OnFinished, on_failed: OnFailed | None = None) -> None:
-        pending = iter(specs)
+        pending = iter(specs if self.isolation is Isolation.LEAGUE else interleaved(specs, self.concurrency))
         refused = False  # on_finished raised: the games still playing are dropped, none reported
 
         async def worker() -> None:
@@ -68,7 +72,7 @@ class LocalRunner(GameRunner):
                 if spec is None:
                     return
                 try:
-                    game = await play_game(spec, self.handles, self.ledger)
+                    game = await self.seating.play(spec, self.ledger)
                 except Exception as error:
                     if on_failed is None:
                         refused = True
@@ -87,6 +91,6 @@ class LocalRunner(GameRunner):
 
     def readdress(self, bot: str, address: str) -> None:
         super().readdress(bot, address)
-        handle = getattr(self, "handles", {}).get(bot)
-        if handle is not None:
-            handle.readdress(address)
+        seating = getattr(self, "seating", None)
+        if seating is not None:
+            seating.readdress(bot, address)

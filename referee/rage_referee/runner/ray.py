@@ -22,6 +22,10 @@ addresses. A message of its own would be lost when Ray restarts the worker from 
 arguments, and would wait behind the games filling the worker's slots anyway. The games already in
 flight keep their open streams, and reconnect to the old address until their worker's next game.
 
+Under ``deal`` or ``game`` isolation (:mod:`.isolation`) each worker starts more processes of a
+launched bot as its games need them, none playing two games of one set, and the driver sends the
+games a window of sets at a time, first games first.
+
 Commands must exist on every worker, at the same path relative to the worker's folder (the
 driver's folder on a one-machine cluster; ``runtime_env={"working_dir": ...}`` ships one):
 :meth:`RayRunner.__aenter__` starts every bot on every worker and names, per worker, each one
@@ -45,10 +49,11 @@ import ray
 from ray.exceptions import ActorUnavailableError, RayActorError, RayError, RayTaskError
 
 from ..finished import FinishedGame
-from ..game import FaultLedger, play_game
+from ..game import FaultLedger
 from ..game_spec import GameSpec
-from ..seats import BotHandle, BotSpec, Dispatcher, start_all
+from ..seats import BotHandle, BotSpec, Dispatcher
 from .base import GameRunner, OnFailed, OnFinished, RunnerError, RunnerOptions, StartFailure
+from .isolation import Isolation, Seating, interleaved
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
@@ -80,17 +85,29 @@ class WorkerStart:
 
 
 class GameWorker:
-    """A Ray actor: the league's bots, started once in this worker process, and the games given to it."""
+    """A Ray actor: the league's bots, started in this worker process (each bot's processes lent to its games
+    as ``isolation`` says), and the games given to it."""
 
     def __init__(
-        self, index: int, bots: Sequence[BotSpec], log_dir: str, forfeited: Sequence[str], retry: bool
+        self,
+        index: int,
+        bots: Sequence[BotSpec],
+        log_dir: str,
+        forfeited: Sequence[str],
+        retry: bool,
+        isolation: Isolation = Isolation.LEAGUE,
     ) -> None:
         self.index = index
         self.retry = retry
         """Ask a bot that could not start again at its next decision, instead of forfeiting it."""
         folder = Path(log_dir) / f"worker-{index}"
         dispatcher = Dispatcher()  # this worker's own, shared by its bots
-        self.handles = {spec.name: BotHandle(spec, folder, dispatcher=dispatcher) for spec in bots}
+
+        def handle(spec: BotSpec, log_dir: Path) -> BotHandle:
+            return BotHandle(spec, log_dir, dispatcher=dispatcher)
+
+        self.seating = Seating(bots, isolation, folder, handle, forfeit_on_failure=True)
+        self.handles = self.seating.first
         self.skipped = set(forfeited)
         self.failed: dict[str, str] = {}
         self._started: asyncio.Task[dict[str, str]] | None = None
@@ -100,8 +117,8 @@ class GameWorker:
         starts them again when first asked)."""
         self.follow(moved)
         if self._started is None:
-            playing = [h for name, h in self.handles.items() if name not in self.skipped and h.spec.target]
-            self._started = asyncio.ensure_future(start_all(playing, keep_going=True))
+            playing = [name for name, h in self.handles.items() if name not in self.skipped and h.spec.target]
+            self._started = asyncio.ensure_future(self.seating.start(playing, keep_going=True))
         self.failed = await self._started
         return WorkerStart(self.index, socket.gethostname(), os.getpid(), self.failed)
 
@@ -110,7 +127,7 @@ class GameWorker:
         for name, address in moved.items():
             handle = self.handles.get(name)
             if handle is not None and handle.spec.target != address:
-                handle.readdress(address)
+                self.seating.readdress(name, address)
 
     async def play(self, spec: GameSpec, ledger: FaultLedger, moved: Mapping[str, str]) -> FinishedGame:
         """One game, the bots ``moved`` called at their new addresses; a bot that could not start here
@@ -118,14 +135,14 @@ class GameWorker:
         await self.start(moved)
         for name, why in {} if self.retry else self.failed.items():
             ledger.forfeit(name, f"could not start on worker {self.index}: {why}")
-        return await play_game(spec, self.handles, ledger)
+        return await self.seating.play(spec, ledger)
 
     async def stop(self) -> None:
         """Stop every bot this worker launched."""
         if self._started is not None:
             with contextlib.suppress(BaseException):
                 await self._started
-        await asyncio.gather(*(handle.stop() for handle in self.handles.values()), return_exceptions=True)
+        await self.seating.stop()
 
 
 class RayRunner(GameRunner):
@@ -177,7 +194,8 @@ class RayRunner(GameRunner):
         log_dir = str(self.log_dir.resolve())
         forfeited = sorted(self.ledger.forfeited)
         retry = self.start_failure is StartFailure.RETRY
-        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry) for k in range(workers)]
+        isolation = self.isolation
+        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry, isolation) for k in range(workers)]
         try:
             started = asyncio.gather(*(_awaited(a.start.remote(dict(self.moved))) for a in self._actors))
             starts: list[WorkerStart] = await asyncio.wait_for(started, START_SECONDS)
@@ -227,8 +245,8 @@ class RayRunner(GameRunner):
         A game whose task fails goes to ``on_failed`` (none: the error goes on); when ``on_finished``
         raises, the games in flight are cancelled and the error goes on.
         """
-        upcoming = iter(specs)
         free = [actor for actor in self._actors for _ in range(self.concurrency)]
+        upcoming = iter(specs if self.isolation is Isolation.LEAGUE else interleaved(specs, len(free)))
         flying: dict[asyncio.Task[FinishedGame], tuple[GameSpec, Any]] = {}
         delivered: set[int] = set()
         tries: dict[int, int] = {}  # by game: how often its worker died under it

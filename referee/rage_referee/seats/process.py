@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import functools
 import math
 import os
+import random
 import resource
 import shlex
 import shutil
@@ -21,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -53,6 +57,68 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+_launch_ports: set[int] = set()
+_launch_ports_lock = threading.Lock()
+PORT_TRIES = 1000
+
+
+def launch_port() -> int:
+    """A port for a launch: free on every address, outside the kernel's range for outgoing connections, and
+    held by no other launch of this referee.
+
+    A bot binds its port a second or so after the referee chose it. A port the kernel hands out
+    (``bind`` to port 0) is one of that range, which every ``connect`` on the machine draws from: on
+    a busy machine one took a launch's port meanwhile, and the bot could not listen; and a port just
+    released could be handed to a second launch starting at the same time.
+    """
+    with _launch_ports_lock:
+        for _ in range(PORT_TRIES):
+            port = _drawn_port()
+            if port not in _launch_ports and _free_everywhere(port):
+                _launch_ports.add(port)
+                return port
+    raise HandshakeError(f"no free port for a bot in {PORT_TRIES} tries")
+
+
+def _drawn_port() -> int:
+    """A port outside the kernel's range for outgoing connections, at random."""
+    return random.choice(_listening_ports())
+
+
+@functools.cache
+def _listening_ports() -> list[int]:
+    """The unprivileged ports the kernel never gives an outgoing connection (the ports it gives, where it
+    does not say which)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        return [free_port()]
+    return [*range(1024, low), *range(high + 1, 65536)] or [free_port()]
+
+
+def _free_everywhere(port: int) -> bool:
+    """Whether ``port`` can be bound on every address, as a bot listening on ``[::]`` binds it."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            probe.bind(("::", port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return False
+        try:  # no IPv6 here
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def release_port(port: int) -> None:
+    """The launch given ``port`` (:func:`launch_port`) is over: the port may be handed out again."""
+    with _launch_ports_lock:
+        _launch_ports.discard(port)
 
 
 def stop_group(process: subprocess.Popen[bytes], grace: float) -> None:
@@ -191,7 +257,7 @@ class BotProcess:
             self._socket_dir = Path(tempfile.mkdtemp(prefix="rage-bot-"))
             address = f"unix:{self._socket_dir}/bot.sock"
             return self.argv(listen=address), environment, address
-        self.port = free_port()
+        self.port = launch_port()
         return self.argv(self.port), environment, f"127.0.0.1:{self.port}"
 
     async def start(self) -> str:
@@ -360,6 +426,9 @@ class BotProcess:
             tree = descendants(process.pid)  # those that left its group (setsid) but not its tree
             stop_group(process, grace)
             end_left(tree)
+        if self.port:
+            release_port(self.port)
+            self.port = 0
         if self._mark is not None:
             end_marked(self._mark)
             self._mark = None
