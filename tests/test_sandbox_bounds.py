@@ -112,7 +112,7 @@ def test_a_bot_writes_next_to_nothing_beside_its_socket(box: Sandbox, tmp_path: 
 def test_a_bot_whose_program_lies_in_the_hosts_tmp_itself_is_refused(tmp_path: Path) -> None:
     program = Path("/tmp") / f"rage-bot-{os.getpid()}-{tmp_path.name}.py"
     program.write_text("")
-    jail = Jail(Sandbox(SETTINGS, dict.fromkeys(TOOLS, "/bin/true")), 0, tmp_path / "socket", tmp_path / "work")
+    jail = Jail(Sandbox(SETTINGS, dict.fromkeys(TOOLS, "/bin/true")), 0, tmp_path / "socket", None)  # a bot's
     try:
         with pytest.raises(SandboxError, match=r"^/tmp holds a bot's program and is shared with every user"):
             jail.argv([sys.executable, str(program)])  # it showed the bot every file in the host's /tmp
