@@ -46,7 +46,7 @@ class Contest:
 
         :raises rage_referee.league.store.StoreError: the database cannot be used.
         """
-        store = Store(db_url)
+        store = Store(db_url, wal=True)  # the live pages read it while games are stored
         registry = Registry(store.engine)
         hub = EventHub()
         root = submissions_dir or Path("referee-submissions")

@@ -1,8 +1,11 @@
 """The hosted referee's pages (``rage referee serve --http PORT``): the report of every league, live.
 
-Read-only, over the contest's own store and event hub (Starlette, served by uvicorn in the
-referee's event loop). Every page needs a token, as every gRPC call does: sent as
-``Authorization: Bearer <token>`` or kept in a cookie by ``/login``. The organizer sees every view
+Read-only, over the contest's own store and event hub (Starlette, served by uvicorn on a thread and
+event loop of its own, :mod:`.front`: the pages never run on the loop that plays the games, and take
+at most their share of a core). A page is rendered once per league snapshot (until the league's next
+stored game, or :data:`REFRESH` seconds while it runs) and served from there. Every page needs a
+token, as every gRPC call does: sent as ``Authorization: Bearer <token>`` or kept in a cookie by
+``/login``. The organizer sees every view
 of every replay; a bot's token sees its own seat's view of its games and the spectator's view of
 all; the entry token sees the spectator's view. Standings, games and faults are what ``Watch``
 shows every token. Pages follow their league through server-sent events (``events``).
@@ -11,12 +14,11 @@ shows every token. Pages follow their league through server-sent events (``event
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 from urllib.parse import parse_qs
@@ -35,9 +37,11 @@ from ..finished import FinishedGame
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
+from ..hosted.events import Watcher
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
+from .front import ConnectionGate, CpuShare, Front, Home, Limits, QuietLog, guarded_protocol, quiet_uvicorn, start_front
 from .listening import listening_socket
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
@@ -47,6 +51,8 @@ COOKIE = "rage_token"
 MAX_FORM_BYTES = 4096
 """The sign-in form's body (a token is at most 256 characters): any caller, without a token, may post one."""
 GRACE = 2
+BODY_TIMEOUT = 10.0
+"""Seconds the sign-in form's body has to arrive."""
 """Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
 """Seconds a running league's figures are kept before its newer games are drawn in."""
@@ -73,17 +79,21 @@ class Snapshot:
     count: int
     made: float
     league: League
-    index: str | None = None
-    full: League | None = None
-    """With the games' records (bids by round size), made when a bot's page is asked for."""
+    pages: dict[str, str] = field(default_factory=dict)
+    """Pages rendered from it, by path (a game's page by path and the views it offers)."""
 
 
 class LivePages:
     """The pages of every league of one contest, each league's figures kept in a :class:`Snapshot`."""
 
-    def __init__(self, contest: Contest) -> None:
+    def __init__(self, contest: Contest, home: Home, share: CpuShare) -> None:
         self.contest = contest
+        self.home = home
+        """The referee's loop: the event hub and the standings are asked there."""
+        self.share = share
+        """The pages' share of a core, which their helper threads' work counts against too."""
         self._snapshots: dict[str, Snapshot] = {}
+        self._renders: dict[str, asyncio.Lock] = {}
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -99,11 +109,11 @@ class LivePages:
         running = entry.status is LeagueStatus.RUNNING
         if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
             return entry, cached
-        games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
+        games = await self.share.off_thread(self.contest.store.games, entry.league_id, False)
         if running:
-            table = await asyncio.to_thread(point_table, games)
+            table = await self.share.off_thread(point_table, games)
         else:
-            table = await self.contest.standings.table(entry.league_id)
+            table = await self.home.run(self.contest.standings.table(entry.league_id))
         indices = {game.index for game in games}
         league = League(entry.name, games, table.rows, indices, live=True, intervals=table.intervals)
         snapshot = Snapshot(len(games), time.monotonic(), league)
@@ -120,28 +130,50 @@ class LivePages:
             raise LookupError(f"game {index} of {league.name} has not finished")
         return entry, league, game
 
+    async def cached(self, snapshot: Snapshot, path: str, render: Callable[[], str]) -> str:
+        """The page at ``path`` of ``snapshot``, rendered once (off the pages' loop) for every caller."""
+        page = snapshot.pages.get(path)
+        if page is None:
+            async with self._renders.setdefault(snapshot.league.name, asyncio.Lock()):
+                page = snapshot.pages.get(path)
+                if page is None:
+                    page = snapshot.pages[path] = await self.share.off_thread(render)
+        return page
+
     async def index(self, request: Request) -> str:
         _, snapshot = await self.snapshot(request)
-        if snapshot.index is None:
-            snapshot.index = await asyncio.to_thread(render_index, snapshot.league)
-        return snapshot.index
+        return await self.cached(snapshot, "index.html", lambda: render_index(snapshot.league))
+
+    async def games_list(self, request: Request, number: int) -> str:
+        _, snapshot = await self.snapshot(request)
+        return await self.cached(snapshot, f"games-{number:03d}.html", lambda: render_games(snapshot.league, number))
 
     async def bot(self, request: Request, name: str) -> str:
+        """A bot's page; the first asked of a snapshot renders every bot's, from the games' records (bids by
+        round size), which are let go once rendered."""
         entry, snapshot = await self.snapshot(request)
-        bot = next((bot for bot in snapshot.league.bots if bot_file(bot) == name), None)
-        if bot is None:
+        bots = {bot_file(bot): bot for bot in snapshot.league.bots}
+        if name not in bots:
             raise LookupError(f"no bot {name} in {entry.name}")
-        if snapshot.full is None:
-            games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
+
+        def render_all() -> str:
+            games = self.contest.store.games(entry.league_id)
             league = snapshot.league
-            snapshot.full = League(
-                league.name, games, league.rows, league.replays, live=True, intervals=league.intervals
-            )
-        return render_bot(snapshot.full, bot)
+            full = League(league.name, games, league.rows, league.replays, live=True, intervals=league.intervals)
+            for file, bot in bots.items():
+                snapshot.pages[f"bots/{file}.html"] = render_bot(full, bot)
+            return snapshot.pages[f"bots/{name}.html"]
+
+        return await self.cached(snapshot, f"bots/{name}.html", render_all)
 
     async def game_page(self, request: Request, index: int) -> str:
         _, league, game = await self.game(request, index)
-        return render_game(league, game, allowed_views(self.caller(request), game))
+        views = allowed_views(self.caller(request), game)
+        _, snapshot = await self.snapshot(request)
+        if snapshot.league is not league:  # a newer snapshot came meanwhile
+            return render_game(league, game, views)
+        key = f"games/{index:05d}.html?{','.join(views)}"
+        return await self.cached(snapshot, key, lambda: render_game(league, game, views))
 
     async def replay(self, request: Request, index: int, view: str) -> str:
         entry, _, game = await self.game(request, index)
@@ -160,14 +192,18 @@ class LivePages:
         leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
         return environment().get_template("plain.html").render(leagues=leagues)
 
-    def events(self, request: Request) -> EventSourceResponse:
+    async def events(self, request: Request) -> EventSourceResponse:
         """The league's games, faults and status as they happen, after its count of games now; for a
         league over or failed, its state alone. The stream counts against the caller's token as a
         ``Watch`` stream does (:class:`~rage_referee.hosted.errors.ResourceExhausted` past the cap)."""
         caller = self.caller(request)
         entry = self.contest.registry.league(request.path_params["league"])
-        hub = self.contest.hub
-        watcher = hub.subscribe(entry.name, caller.key, admin=caller.role is Role.ADMIN)
+        hub, home = self.contest.hub, self.home
+
+        async def subscribe() -> Watcher:
+            return hub.subscribe(entry.name, caller.key, admin=caller.role is Role.ADMIN)
+
+        watcher = await home.run(subscribe())
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
@@ -175,14 +211,14 @@ class LivePages:
                 yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
                 if entry.status.ends_watch:
                     return
-                while (event := await watcher.next()) is not None:
+                while (event := await home.run(watcher.next())) is not None:
                     kind = str(event.WhichOneof("kind"))
                     yield {"event": kind, "data": json.dumps(_event_data(event, kind))}
             finally:
-                hub.unsubscribe(watcher)
+                home.call(lambda: hub.unsubscribe(watcher))
 
         async def let_go() -> None:  # after the response too: its stream may never start (the page gone first)
-            hub.unsubscribe(watcher)
+            home.call(lambda: hub.unsubscribe(watcher))
 
         return EventSourceResponse(stream(), ping=15, background=BackgroundTask(let_go))
 
@@ -224,10 +260,11 @@ async def form_body(request: Request) -> bytes | None:
     if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
         return None
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM_BYTES:
-            return None
+    async with asyncio.timeout(BODY_TIMEOUT):
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_FORM_BYTES:
+                return None
     return bytes(body)
 
 
@@ -243,38 +280,31 @@ def _refusal(error: Exception) -> Response:
     raise error
 
 
-@contextlib.contextmanager
-def _no_signals() -> Iterator[None]:
-    yield
-
-
-class _Server(uvicorn.Server):
-    """Uvicorn inside the referee's loop: the referee, not uvicorn, handles SIGTERM and SIGINT."""
-
-    def capture_signals(self) -> Any:
-        return _no_signals()
-
-
-def create_app(contest: Contest) -> Starlette:
-    pages = LivePages(contest)
+def create_app(contest: Contest, home: Home, share: CpuShare) -> Starlette:
+    pages = LivePages(contest, home, share)
 
     async def guarded(request: Request, page: Callable[[], Awaitable[Response]]) -> Response:
+        await share.wait()
         try:
             pages.caller(request)
             return await page()
         except Exception as error:
             return _refusal(error)
 
-    async def home(request: Request) -> Response:
+    async def leagues(request: Request) -> Response:
         async def page() -> Response:
             return HTMLResponse(pages.leagues_page())
 
         return await guarded(request, page)
 
     async def login(request: Request) -> Response:
+        await share.wait()
         if request.method == "GET":
             return HTMLResponse(login_page("Enter your token."))
-        body = await form_body(request)
+        try:
+            body = await form_body(request)
+        except TimeoutError:
+            return PlainTextResponse(f"the sign-in form did not arrive within {BODY_TIMEOUT:g} s", status_code=408)
         if body is None:
             return PlainTextResponse(f"the sign-in form takes at most {MAX_FORM_BYTES} bytes", status_code=413)
         fields = parse_qs(body.decode(errors="replace"))
@@ -296,8 +326,7 @@ def create_app(contest: Contest) -> Starlette:
             if path.startswith("static/") and path[7:] in ASSETS:
                 return static_asset(path[7:])
             if match := GAMES_LIST.fullmatch(path):
-                _, snapshot = await pages.snapshot(request)
-                return HTMLResponse(render_games(snapshot.league, int(match[1])))
+                return HTMLResponse(await pages.games_list(request, int(match[1])))
             if path.startswith("bots/") and path.endswith(".html"):
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
@@ -306,7 +335,7 @@ def create_app(contest: Contest) -> Starlette:
                 text = await pages.replay(request, int(match[1]), match[2])
                 return Response(text, media_type="text/javascript")
             if path == "events":
-                return pages.events(request)
+                return await pages.events(request)
             raise LookupError(f"no page {path}")
 
         return await guarded(request, page)
@@ -317,7 +346,7 @@ def create_app(contest: Contest) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/", home),
+            Route("/", leagues),
             Route("/login", login, methods=["GET", "POST"]),
             Route("/static/{name}", static),
             Route("/leagues/{league}/{path:path}", league_file),
@@ -330,31 +359,38 @@ def static_asset(name: str) -> Response:
     return Response(data, media_type=ASSETS[name])
 
 
-async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, asyncio.Task[None]]:
-    """Serve the pages on ``host:port`` in this event loop; stop with ``server.should_exit = True``.
+async def start_http(
+    contest: Contest, port: int, host: str, limits: Limits | None = None
+) -> tuple[uvicorn.Server, asyncio.Future[None]]:
+    """Serve the pages on ``host:port`` from a thread of their own (:mod:`.front`), within ``limits``.
+
+    Stop with ``server.should_exit = True``; the future is done once the pages have stopped.
 
     :raises OSError: the port cannot be bound.
     """
+    limits = limits or Limits()
+    quiet = QuietLog()
+    quiet_uvicorn(quiet)
+    share = CpuShare(limits.cpu_share)
     config = uvicorn.Config(
-        create_app(contest),
+        create_app(contest, Home(asyncio.get_running_loop()), share),
         host=host.strip("[]"),
         port=port,
+        http=guarded_protocol(ConnectionGate(limits, quiet)),
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=GRACE,
+        timeout_keep_alive=max(1, round(limits.idle_timeout)),
     )
-    server = _Server(config)
     try:
         sock = listening_socket(host, port)
     except OSError as error:
         raise OSError(f"cannot listen on {host}:{port} for --http: {error.strerror or error}") from None
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-            raise OSError(f"cannot serve the pages on {host}:{port} for --http")
-        await asyncio.sleep(0.05)
-    return server, task
+    try:
+        front: Front = await start_front(config, [sock], quiet)
+    except OSError as error:
+        raise OSError(f"cannot serve the pages on {host}:{port} for --http: {error}") from None
+    return front.server, front.stopped
 
 
 def bound_port(server: uvicorn.Server) -> int:
