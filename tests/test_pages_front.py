@@ -2,7 +2,8 @@
 
 - a connection that sends no request's headers within the header timeout is closed;
 - connections past the cap from one address are closed as they come, in one log line, with no
-  traceback; another address is served meanwhile, and so are the referee's gRPC calls.
+  traceback; another address is served meanwhile, and so are the referee's gRPC calls;
+- ``rage referee serve`` takes the caps and the header timeout as options.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import socket
 import time
 from collections.abc import Iterator
@@ -21,7 +23,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from rage_referee.hosted.server import create_server
 from rage_referee.report.front import Limits
+from rage_referee.seats import free_port
 from report_helpers import Live, live_contest
+from test_report_live import referee_serving
 
 LIMITS = Limits(max_connections=100, max_per_address=20, header_timeout=1.0, idle_timeout=1.0)
 
@@ -32,8 +36,9 @@ def live(tmp_path: Path) -> Iterator[Live]:
         yield served
 
 
-def connect(live: Live, source: str = "127.0.0.1") -> socket.socket:
-    port = int(live.base.rsplit(":", 1)[1])
+def connect(base: str, source: str = "127.0.0.1") -> socket.socket:
+    """A connection to the pages at ``base`` from ``source`` (a loopback address)."""
+    port = int(base.rsplit(":", 1)[1])
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind((source, 0))
     sock.connect(("127.0.0.1", port))
@@ -61,7 +66,7 @@ def open_files() -> int:
 
 def test_a_connection_sending_its_headers_slowly_is_closed(live: Live) -> None:
     # A slow sender's connection was held for good: 21,000 of them held the referee at its 20,000 open files.
-    sock = connect(live)
+    sock = connect(live.base)
     started = time.monotonic()
     sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the rest
     assert closed(sock, 5.0)
@@ -70,7 +75,7 @@ def test_a_connection_sending_its_headers_slowly_is_closed(live: Live) -> None:
 
 
 def test_a_kept_alive_connection_sending_its_next_headers_slowly_is_closed(live: Live) -> None:
-    sock = connect(live)
+    sock = connect(live.base)
     sock.sendall(b"GET /login HTTP/1.1\r\nHost: x\r\n\r\n")
     sock.settimeout(5)
     assert sock.recv(65536).startswith(b"HTTP/1.1 200")
@@ -88,7 +93,7 @@ def test_connections_past_the_cap_are_refused_quietly_and_the_rest_is_served(
     try:
         before = open_files()
         for _ in range(300):
-            held.append(connect(live))
+            held.append(connect(live.base))
             held[-1].sendall(b"GET / HTTP/1.1\r\n")
         time.sleep(0.5)
         # the 300 client ends are this process's too: the server keeps at most the cap of one address
@@ -106,3 +111,20 @@ def test_connections_past_the_cap_are_refused_quietly_and_the_rest_is_served(
         for sock in held:
             sock.close()
         asyncio.run_coroutine_threadsafe(server.stop(0), live.loop).result(20)
+
+
+def test_referee_serve_takes_the_pages_caps_and_header_timeout(tmp_path: Path) -> None:
+    admin, http_port = secrets.token_urlsafe(24), free_port()
+    options = ("--host", "127.0.0.1", "--http", str(http_port), "--http-max-per-address", "2")
+    with referee_serving(tmp_path, admin, *options, "--http-header-timeout", "0.5") as (_, log):
+        base = f"http://127.0.0.1:{http_port}"
+        first, second, third = (connect(base) for _ in range(3))
+        assert closed(third, 5.0)  # past the 2 of one address, at once
+        assert closed(first, 5.0) and closed(second, 5.0)  # no headers within 0.5 s
+        for sock in (first, second, third):
+            sock.close()
+        with httpx.Client(timeout=5) as client:
+            reply = client.get(f"{base}/", headers={"authorization": f"Bearer {admin}"})
+            assert reply.status_code == 200
+    text = log.read_text()
+    assert "refused connections from 127.0.0.1: 2 open from it" in text and "Traceback" not in text

@@ -24,18 +24,17 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
+
 log = logging.getLogger(__name__)
 
-HEADER_TIMEOUT = 10.0
-"""Seconds a connection has to send a request's headers, from its opening or its last answer."""
 IDLE_TIMEOUT = 5.0
 """Seconds a kept-alive connection may wait without sending anything."""
-MAX_CONNECTIONS = 1000
-"""Connections open at once, in all."""
-MAX_PER_ADDRESS = 64
-"""Connections open at once from one address."""
 CPU_SHARE = 0.1
 """The share of one core the pages' thread may use, over time (with a short burst above it)."""
+BACKLOG = 128
+"""Connections waiting to be accepted, and accepted in one turn of the pages' loop, at most: a burst
+beyond waits in the kernel's queue rather than as open files of the referee."""
 LOG_EVERY = 10.0
 """Seconds between two log lines of one cause."""
 
@@ -92,7 +91,7 @@ class ConnectionGate:
         if self.by_address[address] >= limits.max_per_address:
             open_here = self.by_address[address]
             line = f"refused connections from {address}: {open_here} open from it, the most one address has"
-            self.quiet.warn(f"address {address}", line)
+            self.quiet.warn("per address", line)
             return False
         self.total += 1
         self.by_address[address] += 1
@@ -304,6 +303,10 @@ async def start_front(config: uvicorn.Config, sockets: list[Any], quiet: QuietLo
             failure.append(error)
         finally:
             ready.set()
+            left = asyncio.all_tasks(loop)
+            for task in left:  # event streams whose pages are gone, requests cut short by the stop
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
             home.call_soon_threadsafe(_settle, stopped)

@@ -41,7 +41,18 @@ from ..hosted.events import Watcher
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
-from .front import ConnectionGate, CpuShare, Front, Home, Limits, QuietLog, guarded_protocol, quiet_uvicorn, start_front
+from .front import (
+    BACKLOG,
+    ConnectionGate,
+    CpuShare,
+    Front,
+    Home,
+    Limits,
+    QuietLog,
+    guarded_protocol,
+    quiet_uvicorn,
+    start_front,
+)
 from .listening import listening_socket
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
@@ -381,6 +392,7 @@ async def start_http(
         lifespan="off",
         timeout_graceful_shutdown=GRACE,
         timeout_keep_alive=max(1, round(limits.idle_timeout)),
+        backlog=BACKLOG,
     )
     try:
         sock = listening_socket(host, port)
