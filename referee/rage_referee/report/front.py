@@ -17,6 +17,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
@@ -30,11 +31,13 @@ log = logging.getLogger(__name__)
 
 IDLE_TIMEOUT = 5.0
 """Seconds a kept-alive connection may wait without sending anything."""
-CPU_SHARE = 0.1
+CPU_SHARE = 0.05
 """The share of one core the pages' thread may use, over time (with a short burst above it)."""
 BACKLOG = 128
 """Connections waiting to be accepted, and accepted in one turn of the pages' loop, at most: a burst
 beyond waits in the kernel's queue rather than as open files of the referee."""
+HELPERS = 2
+"""Threads the pages hand their slow work to (reading games, rendering, replays)."""
 LOG_EVERY = 10.0
 """Seconds between two log lines of one cause."""
 
@@ -161,45 +164,55 @@ def guarded_protocol(gate: ConnectionGate) -> type[GuardedProtocol]:
 
 
 class CpuShare:
-    """Holds the pages' thread to ``share`` of one core: each request waits while the thread is over it.
+    """Holds the pages to ``share`` of one core: each request waits while they are over it.
 
-    The thread's CPU time (:func:`time.thread_time`: parsing, routing, rendering) and what its helper
-    threads report (:meth:`charge`) are paid from a budget that fills at ``share`` seconds a second,
-    up to ``burst``.
+    The pages' thread's CPU time (:func:`time.thread_time`: parsing, routing, rendering) and that of
+    the work it hands its helper threads (:class:`ChargedExecutor`) are paid from a budget that fills
+    at ``share`` seconds a second, up to ``burst``.
     """
 
     def __init__(self, share: float = CPU_SHARE, burst: float = 0.05) -> None:
         self.share, self.burst = share, burst
         self.budget = burst
         self._wall = time.monotonic()
-        self._cpu = time.thread_time()
+        self._cpu: float | None = None  # the pages' thread's, from its first wait
+        self._lock = threading.Lock()
 
     def charge(self, seconds: float) -> None:
         """CPU time spent for the pages on another thread."""
-        self.budget -= seconds
+        with self._lock:
+            self.budget -= seconds
 
     async def wait(self) -> None:
         """Return once the budget is not in debt (called on the pages' thread)."""
         while True:
             wall, cpu = time.monotonic(), time.thread_time()
-            earned = (wall - self._wall) * self.share - (cpu - self._cpu)
-            self.budget = min(self.burst, self.budget + earned)
-            self._wall, self._cpu = wall, cpu
-            if self.budget >= 0:
+            with self._lock:
+                spent = 0.0 if self._cpu is None else cpu - self._cpu
+                self.budget = min(self.burst, self.budget + (wall - self._wall) * self.share - spent)
+                self._wall, self._cpu = wall, cpu
+                debt = -self.budget
+            if debt <= 0:
                 return
-            await asyncio.sleep(-self.budget / self.share)
+            await asyncio.sleep(debt / self.share)
 
-    async def off_thread(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``function`` run on a helper thread, its CPU time charged to the share."""
 
+class ChargedExecutor(ThreadPoolExecutor):
+    """The pages' helper threads (``asyncio.to_thread`` on their loop): each call's CPU time is charged to the share."""
+
+    def __init__(self, share: CpuShare) -> None:
+        super().__init__(max_workers=HELPERS, thread_name_prefix="rage-pages")
+        self.cpu_share = share
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         def timed() -> T:
             started = time.thread_time()
             try:
-                return function(*args, **kwargs)
+                return fn(*args, **kwargs)
             finally:
-                self.charge(time.thread_time() - started)
+                self.cpu_share.charge(time.thread_time() - started)
 
-        return await asyncio.to_thread(timed)
+        return super().submit(timed)
 
 
 class Home:
@@ -282,8 +295,9 @@ class Front:
         self.server.should_exit = True
 
 
-async def start_front(config: uvicorn.Config, sockets: list[Any], quiet: QuietLog) -> Front:
-    """Serve ``config`` on ``sockets`` from a new thread with its own event loop; returns once it serves.
+async def start_front(config: uvicorn.Config, sockets: list[Any], quiet: QuietLog, share: CpuShare) -> Front:
+    """Serve ``config`` on ``sockets`` from a new thread with its own event loop, its helper threads' work
+    charged to ``share``; returns once it serves.
 
     :raises OSError: the server did not start.
     """
@@ -291,6 +305,7 @@ async def start_front(config: uvicorn.Config, sockets: list[Any], quiet: QuietLo
     stopped: asyncio.Future[None] = home.create_future()
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(_QuietErrors(quiet))
+    loop.set_default_executor(ChargedExecutor(share))
     server = FrontServer(config)
     failure: list[BaseException] = []
     ready = threading.Event()

@@ -14,13 +14,15 @@ shows every token. Pages follow their league through server-sent events (``event
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 import uvicorn
@@ -58,6 +60,8 @@ from .pages import League, bot_file, environment, render_bot, render_game, rende
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
+P = ParamSpec("P")
+T = TypeVar("T")
 COOKIE = "rage_token"
 MAX_FORM_BYTES = 4096
 """The sign-in form's body (a token is at most 256 characters): any caller, without a token, may post one."""
@@ -66,7 +70,12 @@ BODY_TIMEOUT = 10.0
 """Seconds the sign-in form's body has to arrive."""
 """Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
-"""Seconds a running league's figures are kept before its newer games are drawn in."""
+"""Seconds a running league's figures are kept before its newer games are drawn in, at least."""
+REBUILD_SHARE = 0.05
+"""A running league's snapshot is kept until making it and its pages took this share of the time since:
+a big league's figures and bot pages (every game read) are not made again every :data:`REFRESH` seconds."""
+CACHED_PAGES = 512
+"""Rendered pages kept of a league's snapshot (a finished league's is kept until the referee stops)."""
 ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
 HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
 """A refusal's HTTP status by its gRPC code; any other refusal is 400."""
@@ -83,6 +92,26 @@ def allowed_views(caller: Caller, game: FinishedGame) -> list[str]:
     return [*own, SPECTATOR]
 
 
+class PageCache:
+    """Rendered pages by path: the :data:`CACHED_PAGES` used last."""
+
+    def __init__(self) -> None:
+        self._pages: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, path: str) -> str | None:
+        page = self._pages.get(path)
+        if page is not None:
+            self._pages.move_to_end(path)
+        return page
+
+    def put(self, pages: Mapping[str, str]) -> None:
+        for path, page in pages.items():
+            self._pages[path] = page
+            self._pages.move_to_end(path)
+        while len(self._pages) > CACHED_PAGES:
+            self._pages.popitem(last=False)
+
+
 @dataclass
 class Snapshot:
     """One league as its pages show it, until its next game (or :data:`REFRESH` seconds while it runs)."""
@@ -90,21 +119,22 @@ class Snapshot:
     count: int
     made: float
     league: League
-    pages: dict[str, str] = field(default_factory=dict)
+    cost: float = 0.0
+    """Seconds spent making it and rendering its pages (reading, fitting, rendering)."""
+    pages: PageCache = field(default_factory=PageCache)
     """Pages rendered from it, by path (a game's page by path and the views it offers)."""
 
 
 class LivePages:
     """The pages of every league of one contest, each league's figures kept in a :class:`Snapshot`."""
 
-    def __init__(self, contest: Contest, home: Home, share: CpuShare) -> None:
+    def __init__(self, contest: Contest, home: Home) -> None:
         self.contest = contest
         self.home = home
         """The referee's loop: the event hub and the standings are asked there."""
-        self.share = share
-        """The pages' share of a core, which their helper threads' work counts against too."""
         self._snapshots: dict[str, Snapshot] = {}
         self._renders: dict[str, asyncio.Lock] = {}
+        self._builds: dict[str, asyncio.Lock] = {}
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -115,21 +145,34 @@ class LivePages:
     async def snapshot(self, request: Request, fresh: bool = False) -> tuple[LeagueEntry, Snapshot]:
         """The league's snapshot; a running league's standings are point estimates (no bootstrap)."""
         entry = self.contest.registry.league(request.path_params["league"])
-        count = self.contest.store.count(entry.league_id)
         cached = self._snapshots.get(entry.name)
-        running = entry.status is LeagueStatus.RUNNING
-        if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
+        if cached is not None and self._keeps(entry, cached, fresh):
             return entry, cached
-        games = await self.share.off_thread(self.contest.store.games, entry.league_id, False)
-        if running:
-            table = await self.share.off_thread(point_table, games)
-        else:
-            table = await self.home.run(self.contest.standings.table(entry.league_id))
-        indices = {game.index for game in games}
-        league = League(entry.name, games, table.rows, indices, live=True, intervals=table.intervals)
-        snapshot = Snapshot(len(games), time.monotonic(), league)
-        self._snapshots[entry.name] = snapshot
-        return entry, snapshot
+        async with self._builds.setdefault(entry.name, asyncio.Lock()):  # one build for every caller waiting
+            cached = self._snapshots.get(entry.name)
+            if cached is not None and self._keeps(entry, cached, fresh):
+                return entry, cached
+            games, cost = await _timed(self.contest.store.games, entry.league_id, False)
+            if entry.status is LeagueStatus.RUNNING:
+                table, fit = await _timed(point_table, games)
+                cost += fit
+            else:
+                table = await self.home.run(self.contest.standings.table(entry.league_id))
+            indices = {game.index for game in games}
+            league = League(entry.name, games, table.rows, indices, live=True, intervals=table.intervals)
+            snapshot = Snapshot(len(games), time.monotonic(), league, cost=cost)
+            self._snapshots[entry.name] = snapshot
+            return entry, snapshot
+
+    def _keeps(self, entry: LeagueEntry, cached: Snapshot, fresh: bool) -> bool:
+        """Whether ``cached`` still shows the league: it has every game stored, or the league runs and the
+        snapshot is younger than :data:`REFRESH` seconds (unless ``fresh``) and than its cost allows."""
+        if cached.count == self.contest.store.count(entry.league_id):
+            return True
+        if entry.status is not LeagueStatus.RUNNING:
+            return False
+        kept = cached.cost / REBUILD_SHARE
+        return _age(cached) < (kept if fresh else max(REFRESH, kept))
 
     async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, FinishedGame]:
         entry, snapshot = await self.snapshot(request)
@@ -141,23 +184,28 @@ class LivePages:
             raise LookupError(f"game {index} of {league.name} has not finished")
         return entry, league, game
 
-    async def cached(self, snapshot: Snapshot, path: str, render: Callable[[], str]) -> str:
-        """The page at ``path`` of ``snapshot``, rendered once (off the pages' loop) for every caller."""
+    async def cached(self, snapshot: Snapshot, path: str, render: Callable[[], Mapping[str, str]]) -> str:
+        """The page at ``path`` of ``snapshot``, rendered once (off the pages' loop, with any others
+        ``render`` renders by the way) for every caller."""
         page = snapshot.pages.get(path)
         if page is None:
             async with self._renders.setdefault(snapshot.league.name, asyncio.Lock()):
                 page = snapshot.pages.get(path)
                 if page is None:
-                    page = snapshot.pages[path] = await self.share.off_thread(render)
+                    pages, cost = await _timed(render)
+                    snapshot.cost += cost
+                    snapshot.pages.put(pages)
+                    page = pages[path]
         return page
 
     async def index(self, request: Request) -> str:
         _, snapshot = await self.snapshot(request)
-        return await self.cached(snapshot, "index.html", lambda: render_index(snapshot.league))
+        return await self.cached(snapshot, "index.html", lambda: {"index.html": render_index(snapshot.league)})
 
     async def games_list(self, request: Request, number: int) -> str:
         _, snapshot = await self.snapshot(request)
-        return await self.cached(snapshot, f"games-{number:03d}.html", lambda: render_games(snapshot.league, number))
+        path = f"games-{number:03d}.html"
+        return await self.cached(snapshot, path, lambda: {path: render_games(snapshot.league, number)})
 
     async def bot(self, request: Request, name: str) -> str:
         """A bot's page; the first asked of a snapshot renders every bot's, from the games' records (bids by
@@ -167,13 +215,11 @@ class LivePages:
         if name not in bots:
             raise LookupError(f"no bot {name} in {entry.name}")
 
-        def render_all() -> str:
+        def render_all() -> dict[str, str]:
             games = self.contest.store.games(entry.league_id)
             league = snapshot.league
             full = League(league.name, games, league.rows, league.replays, live=True, intervals=league.intervals)
-            for file, bot in bots.items():
-                snapshot.pages[f"bots/{file}.html"] = render_bot(full, bot)
-            return snapshot.pages[f"bots/{name}.html"]
+            return {f"bots/{file}.html": render_bot(full, bot) for file, bot in bots.items()}
 
         return await self.cached(snapshot, f"bots/{name}.html", render_all)
 
@@ -184,19 +230,25 @@ class LivePages:
         if snapshot.league is not league:  # a newer snapshot came meanwhile
             return render_game(league, game, views)
         key = f"games/{index:05d}.html?{','.join(views)}"
-        return await self.cached(snapshot, key, lambda: render_game(league, game, views))
+        return await self.cached(snapshot, key, lambda: {key: render_game(league, game, views)})
 
     async def replay(self, request: Request, index: int, view: str) -> str:
         entry, _, game = await self.game(request, index)
         if view not in allowed_views(self.caller(request), game):
             raise PermissionError(f"this token may not see view {view} of game {index}")
-        record = self.contest.store.record(entry.league_id, index) or {}
-        try:
-            faults = [fault.to_json() for fault in game.figures.faults]
-            data = await asyncio.to_thread(_replay_views, record, faults, view)
-        except (ValueError, IllegalActionError) as error:
-            raise LookupError(f"no replay of game {index}: {error}") from None
-        return replay_script(data)
+        _, snapshot = await self.snapshot(request)
+        key = f"games/{index:05d}.{view}.js"
+
+        def render() -> dict[str, str]:
+            record = self.contest.store.record(entry.league_id, index) or {}
+            try:
+                faults = [fault.to_json() for fault in game.figures.faults]
+                data = _replay_views(record, faults, view)
+            except (ValueError, IllegalActionError) as error:
+                raise LookupError(f"no replay of game {index}: {error}") from None
+            return {key: replay_script(data)}
+
+        return await self.cached(snapshot, key, render)
 
     def leagues_page(self) -> str:
         registry = self.contest.registry
@@ -251,8 +303,19 @@ def _event_data(event: Any, kind: str) -> dict[str, Any]:
     return {}
 
 
+@functools.lru_cache(maxsize=16)
 def login_page(message: str) -> str:
     return environment().get_template("plain.html").render(message=message)
+
+
+async def _timed(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> tuple[T, float]:
+    """``function``'s result on a helper thread, and the CPU seconds it took there."""
+
+    def timed() -> tuple[T, float]:
+        started = time.thread_time()
+        return function(*args, **kwargs), time.thread_time() - started
+
+    return await asyncio.to_thread(timed)
 
 
 def _age(snapshot: Snapshot) -> float:
@@ -292,7 +355,7 @@ def _refusal(error: Exception) -> Response:
 
 
 def create_app(contest: Contest, home: Home, share: CpuShare) -> Starlette:
-    pages = LivePages(contest, home, share)
+    pages = LivePages(contest, home)
 
     async def guarded(request: Request, page: Callable[[], Awaitable[Response]]) -> Response:
         await share.wait()
@@ -399,7 +462,7 @@ async def start_http(
     except OSError as error:
         raise OSError(f"cannot listen on {host}:{port} for --http: {error.strerror or error}") from None
     try:
-        front: Front = await start_front(config, [sock], quiet)
+        front: Front = await start_front(config, [sock], quiet, share)
     except OSError as error:
         raise OSError(f"cannot serve the pages on {host}:{port} for --http: {error}") from None
     return front.server, front.stopped
