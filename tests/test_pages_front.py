@@ -22,7 +22,7 @@ import httpx
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from rage_referee.hosted.server import create_server
-from rage_referee.report.front import Limits
+from rage_referee.report.front import CpuShare, Limits
 from rage_referee.seats import free_port
 from report_helpers import Live, live_contest
 from test_report_live import referee_serving
@@ -128,3 +128,16 @@ def test_referee_serve_takes_the_pages_caps_and_header_timeout(tmp_path: Path) -
             assert reply.status_code == 200
     text = log.read_text()
     assert "refused connections from 127.0.0.1: 2 open from it" in text and "Traceback" not in text
+
+
+def test_the_pages_wait_while_they_are_over_their_share_of_a_core() -> None:
+    share = CpuShare(0.5, burst=0.01)
+
+    async def waited_after(charged: float) -> float:
+        await share.wait()
+        share.charge(charged)  # a helper thread's render, say
+        started = time.monotonic()
+        await share.wait()
+        return time.monotonic() - started
+
+    assert 0.9 <= asyncio.run(waited_after(0.5)) < 3.0  # 0.49 s in debt at half a core: about a second

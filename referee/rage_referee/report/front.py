@@ -197,6 +197,18 @@ class CpuShare:
             await asyncio.sleep(debt / self.share)
 
 
+class WithinShare:
+    """An ASGI app whose every HTTP request waits for the :class:`CpuShare` first (a page, a refusal, a 404)."""
+
+    def __init__(self, app: Any, share: CpuShare) -> None:
+        self.app, self.share = app, share
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await self.share.wait()
+        await self.app(scope, receive, send)
+
+
 class ChargedExecutor(ThreadPoolExecutor):
     """The pages' helper threads (``asyncio.to_thread`` on their loop): each call's CPU time is charged to the share."""
 

@@ -51,6 +51,7 @@ from .front import (
     Home,
     Limits,
     QuietLog,
+    WithinShare,
     guarded_protocol,
     quiet_uvicorn,
     start_front,
@@ -354,11 +355,10 @@ def _refusal(error: Exception) -> Response:
     raise error
 
 
-def create_app(contest: Contest, home: Home, share: CpuShare) -> Starlette:
+def create_app(contest: Contest, home: Home) -> Starlette:
     pages = LivePages(contest, home)
 
     async def guarded(request: Request, page: Callable[[], Awaitable[Response]]) -> Response:
-        await share.wait()
         try:
             pages.caller(request)
             return await page()
@@ -372,7 +372,6 @@ def create_app(contest: Contest, home: Home, share: CpuShare) -> Starlette:
         return await guarded(request, page)
 
     async def login(request: Request) -> Response:
-        await share.wait()
         if request.method == "GET":
             return HTMLResponse(login_page("Enter your token."))
         try:
@@ -429,8 +428,12 @@ def create_app(contest: Contest, home: Home, share: CpuShare) -> Starlette:
 
 
 def static_asset(name: str) -> Response:
-    data = files("rage_referee.report").joinpath("static", name).read_bytes()
-    return Response(data, media_type=ASSETS[name])
+    return Response(_asset(name), media_type=ASSETS[name])
+
+
+@functools.cache
+def _asset(name: str) -> bytes:
+    return files("rage_referee.report").joinpath("static", name).read_bytes()
 
 
 async def start_http(
@@ -447,7 +450,7 @@ async def start_http(
     quiet_uvicorn(quiet)
     share = CpuShare(limits.cpu_share)
     config = uvicorn.Config(
-        create_app(contest, Home(asyncio.get_running_loop()), share),
+        WithinShare(create_app(contest, Home(asyncio.get_running_loop())), share),
         host=host.strip("[]"),
         port=port,
         http=guarded_protocol(ConnectionGate(limits, quiet)),
