@@ -280,9 +280,11 @@ def _short(text: str, most: int = 80) -> str:
 
 def decided_itself(game: FinishedGame, seat: int) -> bool:
     """Whether the bot at ``seat`` decided a move of ``game`` itself: it had more decisions (a bid and a play
-    per card of each round) than the referee took for it."""
-    rounds = game.record.get("rounds", [])
-    decisions = sum(1 + len(round_["hands"][seat]) for round_ in rounds)
+    per card of each round) than the referee took for it; a record it cannot be told from says yes."""
+    try:
+        decisions = sum(1 + len(round_["hands"][seat]) for round_ in game.record["rounds"])
+    except (KeyError, IndexError, TypeError):
+        return True
     return decisions > sum(fault.seat == seat for fault in game.figures.faults)
 
 
