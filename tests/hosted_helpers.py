@@ -8,9 +8,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import grpc
+from league_helpers import RANDOM
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
+from rage_referee.seats.local import load_bot_class
 from rage_sdk.pb import referee_pb2_grpc
+from rage_sdk.server import start_server
 
 
 def ipv6_loopback() -> bool:
@@ -21,6 +24,22 @@ def ipv6_loopback() -> bool:
     except OSError:
         return False
     return True
+
+
+@asynccontextmanager
+async def random_bots(count: int) -> AsyncIterator[list[str]]:
+    """``count`` random bots served in this process, each on a free loopback port: their addresses.
+
+    A league of bots nobody serves fails (none could be reached); these answer, quickly."""
+    servers = []
+    try:
+        for _ in range(count):
+            server, port = await start_server(load_bot_class(RANDOM), 0, "127.0.0.1")
+            servers.append((server, f"127.0.0.1:{port}"))
+        yield [address for _, address in servers]
+    finally:
+        for server, _ in servers:
+            await server.stop(0)
 
 
 @asynccontextmanager

@@ -24,6 +24,7 @@ from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
+from rage_referee.report.front import Limits
 from rage_referee.report.live import bound_port, start_http
 
 BOTS = {"heuristic": HEURISTIC, "greedy": GREEDY, "random": RANDOM, "raiser": f"{TEST_BOTS / 'raiser.py'}:RaiserBot"}
@@ -86,8 +87,9 @@ async def _cancel_the_rest() -> None:
 
 
 @contextmanager
-def live_contest(folder: Path, games: list[FinishedGame], shown: int) -> Iterator[Live]:
-    """A contest whose running league "cup" holds the first ``shown`` of ``games``, its pages served."""
+def live_contest(folder: Path, games: list[FinishedGame], shown: int, limits: Limits | None = None) -> Iterator[Live]:
+    """A contest whose running league "cup" holds the first ``shown`` of ``games``, its pages served (within
+    ``limits``)."""
     admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
     contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))
     for port, name in enumerate(("heuristic", "greedy", "random", "raiser"), 1):  # one address each
@@ -103,7 +105,7 @@ def live_contest(folder: Path, games: list[FinishedGame], shown: int) -> Iterato
 
     def run() -> None:
         asyncio.set_event_loop(loop)
-        started.append(loop.run_until_complete(start_http(contest, 0, "127.0.0.1")))
+        started.append(loop.run_until_complete(start_http(contest, 0, "127.0.0.1", limits)))
         loop.run_forever()
 
     thread = threading.Thread(target=run, daemon=True)

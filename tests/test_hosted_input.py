@@ -28,7 +28,7 @@ from typing import Any
 import grpc
 import pytest
 from conftest import require
-from hosted_helpers import ipv6_loopback, serving
+from hosted_helpers import ipv6_loopback, random_bots, serving
 from rage_referee.hosted import events, leagues
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
@@ -76,13 +76,14 @@ class Hosted:
 
 @asynccontextmanager
 async def hosted(folder: Path, runner: RunnerSettings = LOCAL, host: str = "127.0.0.1") -> AsyncIterator[Hosted]:
-    """A referee serving on a free port of ``host``, :data:`BOTS` registered at addresses nobody serves."""
+    """A referee serving on a free port of ``host``, :data:`BOTS` registered at random bots served in process."""
     url = f"sqlite:///{folder / 'contest.sqlite'}"
     contest = Contest.open(url, ADMIN, ENTRY, AllowList.parse(LOOPBACK), runner=runner)
-    for number, name in enumerate(BOTS):
-        contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
-    async with serving(contest, host) as stub:
-        yield Hosted(contest, stub)
+    async with random_bots(len(BOTS)) as addresses:
+        for name, address in zip(BOTS, addresses, strict=True):
+            contest.registry.add_bot(name, address, "", token_hash(f"{name}-token-0123456789"))
+        async with serving(contest, host) as stub:
+            yield Hosted(contest, stub)
 
 
 def run(tmp_path: Path, scenario: Callable[[Hosted], Awaitable[None]], runner: RunnerSettings = LOCAL) -> None:

@@ -1,5 +1,5 @@
-"""A Watch stream ends with its league (in process, on loopback; the bots at addresses nobody serves,
-so the fallback plays every seat and the games are quick):
+"""A Watch stream ends with its league (in process, on loopback; random bots served in process, so the
+games are quick):
 
 - a league that fails (its games fail in a row, or its run ends with a failed game unplayed): every
   watcher is told at once, the failed status with its reason last, and its stream ends, long before
@@ -19,7 +19,7 @@ from typing import Any
 
 import grpc
 import pytest
-from hosted_helpers import serving
+from hosted_helpers import random_bots, serving
 from rage_referee.cli import app
 from rage_referee.hosted import standings
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
@@ -46,10 +46,11 @@ DEFINITION = (
 @asynccontextmanager
 async def referee(folder: Path) -> AsyncIterator[Any]:
     contest = Contest.open(f"sqlite:///{folder / 'contest.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK))
-    for number, name in enumerate(BOTS):
-        contest.registry.add_bot(name, f"127.0.0.1:{9 + number}", "", token_hash(f"{name}-token-0123456789"))
-    async with serving(contest) as stub:
-        yield stub
+    async with random_bots(len(BOTS)) as addresses:
+        for name, address in zip(BOTS, addresses, strict=True):
+            contest.registry.add_bot(name, address, "", token_hash(f"{name}-token-0123456789"))
+        async with serving(contest) as stub:
+            yield stub
 
 
 async def call(stub: Any, method: str, request: Any) -> Any:

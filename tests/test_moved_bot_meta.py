@@ -13,7 +13,7 @@ from rage_referee.finished import FinishedGame
 from rage_referee.game import FaultLedger
 from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.runner import LocalRunner, StartFailure
-from rage_referee.seats import BotSpec
+from rage_referee.seats import BotSpec, backoff
 from rage_referee.seats.local import load_bot_class
 from rage_sdk.rules import Ruleset
 from rage_sdk.server import BotServicer, start_server
@@ -74,7 +74,8 @@ def test_a_moved_bot_is_named_as_it_answered_after_the_move(tmp_path: Path, old_
     assert not [fault for fault in after.figures.faults if fault.seat == 0]
 
 
-def test_a_bot_reached_only_after_the_start_is_named(tmp_path: Path) -> None:
+def test_a_bot_reached_only_after_the_start_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backoff, "FIRST_WAIT", 0.01)  # each call of game 0 at nobody waits longer: briefly here
     unreached, reached = play_moved(tmp_path, "nobody")
     assert announced(unreached) == {"name": None, "version": None}
     assert announced(reached) == {"name": "new-name", "version": "2"}

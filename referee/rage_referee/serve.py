@@ -50,7 +50,7 @@ async def _serve(settings: Settings, ready: Callable[[int, int | None], None] | 
     pages = None
     if settings.http_port is not None:
         try:
-            pages = await start_http(contest, settings.http_port, settings.host)
+            pages = await start_http(contest, settings.http_port, settings.host, settings.http_limits)
         except BaseException:
             await server.stop(0)
             contest.close()

@@ -19,6 +19,7 @@ import typer
 from rich.text import Text
 
 from ..limits import MAX_GAMES
+from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
 from ..submissions.version import short_version
 from ..text import bot_text, name_text
 from .common import Format, err, fail, out
@@ -215,6 +216,16 @@ def serve_command(
             min=0, max=65535, help="Also serve every league's pages, live, over HTTP on this port.", show_default=False
         ),
     ] = None,
+    http_max_connections: Annotated[
+        int, typer.Option(min=1, help="Connections the pages take at once; more are closed as they come.")
+    ] = MAX_CONNECTIONS,
+    http_max_per_address: Annotated[
+        int, typer.Option(min=1, help="Connections the pages take at once from one address.")
+    ] = MAX_PER_ADDRESS,
+    http_header_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, help="Seconds a connection to the pages has to send a request's headers, else closed."),
+    ] = HEADER_TIMEOUT,
     submissions: Annotated[
         Path | None,
         typer.Option(
@@ -239,6 +250,7 @@ def serve_command(
     from ..hosted.server import Settings
     from ..hosted.submissions import SandboxPolicy
     from ..league.store import StoreError
+    from ..report.front import Limits
     from ..report.listening import pages_url
     from ..runner.base import RunnerError
     from ..runner.settings import LOCAL, RunnerKind
@@ -260,6 +272,7 @@ def serve_command(
         tls=tls,
         grace=grace,
         http_port=http,
+        http_limits=Limits(http_max_connections, http_max_per_address, http_header_timeout),
         submissions_dir=submissions or _beside_database(db, "submissions"),
         policy=SandboxPolicy.for_referee(no_sandbox),
         runner=runner,

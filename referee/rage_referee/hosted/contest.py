@@ -48,7 +48,7 @@ class Contest:
 
         :raises rage_referee.league.store.StoreError: the database cannot be used.
         """
-        store = Store(db_url)
+        store = Store(db_url, wal=True)  # the live pages read it while games are stored
         registry = Registry(store.engine)
         registry.keep_entry_token(token_hash(entry_token))
         hub = EventHub()

@@ -1,7 +1,9 @@
 """Leagues running inside the server: started, paused, resumed and cancelled by the organizer.
 
 A run plays a league's games not stored yet, ``concurrency`` at a time, each stored the moment it
-ends (as :func:`rage_referee.league.runner.run_league` does) and announced to watchers. Pausing
+ends (as :func:`rage_referee.league.runner.run_league` does) and announced to watchers. A run in which
+no bot can be reached (every bot forfeited before any decided a move, or games played with no move
+decided by a bot) fails, saying so, rather than finish the league on the referee's moves alone. Pausing
 lets the games in progress finish and starts no more; resuming, or the server starting again with
 the league marked running, begins a new run from what is stored (a resumption while a paused run's
 games still finish returns at once, its run starting when they have). Cancelling drops the games in
@@ -132,6 +134,13 @@ class LeagueRun:
         """Why the run gave up (games kept failing, or it ended with failed games unplayed), or ``None``."""
         self.previous: LeagueRun | None = None
         """The paused run whose games in progress still finish before this one starts, if any."""
+        self.ledger: FaultLedger | None = None
+        self.played = 0
+        """Games finished in this run."""
+        self.reached: set[str] = set()
+        """Bots that decided a move themselves in a game of this run."""
+        self.last_fault: dict[str, str] = {}
+        """Each bot's last charged fault in this run, in words."""
 
     async def play(self) -> bool:
         """Play every game not stored yet (until :attr:`stopping`); whether the league is complete.
@@ -150,7 +159,7 @@ class LeagueRun:
         todo = list(self.scheduled.values())
         del schedule
         time_control = self.config.time.control()
-        ledger = FaultLedger(time_control.max_faults)
+        ledger = self.ledger = FaultLedger(time_control.max_faults)
         for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
             ledger.add_stored(game)
         for name in self.config.exclude:
@@ -192,6 +201,8 @@ class LeagueRun:
             if self._unpublished:
                 await self._publish_standings()
         unplayed = self.total - len(self.results)
+        if self.played and not self.reached and self.failure is None and not self.stopping:
+            self.failure = self._unreachable()
         if unplayed and not self.stopping and self.failure is None:
             self.failure = f"{self.first_failed or 'the run ended'}; {unplayed} of {self.total} games unplayed"
         return unplayed == 0
@@ -215,9 +226,30 @@ class LeagueRun:
             self.failure = f"{self.failures_in_a_row} games failed in a row; the last, game {game.game_id}: {problem}"
             self.stop()
 
+    def _unreachable(self) -> str:
+        """Why the run fails when no bot could be reached, naming each bot's last fault."""
+        forfeited = {} if self.ledger is None else self.ledger.forfeited
+        whys = [
+            f"{name}: {_short(self.last_fault.get(name) or forfeited.get(name) or 'never asked')}"
+            for name in sorted({*self.addresses, *self.submissions})
+        ]
+        text = f"no bot could be reached: no move of the {self.played} games played was a bot's ({'; '.join(whys)})"
+        return text if len(text) <= LONGEST_REASON else f"{text[: LONGEST_REASON - 3]}..."
+
     def _finished(self, game: FinishedGame) -> None:
         self.store.add(self.league_id, game)
         self.failures_in_a_row = 0
+        self.played += 1
+        for seat, name in enumerate(game.figures.seats):
+            if decided_itself(game, seat):
+                self.reached.add(name)
+        for fault in game.figures.faults:
+            if fault.charged and (bot := game.figures.bot_at(fault.seat)) is not None:
+                self.last_fault[bot] = f"{fault.kind.value}: {fault.detail}"
+        bots = {*self.addresses, *self.submissions}
+        if self.ledger is not None and not self.reached and self.failure is None and bots <= set(self.ledger.forfeited):
+            self.failure = self._unreachable()
+            self.stop()  # the rest would be the referee's moves alone
         self.results.append(game.without_record())
         for event in messages.game_events(self.name, game, len(self.results), self.total):
             self.hub.publish(event)
@@ -269,6 +301,20 @@ def memory_notice(definition: LeagueDefinition, targets: Mapping[str, str]) -> s
         f"duplicate deals with bots at addresses ({', '.join(remote)}): they can recognise a deal repeated "
         "within its set, and only the memory audit (rage ratings, the report's standings) guards against it"
     )
+
+
+def _short(text: str, most: int = 80) -> str:
+    return text if len(text) <= most else f"{text[: most - 3]}..."
+
+
+def decided_itself(game: FinishedGame, seat: int) -> bool:
+    """Whether the bot at ``seat`` decided a move of ``game`` itself: it had more decisions (a bid and a play
+    per card of each round) than the referee took for it; a record it cannot be told from says yes."""
+    try:
+        decisions = sum(1 + len(round_["hands"][seat]) for round_ in game.record["rounds"])
+    except (KeyError, IndexError, TypeError):
+        return True
+    return decisions > sum(fault.seat == seat for fault in game.figures.faults)
 
 
 class LeagueManager:

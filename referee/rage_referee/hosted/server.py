@@ -6,7 +6,7 @@ pages as one process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.server import bind
 
+from ..report.front import Limits
 from ..runner.settings import LOCAL, RunnerSettings
 from .addresses import AllowList
 from .checks import MAX_REQUEST_BYTES
@@ -54,6 +55,8 @@ class Settings:
     grace: float = 5.0
     http_port: int | None = None
     """Serve the leagues' pages over HTTP on this port too (:mod:`rage_referee.report.live`)."""
+    http_limits: Limits = field(default_factory=Limits)
+    """How many connections the pages take, in all and from one address, and how long a request's headers may take."""
     submissions_dir: Path | None = None
     """Where submitted bots' versions are kept."""
     policy: SandboxPolicy | None = None

@@ -103,6 +103,13 @@ class DealKey:
     revealed: bool
 
 
+def _write_ahead(connection: Any, _record: Any) -> None:
+    """An SQLite connection in write-ahead-log mode: readers and the one writer do not wait for each other."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -110,9 +117,10 @@ def sqlite_url(path: Path) -> str:
 class Store:
     """The games of any number of leagues in one database."""
 
-    def __init__(self, url: str, create: bool = True) -> None:
+    def __init__(self, url: str, create: bool = True, wal: bool = False) -> None:
         """Open the database at ``url``; with ``create=False`` it must hold leagues already (nothing is written to
-        an SQLite file of none, an empty file or another program's database)."""
+        an SQLite file of none, an empty file or another program's database). With ``wal`` an SQLite file is
+        switched to write-ahead logging, so reading it (the live pages) never holds up storing a game."""
         self.url = _shown(url)
         """The URL as messages show it: without its password."""
         try:
@@ -122,6 +130,8 @@ class Store:
                     raise StoreError(f"no database at {path}")
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(url)
+            if wal and url.startswith("sqlite:///"):
+                event.listen(self.engine, "connect", _write_ahead)
             if not create and not has_table(self.engine, LeagueRow.__tablename__):  # not one to write our tables into
                 raise StoreError(f"no league database at {self.url}: it holds no table of leagues")
             create_tables(self.engine, Base.metadata)

@@ -6,6 +6,12 @@ from __future__ import annotations
 
 import socket
 
+HEADER_TIMEOUT = 10.0
+"""Seconds a connection has to send a request's headers, from its opening or its last answer."""
+MAX_CONNECTIONS = 1000
+"""Connections open at once, in all."""
+MAX_PER_ADDRESS = 64
+"""Connections open at once from one address."""
 ANY_ADDRESS = ("::", "")
 """Hosts meaning every address of both families (gRPC's ``[::]``)."""
 

@@ -1,8 +1,11 @@
 """The hosted referee's pages (``rage referee serve --http PORT``): the report of every league, live.
 
-Read-only, over the contest's own store and event hub (Starlette, served by uvicorn in the
-referee's event loop). Every page needs a token, as every gRPC call does: sent as
-``Authorization: Bearer <token>`` or kept in a cookie by ``/login``. The organizer sees every view
+Read-only, over the contest's own store and event hub (Starlette, served by uvicorn on a thread and
+event loop of its own, :mod:`.front`: the pages never run on the loop that plays the games, and take
+at most their share of a core). A page is rendered once per league snapshot (until the league's next
+stored game, or :data:`REFRESH` seconds while it runs) and served from there. Every page needs a
+token, as every gRPC call does: sent as ``Authorization: Bearer <token>`` or kept in a cookie by
+``/login``. The organizer sees every view
 of every replay; a bot's token sees its own seat's view of its games and the spectator's view of
 all; the entry token sees the spectator's view. Standings, games and faults are what ``Watch``
 shows every token. Pages follow their league through server-sent events (``events``).
@@ -11,14 +14,15 @@ shows every token. Pages follow their league through server-sent events (``event
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 import uvicorn
@@ -35,22 +39,45 @@ from ..finished import FinishedGame
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
+from ..hosted.events import Watcher
 from ..hosted.leagues import release_of
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
+from .front import (
+    BACKLOG,
+    ConnectionGate,
+    CpuShare,
+    Front,
+    Home,
+    Limits,
+    QuietLog,
+    WithinShare,
+    guarded_protocol,
+    quiet_uvicorn,
+    start_front,
+)
 from .listening import listening_socket
 from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
+P = ParamSpec("P")
+T = TypeVar("T")
 COOKIE = "rage_token"
 MAX_FORM_BYTES = 4096
 """The sign-in form's body (a token is at most 256 characters): any caller, without a token, may post one."""
 GRACE = 2
+BODY_TIMEOUT = 10.0
+"""Seconds the sign-in form's body has to arrive."""
 """Seconds open pages (event streams) get to close when the referee stops."""
 REFRESH = 5.0
-"""Seconds a running league's figures are kept before its newer games are drawn in."""
+"""Seconds a running league's figures are kept before its newer games are drawn in, at least."""
+REBUILD_SHARE = 0.05
+"""A running league's snapshot is kept until making it and its pages took this share of the time since:
+a big league's figures and bot pages (every game read) are not made again every :data:`REFRESH` seconds."""
+CACHED_PAGES = 512
+"""Rendered pages kept of a league's snapshot (a finished league's is kept until the referee stops)."""
 ASSETS = {"report.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
 HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
 """A refusal's HTTP status by its gRPC code; any other refusal is 400."""
@@ -67,6 +94,26 @@ def allowed_views(caller: Caller, game: FinishedGame) -> list[str]:
     return [*own, SPECTATOR]
 
 
+class PageCache:
+    """Rendered pages by path: the :data:`CACHED_PAGES` used last."""
+
+    def __init__(self) -> None:
+        self._pages: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, path: str) -> str | None:
+        page = self._pages.get(path)
+        if page is not None:
+            self._pages.move_to_end(path)
+        return page
+
+    def put(self, pages: Mapping[str, str]) -> None:
+        for path, page in pages.items():
+            self._pages[path] = page
+            self._pages.move_to_end(path)
+        while len(self._pages) > CACHED_PAGES:
+            self._pages.popitem(last=False)
+
+
 @dataclass
 class Snapshot:
     """One league as its pages show it, until its next game (or :data:`REFRESH` seconds while it runs)."""
@@ -74,19 +121,24 @@ class Snapshot:
     count: int
     made: float
     league: League
-    index: str | None = None
-    full: League | None = None
-    """With the games' records (bids by round size), made when a bot's page is asked for."""
+    cost: float = 0.0
+    """Seconds spent making it and rendering its pages (reading, fitting, rendering)."""
+    pages: PageCache = field(default_factory=PageCache)
+    """Pages rendered from it, by path (a game's page by path and the views it offers)."""
 
 
 class LivePages:
     """The pages of every league of one contest, each league's figures kept in a :class:`Snapshot`."""
 
-    def __init__(self, contest: Contest) -> None:
+    def __init__(self, contest: Contest, home: Home) -> None:
         self.contest = contest
+        self.home = home
+        """The referee's loop: the event hub and the standings are asked there."""
         self._snapshots: dict[str, Snapshot] = {}
         self._shown: dict[str, tuple[int, int]] = {}
         """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
+        self._renders: dict[str, asyncio.Lock] = {}
+        self._builds: dict[str, asyncio.Lock] = {}
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -99,31 +151,44 @@ class LivePages:
         the released games alone (:func:`~rage_referee.hosted.leagues.release_of`): nothing of a duplicate
         set is shown, to any token, before all of its games are stored."""
         entry = self.contest.registry.league(request.path_params["league"])
-        count = self.contest.store.count(entry.league_id)
         cached = self._snapshots.get(entry.name)
-        running = entry.status is LeagueStatus.RUNNING
-        if cached is not None and (cached.count == count or (running and not fresh and _age(cached) < REFRESH)):
+        if cached is not None and self._keeps(entry, cached, fresh):
             return entry, cached
-        stored = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
-        games = release_of(entry).released(stored)
-        if running or len(games) < len(stored):  # a paused league's sets still being played are left out too
-            table = await asyncio.to_thread(point_table, games)
-        else:
-            table = await self.contest.standings.table(entry.league_id)
-        indices = {game.index for game in games}
-        league = League(
-            entry.name,
-            games,
-            table.rows,
-            indices,
-            live=True,
-            intervals=table.intervals,
-            audits=table.audits,
-            collusion=table.collusion,
-        )
-        snapshot = Snapshot(len(stored), time.monotonic(), league)
-        self._snapshots[entry.name] = snapshot
-        return entry, snapshot
+        async with self._builds.setdefault(entry.name, asyncio.Lock()):  # one build for every caller waiting
+            cached = self._snapshots.get(entry.name)
+            if cached is not None and self._keeps(entry, cached, fresh):
+                return entry, cached
+            stored, cost = await _timed(self.contest.store.games, entry.league_id, False)
+            games = release_of(entry).released(stored)
+            if entry.status is LeagueStatus.RUNNING or len(games) < len(stored):  # sets still being played: out
+                table, fit = await _timed(point_table, games)
+                cost += fit
+            else:
+                table = await self.home.run(self.contest.standings.table(entry.league_id))
+            indices = {game.index for game in games}
+            league = League(
+                entry.name,
+                games,
+                table.rows,
+                indices,
+                live=True,
+                intervals=table.intervals,
+                audits=table.audits,
+                collusion=table.collusion,
+            )
+            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost)
+            self._snapshots[entry.name] = snapshot
+            return entry, snapshot
+
+    def _keeps(self, entry: LeagueEntry, cached: Snapshot, fresh: bool) -> bool:
+        """Whether ``cached`` still shows the league: it has every game stored, or the league runs and the
+        snapshot is younger than :data:`REFRESH` seconds (unless ``fresh``) and than its cost allows."""
+        if cached.count == self.contest.store.count(entry.league_id):
+            return True
+        if entry.status is not LeagueStatus.RUNNING:
+            return False
+        kept = cached.cost / REBUILD_SHARE
+        return _age(cached) < (kept if fresh else max(REFRESH, kept))
 
     async def shown_count(self, entry: LeagueEntry) -> int:
         """How many of the league's games are shown now (their duplicate sets whole): read once for every
@@ -148,22 +213,42 @@ class LivePages:
             )
         return entry, league, game
 
+    async def cached(self, snapshot: Snapshot, path: str, render: Callable[[], Mapping[str, str]]) -> str:
+        """The page at ``path`` of ``snapshot``, rendered once (off the pages' loop, with any others
+        ``render`` renders by the way) for every caller."""
+        page = snapshot.pages.get(path)
+        if page is None:
+            async with self._renders.setdefault(snapshot.league.name, asyncio.Lock()):
+                page = snapshot.pages.get(path)
+                if page is None:
+                    pages, cost = await _timed(render)
+                    snapshot.cost += cost
+                    snapshot.pages.put(pages)
+                    page = pages[path]
+        return page
+
     async def index(self, request: Request) -> str:
         _, snapshot = await self.snapshot(request)
-        if snapshot.index is None:
-            snapshot.index = await asyncio.to_thread(render_index, snapshot.league)
-        return snapshot.index
+        return await self.cached(snapshot, "index.html", lambda: {"index.html": render_index(snapshot.league)})
+
+    async def games_list(self, request: Request, number: int) -> str:
+        _, snapshot = await self.snapshot(request)
+        path = f"games-{number:03d}.html"
+        return await self.cached(snapshot, path, lambda: {path: render_games(snapshot.league, number)})
 
     async def bot(self, request: Request, name: str) -> str:
+        """A bot's page; the first asked of a snapshot renders every bot's, from the games' records (bids by
+        round size), which are let go once rendered."""
         entry, snapshot = await self.snapshot(request)
-        bot = next((bot for bot in snapshot.league.bots if bot_file(bot) == name), None)
-        if bot is None:
+        bots = {bot_file(bot): bot for bot in snapshot.league.bots}
+        if name not in bots:
             raise LookupError(f"no bot {name} in {entry.name}")
-        if snapshot.full is None:
-            games = await asyncio.to_thread(self.contest.store.games, entry.league_id)
+
+        def render_all() -> dict[str, str]:
+            games = self.contest.store.games(entry.league_id)
             league = snapshot.league
-            games = [game for game in games if game.index in league.replays]
-            snapshot.full = League(
+            games = [game for game in games if game.index in league.replays]  # the released games alone
+            full = League(
                 league.name,
                 games,
                 league.rows,
@@ -173,38 +258,54 @@ class LivePages:
                 audits=league.audits,
                 collusion=league.collusion,
             )
-        return render_bot(snapshot.full, bot)
+            return {f"bots/{file}.html": render_bot(full, bot) for file, bot in bots.items()}
+
+        return await self.cached(snapshot, f"bots/{name}.html", render_all)
 
     async def game_page(self, request: Request, index: int) -> str:
         _, league, game = await self.game(request, index)
-        return render_game(league, game, allowed_views(self.caller(request), game))
+        views = allowed_views(self.caller(request), game)
+        _, snapshot = await self.snapshot(request)
+        if snapshot.league is not league:  # a newer snapshot came meanwhile
+            return render_game(league, game, views)
+        key = f"games/{index:05d}.html?{','.join(views)}"
+        return await self.cached(snapshot, key, lambda: {key: render_game(league, game, views)})
 
     async def replay(self, request: Request, index: int, view: str) -> str:
         entry, _, game = await self.game(request, index)
         if view not in allowed_views(self.caller(request), game):
             raise PermissionError(f"this token may not see view {view} of game {index}")
-        record = self.contest.store.record(entry.league_id, index) or {}
-        try:
-            faults = [fault.to_json() for fault in game.figures.faults]
-            data = await asyncio.to_thread(_replay_views, record, faults, view)
-        except (ValueError, IllegalActionError) as error:
-            raise LookupError(f"no replay of game {index}: {error}") from None
-        return replay_script(data)
+        _, snapshot = await self.snapshot(request)
+        key = f"games/{index:05d}.{view}.js"
+
+        def render() -> dict[str, str]:
+            record = self.contest.store.record(entry.league_id, index) or {}
+            try:
+                faults = [fault.to_json() for fault in game.figures.faults]
+                data = _replay_views(record, faults, view)
+            except (ValueError, IllegalActionError) as error:
+                raise LookupError(f"no replay of game {index}: {error}") from None
+            return {key: replay_script(data)}
+
+        return await self.cached(snapshot, key, render)
 
     def leagues_page(self) -> str:
         registry = self.contest.registry
         leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
         return environment().get_template("plain.html").render(leagues=leagues)
 
-    def events(self, request: Request) -> EventSourceResponse:
+    async def events(self, request: Request) -> EventSourceResponse:
         """The league's games, faults and status as they happen, after its count of games now; for a
         league over or failed, its state alone. The stream counts against the caller's entrant as a
         ``Watch`` stream does (:class:`~rage_referee.hosted.errors.ResourceExhausted` past the cap)."""
         caller = self.caller(request)
         entry = self.contest.registry.league(request.path_params["league"])
-        hub = self.contest.hub
-        watcher = hub.subscribe(entry.name, caller.holder, admin=caller.role is Role.ADMIN)
+        hub, home = self.contest.hub, self.home
 
+        async def subscribe() -> Watcher:
+            return hub.subscribe(entry.name, caller.holder, admin=caller.role is Role.ADMIN)
+
+        watcher = await home.run(subscribe())
         store, release = self.contest.store, release_of(entry)
 
         async def stream() -> AsyncIterator[dict[str, str]]:
@@ -213,7 +314,7 @@ class LivePages:
                 yield {"event": "hello", "data": json.dumps({"games_done": done, "status": entry.status.value})}
                 if entry.status.ends_watch:
                     return
-                while (event := await watcher.next()) is not None:
+                while (event := await home.run(watcher.next())) is not None:
                     kind = str(event.WhichOneof("kind"))
                     data = _event_data(event, kind)
                     if "game" in data and release.waiting(store.set_games(entry.league_id, data["game"])):
@@ -222,10 +323,10 @@ class LivePages:
                         data["games_done"] = await self.shown_count(entry)
                     yield {"event": kind, "data": json.dumps(data)}
             finally:
-                hub.unsubscribe(watcher)
+                home.call(lambda: hub.unsubscribe(watcher))
 
         async def let_go() -> None:  # after the response too: its stream may never start (the page gone first)
-            hub.unsubscribe(watcher)
+            home.call(lambda: hub.unsubscribe(watcher))
 
         return EventSourceResponse(stream(), ping=15, background=BackgroundTask(let_go))
 
@@ -247,8 +348,19 @@ def _event_data(event: Any, kind: str) -> dict[str, Any]:
     return {}
 
 
+@functools.lru_cache(maxsize=16)
 def login_page(message: str) -> str:
     return environment().get_template("plain.html").render(message=message)
+
+
+async def _timed(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> tuple[T, float]:
+    """``function``'s result on a helper thread, and the CPU seconds it took there."""
+
+    def timed() -> tuple[T, float]:
+        started = time.thread_time()
+        return function(*args, **kwargs), time.thread_time() - started
+
+    return await asyncio.to_thread(timed)
 
 
 def _age(snapshot: Snapshot) -> float:
@@ -267,10 +379,11 @@ async def form_body(request: Request) -> bytes | None:
     if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
         return None
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM_BYTES:
-            return None
+    async with asyncio.timeout(BODY_TIMEOUT):
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_FORM_BYTES:
+                return None
     return bytes(body)
 
 
@@ -286,20 +399,8 @@ def _refusal(error: Exception) -> Response:
     raise error
 
 
-@contextlib.contextmanager
-def _no_signals() -> Iterator[None]:
-    yield
-
-
-class _Server(uvicorn.Server):
-    """Uvicorn inside the referee's loop: the referee, not uvicorn, handles SIGTERM and SIGINT."""
-
-    def capture_signals(self) -> Any:
-        return _no_signals()
-
-
-def create_app(contest: Contest) -> Starlette:
-    pages = LivePages(contest)
+def create_app(contest: Contest, home: Home) -> Starlette:
+    pages = LivePages(contest, home)
 
     async def guarded(request: Request, page: Callable[[], Awaitable[Response]]) -> Response:
         try:
@@ -308,7 +409,7 @@ def create_app(contest: Contest) -> Starlette:
         except Exception as error:
             return _refusal(error)
 
-    async def home(request: Request) -> Response:
+    async def leagues(request: Request) -> Response:
         async def page() -> Response:
             return HTMLResponse(pages.leagues_page())
 
@@ -317,7 +418,10 @@ def create_app(contest: Contest) -> Starlette:
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return HTMLResponse(login_page("Enter your token."))
-        body = await form_body(request)
+        try:
+            body = await form_body(request)
+        except TimeoutError:
+            return PlainTextResponse(f"the sign-in form did not arrive within {BODY_TIMEOUT:g} s", status_code=408)
         if body is None:
             return PlainTextResponse(f"the sign-in form takes at most {MAX_FORM_BYTES} bytes", status_code=413)
         fields = parse_qs(body.decode(errors="replace"))
@@ -339,8 +443,7 @@ def create_app(contest: Contest) -> Starlette:
             if path.startswith("static/") and path[7:] in ASSETS:
                 return static_asset(path[7:])
             if match := GAMES_LIST.fullmatch(path):
-                _, snapshot = await pages.snapshot(request)
-                return HTMLResponse(render_games(snapshot.league, int(match[1])))
+                return HTMLResponse(await pages.games_list(request, int(match[1])))
             if path.startswith("bots/") and path.endswith(".html"):
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
@@ -349,7 +452,7 @@ def create_app(contest: Contest) -> Starlette:
                 text = await pages.replay(request, int(match[1]), match[2])
                 return Response(text, media_type="text/javascript")
             if path == "events":
-                return pages.events(request)
+                return await pages.events(request)
             raise LookupError(f"no page {path}")
 
         return await guarded(request, page)
@@ -360,7 +463,7 @@ def create_app(contest: Contest) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/", home),
+            Route("/", leagues),
             Route("/login", login, methods=["GET", "POST"]),
             Route("/static/{name}", static),
             Route("/leagues/{league}/{path:path}", league_file),
@@ -369,35 +472,47 @@ def create_app(contest: Contest) -> Starlette:
 
 
 def static_asset(name: str) -> Response:
-    data = files("rage_referee.report").joinpath("static", name).read_bytes()
-    return Response(data, media_type=ASSETS[name])
+    return Response(_asset(name), media_type=ASSETS[name])
 
 
-async def start_http(contest: Contest, port: int, host: str) -> tuple[_Server, asyncio.Task[None]]:
-    """Serve the pages on ``host:port`` in this event loop; stop with ``server.should_exit = True``.
+@functools.cache
+def _asset(name: str) -> bytes:
+    return files("rage_referee.report").joinpath("static", name).read_bytes()
+
+
+async def start_http(
+    contest: Contest, port: int, host: str, limits: Limits | None = None
+) -> tuple[uvicorn.Server, asyncio.Future[None]]:
+    """Serve the pages on ``host:port`` from a thread of their own (:mod:`.front`), within ``limits``.
+
+    Stop with ``server.should_exit = True``; the future is done once the pages have stopped.
 
     :raises OSError: the port cannot be bound.
     """
+    limits = limits or Limits()
+    quiet = QuietLog()
+    quiet_uvicorn(quiet)
+    share = CpuShare(limits.cpu_share)
     config = uvicorn.Config(
-        create_app(contest),
+        WithinShare(create_app(contest, Home(asyncio.get_running_loop())), share),
         host=host.strip("[]"),
         port=port,
+        http=guarded_protocol(ConnectionGate(limits, quiet)),
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=GRACE,
+        timeout_keep_alive=max(1, round(limits.idle_timeout)),
+        backlog=BACKLOG,
     )
-    server = _Server(config)
     try:
         sock = listening_socket(host, port)
     except OSError as error:
         raise OSError(f"cannot listen on {host}:{port} for --http: {error.strerror or error}") from None
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-            raise OSError(f"cannot serve the pages on {host}:{port} for --http")
-        await asyncio.sleep(0.05)
-    return server, task
+    try:
+        front: Front = await start_front(config, [sock], quiet, share)
+    except OSError as error:
+        raise OSError(f"cannot serve the pages on {host}:{port} for --http: {error}") from None
+    return front.server, front.stopped
 
 
 def bound_port(server: uvicorn.Server) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..sandbox import Sandbox
 from ..submissions.store import Submission
 from ..text import name_text
+from .backoff import Backoff
 from .connection import BotIdentity, Connection
 from .errors import HandshakeError
 from .process import BotProcess
@@ -44,6 +45,8 @@ class BotHandle:
     """For a ``submission:`` bot, its stored and built version."""
     dispatcher: Dispatcher = field(default_factory=Dispatcher)
     """Paces the writes of the remote connections that share it (a runner's bots share one)."""
+    backoff: Backoff = field(default_factory=Backoff, repr=False)
+    """When a bot at an address that does not answer is called again (:meth:`restart_once`)."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _retiring: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
     """The closing of streams at addresses the bot moved from."""
@@ -73,7 +76,8 @@ class BotHandle:
 
     async def restart_once(self) -> None:
         """After a crash: relaunch the process if it died and reconnect, at most ``MAX_RESTARTS`` times
-        (at an address, since the bot last moved there).
+        (at an address, since the bot last moved there). A bot at an address is called after the wait its
+        unanswered calls have earned (:class:`~.backoff.Backoff`); a call it does not answer is no restart.
 
         :raises HandshakeError: when the bot cannot be brought back.
         """
@@ -83,8 +87,11 @@ class BotHandle:
             restarted = self.restarts - self.restarts_before_move
             if restarted >= MAX_RESTARTS:
                 raise HandshakeError(f"{name_text(self.spec.name)} was restarted {restarted} times; not again")
-            self.restarts += 1
             assert self.connection is not None
+            if self.process is None and self.spec.kind is BotKind.ADDRESS:
+                await self._call_again()
+                return
+            self.restarts += 1
             if self.process is not None:
                 if self.process.running:
                     with contextlib.suppress(HandshakeError):
@@ -94,6 +101,17 @@ class BotHandle:
                 assert isinstance(self.connection, RemoteConnection)
                 self.connection.address = await self.process.start()
             await self._greet()
+
+    async def _call_again(self) -> None:
+        """Greet a bot at an address again, once its wait is over; a failed call makes the next wait longer."""
+        await self.backoff.wait()
+        try:
+            await self._greet()
+        except HandshakeError:
+            self.backoff.failed()
+            raise
+        self.backoff.reset()
+        self.restarts += 1
 
     def readdress(self, address: str) -> None:
         """Call a bot that serves at an address at ``address`` from now on, with :data:`MAX_RESTARTS` afresh.
@@ -107,6 +125,7 @@ class BotHandle:
         moved = address != self.spec.target
         self.spec = replace(self.spec, target=address)
         self.restarts_before_move = self.restarts
+        self.backoff.reset()
         old = self.connection
         if not moved or not isinstance(old, RemoteConnection):
             return
