@@ -144,7 +144,7 @@ class LeagueConfig(BaseModel):
         tables, games = self.schedule_size()
         if games > MAX_GAMES:
             asked = (
-                f"games: {self.games:,} in whole sets"
+                f"games: {self.games:,} in whole {'rounds' if self.schedule > 1 else 'sets'}"
                 if self.games is not None
                 else f"games_per_table: {self.games_per_table:,} at each of {tables:,} tables"
             )
