@@ -381,6 +381,27 @@ def test_bench_create_league_prints_the_stall_beside_its_baseline() -> None:
         assert 0 <= figures[key]["longest_stall_s"] <= figures[key]["seconds"] + 1
 
 
+def test_bench_create_league_plays_its_default_and_refuses_past_the_limit_in_one_line() -> None:
+    """Its league plays whole rounds of 840 games (a set of 12 at each of 70 tables): 100,000, its default
+    before, is 100,800 games, which the hosted referee refused with a traceback."""
+    import inspect
+
+    from rage_referee.cli import app
+    from rage_referee.cli.bench import create_league_command
+    from rage_referee.hosted.definition import MAX_GAMES
+    from rage_referee.hosted.stall import league_games
+    from typer.testing import CliRunner
+
+    default = inspect.signature(create_league_command).parameters["games"].default
+    assert league_games(default) == default <= MAX_GAMES
+    result = CliRunner().invoke(app, ["bench", "create-league", "--games", "99961"])
+    assert result.exit_code == 2, result.output
+    assert (
+        result.output.strip()
+        == "--games: 99,961 in whole rounds is 100,800 games; a hosted league holds at most 100,000"
+    )
+
+
 def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # One fit over 10,000 games takes about a second: on the loop, every call would wait for it.
     fitted_on: list[bool] = []
