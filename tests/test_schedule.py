@@ -179,6 +179,16 @@ def test_a_league_says_when_it_rounds_its_games_up() -> None:
     assert LeagueConfig(name="l", bots=bots, ruleset="amigo", players=3, games=48).rounding() is None
 
 
+def test_a_league_of_the_first_design_says_it_rounds_to_whole_sets_not_rounds() -> None:
+    """A league kept on version 1 rounds up to whole sets, shared out unevenly among its tables."""
+    from rage_referee.league.config import LeagueConfig
+
+    bots = {name: f"{name}.py:Bot" for name in bot_names(4)}
+    first = LeagueConfig(name="l", bots=bots, ruleset="amigo", players=3, games=10, schedule=1)
+    assert first.schedule_size() == (4, 12)  # 2 sets, at 2 of the 4 tables
+    assert first.rounding() == "12 games, not the 10 asked: whole duplicate sets of 6"
+
+
 @pytest.mark.parametrize(
     ("players", "asked", "played"),
     [(3, 1, 6), (3, 6, 6), (3, 7, 12), (3, 10, 12), (4, 13, 24), (2, 7, 8), (3, 12, 12), (5, 1, 20)],

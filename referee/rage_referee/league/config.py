@@ -171,7 +171,7 @@ class LeagueConfig(BaseModel):
         asked = self.games if self.games is not None else (self.games_per_table or 0) * tables
         if games == asked:
             return None
-        if tables == 1:
+        if tables == 1 or self.schedule == 1:  # version 1 shares whole sets out among the tables unevenly
             return f"{games:,} games, not the {asked:,} asked: whole duplicate sets of {len(seatings(self.players))}"
         return (
             f"{games:,} games, not the {asked:,} asked: the league plays whole rounds, "
