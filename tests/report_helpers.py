@@ -129,14 +129,15 @@ def live_contest(folder: Path, games: list[FinishedGame], shown: int, limits: Li
 
 
 def league_file(directory: Path, games: int = 12, bidding: str = "open") -> Path:
-    """A league of four in-process bots (one raises now and then: faults), three at a table."""
+    """A league of four in-process bots (one raises now and then: faults), three at a table, without duplicate
+    deals: a round is a game at each of the 4 tables, so 12 games are 3 rounds (a round of duplicate sets, 24)."""
     return write_league(
         directory,
         name="mini",
         games=games,
         seed=3,
         bots=BOTS,
-        extra="concurrency = 4",
+        extra="concurrency = 4\nduplicate = false",
         ruleset=f'preset = "amigo"\nbidding = "{bidding}"',
     )
 

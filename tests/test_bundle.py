@@ -295,6 +295,26 @@ def test_a_public_seed_league_bundle_verifies_without_a_key(tmp_path: Path) -> N
     assert code == 0, lines
 
 
+def test_a_bundle_of_the_first_schedule_design_verifies_under_it(tmp_path: Path) -> None:
+    """A bundle exported before the schedule had versions names none: it is the first design's, whose sets
+    seat their games in the design's own order, and verifies as such; the same games under the second
+    design's order are seated otherwise."""
+    (tmp_path / "first").mkdir()
+    file = tmp_path / "first" / "league.toml"
+    file.write_text(league(tmp_path / "league", seed=9).read_text().replace("players = 3", "players = 3\nschedule = 1"))
+    assert rage("league", "run", file).exit_code == 0  # a league of the first design, stored as it was
+    assert rage("league", "export", file, "--out", tmp_path / "bundle").exit_code == 0
+    definition = read(tmp_path / "bundle", "league.json")
+    assert definition.pop("schedule") == 1
+    write(tmp_path / "bundle", "league.json", definition)
+    rehash(tmp_path / "bundle")
+    code, lines = verify_bundle(tmp_path / "bundle")
+    assert code == 0, lines
+    write(tmp_path / "bundle", "league.json", definition | {"schedule": 2})
+    rehash(tmp_path / "bundle")
+    assert verify_bundle(tmp_path / "bundle")[0] == 1
+
+
 def test_a_records_own_text_in_a_problem_is_escaped_and_cut(bundle: Path) -> None:
     record = read(bundle, "records/game-00000.json")
     record["meta"] = {"deal_commitment": "\x1b[2J\x1b]0;owned\x07" + "f" * 100_000}

@@ -232,7 +232,8 @@ def test_a_match_whose_records_cannot_be_written_stops_with_the_games_finished(
 def test_a_league_whose_records_cannot_be_written_stops_and_resumes(
     tmp_path: Path, full_disk: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    file = league_file(tmp_path, records="records", players=2, games=4)  # two duplicate sets of 2
+    bots = {"a": RANDOM, "b": GREEDY}  # one table: a duplicate set of 2 is a round
+    file = league_file(tmp_path, bots=bots, records="records", players=2, games=4)  # two duplicate sets of 2
     result = rage("league", "run", file)
     assert result.exit_code == 1, result.output
     stopped = [line for line in result.stderr.splitlines() if line.startswith("stopped: ")]
@@ -303,13 +304,14 @@ def test_league_settings_out_of_range_name_the_key(tmp_path: Path, settings: dic
     ("settings", "refusal"),
     [
         ({"games_per_table": 250_000}, "games_per_table: 250,000 at each of 6 tables is 1,500,000 games"),
-        ({"games": 1_000_000, "players": 3}, "games: 1,000,000 in whole sets is 1,000,002 games"),
+        ({"games": 1_000_000, "players": 3}, "games: 1,000,000 in whole rounds is 1,000,008 games"),
     ],
 )
 def test_a_league_past_the_games_limit_in_all_is_refused_naming_the_key(
     tmp_path: Path, settings: dict[str, Any], refusal: str
 ) -> None:
-    # each setting is in range, but the schedule it makes is not: 4 bots meet at 6 tables of 2, sets of 6 at 3
+    # each setting is in range, but the schedule it makes is not: 4 bots meet at 6 tables of 2, at 3 at 4 tables
+    # of 3 in rounds of a set of 6 at each (24 games)
     bots = {name: RANDOM for name in "abcd"}
     file = league_file(tmp_path, bots=bots, **({"players": 2, "games": None} | settings))
     with pytest.raises(LeagueConfigError) as info:

@@ -32,7 +32,7 @@ def quick_bootstrap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings_module, "rating_table", partial(rating_table, samples=25))
 
 
-def league_file(directory: Path, *, bots: dict[str, str] = BOTS, extra: str = "", games: int = 12) -> Path:
+def league_file(directory: Path, *, bots: dict[str, str] = BOTS, extra: str = "", games: int = 24) -> Path:
     return write_league(
         directory,
         name="forfeits",
@@ -97,26 +97,26 @@ def ratings_json(file: Path, *options: str) -> list[dict[str, Any]]:
 
 def test_a_forfeited_bot_is_not_rated_on_the_referees_moves(tmp_path: Path) -> None:
     """A bot that died in its first game is rated on no game and listed last, marked, whatever the fallback scored."""
-    file = league_file(tmp_path, bots=DYING, games=30)
+    file = league_file(tmp_path, bots=DYING, games=60)
     run = rage("league", "run", file)
     assert run.exit_code == 0, run.output
     games = stored(file)
     seated = sum("dying" in game.figures.seats for game in games)
-    assert seated == 12 and all("dying" not in game.figures.seats or game.figures.forfeited for game in games)
+    assert seated == 36 and all("dying" not in game.figures.seats or game.figures.forfeited for game in games)
     rows = ratings_json(file)
     assert rows[-1]["name"] == "dying"
-    assert (rows[-1]["elo"], rows[-1]["games"], rows[-1]["forfeited"], rows[-1]["faults"]) == (None, 0, 12, MAX_FAULTS)
+    assert (rows[-1]["elo"], rows[-1]["games"], rows[-1]["forfeited"], rows[-1]["faults"]) == (None, 0, 36, MAX_FAULTS)
     assert all(row["forfeited"] == 0 and row["elo"] is not None for row in rows[:-1])
-    assert "| dying (forfeited 12) | - |" in rage("ratings", "--league", file, "--format", "markdown").output
+    assert "| dying (forfeited 36) | - |" in rage("ratings", "--league", file, "--format", "markdown").output
     assert "not rated on them" in flat(rage("ratings", "--league", file).output)
     assert "dying forfeited (forfeited after 3 faults): the referee played its" in flat(run.output)
 
 
 def test_forfeits_can_count_as_losses(tmp_path: Path) -> None:
-    file = league_file(tmp_path, bots=DYING, games=30, extra='forfeits = "loss"')
+    file = league_file(tmp_path, bots=DYING, games=60, extra='forfeits = "loss"')
     assert rage("league", "run", file).exit_code == 0
     rows = ratings_json(file)
-    assert rows[-1]["name"] == "dying" and rows[-1]["games"] == 12 and rows[-1]["mean_place"] == 3.0
+    assert rows[-1]["name"] == "dying" and rows[-1]["games"] == 36 and rows[-1]["mean_place"] == 3.0
     assert rows[-1]["elo"] < min(row["elo"] for row in rows[:-1])
     assert "counts as a loss" in flat(rage("ratings", "--league", file).output)
     assert ratings_json(file, "--forfeits", "unrated")[-1]["games"] == 0  # the option overrides the file
@@ -131,7 +131,7 @@ def test_an_excluded_entrant_s_remaining_games_are_forfeits(tmp_path: Path) -> N
     file.write_text(file.read_text().replace("[ruleset]", 'exclude = ["greedy"]\n[ruleset]'))
     play(file)
     games = stored(file)
-    assert len(games) == 12
+    assert len(games) == 24
     for game in games:
         if "greedy" not in game.figures.seats:
             continue
@@ -164,7 +164,7 @@ def test_a_bot_that_cannot_start_stops_the_league_unless_asked_to_keep_going(tmp
     kept = rage("league", "run", file, "--keep-going")
     assert kept.exit_code == 0, kept.output
     games = stored(file)
-    assert len(games) == 12
+    assert len(games) == 24
     for game in games:
         if "broken" in game.figures.seats:
             seat = game.figures.seats.index("broken")

@@ -42,11 +42,12 @@ BOTS = ("b0", "b1", "b2", "b3")
 DEADLINE = 20.0
 
 
-def definition(name: str = "cup", **settings: Any) -> str:
-    """A small league among :data:`BOTS`; ``settings`` as TOML lines (``time`` goes in its table)."""
+def definition(name: str = "cup", bots: tuple[str, ...] = BOTS[:3], **settings: Any) -> str:
+    """A small league among ``bots`` (one table of 3: a duplicate set of 6 is a round); ``settings`` as TOML
+    lines (``time`` goes in its table)."""
     time_table = {"decision_ms": 200} | settings.pop("time", {})
     settings = {"players": 3, "games": 6} | settings
-    lines = [f'name = "{name}"', f"bots = {list(BOTS)!r}".replace("'", '"')]
+    lines = [f'name = "{name}"', f"bots = {list(bots)!r}".replace("'", '"')]
     lines += [f"{key} = {value}" for key, value in settings.items()]
     lines += ["[ruleset]", 'preset = "amigo"', "rounds = [1]", "[time]"]
     lines += [f"{key} = {value}" for key, value in time_table.items()]
@@ -168,7 +169,7 @@ def test_a_referee_on_ray_refuses_a_league_of_submitted_bots_in_one_line(
 
     async def scenario(referee: Hosted) -> None:
         monkeypatch.setattr(referee.contest.submissions.versions, "submitted", lambda: {"b1", "b3"})
-        await referee.create(definition())
+        await referee.create(definition(bots=BOTS))
         code, details = await referee.refusal("StartLeague", pb.LeagueRequest(league="cup"))
         assert code is grpc.StatusCode.FAILED_PRECONDITION
         assert details == (
@@ -290,7 +291,8 @@ def test_a_league_left_with_a_failed_game_fails_naming_it_and_resumes(
 
 
 def test_a_big_schedule_does_not_stall_other_calls(tmp_path: Path) -> None:
-    text = definition(name="big", games=99_996)  # 16,666 duplicate sets of 6: the most a hosted league holds
+    # 4,166 rounds of 24 (a duplicate set of 6 at each of 4 tables): the most a hosted league of 4 bots holds
+    text = definition(name="big", bots=BOTS, games=99_984)
 
     async def scenario(referee: Hosted) -> None:
         gaps: list[float] = []
@@ -310,7 +312,7 @@ def test_a_big_schedule_does_not_stall_other_calls(tmp_path: Path) -> None:
         took = time.perf_counter() - started
         creating = False
         await ticks
-        assert info.games_total == 99_996
+        assert info.games_total == 99_984
         # Relative, not absolute: before, the loop stood still for the whole call. A loaded machine can
         # hold the process off its core for half of a short call, so the bound is the call's bulk.
         assert max(gaps) < took * 0.8, f"the event loop stalled {max(gaps):.3f} s of a {took:.3f} s CreateLeague"
@@ -380,6 +382,27 @@ def test_bench_create_league_prints_the_stall_beside_its_baseline() -> None:
         assert 0 <= figures[key]["longest_stall_s"] <= figures[key]["seconds"] + 1
 
 
+def test_bench_create_league_plays_its_default_and_refuses_past_the_limit_in_one_line() -> None:
+    """Its league plays whole rounds of 840 games (a set of 12 at each of 70 tables): 100,000, its default
+    before, is 100,800 games, which the hosted referee refused with a traceback."""
+    import inspect
+
+    from rage_referee.cli import app
+    from rage_referee.cli.bench import create_league_command
+    from rage_referee.hosted.definition import MAX_GAMES
+    from rage_referee.hosted.stall import league_games
+    from typer.testing import CliRunner
+
+    default = inspect.signature(create_league_command).parameters["games"].default
+    assert league_games(default) == default <= MAX_GAMES
+    result = CliRunner().invoke(app, ["bench", "create-league", "--games", "99961"])
+    assert result.exit_code == 2, result.output
+    assert (
+        result.output.strip()
+        == "--games: 99,961 in whole rounds is 100,800 games; a hosted league holds at most 100,000"
+    )
+
+
 def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # One fit over 10,000 games takes about a second: on the loop, every call would wait for it.
     fitted_on: list[bool] = []
@@ -408,13 +431,13 @@ def test_live_standings_are_fitted_off_the_event_loop(tmp_path: Path, monkeypatc
 
 @pytest.mark.parametrize(
     ("setting", "key", "games"),
-    [("games = 99_999", "games", "100,002"), ("games_per_table = 25_000", "games_per_table", "100,008")],
+    [("games = 99_999", "games", "100,008"), ("games_per_table = 25_000", "games_per_table", "100,008")],
 )
 def test_a_hosted_league_past_its_games_is_refused_by_the_count_it_would_play(
     setting: str, key: str, games: str
 ) -> None:
-    """Counted as the schedule plays them, in whole duplicate sets of 6 at each of 4 tables (4 bots, 3 seats):
-    the estimate before, ``games`` or ``games_per_table`` times the tables, let these two through."""
+    """Counted as the schedule plays them, in whole rounds of a duplicate set of 6 at each of 4 tables (4 bots,
+    3 seats): the estimate before, ``games`` or ``games_per_table`` times the tables, let these two through."""
     from rage_referee.hosted.definition import read_definition
     from rage_referee.hosted.errors import InvalidArgument
 
@@ -423,4 +446,4 @@ def test_a_hosted_league_past_its_games_is_refused_by_the_count_it_would_play(
     with pytest.raises(InvalidArgument) as refused:
         read_definition(text, "cup", registered)
     assert str(refused.value) == f"definition.{key}: at most 100,000 games in a league, not {games}"
-    read_definition(text.replace(setting, "games = 99_996"), "cup", registered)  # 16,666 sets of 6
+    read_definition(text.replace(setting, "games = 99_984"), "cup", registered)  # 4,166 rounds of 24

@@ -59,8 +59,8 @@ BOTS = {
 
 SMALL_LEAGUE = """
 name = "cup"
-players = 3
-games = 12                   # 2 duplicate sets of 6, at 2 of the 4 tables of 3 out of 4 bots
+players = 2
+games = 12                   # one round: a duplicate set of 2 at each of the 6 tables of 2 out of 4 bots
 seed = 5
 concurrency = 4
 database = "ignored.sqlite"  # the referee keeps every league in its own database
@@ -323,8 +323,8 @@ def test_the_event_stream_follows_the_league(contest: Referee) -> None:
     assert sorted(game.game for game in finished) == list(range(12))
     assert [game.games_done for game in finished] == list(range(1, 13))
     for game in finished:
-        assert len(game.seats) == 3 and set(game.seats) <= set(BOTS)
-        assert sorted(game.places)[0] == 1 and len(game.totals) == 3
+        assert len(game.seats) == 2 and set(game.seats) <= set(BOTS)
+        assert sorted(game.places)[0] == 1 and len(game.totals) == 2
     standings = follower.of("standings_changed")
     assert standings, "no standings event"
     last = standings[-1]
@@ -378,7 +378,7 @@ def test_records_verify_and_match_the_events(contest: Referee, tmp_path: Path) -
 def test_listing_and_watching_a_finished_league(contest: Referee) -> None:
     leagues = contest.call("ListLeagues", pb.ListLeaguesRequest(), contest.entry).leagues
     (cup,) = [league for league in leagues if league.name == "cup"]
-    assert (cup.status, cup.games_done, cup.games_total, cup.players) == (pb.LEAGUE_STATUS_FINISHED, 12, 12, 3)
+    assert (cup.status, cup.games_done, cup.games_total, cup.players) == (pb.LEAGUE_STATUS_FINISHED, 12, 12, 2)
     assert list(cup.bots) == list(BOTS)
     assert json.loads(cup.ruleset) == {"preset": "amigo", "rounds": [3, 2]}
     watched = cli(contest, contest.entry, "watch", "cup", "--history", "--json")

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from itertools import combinations
 
 import pytest
-from rage_referee.league.schedule import MAX_TABLES, ScheduledGame, schedule, tables_for
+from rage_referee.league.schedule import MAX_TABLES, ScheduledGame, schedule, schedule_size, tables_for
 from rage_referee.league.seatings import seatings
 
 
@@ -93,10 +93,10 @@ def test_without_duplicates_seats_balance_with_an_even_games_total() -> None:
 
 
 def test_without_duplicates_every_game_has_its_own_deal_and_set() -> None:
-    games = schedule(bot_names(4), 3, games=25, seed=6, duplicate=False)
-    assert len(games) == 25
-    assert [game.set_id for game in games] == list(range(25))
-    assert len({game.seed for game in games}) == 25
+    games = schedule(bot_names(4), 3, games=28, seed=6, duplicate=False)
+    assert len(games) == 28
+    assert [game.set_id for game in games] == list(range(28))
+    assert len({game.seed for game in games}) == 28
 
 
 # --------------------------------------------------------------------------- duplicate sets
@@ -134,10 +134,67 @@ def test_set_ids_and_indices_number_the_league() -> None:
 
 @pytest.mark.parametrize(
     ("players", "asked", "played"),
+    [(3, 1, 60), (3, 60, 60), (3, 61, 120), (4, 13, 60), (2, 7, 20), (2, 21, 40), (5, 1, 20), (5, 21, 40)],
+)
+def test_games_total_rounds_up_to_whole_rounds(players: int, asked: int, played: int) -> None:
+    # a round is one set at every table: 10 tables at 3 players, 5 at 4, 10 at 2, 1 at 5
+    games = schedule(bot_names(5), players, games=asked, seed=0)
+    assert len(games) == played == schedule_size(bot_names(5), players, games=asked)[1]
+    assert len(by_set(games)) == played // len(seatings(players))
+    per_bot = Counter(name for game in games for name in game.seats)
+    assert len(set(per_bot.values())) == 1, per_bot
+
+
+@pytest.mark.parametrize(
+    ("n", "players", "asked"), [(4, 3, 30), (9, 3, 600), (9, 4, 1000), (7, 2, 11), (12, 4, 500), (20, 3, 100)]
+)
+def test_every_bot_plays_as_many_games(n: int, players: int, asked: int) -> None:
+    # before whole rounds: 4 bots at 3 players, 30 games, played 18 to 24 each; 9 bots, 600 games, 180 to 264
+    for duplicate in (True, False):
+        games = schedule(bot_names(n), players, games=asked, seed=1, duplicate=duplicate)
+        assert len(games) >= asked
+        per_bot = Counter(name for game in games for name in game.seats)
+        assert set(per_bot) == set(bot_names(n))
+        assert len(set(per_bot.values())) == 1, (duplicate, sorted(per_bot.values()))
+
+
+def test_fewer_sets_than_tables_are_rounded_up_to_one_at_every_table() -> None:
+    # 8 bots at 4 players, 70 tables: 10 sets asked used to be played at the first 10 tables in name order
+    games = schedule(bot_names(8), 4, games=120, seed=0)
+    assert {frozenset(game.seats) for game in games} == {frozenset(t) for t in combinations(bot_names(8), 4)}
+    assert len(games) == 70 * 12
+
+
+def test_a_league_says_when_it_rounds_its_games_up() -> None:
+    from rage_referee.league.config import LeagueConfig
+
+    bots = {name: f"{name}.py:Bot" for name in bot_names(4)}
+    config = LeagueConfig(name="l", bots=bots, ruleset="amigo", players=3, games=30)
+    assert config.rounding() == (
+        "48 games, not the 30 asked: the league plays whole rounds, 12 games at each of its 4 tables, "
+        "so every bot plays as often"
+    )
+    one_table = LeagueConfig(name="l", bots=dict(list(bots.items())[:3]), ruleset="amigo", players=3, games=400)
+    assert one_table.rounding() == "402 games, not the 400 asked: whole duplicate sets of 6"
+    assert LeagueConfig(name="l", bots=bots, ruleset="amigo", players=3, games=48).rounding() is None
+
+
+def test_a_league_of_the_first_design_says_it_rounds_to_whole_sets_not_rounds() -> None:
+    """A league kept on version 1 rounds up to whole sets, shared out unevenly among its tables."""
+    from rage_referee.league.config import LeagueConfig
+
+    bots = {name: f"{name}.py:Bot" for name in bot_names(4)}
+    first = LeagueConfig(name="l", bots=bots, ruleset="amigo", players=3, games=10, schedule=1)
+    assert first.schedule_size() == (4, 12)  # 2 sets, at 2 of the 4 tables
+    assert first.rounding() == "12 games, not the 10 asked: whole duplicate sets of 6"
+
+
+@pytest.mark.parametrize(
+    ("players", "asked", "played"),
     [(3, 1, 6), (3, 6, 6), (3, 7, 12), (3, 10, 12), (4, 13, 24), (2, 7, 8), (3, 12, 12), (5, 1, 20)],
 )
-def test_games_total_rounds_up_to_whole_sets(players: int, asked: int, played: int) -> None:
-    games = schedule(bot_names(5), players, games=asked, seed=0)
+def test_the_first_design_rounds_a_games_total_up_to_whole_sets(players: int, asked: int, played: int) -> None:
+    games = schedule(bot_names(5), players, games=asked, seed=0, version=1)
     assert len(games) == played
     assert len(by_set(games)) == played // len(seatings(players))
 
@@ -150,14 +207,15 @@ def test_games_per_table_rounds_up_to_whole_sets(players: int, per_table: int, p
     assert set(Counter(frozenset(game.seats) for game in games).values()) == {played}
 
 
-def test_without_duplicates_the_count_is_exact() -> None:
-    assert len(schedule(bot_names(5), 3, games=13, seed=0, duplicate=False)) == 13
+def test_without_duplicates_the_count_is_whole_rounds() -> None:
+    assert len(schedule(bot_names(5), 3, games=13, seed=0, duplicate=False)) == 20
+    assert len(schedule(bot_names(5), 3, games=13, seed=0, duplicate=False, version=1)) == 13
     assert len(schedule(bot_names(5), 3, games_per_table=4, seed=0, duplicate=False)) == 10 * 4
 
 
-def test_games_total_is_spread_evenly_over_tables() -> None:
+def test_the_first_design_spreads_a_games_total_over_tables() -> None:
     # 16 sets over 10 tables: every table plays one or two sets
-    games = schedule(bot_names(5), 3, games=96, seed=2)
+    games = schedule(bot_names(5), 3, games=96, seed=2, version=1)
     per_table = Counter(frozenset(game.seats) for game in games)
     assert len(per_table) == 10
     assert set(per_table.values()) == {6, 12}
@@ -226,7 +284,46 @@ def test_schedule_is_deterministic(duplicate: bool) -> None:
 
 def test_schedule_pinned_duplicate() -> None:
     deal_0, deal_1 = 7 << 32, (7 << 32) + 1
-    assert schedule(["a", "b", "c", "d"], 3, games=12, seed=7) == [
+    games = schedule(["a", "b", "c", "d"], 3, games=12, seed=7)
+    assert len(games) == 24  # whole rounds: a set at each of the 4 tables
+    assert games[:12] == [
+        ScheduledGame(0, ("c", "b", "a"), deal_0, 0),
+        ScheduledGame(1, ("c", "a", "b"), deal_0, 0),
+        ScheduledGame(2, ("a", "b", "c"), deal_0, 0),
+        ScheduledGame(3, ("a", "c", "b"), deal_0, 0),
+        ScheduledGame(4, ("b", "a", "c"), deal_0, 0),
+        ScheduledGame(5, ("b", "c", "a"), deal_0, 0),
+        ScheduledGame(6, ("d", "b", "a"), deal_1, 1),
+        ScheduledGame(7, ("b", "a", "d"), deal_1, 1),
+        ScheduledGame(8, ("b", "d", "a"), deal_1, 1),
+        ScheduledGame(9, ("d", "a", "b"), deal_1, 1),
+        ScheduledGame(10, ("a", "d", "b"), deal_1, 1),
+        ScheduledGame(11, ("a", "b", "d"), deal_1, 1),
+    ]
+
+
+def test_the_seatings_of_a_set_come_in_an_order_of_its_secret_deal() -> None:
+    # the first design played every set's seatings in one order, so a set's second game always moved the
+    # bots of its first by the same permutation: a bot could tell which game of its set it was playing
+    def first_move(games: list[ScheduledGame]) -> tuple[int, ...]:
+        first, second = games[0].seats, games[1].seats
+        return tuple(first.index(name) for name in second)
+
+    for version, moves in ((1, 1), (2, 6)):
+        games = schedule(bot_names(4), 4, games_per_table=240, deal_key=bytes(32), version=version)
+        sets = by_set(games)
+        assert all(len(members) == 12 for members in sets.values())
+        assert len({first_move(members) for members in sets.values()}) >= moves, version
+        if version == 1:
+            assert len({first_move(members) for members in sets.values()}) == 1
+    other = schedule(bot_names(4), 4, games_per_table=12, deal_key=bytes(range(32)))
+    same = schedule(bot_names(4), 4, games_per_table=12, deal_key=bytes(32))
+    assert [g.seats for g in other] != [g.seats for g in same], "another key, another order"
+
+
+def test_schedule_pinned_duplicate_first_design() -> None:
+    deal_0, deal_1 = 7 << 32, (7 << 32) + 1
+    assert schedule(["a", "b", "c", "d"], 3, games=12, seed=7, version=1) == [
         ScheduledGame(0, ("c", "b", "a"), deal_0, 0),
         ScheduledGame(1, ("c", "a", "b"), deal_0, 0),
         ScheduledGame(2, ("b", "c", "a"), deal_0, 0),
@@ -287,3 +384,31 @@ def test_without_duplicates_no_pair_keeps_one_relative_position() -> None:
     games = schedule(bot_names(3), 3, games=300, seed=2, duplicate=False)
     for pair, offsets in relative_positions(games).items():
         assert 0.4 < offsets[1] / 300 < 0.6, (pair, offsets)
+
+
+# --------------------------------------------------------------------------- pair balance
+
+
+def pair_meetings(tables: list[tuple[str, ...]], bots: list[str]) -> list[int]:
+    met = Counter(frozenset(pair) for table in tables for pair in combinations(table, 2))
+    return [met[frozenset(pair)] for pair in combinations(bots, 2)]
+
+
+@pytest.mark.parametrize(("n", "players"), [(20, 3), (12, 4), (16, 4), (13, 4), (11, 3), (50, 4), (15, 6)])
+def test_past_the_combinations_every_pair_meets_about_equally_often(n: int, players: int) -> None:
+    # the first design: 20 bots at 3 players, 19 of 190 pairs never met (others 6 times); 12 at 4, 5 to 17 times
+    bots = bot_names(n)
+    assert math.comb(n, players) > MAX_TABLES
+    tables = tables_for(bots, players, seed=3)
+    per_bot = Counter(name for table in tables for name in table)
+    assert len(set(per_bot.values())) == 1 and set(per_bot) == set(bots)
+    met = pair_meetings(tables, bots)
+    assert max(met) - min(met) <= 1, (min(met), max(met))
+    old = pair_meetings(tables_for(bots, players, seed=3, version=1), bots)
+    assert max(old) - min(old) > 1
+
+
+def test_a_balanced_incomplete_block_design_where_the_counts_allow_one() -> None:
+    # 16 bots at 4 players, 120 tables: every pair meets exactly 6 times (six copies of a BIBD(16, 4, 1))
+    bots = bot_names(16)
+    assert set(pair_meetings(tables_for(bots, 4, seed=0), bots)) == {6}

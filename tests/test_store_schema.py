@@ -74,6 +74,10 @@ Table(
     Column("revealed_at", DateTime(timezone=True), nullable=True),
 )
 GAMES, KEPT = 12, 8
+"""The released league: 12 games of 4 bots at 3 players, 2 duplicate sets at 2 of the 4 tables (the first
+schedule design; the current one rounds them up to 24, a set at each table)."""
+RELEASED_SCHEDULE = "schedule = 1"
+"""The reference league is played under the released schedule design, whose stored key names no version."""
 
 
 @pytest.fixture(autouse=True)
@@ -86,13 +90,15 @@ def quick_bootstrap() -> Iterator[None]:
 
 def released_copy(source: str, target: str, kept: int) -> None:
     """The leagues and the first ``kept`` games of each at ``source``, written at ``target`` as the released
-    schema stored them (each game's ``decisions`` too; the ids the target's own)."""
+    schema stored them (each game's ``decisions`` too; the ids the target's own). Each league's key is the
+    released code's: it names no schedule design."""
     reader, writer = create_engine(source), create_engine(target)
     try:
         RELEASED.create_all(writer)
         leagues, games = RELEASED.tables["leagues"], RELEASED.tables["games"]
         with reader.connect() as connection:
             league_rows = [dict(row._mapping) for row in connection.execute(select(leagues))]
+            assert all("schedule" not in league["key"] for league in league_rows), "not a key the release stored"
             copied = [c for c in games.c if c.name not in {"id", "decisions"}]
             game_rows = [dict(row._mapping) for row in connection.execute(select(*copied)) if row.index < kept]
         with writer.begin() as connection:
@@ -126,14 +132,14 @@ def ratings(url: str) -> list[dict[str, Any]]:
 
 
 def test_a_database_of_the_released_schema_opens_resumes_and_rates_the_same(tmp_path: Path, database_url: str) -> None:
-    reference = write_league(tmp_path / "reference", games=GAMES)
+    reference = write_league(tmp_path / "reference", games=GAMES, extra=RELEASED_SCHEDULE)
     assert rage("league", "run", reference).exit_code == 0
     reference_url = f"sqlite:///{reference.parent / 'league.sqlite'}"
     played = stored(reference)
 
     released_copy(reference_url, database_url, KEPT)
     assert "decisions" in columns(database_url)
-    league = write_league(tmp_path / "released", games=GAMES, database=database_url)
+    league = write_league(tmp_path / "released", games=GAMES, database=database_url)  # as the release's file
     kept = stored(league)  # opening brings the schema up to date, every game kept
     assert "decisions" not in columns(database_url)
     assert [game.index for game in kept] == list(range(KEPT))
@@ -144,7 +150,9 @@ def test_a_database_of_the_released_schema_opens_resumes_and_rates_the_same(tmp_
 
     result = rage("league", "run", league)
     assert result.exit_code == 0, result.output
+    # the league keeps the released design: its 12 games, not rounded up to whole rounds
     assert f"{KEPT} of {GAMES} games stored already; playing the other {GAMES - KEPT}" in flat(result.output)
+    assert "whole rounds" not in flat(result.output)
     resumed = stored(league)
     assert [game.index for game in resumed] == list(range(GAMES))
     assert [figures_of(game.record) for game in resumed] == [figures_of(game.record) for game in played]
@@ -152,7 +160,7 @@ def test_a_database_of_the_released_schema_opens_resumes_and_rates_the_same(tmp_
 
 
 def test_two_stores_opening_a_released_database_at_once_both_open_it(tmp_path: Path, database_url: str) -> None:
-    reference = write_league(tmp_path / "reference", games=6)
+    reference = write_league(tmp_path / "reference", games=6, extra=RELEASED_SCHEDULE)
     assert rage("league", "run", reference).exit_code == 0
     released_copy(f"sqlite:///{reference.parent / 'league.sqlite'}", database_url, 6)
     opened = at_once(2, lambda _: Store(database_url))
@@ -172,7 +180,7 @@ def test_a_released_database_that_cannot_be_changed_is_read_as_it_is(
     tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``rage ratings`` and the report open for reading: a database they may not change still reads."""
-    reference = write_league(tmp_path / "reference", games=6)
+    reference = write_league(tmp_path / "reference", games=6, extra=RELEASED_SCHEDULE)
     assert rage("league", "run", reference).exit_code == 0
     reference_url = f"sqlite:///{reference.parent / 'league.sqlite'}"
     released_copy(reference_url, database_url, 6)

@@ -86,3 +86,25 @@ def test_neither_or_both_of_a_file_and_a_database_is_one_line(tmp_path: Path) ->
         assert (result.exit_code, result.output.strip()) == (2, line)
     by_db = runner.invoke(app, ["league", "report", "--db", db, "--out", str(tmp_path / "site")])
     assert by_db.exit_code == 0, by_db.output
+
+
+def test_a_league_begun_under_the_first_schedule_design_keeps_its_schedule(tmp_path: Path) -> None:
+    """A league stored before the schedule had versions names none in its settings: it resumes on the
+    first design's schedule (the second would seat its remaining games otherwise), and reads as it was."""
+    from rage_referee.league.runner import league_schedule, plan_league, stored_league_id
+
+    file = stored_league(tmp_path, seed="seed = 5\n")
+    config = load_league(file)
+    first = config.model_copy(update={"schedule": 1})
+    store = Store(config.database_url(tmp_path))
+    try:
+        league = store.league("first", first.schedule_key())
+        store.add(league, finished_game(0, ("b", "a")))
+        named = config.model_copy(update={"name": "first"})
+        plan = plan_league(named, store)
+        assert plan.games == league_schedule(first.model_copy(update={"name": "first"}))
+        assert plan.games != league_schedule(named)
+        assert plan.done == {0}
+        assert stored_league_id(named, store) == league
+    finally:
+        store.close()

@@ -333,12 +333,18 @@ def sprt_command(
 
 @app.command("create-league")
 def create_league_command(
-    games: Annotated[int, typer.Option(min=1, max=100_000, help="Games in the league created.")] = 100_000,
+    games: Annotated[
+        int, typer.Option(min=1, help="Games in the league created, rounded up to whole rounds (840 games).")
+    ] = 99_960,
     as_json: FiguresJsonOption = False,
 ) -> None:
     """How long the hosted referee's event loop stalls while a league of GAMES games is created."""
-    from ..hosted.stall import measure
+    from ..hosted.definition import MAX_GAMES
+    from ..hosted.stall import league_games, measure
 
+    played = league_games(games)
+    if played > MAX_GAMES:
+        fail(f"--games: {games:,} in whole rounds is {played:,} games; a hosted league holds at most {MAX_GAMES:,}")
     baseline, created = asyncio.run(measure(games))
     if as_json:
         print(json.dumps({"games": games, "create_league": created.to_json(), "baseline": baseline.to_json()}))

@@ -76,7 +76,7 @@ def run_command(
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
     from ..league.record_files import RecordFileError, foreign_record, make_records_folder
-    from ..league.runner import plan_league, run_league
+    from ..league.runner import plan_league, run_league, with_stored_schedule
     from ..league.store import Store, StoreError
     from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
     from ..runner.base import RunnerError
@@ -92,6 +92,7 @@ def run_command(
         if runner is not None:
             config = config.model_copy(update={"runner": runner})
         store = Store(config.database_url(file.parent))
+        config = with_stored_schedule(config, store)
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
         fail(str(error))
@@ -129,6 +130,9 @@ def run_command(
         fail(f"{file}: records: {records} holds {held}; give the league a records folder of its own")
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
+    rounding = config.rounding()
+    if rounding is not None:
+        out.print(f"{name_text(config.name)}: {rounding}", markup=False)
     if config.runner.kind != "local":
         out.print(f"{name_text(config.name)}: {config.runner.describe()}")
     if already:
@@ -231,12 +235,13 @@ def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | Non
 def reveal_command(file: LeagueFile) -> None:
     """Reveal the deal key of a finished league, so anyone can check its deals (the key then goes into exports)."""
     from ..league.config import LeagueConfigError, load_league
-    from ..league.runner import league_deals, league_schedule, stored_league_id
+    from ..league.runner import league_deals, league_schedule, stored_league_id, with_stored_schedule
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
+        config = with_stored_schedule(config, store)
         league_id = stored_league_id(config, store)
         deals = league_deals(config, store, league_id, create=False)
         todo = len(league_schedule(config, deals)) - len(store.finished(league_id))
@@ -263,12 +268,13 @@ def export_command(
     """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
     from ..league.bundle import foreign_contents, write_bundle
     from ..league.config import LeagueConfigError, load_league
-    from ..league.runner import league_deals, stored_league_id
+    from ..league.runner import league_deals, stored_league_id, with_stored_schedule
     from ..league.store import Store, StoreError
 
     try:
         config = load_league(file)
         store = Store(config.database_url(file.parent), create=False)
+        config = with_stored_schedule(config, store)
         league_id = stored_league_id(config, store)
         games = store.games(league_id)
         deals = league_deals(config, store, league_id, create=False)

@@ -35,7 +35,7 @@ from ..game import FaultLedger
 from ..game_spec import GameSpec
 from ..league.config import LeagueConfig
 from ..league.release import SetRelease
-from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule
+from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, with_stored_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoreError
 from ..runner import GameRunner, StartFailure
@@ -463,7 +463,7 @@ class LeagueManager:
             except ContestError as error:
                 log.warning("league %s: bot %s refused (%s); the fallback plays for it", entry.name, name, error)
                 addresses[name] = None
-        config = league_config(entry.definition, entry.name, registered)
+        config = with_stored_schedule(league_config(entry.definition, entry.name, registered), self.store)
         sandbox, log_dir = None, UNUSED_LOG_DIR
         if submitted:
             assert self.submissions is not None

@@ -20,6 +20,7 @@ import grpc
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
+from ..league.schedule import schedule_size
 from .addresses import LOOPBACK, AllowList
 from .auth import new_token, token_hash
 from .contest import Contest
@@ -28,6 +29,7 @@ from .server import create_server
 
 TICK = 0.002
 BOTS = 8
+PLAYERS = 4
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,13 @@ class Stall:
 
 def definition(name: str, games: int) -> str:
     bots = ", ".join(f'"bot{number}"' for number in range(BOTS))
-    return f'name = "{name}"\nplayers = 4\ngames = {games}\nbots = [{bots}]\n[ruleset]\npreset = "amigo"\n'
+    return f'name = "{name}"\nplayers = {PLAYERS}\ngames = {games}\nbots = [{bots}]\n[ruleset]\npreset = "amigo"\n'
+
+
+def league_games(games: int) -> int:
+    """The games the league of :func:`definition` plays for ``games`` asked: whole rounds, a duplicate set at
+    each of its 70 tables (840 games a round)."""
+    return schedule_size([f"bot{number}" for number in range(BOTS)], PLAYERS, games=games)[1]
 
 
 async def _timed(call: Callable[[], Awaitable[Any]]) -> Stall:

@@ -42,7 +42,7 @@ from ..finished import Figures, FinishedGame
 from ..record_file import UnreadableFileError, kind_of, read_regular
 from . import ratings
 from .config import LeagueConfig
-from .schedule import ScheduledGame, schedule, schedule_size
+from .schedule import SCHEDULE_VERSION, ScheduledGame, schedule, schedule_size
 
 FORMAT = "rage-contest-bundle/1"
 MANIFEST = "manifest.json"
@@ -74,7 +74,9 @@ def league_definition(config: LeagueConfig, deals: Deals) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "name": config.name,
-        **config.model_dump(mode="json", include={"players", "games", "games_per_table", "seed", "duplicate"}),
+        **config.model_dump(
+            mode="json", include={"players", "games", "games_per_table", "seed", "duplicate", "schedule"}
+        ),
         "ruleset": config.ruleset.to_json(),
         "bots": list(config.bots),
         "deal_commitment": deals.commitment,
@@ -271,7 +273,12 @@ def _plan(
         ruleset.check_players(players)
         count, per_table = counts
         duplicate = bool(definition.get("duplicate", True))
-        _, total = schedule_size(bots, players, games=count, games_per_table=per_table, duplicate=duplicate)
+        version = definition.get("schedule", 1)  # a bundle of the first design names none
+        if not isinstance(version, int) or not 1 <= version <= SCHEDULE_VERSION:
+            raise ValueError(f"schedule must be a design from 1 to {SCHEDULE_VERSION}")
+        _, total = schedule_size(
+            bots, players, games=count, games_per_table=per_table, duplicate=duplicate, version=version
+        )
         if total > MAX_GAMES:
             raise ValueError(f"its schedule has {total:,} games, more than the {MAX_GAMES:,} a bundle may hold")
     except (KeyError, TypeError, ValueError) as error:
@@ -284,8 +291,9 @@ def _plan(
             games=definition.get("games"),
             games_per_table=definition.get("games_per_table"),
             seed=seed or 0,
-            duplicate=bool(definition.get("duplicate", True)),
+            duplicate=duplicate,
             deal_key=deals.key,
+            version=version,
         )
     except (TypeError, ValueError) as error:
         raise MalformedBundleError(f"{LEAGUE}: its schedule cannot be built ({error})") from None

@@ -7,6 +7,7 @@
     games_per_table = 12      # or: games = 48 (in all)
     # seed = 1              # only for reproducible experiments: it makes every deal public
     duplicate = true          # replay each deal in every seating of a balanced set (6 at 3 players)
+    # schedule = 2            # the schedule's design; a league begun under 1 keeps it (league.schedule)
     concurrency = 8
     database = "demo/league.sqlite"   # a path, or an SQLAlchemy URL
     forfeits = "unrated"      # or "loss" (the default with [sandbox] enabled): how ratings count a game the
@@ -73,7 +74,8 @@ from ..runner.isolation import Isolation
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
-from .schedule import schedule_size
+from .schedule import SCHEDULE_VERSION, schedule_size
+from .seatings import seatings
 
 CONTEST_FORFEITS = Forfeits.LOSS
 """How a contest (a league with the sandbox enabled, a hosted league) counts a forfeited seat's game unless its
@@ -110,6 +112,9 @@ class LeagueConfig(BaseModel):
     games_per_table: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="games for each table of bots")
     seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="public deals; none: a secret deal key")
     duplicate: StrictBool = True
+    schedule: StrictInt = Field(
+        SCHEDULE_VERSION, ge=1, le=SCHEDULE_VERSION, description="the schedule's design (rage_referee.league.schedule)"
+    )
     concurrency: StrictInt = Field(4, ge=1, le=MAX_CONCURRENCY)
     database: str = "league.sqlite"
     records: str | None = None
@@ -155,7 +160,7 @@ class LeagueConfig(BaseModel):
         tables, games = self.schedule_size()
         if games > MAX_GAMES:
             asked = (
-                f"games: {self.games:,} in whole sets"
+                f"games: {self.games:,} in whole {'rounds' if self.schedule > 1 else 'sets'}"
                 if self.games is not None
                 else f"games_per_table: {self.games_per_table:,} at each of {tables:,} tables"
             )
@@ -182,6 +187,20 @@ class LeagueConfig(BaseModel):
             games=self.games,
             games_per_table=self.games_per_table,
             duplicate=self.duplicate,
+            version=self.schedule,
+        )
+
+    def rounding(self) -> str | None:
+        """Why the league plays more games than its file asks (to fill whole rounds), in one line; else none."""
+        tables, games = self.schedule_size()
+        asked = self.games if self.games is not None else (self.games_per_table or 0) * tables
+        if games == asked:
+            return None
+        if tables == 1 or self.schedule == 1:  # version 1 shares whole sets out among the tables unevenly
+            return f"{games:,} games, not the {asked:,} asked: whole duplicate sets of {len(seatings(self.players))}"
+        return (
+            f"{games:,} games, not the {asked:,} asked: the league plays whole rounds, "
+            f"{games // tables:,} games at each of its {tables:,} tables, so every bot plays as often"
         )
 
     def bot_specs(self) -> list[BotSpec]:
@@ -204,6 +223,8 @@ class LeagueConfig(BaseModel):
     def schedule_key(self) -> dict[str, Any]:
         """What the schedule and the games depend on: a stored league must match it to resume."""
         settings = self.model_dump(mode="json", include={"players", "games", "games_per_table", "seed", "duplicate"})
+        if self.schedule > 1:  # a league stored under version 1 named none
+            settings["schedule"] = self.schedule
         return settings | {
             "ruleset": self.ruleset.to_json(),
             "bots": [[name, target] for name, target in self.bots.items()],  # in order: the schedule follows it

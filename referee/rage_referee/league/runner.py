@@ -51,7 +51,18 @@ def league_schedule(config: LeagueConfig, deals: Deals | None = None) -> list[Sc
         seed=config.seed or 0,
         duplicate=config.duplicate,
         deal_key=deals.key,
+        version=config.schedule,
     )
+
+
+def with_stored_schedule(config: LeagueConfig, store: Store) -> LeagueConfig:
+    """``config`` under the schedule design its league was stored with, unless its file names one: a league
+    begun under version 1 (whose stored settings name no version) keeps that schedule; a new league takes
+    the file's."""
+    stored = store.league_key(config.name)
+    if stored is None or "schedule" in config.model_fields_set:
+        return config
+    return config.model_copy(update={"schedule": stored.get("schedule", 1)})
 
 
 def league_deals(config: LeagueConfig, store: Store, league_id: int, create: bool = True) -> Deals:
@@ -72,6 +83,7 @@ def league_game(config: LeagueConfig, game: ScheduledGame, deals: Deals) -> Game
 
 def plan_league(config: LeagueConfig, store: Store, versions: dict[str, str] | None = None) -> LeaguePlan:
     """The league's schedule and which of its games are stored already; ``versions`` pins submitted bots."""
+    config = with_stored_schedule(config, store)
     key = config.schedule_key() | ({"versions": versions} if versions else {})
     league_id = store.league(config.name, key)
     deals = league_deals(config, store, league_id)
@@ -83,7 +95,8 @@ def stored_league_id(config: LeagueConfig, store: Store) -> int:
     or is stored under other settings. A league of submitted bots is stored under their versions too
     (:func:`plan_league`), which its file does not name: it is found by its name alone."""
     submitted = any(spec.kind is BotKind.SUBMISSION for spec in config.bot_specs())
-    return store.league(config.name, None if submitted else config.schedule_key(), create=False)
+    key = with_stored_schedule(config, store).schedule_key()
+    return store.league(config.name, None if submitted else key, create=False)
 
 
 EXCLUDED = "excluded by the organizer"

@@ -191,6 +191,12 @@ class Store:
                 )
             return row.id
 
+    def league_key(self, name: str) -> dict[str, Any] | None:
+        """The settings league ``name`` is stored under; none when there is no such league."""
+        with Session(self.engine) as session:
+            key: dict[str, Any] | None = session.scalar(select(LeagueRow.key).where(LeagueRow.name == name))
+            return key
+
     def deal_key(self, league_id: int, create: bool = False) -> DealKey | None:
         """The league's deal key; drawn and stored first when it has none and ``create``."""
         with Session(self.engine) as session:
