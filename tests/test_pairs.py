@@ -17,6 +17,7 @@ from rage_referee.league.pairs import (
     ALPHA,
     Summary,
     holm,
+    pair_figures,
     pair_row,
     pair_rows,
     pair_table,
@@ -172,3 +173,16 @@ def test_a_sequence_holds_the_mean_and_narrows_and_its_p_value_is_where_0_leaves
     for n in range(2, 60):
         low, high = sequence.interval(values[:n], ALPHA)
         assert (sequence.p_values(values[:n])[-1] <= ALPHA) == (not low <= 0 <= high)
+
+
+def test_a_pair_of_which_neither_played_a_set_has_no_figure_from_it() -> None:
+    """Four bots at tables of two: the set of c and d gives a and b nothing (it divided by their 0 games)."""
+    games = [
+        scored_game(0, ("a", "b"), totals=(30, 20), set_id=0),
+        scored_game(1, ("b", "a"), totals=(20, 30), set_id=0),
+        scored_game(2, ("c", "d"), totals=(10, 10), set_id=1),
+        scored_game(3, ("d", "c"), totals=(10, 10), set_id=1),
+    ]
+    figures = pair_figures(games, ["a", "b", "c", "d"])
+    assert figures["a", "b"] == [10.0] and figures["c", "d"] == [0.0]
+    assert figures["a", "c"] == figures["b", "d"] == []

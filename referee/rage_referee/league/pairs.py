@@ -144,8 +144,9 @@ def pair_figures(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[tu
                 seats[name][seat] += 1
                 totals[name] += total
         for (a, b), values in figures.items():
-            if a in seats and seats[a] == seats[b]:
-                values.append((totals[a] - totals[b]) / seats[a].total())
+            held = seats.get(a)  # a pair of which neither played the set has no figure (reading b adds none)
+            if held and held == seats.get(b):
+                values.append((totals[a] - totals[b]) / held.total())
     return figures
 
 
