@@ -86,11 +86,13 @@ class BotCgroup:
 
     def entry(self) -> list[str]:
         """A command's prefix that joins this cgroup, then runs the command (``exec``): the bot is in it
-        from its first instruction, and so is every process it starts."""
+        from its first instruction, and so is every process it starts. A program that is not there exits
+        127 as it would without the prefix, the shell adding no line of its own to the bot's log."""
         joins = " && ".join(
             f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))}" for folder in self.folders.values()
         )
-        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "rage-bot"]
+        found = 'command -v "$1" >/dev/null || exit 127'
+        return ["/bin/sh", "-c", f'{joins} && {found} && exec "$@"', "rage-bot"]
 
     def pids(self) -> list[int]:
         """The processes in it."""
