@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,15 @@ def test_a_bot_that_remembers_deals_is_flagged_within_six_sets() -> None:
     assert audits["memorizer"].flagged and audits["memorizer"].sets == 6
     assert audits["memorizer"].estimate > 15
     assert not audits["heuristic"].flagged and not audits["sloppy"].flagged
+
+
+def test_league_run_ends_with_the_memory_audit_beside_the_ratings(tmp_path: Path) -> None:
+    """The table `rage league run` ends with shows each bot's audit, as `rage ratings` does (its column was empty)."""
+    from league_helpers import rage, write_league
+
+    result = rage("league", "run", write_league(tmp_path, games=48))
+    assert result.exit_code == 0, result.output
+    table = result.output[result.output.rindex(" bot ") :]
+    assert "memory" in table.splitlines()[0]
+    rows = [line for line in table.splitlines()[2:6]]
+    assert all(re.search(r"[+-]\d+\.\d( ±\d+\.\d)?\s*$", row) for row in rows), table

@@ -73,6 +73,7 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
     from ..faults import fault_lines
+    from ..league.audit import memory_audit
     from ..league.config import LeagueConfigError, load_league
     from ..league.ratings import rating_table
     from ..league.record_files import RecordFileError, foreign_record, make_records_folder
@@ -191,7 +192,9 @@ def run_command(
     if watch is not None:
         out.print(separation_line(watch, shown, len(games), total))
     title = f"{name_text(config.name)}: {len(games)} games, {config.ruleset.describe()}"
-    render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits)
+    audits = memory_audit(games, store.play_order(plan.league_id))
+    sets = len({game.set_id for game in games})
+    render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits, sets, audits=audits)
     versions = versions_line(games)
     if versions is not None:
         out.print(versions, markup=False)
