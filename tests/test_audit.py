@@ -144,7 +144,10 @@ def test_league_run_ends_with_the_memory_audit_beside_the_ratings(tmp_path: Path
 
     result = rage("league", "run", write_league(tmp_path, games=48))
     assert result.exit_code == 0, result.output
-    table = result.output[result.output.rindex(" bot ") :]
-    assert "memory" in table.splitlines()[0]
-    rows = [line for line in table.splitlines()[2:6]]
-    assert all(re.search(r"[+-]\d+\.\d( ±\d+\.\d)?\s*$", row) for row in rows), table
+    lines = result.output.splitlines()
+    header = max(k for k, line in enumerate(lines) if line.split()[:2] == ["bot", "elo"])
+    assert lines[header].split()[-1] == "memory", lines[header]
+    table = "\n".join(lines[header : header + 6])
+    for row in lines[header + 2 : header + 5]:  # the top three: every column filled, LOS included
+        cells = row.split()
+        assert len(cells) >= 11 and re.fullmatch(r"[+-]\d+\.\d", cells[10]), table  # bot ... skill, memory
