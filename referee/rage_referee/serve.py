@@ -10,12 +10,45 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from grpc_health.v1 import health
 
+from .hosted.addresses import AllowList
 from .hosted.contest import Contest
-from .hosted.server import Settings, create_server
+from .hosted.server import TlsFiles, create_server
+from .hosted.submissions import SandboxPolicy
+from .report.front import Limits
 from .report.live import bound_port, start_http
+from .runner.settings import LOCAL, RunnerSettings
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``rage referee serve`` serves: the contest's database and tokens, its ports, the pages' limits,
+    how submitted bots are built and run, and where the games are played."""
+
+    db_url: str
+    admin_token: str
+    entry_token: str
+    allow: AllowList
+    port: int = 50050
+    host: str = "[::]"
+    tls: TlsFiles | None = None
+    grace: float = 5.0
+    http_port: int | None = None
+    """Serve the leagues' pages over HTTP on this port too (:mod:`rage_referee.report.live`)."""
+    http_limits: Limits = field(default_factory=Limits)
+    """How many connections the pages take, in all and from one address, and how long a request's headers may take."""
+    submissions_dir: Path | None = None
+    """Where submitted bots' versions are kept."""
+    policy: SandboxPolicy | None = None
+    """How submitted bots run: the sandbox, or none (``--no-sandbox``); probed at first use when not given."""
+    runner: RunnerSettings = LOCAL
+    """Where the leagues' games are played: this machine, or a Ray cluster (``--ray``)."""
+    build_slots: int = 1
+    """Submitted versions built at once (``--build-slots``); the others wait in turn by entrant."""
 
 
 async def serve(settings: Settings, ready: Callable[[int, int | None], None] | None = None) -> None:

@@ -247,14 +247,13 @@ def serve_command(
     import asyncio
 
     from ..hosted.addresses import LOOPBACK, AllowList
-    from ..hosted.server import Settings
     from ..hosted.submissions import SandboxPolicy
     from ..league.store import StoreError
     from ..report.front import Limits
     from ..report.listening import pages_url
     from ..runner.base import RunnerError
     from ..runner.settings import LOCAL, RunnerKind
-    from ..serve import serve
+    from ..serve import Settings, serve
 
     runner = ray_settings(ray, ray_workers) or LOCAL
     try:

@@ -6,8 +6,7 @@ pages as one process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -15,14 +14,10 @@ from grpc_reflection.v1alpha import reflection
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.server import bind
 
-from ..report.front import Limits
-from ..runner.settings import LOCAL, RunnerSettings
-from .addresses import AllowList
 from .checks import MAX_REQUEST_BYTES
 from .contest import Contest
 from .decoding import UndecodableRequests
 from .service import SERVICE_NAME, RefereeServicer
-from .submissions import SandboxPolicy
 from .tokenless import TokenlessStreams
 
 MAX_REPLY_BYTES = 16 * 1024 * 1024
@@ -41,30 +36,6 @@ class TlsFiles:
 
     cert: bytes
     key: bytes
-
-
-@dataclass(frozen=True)
-class Settings:
-    db_url: str
-    admin_token: str
-    entry_token: str
-    allow: AllowList
-    port: int = 50050
-    host: str = "[::]"
-    tls: TlsFiles | None = None
-    grace: float = 5.0
-    http_port: int | None = None
-    """Serve the leagues' pages over HTTP on this port too (:mod:`rage_referee.report.live`)."""
-    http_limits: Limits = field(default_factory=Limits)
-    """How many connections the pages take, in all and from one address, and how long a request's headers may take."""
-    submissions_dir: Path | None = None
-    """Where submitted bots' versions are kept."""
-    policy: SandboxPolicy | None = None
-    """How submitted bots run: the sandbox, or none (``--no-sandbox``); probed at first use when not given."""
-    runner: RunnerSettings = LOCAL
-    """Where the leagues' games are played: this machine, or a Ray cluster (``--ray``)."""
-    build_slots: int = 1
-    """Submitted versions built at once (``--build-slots``); the others wait in turn by entrant."""
 
 
 async def create_server(
