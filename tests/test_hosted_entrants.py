@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -38,6 +39,12 @@ from test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 PROMPTLY = 10.0
+PORTS = itertools.count(9)
+
+
+def unserved() -> str:
+    """A loopback address nobody serves, given to no bot before (one address holds one bot)."""
+    return f"127.0.0.1:{next(PORTS)}"
 
 
 async def add_entrant(hosted: Referee, name: str) -> str:
@@ -48,8 +55,8 @@ async def add_entrant(hosted: Referee, name: str) -> str:
 
 
 async def register(hosted: Referee, name: str, token: str) -> str:
-    """A bot registered at an address nobody serves; its token."""
-    reply = await hosted.call("RegisterBot", pb.RegisterBotRequest(name=name, address="127.0.0.1:9"), token)
+    """A bot registered at an address of its own nobody serves; its token."""
+    reply = await hosted.call("RegisterBot", pb.RegisterBotRequest(name=name, address=unserved()), token)
     return str(reply.token)
 
 
@@ -120,7 +127,7 @@ def test_one_entrant_cannot_take_another_entrants_registrations(
         alice, bob = await add_entrant(hosted, "alice"), await add_entrant(hosted, "bob")
         for name in ("a1", "a2"):
             await register(hosted, name, alice)
-        request = pb.RegisterBotRequest(name="a3", address="127.0.0.1:9")
+        request = pb.RegisterBotRequest(name="a3", address=unserved())
         assert await refusal(hosted, "RegisterBot", request, alice) == (
             EXHAUSTED,
             "entrant 'alice' has 2 bots, the most one entrant may: ask the organizer",

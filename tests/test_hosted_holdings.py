@@ -16,6 +16,7 @@ from rage_referee.hosted import addresses, registry
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
 from rage_referee.submissions.pack import pack
+from rage_referee.submissions.store import outcome_file
 from rage_sdk.pb import referee_pb2 as pb
 from test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
 
@@ -45,10 +46,10 @@ def test_the_entry_token_registers_its_entrants_share_of_bots_and_no_more(
 BUILD = (
     "import sys, time\n"
     "from pathlib import Path\n"
-    "log = Path(sys.argv[1])\n"
-    "log.write_text(log.read_text() + f'start {sys.argv[2]}\\n' if log.exists() else f'start {sys.argv[2]}\\n')\n"
+    "log = Path(Path('log-path.txt').read_text())\n"  # a build names no path outside its folder
+    "log.write_text(log.read_text() + f'start {sys.argv[1]}\\n' if log.exists() else f'start {sys.argv[1]}\\n')\n"
     "time.sleep(0.8)\n"
-    "log.write_text(log.read_text() + f'end {sys.argv[2]}\\n')\n"
+    "log.write_text(log.read_text() + f'end {sys.argv[1]}\\n')\n"
 )
 
 
@@ -57,9 +58,10 @@ def test_a_build_whose_call_is_cancelled_still_holds_its_place(tmp_path: Path) -
 
     def code(name: str) -> bytes:
         manifest = f'name = "{name}"\nruntime = "python"\nrun = "python bot.py"\n'
-        manifest += f'build = "python build.py {log} {name}"\n'
+        manifest += f'build = "python build.py {name}"\n'
         folder = bot_folder(tmp_path / name, manifest)
         (folder / "build.py").write_text(BUILD)
+        (folder / "log-path.txt").write_text(str(log))
         return pack(folder)
 
     first, second = code("first"), code("second")
@@ -82,6 +84,7 @@ def test_the_scratch_a_killed_referee_left_is_removed_when_it_starts_again(tmp_p
     for path in [*left, kept]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"x" * 1000)
+    outcome_file(kept.parent).write_text("{}")  # its build finished: a version, not scratch
     contest = Contest.open(f"sqlite:///{tmp_path / 'c.sqlite'}", ADMIN, ENTRY, AllowList.parse(LOOPBACK), root)
     contest.close()
     assert [path.exists() for path in left] == [False, False] and kept.exists()

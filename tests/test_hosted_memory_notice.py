@@ -19,7 +19,7 @@ def test_a_duplicate_league_of_bots_at_addresses_says_they_can_remember(
             duplicate = await referee.create(definition("cup"))
             fresh = await referee.create(definition("open", duplicate="false"))
         assert duplicate.memory_notice == (
-            "duplicate deals with bots at addresses (b0, b1, b2, b3): they can recognise a deal repeated within "
+            "duplicate deals with bots at addresses (b0, b1, b2): they can recognise a deal repeated within "
             "its set, and only the memory audit (rage ratings, the report's standings) guards against it"
         )
         assert fresh.memory_notice == ""

@@ -13,6 +13,7 @@ import logging
 import socket
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,12 +45,21 @@ c = ""
 """
 
 
+@contextmanager
+def unanswered(count: int) -> Iterator[list[str]]:
+    """``count`` loopback addresses bound and never listening: every call there is refused."""
+    with ExitStack() as stack:
+        held = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for sock in held:
+            sock.bind(("127.0.0.1", 0))
+        yield [f"127.0.0.1:{sock.getsockname()[1]}" for sock in held]
+
+
 @pytest.fixture
 def nowhere() -> Iterator[str]:
-    """A loopback address bound and never listening: every call there is refused."""
-    with socket.socket() as held:
-        held.bind(("127.0.0.1", 0))
-        yield f"127.0.0.1:{held.getsockname()[1]}"
+    """A loopback address bound and never listening."""
+    with unanswered(1) as addresses:
+        yield addresses[0]
 
 
 def test_a_bot_that_is_down_is_called_again_after_growing_waits(
@@ -81,7 +91,7 @@ def test_a_bot_that_is_down_is_called_again_after_growing_waits(
 
 
 def test_a_league_of_bots_that_are_down_fails_saying_why(
-    nowhere: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(backoff, "FIRST_WAIT", 0.01)
     monkeypatch.setattr(backoff, "LONGEST_WAIT", 0.02)
@@ -91,8 +101,8 @@ def test_a_league_of_bots_that_are_down_fails_saying_why(
         url = f"sqlite:///{tmp_path / 'referee.sqlite'}"
         contest = Contest.open(url, "a" * 20, "e" * 20, AllowList.parse(LOOPBACK))
         try:
-            for name in "abc":
-                contest.registry.add_bot(name, nowhere, "", token_hash(name * 20))
+            for name, address in zip("abc", addresses, strict=True):  # a league holds one bot an address
+                contest.registry.add_bot(name, address, "", token_hash(name * 20))
             registered = {bot.name: bot.address for bot in contest.registry.bots()}
             contest.leagues.create(read_definition(LEAGUE, "ghosts", registered), LEAGUE)
             await contest.leagues.start("ghosts")
@@ -105,7 +115,8 @@ def test_a_league_of_bots_that_are_down_fails_saying_why(
             await contest.leagues.close(1.0)
             contest.close()
 
-    status, reason, stored = asyncio.run(run())
+    with unanswered(3) as addresses:
+        status, reason, stored = asyncio.run(run())
     assert status is LeagueStatus.FAILED, (status, reason, stored)
     assert reason.startswith("no bot could be reached: no move of the ")
     assert all(f"{name}: " in reason for name in "abc") and "Hello failed" in reason
