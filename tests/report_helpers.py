@@ -128,16 +128,17 @@ def live_contest(folder: Path, games: list[FinishedGame], shown: int, limits: Li
         contest.close()
 
 
-def league_file(directory: Path, games: int = 12, bidding: str = "open") -> Path:
-    """A league of four in-process bots (one raises now and then: faults), three at a table, without duplicate
-    deals: a round is a game at each of the 4 tables, so 12 games are 3 rounds (a round of duplicate sets, 24)."""
+def league_file(directory: Path, games: int = 12, bidding: str = "open", duplicate: bool = False) -> Path:
+    """A league of four in-process bots (one raises now and then: faults), three at a table, by default without
+    duplicate deals: a round is a game at each of the 4 tables, so 12 games are 3 rounds; with ``duplicate``
+    a round is a set of 6 seatings at each table, 24 games."""
     return write_league(
         directory,
         name="mini",
         games=games,
         seed=3,
         bots=BOTS,
-        extra="concurrency = 4\nduplicate = false",
+        extra=f"concurrency = 4\nduplicate = {str(duplicate).lower()}",
         ruleset=f'preset = "amigo"\nbidding = "{bidding}"',
     )
 

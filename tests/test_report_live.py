@@ -25,12 +25,12 @@ from typer.testing import CliRunner
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    """A contest whose league holds the first 17 games of a league run locally (three duplicate sets of six
-    games, the last still being played), its pages served."""
+    """A contest whose league holds the first 17 of 18 games of a league run locally (three duplicate sets of six
+    games, the last still being played; the run plays a whole round, four sets), its pages served."""
     folder = tmp_path_factory.mktemp("live")
-    file = league_file(folder / "played", games=18)
+    file = league_file(folder / "played", games=24, duplicate=True)
     assert CliRunner().invoke(app, ["league", "run", str(file)]).exit_code == 0
-    with live_contest(folder, stored(file), shown=17) as served_live:
+    with live_contest(folder, stored(file)[:18], shown=17) as served_live:
         yield served_live
 
 

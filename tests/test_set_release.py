@@ -58,8 +58,8 @@ def test_watch_sends_a_sets_games_once_the_set_is_whole(tmp_path: Path) -> None:
         contest = Contest.open(
             f"sqlite:///{tmp_path / 'contest.sqlite'}", "a" * 24, "e" * 24, AllowList.parse(LOOPBACK)
         )
-        for name in (*SEATS, "raiser"):
-            contest.registry.add_bot(name, "127.0.0.1:1", "", token_hash(name * 8))
+        for port, name in enumerate((*SEATS, "raiser"), 1):  # one address each
+            contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(name * 8))
         registered = {bot.name: bot.address for bot in contest.registry.bots()}
         contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
         league_id = contest.registry.league("cup").league_id
@@ -102,8 +102,8 @@ def test_get_standings_counts_only_whole_sets_but_for_the_organizer(tmp_path: Pa
         contest = Contest.open(
             f"sqlite:///{tmp_path / 'contest.sqlite'}", "a" * 24, "e" * 24, AllowList.parse(LOOPBACK)
         )
-        for name in (*SEATS, "raiser"):
-            contest.registry.add_bot(name, "127.0.0.1:1", "", token_hash(name * 8))
+        for port, name in enumerate((*SEATS, "raiser"), 1):  # one address each
+            contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(name * 8))
         registered = {bot.name: bot.address for bot in contest.registry.bots()}
         contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
         league_id = contest.registry.league("cup").league_id
