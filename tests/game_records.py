@@ -55,3 +55,16 @@ def scored_game(
     hits = tuple(hits) if hits is not None else (0,) * len(seats)
     figures = Figures(tuple(seats), totals, tuple(places), hits, rounds, tuple(faults))
     return FinishedGame(index, index if set_id is None else set_id, index if seed is None else seed, figures)
+
+
+def paired_sets(sets: int, lead: int, seed: int = 7) -> list[FinishedGame]:
+    """Duplicate sets of two games between ``a`` and ``b`` on one deal, both seatings: ``a`` scores ``lead`` more,
+    give or take 4 a set (drawn from ``seed``)."""
+    rng = random.Random(seed)
+    games = []
+    for set_id in range(sets):
+        gap = lead + rng.randint(-4, 4)
+        for seats in (("a", "b"), ("b", "a")):
+            totals = (20 + gap, 20) if seats[0] == "a" else (20, 20 + gap)
+            games.append(scored_game(len(games), seats, totals=totals, set_id=set_id))
+    return games

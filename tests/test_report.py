@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_records import scored_game
+from game_records import paired_sets, scored_game
 from league_helpers import flat
 from rage_referee.cli import app
 from rage_referee.faults import Fault, FaultKind
@@ -317,28 +317,15 @@ def test_the_standings_show_the_memory_audit_and_the_flags() -> None:
     assert 'id="fair-play"' not in render_index(League("cup", games, rows))  # a running league's: no audit
 
 
-def duplicate_sets(sets: int, lead: int) -> list[FinishedGame]:
-    """Sets of two games between ``a`` and ``b`` on one deal, both seatings: ``a`` scores ``lead`` more, give or
-    take the set's noise."""
-    rng = random.Random(7)
-    games = []
-    for set_id in range(sets):
-        gap = lead + rng.randint(-4, 4)
-        for seats in (("a", "b"), ("b", "a")):
-            totals = (20 + gap, 20) if seats[0] == "a" else (20, 20 + gap)
-            games.append(scored_game(len(games), seats, totals=totals, set_id=set_id))
-    return games
-
-
 def test_the_standings_page_shows_each_pairs_corrected_sequence() -> None:
     from rage_referee.report.pages import League, render_index
 
-    games = duplicate_sets(20, lead=10)
+    games = paired_sets(20, lead=10)
     page = render_index(League("l", games, rating_table(games, samples=0, with_skill=False)))
     assert '<section id="pairs">' in page and "Holm" in page
     assert page.count('class="separated"') == 2  # a over b and b under a
     assert "few-sets" not in page  # 20 sets: no note
-    few = duplicate_sets(2, lead=10)
+    few = paired_sets(2, lead=10)
     page = render_index(League("l", few, rating_table(few, samples=0, with_skill=False)))
     assert page.count("no interval yet") == 2 and 'class="separated"' not in page
     assert "only 2 duplicate sets" in page

@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-import random
 import re
 
-from game_records import scored_game
+from game_records import paired_sets
 from rage_referee.cli.standings_view import LiveStandings
-from rage_referee.finished import FinishedGame
 from rich.console import Console
-
-
-def duplicate_sets(sets: int, lead: int) -> list[FinishedGame]:
-    """Sets of two games of ``a`` and ``b`` on one deal, both seatings, ``a`` ahead by ``lead`` give or take 4."""
-    rng = random.Random(3)
-    games = []
-    for set_id in range(sets):
-        gap = lead + rng.randint(-4, 4)
-        for seats in (("a", "b"), ("b", "a")):
-            totals = (20 + gap, 20) if seats[0] == "a" else (20, 20 + gap)
-            games.append(scored_game(len(games), seats, totals=totals, set_id=set_id))
-    return games
 
 
 def shown(standings: LiveStandings) -> str:
@@ -31,7 +17,7 @@ def shown(standings: LiveStandings) -> str:
 
 
 def test_each_bot_shows_its_corrected_sequence_over_the_next_one_down() -> None:
-    standings = LiveStandings(duplicate_sets(20, lead=10), every=10, top=8)
+    standings = LiveStandings(paired_sets(20, lead=10, seed=3), every=10, top=8)
     text = shown(standings)
     assert "vs next" in text and "Holm" in text
     # a, separated from b, with the corrected sequence beside; b has no one below
@@ -39,5 +25,5 @@ def test_each_bot_shows_its_corrected_sequence_over_the_next_one_down() -> None:
 
 
 def test_a_few_sets_show_the_difference_without_a_sequence() -> None:
-    text = shown(LiveStandings(duplicate_sets(2, lead=10), every=10, top=8))
+    text = shown(LiveStandings(paired_sets(2, lead=10, seed=3), every=10, top=8))
     assert re.search(r" 1 a \d+ 4 [\d.]+ 1\.00 0 \+11\.5 2 b", text), text
