@@ -494,7 +494,9 @@ def test_the_memory_limit_holds_for_the_bot_with_all_its_processes(tmp_path: Pat
     more than the bot's 384 MiB."""
     if not cgroups.available():
         pytest.skip("this machine gives the referee no cgroup: memory_mb bounds each process")
-    result = run_league(league_file(tmp_path, "spread 8 96"))
+    path = league_file(tmp_path, "spread 8 96")
+    path.write_text(path.read_text().replace("concurrency = 2", 'concurrency = 2\nisolation = "league"'))  # one process
+    result = run_league(path)  # plays both games, its children spreading memory while it lives
     played(result)
     alive = re.findall(r"^spread: (\d+) of 8 processes holding 96 MiB alive$", hostile_log_text(tmp_path), re.M)
     assert alive and int(alive[0]) * 96 < LIMITS["memory_mb"], alive
