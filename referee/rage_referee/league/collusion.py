@@ -3,7 +3,7 @@
 A bot that feeds a partner (lets it take the tricks it needs, sheds points on its rivals) raises the
 partner's results at the tables it sits at, beside the partner's own strength. For an ordered pair
 (A, B), each complete duplicate set B played gives one figure: B's duplicate score difference over
-each other bot of the table but A (:func:`.pairs.set_difference`, the luck of the deal cancelled),
+each other bot of the table but A (:meth:`.pairs.SetHands.difference`, the luck of the deal cancelled),
 averaged. Sets with A at the table are one sample, sets without A the other; the effect is the
 difference of their means, points per game, with Welch's t interval (the samples' spreads may
 differ). A's own strength drops out, as A is never one of the bots B's result is measured against;
@@ -27,7 +27,7 @@ from scipy import stats
 
 from ..finished import FinishedGame
 from .audit import ERROR_RATE, Audit, flagged
-from .pairs import LEVEL, duplicate_sets, set_difference
+from .pairs import LEVEL, SetHands, duplicate_sets
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ def set_gaps(games: Sequence[FinishedGame]) -> list[SetGaps]:
     out = []
     for members in duplicate_sets(games).values():
         table = frozenset(name for game in members for name in game.figures.seats)
-        gaps = {(b, c): set_difference(members, b, c) for b, c in permutations(sorted(table), 2)}
+        hands = SetHands.of(members)
+        gaps = {(b, c): hands.difference(b, c) for b, c in permutations(sorted(table), 2)}
         if all(gap is not None for gap in gaps.values()):
             out.append((table, {pair: gap for pair, gap in gaps.items() if gap is not None}))
     return out

@@ -117,15 +117,29 @@ def duplicate_sets(games: Sequence[FinishedGame]) -> dict[int, list[FinishedGame
     return dict(sorted(sets.items()))
 
 
-def set_difference(members: Sequence[FinishedGame], a: str, b: str) -> float | None:
-    """``a``'s mean total minus ``b``'s over one set's games; ``None`` unless they held the same hands equally often."""
-    seats_a = Counter(game.figures.seats.index(a) for game in members if a in game.figures.seats)
-    seats_b = Counter(game.figures.seats.index(b) for game in members if b in game.figures.seats)
-    if not seats_a or seats_a != seats_b:
-        return None
-    total_a = sum(game.figures.totals[game.figures.seats.index(a)] for game in members if a in game.figures.seats)
-    total_b = sum(game.figures.totals[game.figures.seats.index(b)] for game in members if b in game.figures.seats)
-    return (total_a - total_b) / seats_a.total()
+@dataclass(frozen=True)
+class SetHands:
+    """Who held which hands of one duplicate set (each bot's seats, counted), and each bot's total over it."""
+
+    seats: dict[str, Counter[int]]
+    totals: dict[str, int]
+
+    @staticmethod
+    def of(members: Sequence[FinishedGame]) -> SetHands:
+        seats: dict[str, Counter[int]] = defaultdict(Counter)
+        totals: dict[str, int] = defaultdict(int)
+        for game in members:
+            for seat, (name, total) in enumerate(zip(game.figures.seats, game.figures.totals)):
+                seats[name][seat] += 1
+                totals[name] += total
+        return SetHands(dict(seats), dict(totals))
+
+    def difference(self, a: str, b: str) -> float | None:
+        """``a``'s mean total minus ``b``'s; ``None`` unless both played the set holding the same hands equally."""
+        held = self.seats.get(a)
+        if not held or held != self.seats.get(b):
+            return None
+        return (self.totals[a] - self.totals[b]) / held.total()
 
 
 def set_differences(games: Sequence[FinishedGame], a: str, b: str) -> list[float]:
@@ -137,16 +151,11 @@ def pair_figures(games: Sequence[FinishedGame], names: Sequence[str]) -> dict[tu
     """:func:`set_differences` of every pair of ``names`` (the earlier one first), in one pass over the games."""
     figures: dict[tuple[str, str], list[float]] = {pair: [] for pair in combinations(names, 2)}
     for members in duplicate_sets(games).values():
-        seats: dict[str, Counter[int]] = defaultdict(Counter)
-        totals: dict[str, int] = defaultdict(int)
-        for game in members:
-            for seat, (name, total) in enumerate(zip(game.figures.seats, game.figures.totals)):
-                seats[name][seat] += 1
-                totals[name] += total
+        hands = SetHands.of(members)
         for (a, b), values in figures.items():
-            held = seats.get(a)  # a pair of which neither played the set has no figure (reading b adds none)
-            if held and held == seats.get(b):
-                values.append((totals[a] - totals[b]) / held.total())
+            difference = hands.difference(a, b)
+            if difference is not None:
+                values.append(difference)
     return figures
 
 
