@@ -52,17 +52,20 @@ def test_get_record_waits_for_a_whole_set_at_four_players(tmp_path: Path) -> Non
     store.close()
 
 
+def cup_contest(folder: Path) -> tuple[Contest, int]:
+    """A contest in ``folder`` with its bots registered (an address each) and the league ``cup`` created; its id."""
+    contest = Contest.open(f"sqlite:///{folder / 'contest.sqlite'}", "a" * 24, "e" * 24, AllowList.parse(LOOPBACK))
+    for port, name in enumerate((*SEATS, "raiser"), 1):
+        contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(name * 8))
+    registered = {bot.name: bot.address for bot in contest.registry.bots()}
+    contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
+    return contest, contest.registry.league("cup").league_id
+
+
 def test_watch_sends_a_sets_games_once_the_set_is_whole(tmp_path: Path) -> None:
     # Watch sent each game's scores and faults as it finished, 5 games before the set's last
     async def scenario() -> None:
-        contest = Contest.open(
-            f"sqlite:///{tmp_path / 'contest.sqlite'}", "a" * 24, "e" * 24, AllowList.parse(LOOPBACK)
-        )
-        for port, name in enumerate((*SEATS, "raiser"), 1):  # one address each
-            contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(name * 8))
-        registered = {bot.name: bot.address for bot in contest.registry.bots()}
-        contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
-        league_id = contest.registry.league("cup").league_id
+        contest, league_id = cup_contest(tmp_path)
         for index in range(5):  # of set 0, its six games (three players) dealt the same hands
             contest.store.add(league_id, finished_game(index, SEATS, set_id=0))
         contest.registry.set_status("cup", LeagueStatus.RUNNING)
@@ -99,14 +102,7 @@ async def _history(contest: Contest) -> list[pb.LeagueEvent]:
 def test_get_standings_counts_only_whole_sets_but_for_the_organizer(tmp_path: Path) -> None:
     # GetStandings fitted every stored game: each game's scores, while its set's other games were to come
     async def scenario() -> None:
-        contest = Contest.open(
-            f"sqlite:///{tmp_path / 'contest.sqlite'}", "a" * 24, "e" * 24, AllowList.parse(LOOPBACK)
-        )
-        for port, name in enumerate((*SEATS, "raiser"), 1):  # one address each
-            contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(name * 8))
-        registered = {bot.name: bot.address for bot in contest.registry.bots()}
-        contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
-        league_id = contest.registry.league("cup").league_id
+        contest, league_id = cup_contest(tmp_path)
         for index in range(8):  # set 0 whole, two games of set 1
             contest.store.add(league_id, finished_game(index, SEATS, set_id=index // 6))
         contest.registry.set_status("cup", LeagueStatus.RUNNING)
