@@ -494,7 +494,7 @@ def test_the_memory_limit_holds_for_the_bot_with_all_its_processes(tmp_path: Pat
     more than the bot's 384 MiB."""
     if not cgroups.available():
         pytest.skip("this machine gives the referee no cgroup: memory_mb bounds each process")
-    path = league_file(tmp_path, "spread 8 96")
+    path = league_file(tmp_path, "spread 8 96", processes=256)  # room for its 8 and gRPC's threads: memory is tested
     path.write_text(path.read_text().replace("concurrency = 2", 'concurrency = 2\nisolation = "league"'))  # one process
     result = run_league(path)  # plays both games, its children spreading memory while it lives
     played(result)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -131,19 +132,28 @@ def flood(mib: int) -> None:
 
 
 def spread() -> None:
-    """Memory spread over processes, each under any limit per process: N children holding MIB MiB each; then
-    how many of them are alive, holding it (the others were killed)."""
+    """Memory spread over processes, each under any limit per process: N children holding MIB MiB each; then,
+    once each has written its memory or been killed (or after 3 s), how many of them are alive, holding it."""
     count, mib = (int(n) for n in HostileBot.targets)
     children = []
     for _ in range(count):
+        ready, done = os.pipe()
         child = os.fork()
         if child == 0:
+            os.close(ready)
             held = b"x" * (mib * MiB)  # written: every page is held
+            os.write(done, b".")
             time.sleep(3600 + len(held))
             os._exit(0)
-        children.append(child)
-    time.sleep(3)  # the children allocate meanwhile
-    alive = sum(os.waitpid(child, os.WNOHANG) == (0, 0) for child in children)
+        os.close(done)
+        children.append((child, ready))
+    waiting, deadline = {ready for _, ready in children}, time.monotonic() + 3
+    while waiting and time.monotonic() < deadline:  # each has written its memory, or was killed (its end closed)
+        readable, _, _ = select.select(list(waiting), [], [], max(0.0, deadline - time.monotonic()))
+        for ready in readable:
+            os.read(ready, 1)
+            waiting.discard(ready)
+    alive = sum(os.waitpid(child, os.WNOHANG) == (0, 0) for child, _ in children)
     report(f"spread: {alive} of {count} processes holding {mib} MiB alive")
 
 
