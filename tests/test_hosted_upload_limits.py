@@ -115,8 +115,10 @@ def test_an_upload_that_trickles_is_refused_when_its_time_is_up(
 
     async def trickle() -> AsyncIterator[pb.SubmitBotChunk]:
         yield pb.SubmitBotChunk(name="trickle", format="tar.gz", data=b"\0")
-        for _ in range(1000):  # a byte every 0.1 s, well within each message's wait, for 100 s
-            await asyncio.sleep(0.1)
+        # a byte every 0.4 s, well within each message's wait, for 100 s; no sooner, so its next byte is not in
+        # flight as the refusal comes (gRPC then reports the write's failure, INTERNAL, and not the refusal)
+        for _ in range(250):
+            await asyncio.sleep(0.4)
             yield pb.SubmitBotChunk(data=b"\0")
 
     async def scenario(stub: Any, root: Path) -> None:
