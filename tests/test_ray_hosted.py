@@ -141,7 +141,7 @@ def served_bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
 RAY_LEAGUE = """
 name = "on-ray"
 players = 3
-games = 24  # 4 duplicate sets: a worker is killed after 4 games, the league paused after 8
+games = 48  # 8 duplicate sets: a worker is killed after 4 games, the league paused after 8, games left to resume
 seed = 4
 concurrency = 2
 bots = ["random-a", "greedy", "heuristic"]
