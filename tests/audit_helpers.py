@@ -6,9 +6,9 @@ import random
 from collections.abc import Mapping
 
 from game_records import scored_game
-from rage_referee.finished import FinishedGame
+from rage_referee.bench.trial import play_direct
 from rage_referee.league.schedule import schedule
-from rage_referee.sprt_bench import play_direct
+from rage_referee.play.finished import FinishedGame
 from rage_sdk import Ruleset
 from rage_sdk.bot import Bot
 

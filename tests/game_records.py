@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rage_referee.faults import Fault
-from rage_referee.finished import Figures, FinishedGame
+from rage_referee.play.finished import Figures, FinishedGame
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from rage_referee.cli import app
-from rage_referee.finished import FinishedGame
 from rage_referee.league.config import load_league
 from rage_referee.league.store import Store
+from rage_referee.play.finished import FinishedGame
 from typer.testing import CliRunner, Result
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,13 +17,13 @@ from typing import Any
 from conftest import require, require_command
 from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, write_league
 from league_helpers import stored as stored
-from rage_referee.finished import FinishedGame
 from rage_referee.hosted import messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
+from rage_referee.play.finished import FinishedGame
 from rage_referee.report.front import Limits
 from rage_referee.report.live import bound_port, start_http
 

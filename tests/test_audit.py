@@ -11,11 +11,11 @@ import pytest
 from audit_helpers import modelled_league, played_league
 from bot_helpers import bot_module
 from game_records import finished_game, scored_game
-from rage_referee.finished import FinishedGame
 from rage_referee.league.audit import ERROR_RATE, exposure_figures, memory_audit
 from rage_referee.league.pairs import duplicate_sets, holm
 from rage_referee.league.schedule import duplicate_set
 from rage_referee.league.store import Store, sqlite_url
+from rage_referee.play.finished import FinishedGame
 from rage_sdk.examples.greedy_bot import GreedyBot
 from rage_sdk.examples.heuristic_bot import HeuristicBot, SloppyHeuristicBot
 

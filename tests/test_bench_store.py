@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from rage_referee.bench.store import league_games
 from rage_referee.cli import app
-from rage_referee.finished import figures_of
-from rage_referee.store_bench import league_games
+from rage_referee.play.finished import figures_of
 from typer.testing import CliRunner
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rage_referee.cli.bench_table import figures_table, print_figures
+from rage_referee.cli.bench import figures_table, print_figures
 
 
 def test_the_label_column_is_left_and_figures_right() -> None:

@@ -10,9 +10,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from rage_referee.deals import Deals
 from rage_referee.faults import FaultKind
-from rage_referee.match import run_match
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
 from rage_referee.seats import BotSpec
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from cli_helpers import rage
-from rage_referee.check import CHECK_RULESETS, MAX_TIMEOUTS, PLAYERS, check_bot
-from rage_referee.game_spec import GameSpec
+from rage_referee.matches.check import CHECK_RULESETS, MAX_TIMEOUTS, PLAYERS, check_bot
+from rage_referee.play.spec import GameSpec
 from rage_referee.runner import LocalRunner
 from rage_referee.seats import BotSpec, free_port, stop_group, wait_healthy
 

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 from rage_referee.faults import FaultKind
-from rage_referee.finished import FinishedGame
-from rage_referee.game import play_game
-from rage_referee.game_spec import GameSpec, TimeControl
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import play_game
+from rage_referee.play.spec import GameSpec, TimeControl
 from rage_referee.seats import (
     Answer,
     BotHandle,

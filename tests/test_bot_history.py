@@ -8,8 +8,8 @@ import pickle
 from pathlib import Path
 
 import pytest
-from rage_referee.game import play_game
-from rage_referee.game_spec import GameSpec
+from rage_referee.play.game import play_game
+from rage_referee.play.spec import GameSpec
 from rage_referee.seats import BotHandle, BotSpec, LocalConnection
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.bot import BotFactory

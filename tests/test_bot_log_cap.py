@@ -9,9 +9,9 @@ import re
 import shlex
 from pathlib import Path
 
-from rage_referee.deals import Deals
 from rage_referee.limits import MAX_BOT_LOG_BYTES
-from rage_referee.match import run_match
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
 from rage_referee.seats import BotSpec
 from rage_referee.seats.log_drain import LogDrain
 from rage_sdk.examples import example_bot

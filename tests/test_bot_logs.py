@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.match import run_match
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
 from rage_referee.seats import BotSpec, HandshakeError
 from rage_referee.seats.log_tail import CUT_LINE_CHARS, tail_lines
 from rage_referee.seats.process import BotProcess

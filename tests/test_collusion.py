@@ -9,10 +9,10 @@ import pytest
 from audit_helpers import modelled_league, played_league
 from bot_helpers import bot_module
 from game_records import scored_game
-from rage_referee.finished import FinishedGame
 from rage_referee.league.audit import ERROR_RATE
 from rage_referee.league.collusion import collusion_table, presence_effect, presence_figures, set_gaps
 from rage_referee.league.schedule import schedule
+from rage_referee.play.finished import FinishedGame
 from rage_sdk.examples.greedy_bot import GreedyBot
 from rage_sdk.examples.heuristic_bot import HeuristicBot, SloppyHeuristicBot
 

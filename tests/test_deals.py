@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 from game_records import finished_game
 from rage_referee.cli import app
-from rage_referee.deals import Deals, deal_seed
-from rage_referee.finished import FinishedGame
 from rage_referee.hosted.addresses import AllowList
 from rage_referee.hosted.events import EventHub
 from rage_referee.hosted.leagues import LeagueManager
@@ -23,7 +21,9 @@ from rage_referee.hosted.registry import LeagueStatus, Registry
 from rage_referee.league.config import load_league
 from rage_referee.league.runner import plan_league, run_league
 from rage_referee.league.store import Store
-from rage_referee.match import run_match
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals, deal_seed
+from rage_referee.play.finished import FinishedGame
 from rage_referee.seats import BotSpec
 from rage_sdk.cards import token
 from rage_sdk.deal import key_commitment, keyed_seed, seeded_deal

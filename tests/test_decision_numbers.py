@@ -7,8 +7,8 @@ import asyncio
 from pathlib import Path
 
 from rage_referee.faults import FaultKind
-from rage_referee.game import FaultLedger, play_game
-from rage_referee.game_spec import GameSpec
+from rage_referee.play.game import FaultLedger, play_game
+from rage_referee.play.spec import GameSpec
 from rage_referee.seats import Answer, BotHandle, BotSpec, LocalConnection
 from rage_sdk import Bot, Play, SeatView
 from rage_sdk.pb import bot_pb2 as pb

@@ -9,7 +9,7 @@ import random
 import pytest
 from game_records import played_record
 from rage_referee.faults import Fault, FaultKind
-from rage_referee.finished import FinishedGame, figures_of
+from rage_referee.play.finished import FinishedGame, figures_of
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 from rage_sdk.rules import PRESETS

@@ -15,12 +15,12 @@ import pytest
 from game_records import scored_game
 from league_helpers import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, flat, rage, stored, write_league
 from rage_referee.faults import Forfeits
-from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import plan_league, run_league
 from rage_referee.league.store import Store
+from rage_referee.play.finished import FinishedGame
 
 BOTS = {"heuristic": HEURISTIC, "greedy": GREEDY, "random": RANDOM, "cheater": f"{TEST_BOTS / 'cheater.py'}:CheaterBot"}
 MAX_FAULTS = 3

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-import rage_referee.game
+import rage_referee.play.game
 from bot_helpers import read_dump
 from google.protobuf.message import Message
-from rage_referee.finished import FinishedGame
-from rage_referee.game import MAX_SEATS, play_game
-from rage_referee.game_spec import GameSpec, TimeControl
-from rage_referee.meta import game_part
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import MAX_SEATS, play_game
+from rage_referee.play.meta import game_part
+from rage_referee.play.spec import GameSpec, TimeControl
 from rage_referee.seats import Answer, BotHandle, BotSpec, Key, LocalConnection, load_bot_class
 from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
@@ -272,8 +272,8 @@ async def _capture(rules: Ruleset, targets: Sequence[str], seed: int, logs: Path
 
 @pytest.fixture
 def capture(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
-    monkeypatch.setattr(rage_referee.game, "GameState", TrackedState)
-    monkeypatch.setattr(rage_referee.game._Game, "tell", tracking_events(rage_referee.game._Game))
+    monkeypatch.setattr(rage_referee.play.game, "GameState", TrackedState)
+    monkeypatch.setattr(rage_referee.play.game._Game, "tell", tracking_events(rage_referee.play.game._Game))
     TOLD.clear()
 
     def run(rules: Ruleset, targets: Sequence[str], seed: int = 5) -> Capture:

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from conftest import require, require_command
 from league_helpers import ROOT, flat, rage, stored
-from rage_referee.deals import Deals
-from rage_referee.finished import FinishedGame
-from rage_referee.game import FaultLedger
-from rage_referee.game_spec import GameSpec, Occasion, TimeControl
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.errors import InvalidArgument
 from rage_referee.league.config import LeagueConfigError, load_league
-from rage_referee.match import duplicate_specs
+from rage_referee.matches.match import duplicate_specs
+from rage_referee.play.deals import Deals
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import FaultLedger
+from rage_referee.play.spec import GameSpec, Occasion, TimeControl
 from rage_referee.runner import Isolation
 from rage_referee.runner import isolation as lending
 from rage_referee.runner.isolation import interleaved

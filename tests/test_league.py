@@ -21,12 +21,12 @@ import pytest
 from backends import BACKENDS, fresh_database
 from league_helpers import FIELD, flat, kill_league_run, league_text, rage, stored, write_league
 from rage_referee.cli.ratings import AUDIT_CSV
-from rage_referee.finished import FinishedGame
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league.config import LeagueConfigError, load_league
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.runner import league_schedule, plan_league, run_league
 from rage_referee.league.store import GameStoredAlready, Store, StoreError, sqlite_url
+from rage_referee.play.finished import FinishedGame
 from rage_sdk.replay import verify
 from sqlalchemy import create_engine, text
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from cli_helpers import runner
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.match import run_match
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
 from rage_referee.seats import BotSpec
 from rage_referee.seats.local import FailureLog
 from rage_sdk.rules import Ruleset

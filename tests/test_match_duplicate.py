@@ -9,10 +9,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.game_spec import TimeControl
 from rage_referee.league.seatings import seatings
-from rage_referee.match import duplicate_specs, run_match
+from rage_referee.matches.match import duplicate_specs, run_match
+from rage_referee.play.deals import Deals
+from rage_referee.play.spec import TimeControl
 from rage_referee.seats import BotSpec
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner

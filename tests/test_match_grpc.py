@@ -26,12 +26,12 @@ from typing import Any
 
 import pytest
 from bot_helpers import bot_module
-from rage_referee.deals import Deals
-from rage_referee.finished import FinishedGame
-from rage_referee.game import MAX_SEATS, FaultLedger, fallback_for, play_game
-from rage_referee.game_spec import GameSpec, TimeControl
-from rage_referee.match import MatchResult, run_match
-from rage_referee.meta import game_part
+from rage_referee.matches.match import MatchResult, run_match
+from rage_referee.play.deals import Deals
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import MAX_SEATS, FaultLedger, fallback_for, play_game
+from rage_referee.play.meta import game_part
+from rage_referee.play.spec import GameSpec, TimeControl
 from rage_referee.seats import MAX_RESTARTS, BotHandle, BotIdentity, BotProcess, BotSpec, RemoteConnection
 from rage_sdk.actions import Bid
 from rage_sdk.cards import card_id

@@ -11,7 +11,6 @@ from itertools import combinations
 import numpy as np
 import pytest
 from game_records import scored_game
-from rage_referee.finished import FinishedGame
 from rage_referee.league import sequence
 from rage_referee.league.pairs import (
     ALPHA,
@@ -24,6 +23,7 @@ from rage_referee.league.pairs import (
     set_differences,
 )
 from rage_referee.league.schedule import schedule
+from rage_referee.play.finished import FinishedGame
 
 
 def game(index: int, set_id: int, seats: Sequence[str], totals: Sequence[int]) -> FinishedGame:

@@ -19,7 +19,6 @@ from rage_referee.cli.common import Format
 from rage_referee.cli.crosstable import render_crosstable
 from rage_referee.cli.ratings import COLUMNS, render, render_pairs
 from rage_referee.faults import Fault, Forfeits
-from rage_referee.finished import FinishedGame
 from rage_referee.league.pairs import PairRow
 from rage_referee.league.ratings import (
     CENTRE,
@@ -36,6 +35,7 @@ from rage_referee.league.ratings import (
     widened,
     win_matrix,
 )
+from rage_referee.play.finished import FinishedGame
 from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit

@@ -26,11 +26,11 @@ import pytest
 from bot_helpers import read_dump
 from conftest import require
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.finished import FinishedGame
-from rage_referee.game import FaultLedger
-from rage_referee.game_spec import TimeControl
-from rage_referee.match import match_specs
+from rage_referee.matches.match import match_specs
+from rage_referee.play.deals import Deals
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import FaultLedger
+from rage_referee.play.spec import TimeControl
 from rage_referee.seats import BotProcess, BotSpec, free_port, stop_group
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.record import ruleset_of

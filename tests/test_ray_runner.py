@@ -17,13 +17,13 @@ import pytest
 from conftest import require
 from league_helpers import kill_league_run
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.finished import FinishedGame
-from rage_referee.game import FaultLedger
-from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.league.config import load_league
 from rage_referee.league.store import Store, StoreError
-from rage_referee.match import duplicate_specs, match_specs
+from rage_referee.matches.match import duplicate_specs, match_specs
+from rage_referee.play.deals import Deals
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import FaultLedger
+from rage_referee.play.spec import GameSpec, TimeControl
 from rage_referee.runner import Isolation, LocalRunner, StartFailure
 from rage_referee.runner.base import RunnerError
 from rage_referee.seats import BotSpec

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.game_spec import TimeControl
-from rage_referee.match import run_match
-from rage_referee.meta import game_part
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
+from rage_referee.play.meta import game_part
+from rage_referee.play.spec import TimeControl
 from rage_referee.seats import BotSpec
 from rage_sdk.decisions import decisions
 from rage_sdk.record import load_record

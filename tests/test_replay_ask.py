@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.match import run_match
-from rage_referee.record_ask import asked_spec
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
+from rage_referee.records.ask import asked_spec
 from rage_referee.seats import BotKind, BotSpec
 from rage_sdk.decisions import decisions
 from rage_sdk.record import load_record

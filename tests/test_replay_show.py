@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.deals import Deals
-from rage_referee.match import run_match
-from rage_referee.record_show import decision_row, faults_of
-from rage_referee.record_text import seat_names
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
+from rage_referee.records.show import decision_row, faults_of
+from rage_referee.records.text import seat_names
 from rage_referee.seats import BotSpec
 from rage_sdk.cards import Card
 from rage_sdk.decisions import bid_times, decisions

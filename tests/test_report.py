@@ -14,11 +14,11 @@ from game_records import paired_sets, scored_game
 from league_helpers import flat
 from rage_referee.cli import app
 from rage_referee.faults import Fault, FaultKind
-from rage_referee.finished import FinishedGame
 from rage_referee.league.audit import Audit
 from rage_referee.league.collusion import CollusionRow
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.store import GameRow, Store, sqlite_url
+from rage_referee.play.finished import FinishedGame
 from rage_referee.report.pages import League, bot_file, render_index
 from rage_referee.report.replays import replay_views
 from rage_referee.report.site import build_site

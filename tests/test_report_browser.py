@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.finished import FinishedGame
 from rage_referee.league.ratings import rating_table
+from rage_referee.play.finished import FinishedGame
 from report_helpers import chromium, league_file, served, stored
 from typer.testing import CliRunner
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rage_referee.finished import FinishedGame
-from rage_referee.game import FaultLedger
-from rage_referee.game_spec import GameSpec, TimeControl
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import FaultLedger
+from rage_referee.play.spec import GameSpec, TimeControl
 from rage_referee.runner import LocalRunner, StartFailure
 from rage_referee.seats import BotSpec
 from rage_sdk.rules import Ruleset

@@ -70,7 +70,7 @@ def test_ray_option_keeps_the_files_workers_and_refuses_a_bad_address(tmp_path: 
 def test_ray_settings_without_ray_installed_say_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import importlib.util
 
-    from rage_referee.game import FaultLedger
+    from rage_referee.play.game import FaultLedger
     from rage_referee.runner.base import RunnerError
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)

@@ -8,9 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from rage_referee.finished import FinishedGame
-from rage_referee.game import FaultLedger
-from rage_referee.game_spec import GameSpec
+from rage_referee.play.finished import FinishedGame
+from rage_referee.play.game import FaultLedger
+from rage_referee.play.spec import GameSpec
 from rage_referee.runner import LocalRunner
 from rage_referee.seats import BotSpec
 from rage_sdk.events import GameInfo

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from rage_referee.sprt import (
+from rage_referee.matches.sprt import (
     MIN_FIGURES,
     Sprt,
     Verdict,

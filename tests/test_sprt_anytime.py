@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rage_referee.sprt import HORIZON, MIN_FIGURES, SPREAD_FLOOR, AnytimeTest, Sprt, Verdict
-from rage_referee.sprt_bench import Scenario, SetPool, compare, resampled, scenarios
+from rage_referee.bench.trial import Scenario, SetPool, compare, resampled, scenarios
+from rage_referee.matches.sprt import HORIZON, MIN_FIGURES, SPREAD_FLOOR, AnytimeTest, Sprt, Verdict
 
 POOLS = Path(__file__).parent / "data" / "set_pools.json"
 
@@ -133,8 +133,8 @@ def test_a_stream_of_a_real_pair_is_decided_h1_as_the_gsprt_did() -> None:
 
 
 def test_the_stored_pools_are_what_set_pool_plays() -> None:
+    from rage_referee.bench.trial import HEURISTIC, SLOPPY, rare_slip_bot, set_pool
     from rage_referee.seats import load_bot_class
-    from rage_referee.sprt_bench import HEURISTIC, SLOPPY, rare_slip_bot, set_pool
 
     stored = pools()
     heuristic = load_bot_class(HEURISTIC)

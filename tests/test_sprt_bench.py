@@ -6,12 +6,12 @@ import asyncio
 import json
 from pathlib import Path
 
+from rage_referee.bench.trial import GREEDY, HEURISTIC, play_direct
 from rage_referee.cli import app
-from rage_referee.game import FaultLedger, play_game
-from rage_referee.game_spec import GameSpec
 from rage_referee.league.schedule import ScheduledGame
+from rage_referee.play.game import FaultLedger, play_game
+from rage_referee.play.spec import GameSpec
 from rage_referee.seats import BotHandle, BotSpec, load_bot_class, start_all
-from rage_referee.sprt_bench import GREEDY, HEURISTIC, play_direct
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rage_referee.sprt import MIN_FIGURES, Sprt, Verdict
+from rage_referee.matches.sprt import MIN_FIGURES, Sprt, Verdict
 
 
 def resummed_llr(test: Sprt, figures: Sequence[float]) -> float:

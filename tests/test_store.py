@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import pytest
 from game_records import played_record
 from rage_referee.faults import Fault, FaultKind
-from rage_referee.finished import FinishedGame
 from rage_referee.league.store import GameStoredAlready, Store, StoreError
+from rage_referee.play.finished import FinishedGame
 
 T = TypeVar("T")
 KEY = {"players": 2, "games": 4}

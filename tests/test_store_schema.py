@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from league_helpers import flat, rage, stored, write_league
-from rage_referee.finished import figures_of
 from rage_referee.league import ratings as ratings_module
 from rage_referee.league import store as store_module
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.store import Store, StoreError
+from rage_referee.play.finished import figures_of
 from sqlalchemy import (
     JSON,
     BigInteger,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rage_referee.tasks import all_or_cancel
+from rage_referee.runner.tasks import all_or_cancel
 
 
 def test_results_come_in_order() -> None:

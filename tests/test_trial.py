@@ -11,11 +11,9 @@ from pathlib import Path
 import pytest
 from rage_referee.cli import app
 from rage_referee.cli.test import closing_line
-from rage_referee.deals import Deals
 from rage_referee.league.store import Store, sqlite_url
-from rage_referee.seats import BotSpec
-from rage_referee.sprt import Verdict, points_for_elo
-from rage_referee.trial import (
+from rage_referee.matches.sprt import Verdict, points_for_elo
+from rage_referee.matches.trial import (
     MIN_GAME_DEVIATION,
     SetFigures,
     TrialConfig,
@@ -23,6 +21,8 @@ from rage_referee.trial import (
     first_status,
     swapped_plan,
 )
+from rage_referee.play.deals import Deals
+from rage_referee.seats import BotSpec
 from rage_sdk.deal import key_commitment
 from rage_sdk.rules import Ruleset
 from typer.testing import CliRunner

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 from league_helpers import RANDOM
-from rage_referee.game import FaultLedger, play_game
-from rage_referee.game_spec import GameSpec, TimeControl
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
 from rage_referee.hosted.registry import LeagueStatus
+from rage_referee.play.game import FaultLedger, play_game
+from rage_referee.play.spec import GameSpec, TimeControl
 from rage_referee.seats import BotHandle, BotKind, BotSpec, backoff, start_all
 from rage_sdk.rules import Ruleset
 

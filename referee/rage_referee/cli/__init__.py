@@ -14,9 +14,6 @@ import typer
 from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
-from .bench_ratings import ratings_bench_command
-from .bench_report import report_bench_command
-from .bench_store import store_bench_command
 from .errors import OneLineErrors
 from .match import match_command
 from .ratings import ratings_command
@@ -38,9 +35,6 @@ app.command("ratings")(ratings_command)
 app.command("test")(test_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
-bench.app.command("report")(report_bench_command)
-bench.app.command("ratings")(ratings_bench_command)
-bench.app.command("store")(store_bench_command)
 app.add_typer(referee.app, name="referee")
 
 

@@ -19,11 +19,11 @@ from pathlib import Path
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord, check_shape
 
-from .. import output_folder
-from ..finished import FinishedGame
+from ..league import output_folder
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
 from ..league.ratings import RatingRow
+from ..play.finished import FinishedGame
 from .pages import (
     League,
     bot_file,

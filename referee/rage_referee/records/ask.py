@@ -1,6 +1,6 @@
 """``rage replay ask``: put a recorded game's decisions to a bot again, each with the view its seat had then.
 
-The record is played again through the referee's own game (:class:`rage_referee.game._Game`), every
+The record is played again through the referee's own game (:class:`rage_referee.play.game._Game`), every
 bid and play taken from the record, so the asked bot is sent exactly the messages the seat was
 sent during the game (the start, every event it was entitled to, each decision request with its
 view) and is asked as the referee asks: with its deadline, over its connection, faults and all.
@@ -23,11 +23,11 @@ from rage_sdk.events import GameInfo
 from rage_sdk.record import GameRecord
 from rage_sdk.state import CHANCE, GameState
 
-from .faults import Fault
-from .game import FaultLedger, _Game
-from .game_spec import GameSpec, TimeControl
-from .limits import MAX_BANK_MS, MAX_DECISION_MS
-from .seats import BotHandle, BotIdentity, BotSpec
+from ..faults import Fault
+from ..limits import MAX_BANK_MS, MAX_DECISION_MS
+from ..play.game import FaultLedger, _Game
+from ..play.spec import GameSpec, TimeControl
+from ..seats import BotHandle, BotIdentity, BotSpec
 
 NEVER_FORFEIT = 10**9
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=\S")

@@ -27,13 +27,13 @@ from rage_sdk.actions import Bid
 from rage_sdk.bot import Bot
 from rage_sdk.events import GameInfo
 
-from .finished import FinishedGame, figures_played
-from .league.schedule import ScheduledGame
-from .seats import BotSpec, load_bot_class
-from .sprt import AnytimeTest, Sprt, Verdict, points_for_elo, score_of_elo
-from .trial import DEFAULT_ELO1, TrialConfig, set_figures, status_after
+from ..league.schedule import ScheduledGame
+from ..matches.sprt import AnytimeTest, Sprt, Verdict, points_for_elo, score_of_elo
+from ..matches.trial import DEFAULT_ELO1, TrialConfig, set_figures, status_after
+from ..play.finished import FinishedGame, figures_played
+from ..seats import BotSpec, load_bot_class
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 HEURISTIC = f"{EXAMPLES / 'heuristic_bot.py'}:HeuristicBot"
 SLOPPY = f"{EXAMPLES / 'heuristic_bot.py'}:SloppyHeuristicBot"
 GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from .text import bot_text
+from ..text import bot_text
 
 if TYPE_CHECKING:
-    from .game_spec import GameSpec
-    from .seats import BotIdentity
+    from ..seats import BotIdentity
+    from .spec import GameSpec
 
 MAX_BOT_TEXT = 100
 """Characters kept of a name or version a bot announced."""

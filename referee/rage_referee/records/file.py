@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from .limits import MAX_RECORD_BYTES
+from ..limits import MAX_RECORD_BYTES
 
 _KINDS = {
     stat.S_IFDIR: "a folder",

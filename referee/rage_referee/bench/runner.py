@@ -21,14 +21,14 @@ from typing import Any
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
 
-from .bench import Rate
-from .finished import FinishedGame
-from .game import FaultLedger
-from .game_spec import GameSpec
-from .league.schedule import schedule
-from .runner.base import GameRunner
-from .runner.local import LocalRunner
-from .seats import BotSpec
+from ..league.schedule import schedule
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec
+from ..runner.base import GameRunner
+from ..runner.local import LocalRunner
+from ..seats import BotSpec
+from .engine import Rate
 
 ROUND_TRIPS = 200
 
@@ -97,7 +97,7 @@ async def timed(runner: GameRunner, specs: Sequence[GameSpec]) -> tuple[Rate, fl
 async def runner_figures(games: int, concurrency: int, workers: Sequence[int] = (1, 2)) -> RunnerFigures:
     import ray
 
-    from .runner.ray import RayRunner
+    from ..runner.ray import RayRunner
 
     bots = example_bots()
     specs = league_specs([bot.name for bot in bots], games)

@@ -25,13 +25,13 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .faults import Fault
-from .limits import MAX_GAMES
-from .record_text import action_text, card_text, cards_text, colour_text, legal_text, seat_names, trick_text
-from .text import bot_text, name_text
+from ..faults import Fault
+from ..limits import MAX_GAMES
+from ..text import bot_text, name_text
+from .text import action_text, card_text, cards_text, colour_text, legal_text, seat_names, trick_text
 
 if TYPE_CHECKING:
-    from .record_ask import Answer
+    from .ask import Answer
 
 FAULT_STYLE = "bold red"
 MAX_DETAIL = 160
@@ -49,7 +49,7 @@ def faults_of(data: dict[str, Any]) -> list[Fault]:
 
 
 def fault_text(fault: Fault, names: Sequence[str]) -> Text:
-    """A fault's line; ``names``: the seats' as :func:`~rage_referee.record_text.seat_names` shows them."""
+    """A fault's line; ``names``: the seats' as :func:`~rage_referee.records.text.seat_names` shows them."""
     where = f"round {fault.round}, " + ("bid" if fault.trick == 0 else f"trick {fault.trick}")
     name = names[fault.seat] if 0 <= fault.seat < len(names) else f"seat {fault.seat}"
     return Text(
@@ -90,7 +90,7 @@ def game_header(record: GameRecord) -> Text:
 
 def round_table(names: Sequence[str], state: GameState, hands: Sequence[Sequence[str]], faults: list[Fault]) -> Table:
     """The round ``state`` has just finished: dealt hands, bids, each trick's cards and winner, the scores; ``names``
-    the seats' as :func:`~rage_referee.record_text.seat_names` shows them.
+    the seats' as :func:`~rage_referee.records.text.seat_names` shows them.
 
     ``!`` marks a bid or card the referee played in place of a seat after a fault.
     """
@@ -201,7 +201,7 @@ def seen_text(view: SeatView, names: Sequence[str]) -> Text:
 
 def decision_row(decision: Decision, names: Sequence[str], fault: Fault | None) -> list[Text]:
     """One decision's row: which, the hand, what else it saw, the legal actions, the choice, the time; ``names``
-    the seats' as :func:`~rage_referee.record_text.seat_names` shows them."""
+    the seats' as :func:`~rage_referee.records.text.seat_names` shows them."""
     view = decision.view
     which = Text("bid" if decision.is_bid else f"trick {decision.trick}")
     chose = action_text(decision.action)

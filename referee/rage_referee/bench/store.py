@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .faults import Fault, FaultKind
-from .finished import FinishedGame, figures_of
-from .league.store import Store, sqlite_url
-from .report.bench import synthetic_games
+from ..faults import Fault, FaultKind
+from ..league.store import Store, sqlite_url
+from ..play.finished import FinishedGame, figures_of
+from .report import synthetic_games
 
 
 @dataclass(frozen=True)

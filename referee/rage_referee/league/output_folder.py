@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .record_file import read_regular
-from .text import name_text
+from ..records.file import read_regular
+from ..text import name_text
 
 MAX_MARKER_BYTES = 2**30
 """The largest marker read (a bundle's league.json names its bots; a report's marker lists its files)."""

@@ -11,15 +11,15 @@ from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .deals import Deals
-from .finished import BotTotals, FinishedGame, bot_totals
-from .game import FaultLedger
-from .game_spec import GameSpec, Occasion, TimeControl
-from .league.record_files import write_record_file
-from .league.schedule import duplicate_set
-from .league.seatings import seatings
-from .runner import LocalRunner
-from .seats import BotSpec
+from ..league.record_files import write_record_file
+from ..league.schedule import duplicate_set
+from ..league.seatings import seatings
+from ..play.deals import Deals
+from ..play.finished import BotTotals, FinishedGame, bot_totals
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec, Occasion, TimeControl
+from ..runner import LocalRunner
+from ..seats import BotSpec
 
 DEFAULT_TIME = TimeControl()
 

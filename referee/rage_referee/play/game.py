@@ -24,12 +24,12 @@ from rage_sdk.record import record_json
 from rage_sdk.state import CHANCE, GameState, Phase
 from rage_sdk.visibility import seen
 
-from .faults import Fault, FaultKind
+from ..faults import Fault, FaultKind
+from ..seats import BotHandle, SeatError, SeatTimeout
+from ..text import bot_text
 from .finished import FinishedGame
-from .game_spec import GameSpec
 from .meta import DecisionTimes, add_times, game_meta, utc_now
-from .seats import BotHandle, SeatError, SeatTimeout
-from .text import bot_text
+from .spec import GameSpec
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
 

@@ -13,7 +13,7 @@ from typing import Any
 from rage_sdk.record import ruleset_of
 from rage_sdk.state import GameState, places_for
 
-from .faults import Fault
+from ..faults import Fault
 
 
 @dataclass(frozen=True, slots=True)

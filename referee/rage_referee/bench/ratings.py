@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import choix
 
-from .finished import FinishedGame
-from .league.ratings import BOOTSTRAP_SAMPLES, REGULARISATION, bootstrap, comparisons, rating_table
-from .report.bench import synthetic_games
+from ..league.ratings import BOOTSTRAP_SAMPLES, REGULARISATION, bootstrap, comparisons, rating_table
+from ..play.finished import FinishedGame
+from .report import synthetic_games
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,12 @@ import grpc
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
+from ..hosted.addresses import LOOPBACK, AllowList
+from ..hosted.auth import new_token, token_hash
+from ..hosted.contest import Contest
+from ..hosted.definition import read_definition
+from ..hosted.server import create_server
 from ..league.schedule import schedule_size
-from .addresses import LOOPBACK, AllowList
-from .auth import new_token, token_hash
-from .contest import Contest
-from .definition import read_definition
-from .server import create_server
 
 TICK = 0.002
 BOTS = 8

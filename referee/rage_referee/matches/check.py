@@ -8,14 +8,14 @@ from pathlib import Path
 
 from rage_sdk.rules import Ruleset
 
-from .faults import Fault
-from .finished import FinishedGame
-from .game import FaultLedger
-from .game_spec import GameSpec, TimeControl
-from .runner import LocalRunner
-from .seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, LocalConnection
-from .seats.log_tail import tail_lines
-from .text import bot_text, name_text
+from ..faults import Fault
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec, TimeControl
+from ..runner import LocalRunner
+from ..seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, LocalConnection
+from ..seats.log_tail import tail_lines
+from ..text import bot_text, name_text
 
 #: One game per ruleset, between which every card kind and declaration comes up.
 CHECK_RULESETS = (

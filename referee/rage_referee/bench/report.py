@@ -17,9 +17,9 @@ from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 
 from ..faults import Fault, FaultKind
-from ..finished import FinishedGame, figures_played
 from ..league.ratings import rating_table
-from .site import Built, build_site
+from ..play.finished import FinishedGame, figures_played
+from ..report.site import Built, build_site
 
 
 def synthetic_games(

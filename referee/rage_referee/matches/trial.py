@@ -24,16 +24,16 @@ from typing import Any
 
 from rage_sdk.rules import Ruleset
 
-from .deals import Deals
-from .finished import FinishedGame
-from .game import FaultLedger
-from .game_spec import GameSpec, Occasion, TimeControl
-from .league.pairs import Summary
-from .league.schedule import ScheduledGame, duplicate_set
-from .league.seatings import Seating, seatings
-from .league.store import Store
-from .runner import LocalRunner
-from .seats import BotSpec
+from ..league.pairs import Summary
+from ..league.schedule import ScheduledGame, duplicate_set
+from ..league.seatings import Seating, seatings
+from ..league.store import Store
+from ..play.deals import Deals
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec, Occasion, TimeControl
+from ..runner import LocalRunner
+from ..seats import BotSpec
 from .sprt import SPREAD_FLOOR, AnytimeTest, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0
