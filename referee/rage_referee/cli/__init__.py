@@ -4,7 +4,7 @@ Every command module is imported to build the command tree, so ``rage`` and each
 them all: at its top a module imports only Typer, Rich, the standard library and the light modules
 its options are declared with (``limits``, ``text``, ``options``). What a command needs to run (the
 rules, pydantic, gRPC, SQLAlchemy, the referee's modules) it imports inside its function. Help text
-that names the presets reads ``common.PRESET_NAMES``, not the rules. tests/test_cli.py checks that
+that names the presets reads ``common.PRESET_NAMES``, not the rules. tests/referee/cli/test_cli.py checks that
 ``rage --help`` imports none of them.
 """
 
