@@ -14,7 +14,7 @@ from .common import PRESET_NAMES, err, fail, number_list, out
 from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
-    from ..bench import engine as bench
+    from ..bench.protocol import ProtocolRate
     from ..bench.report import ReportFigures
 
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
@@ -51,14 +51,14 @@ def engine_command(
 
     if ruleset not in PRESETS:
         fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
-    from ..bench import engine as bench
+    from ..bench.engine import baseline_games, engine_games, take_turns
 
     rules = Ruleset.of(ruleset)
     try:
         rules.check_players(players)
     except RulesetError as error:
         fail(f"--players: {error}")
-    engine, baseline = bench.take_turns([bench.engine_games(rules, players), bench.baseline_games(players)], seconds)
+    engine, baseline = take_turns([engine_games(rules, players), baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
         return
@@ -86,15 +86,16 @@ def search_command(
     beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
     from rage_sdk.rules import Ruleset
 
-    from ..bench import engine as bench
+    from ..bench.engine import baseline_games, engine_games, take_turns
+    from ..bench.search import search_playouts, search_worlds
 
     rules = Ruleset.of("amigo")
-    worlds, playouts, engine, baseline = bench.take_turns(
+    worlds, playouts, engine, baseline = take_turns(
         [
-            bench.search_worlds(players),
-            bench.search_playouts(players),
-            bench.engine_games(rules, players),
-            bench.baseline_games(players),
+            search_worlds(players),
+            search_playouts(players),
+            engine_games(rules, players),
+            baseline_games(players),
         ],
         seconds,
     )
@@ -130,14 +131,14 @@ def protocol_command(
 ) -> None:
     """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
     levels = number_list("--matches", matches, "1,8,32")
-    from ..bench import engine as bench
+    from ..bench.protocol import protocol_rates
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
     try:
         jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
     except SandboxError as error:
         fail(f"--sandbox: {error}", 1)
-    figures = asyncio.run(bench.protocol_rates(levels, sandbox=jail))
+    figures = asyncio.run(protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
@@ -159,7 +160,7 @@ def protocol_command(
         out.print(jail.describe())
 
 
-def sandbox_table(figures: list[bench.ProtocolRate]) -> Table:
+def sandbox_table(figures: list[ProtocolRate]) -> Table:
     """The same bots over a Unix socket, plain and in the sandbox: what the sandbox costs per decision."""
     rows = []
     for figure in figures:
@@ -196,11 +197,12 @@ def league_command(
     levels = number_list("--matches", matches, "1,4,16")
     from rage_sdk.rules import Ruleset
 
-    from ..bench import engine as bench
+    from ..bench.engine import engine_rate
+    from ..bench.league import interval_widths, league_rates
 
-    engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
-    figures = asyncio.run(bench.league_rates(levels, games))
-    widths = asyncio.run(bench.interval_widths(games * 2, leagues))
+    engine = engine_rate(Ruleset.of("amigo"), 4, seconds)
+    figures = asyncio.run(league_rates(levels, games))
+    widths = asyncio.run(interval_widths(games * 2, leagues))
     if as_json:
         print(
             json.dumps(
