@@ -1,10 +1,10 @@
 """``rage bench test``: how many games ``rage test`` needs, beside its earlier test and a head-to-head SPRT.
 
-Each run plays the duplicate sets of :mod:`.trial` (new seed per run) between in-process bots,
+Each run plays the duplicate sets of :mod:`..matches.trial` (new seed per run) between in-process bots,
 straight on the engine (no referee: the statistics do not depend on the transport, and the runs
 go six times faster). On the same stream of games three tests run side by side: ``rage test``'s
-(:class:`.sprt.AnytimeTest` on the per-set score differences), the GSPRT it used before
-(:class:`.sprt.Sprt`, a normal model) on the same figures, and the baseline, that GSPRT on each
+(:class:`..matches.sprt.AnytimeTest` on the per-set score differences), the GSPRT it used before
+(:class:`..matches.sprt.Sprt`, a normal model) on the same figures, and the baseline, that GSPRT on each
 game's head-to-head result (NEW finished above BASE: 1, level: 1/2, below: 0) with H1 at the same
 Elo margin. A run goes on until all decided or ``cap`` games.
 

@@ -1,7 +1,7 @@
 """``rage test``: is NEW stronger than BASE? Duplicate sets and a sequential test over them.
 
 A set is one deal played at a table of NEW, BASE and field bots in every seating of the table's
-balanced design (:mod:`.league.seatings`) and in each of them with NEW and BASE swapped, the field
+balanced design (:mod:`..league.seatings`) and in each of them with NEW and BASE swapped, the field
 in place: NEW and BASE hold every hand equally often, against the same field in the same seats.
 At 3 players that is the six seatings of the deal. A set's figure is NEW's total minus BASE's over
 its games, per game; the sequential test (:class:`.sprt.AnytimeTest`) reads these figures after each
@@ -9,7 +9,7 @@ complete set, in set order, so a resumed test reaches the same verdict on the sa
 stored as a league's are, each the moment it ends.
 
 Deals come from a secret key drawn when the test is first stored (kept with its games, so a resumed
-test deals on from it; :mod:`.deals`), or from an explicit public seed for a repeatable run.
+test deals on from it; :mod:`..play.deals`), or from an explicit public seed for a repeatable run.
 """
 
 from __future__ import annotations

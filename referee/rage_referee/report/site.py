@@ -87,8 +87,8 @@ def write_replay(directory: Path, game: FinishedGame, league: League) -> list[Pa
 
 
 def foreign_contents(out: Path, league: str) -> str | None:
-    """What keeps ``out`` from taking the report of ``league``, in words (:func:`.output_folder.foreign_contents`):
-    nothing when it is missing, empty or that league's own report."""
+    """What keeps ``out`` from taking the report of ``league``, in words
+    (:func:`..league.output_folder.foreign_contents`): nothing when it is missing, empty or that league's own report."""
     return output_folder.foreign_contents(out, MARKER, FORMAT, league, "report")
 
 
