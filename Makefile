@@ -45,7 +45,7 @@ proto: install
 
 # PNGs of the report's pages (not committed) from a small league, to see a change of look; needs chromium.
 screenshots: install
-	$(BIN)/python tests/screenshots.py screenshots
+	$(BIN)/python -m tests.screenshots screenshots
 
 lint: install
 	$(BIN)/ruff check sdk referee tests examples

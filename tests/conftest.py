@@ -19,8 +19,8 @@ import typer.testing
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-pytest_plugins = ("backends",)
-"""The ``database_url`` fixture: each store test on SQLite and on PostgreSQL (tests/backends.py)."""
+pytest_plugins = ("tests.helpers.backends",)
+"""The ``database_url`` fixture: each store test on SQLite and on PostgreSQL (tests/helpers/backends.py)."""
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 

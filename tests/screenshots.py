@@ -1,7 +1,7 @@
 """``make screenshots``: play a small league, build its report, and write a PNG of each kind of page
 (and of the live standings page of a hosted referee, as games finish).
 
-python tests/screenshots.py OUT_DIR      # needs Debian's chromium (apt-get install chromium)
+python -m tests.screenshots OUT_DIR     # needs Debian's chromium (apt-get install chromium)
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from pathlib import Path
 
 from rage_referee.cli import app
 from rage_referee.report.live import COOKIE
-from report_helpers import CHROMIUM_ARGS, league_file, live_contest, served, stored
 from typer.testing import CliRunner
+
+from tests.helpers.report import CHROMIUM_ARGS, league_file, live_contest, served, stored
 
 PAGES = {
     "standings": "index.html",

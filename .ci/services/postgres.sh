@@ -5,7 +5,7 @@
 #
 # Sourced by .ci/run (after Debian's `postgresql` package is installed). Run it directly to start
 # a server, run a command against it, and tear it down:
-#   .ci/services/postgres.sh .venv/bin/python -m pytest tests/test_store.py     (or `make test-postgres`)
+#   .ci/services/postgres.sh .venv/bin/python -m pytest tests/referee/league/test_store.py     (or `make test-postgres`)
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail

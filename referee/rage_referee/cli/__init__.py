@@ -4,7 +4,7 @@ Every command module is imported to build the command tree, so ``rage`` and each
 them all: at its top a module imports only Typer, Rich, the standard library and the light modules
 its options are declared with (``limits``, ``text``, ``options``). What a command needs to run (the
 rules, pydantic, gRPC, SQLAlchemy, the referee's modules) it imports inside its function. Help text
-that names the presets reads ``common.PRESET_NAMES``, not the rules. tests/test_cli.py checks that
+that names the presets reads ``common.PRESET_NAMES``, not the rules. tests/referee/cli/test_cli.py checks that
 ``rage --help`` imports none of them.
 """
 
@@ -14,9 +14,6 @@ import typer
 from rage_sdk.gc_tuning import tune_gc
 
 from . import bench, bot, league, referee, replay
-from .bench_ratings import ratings_bench_command
-from .bench_report import report_bench_command
-from .bench_store import store_bench_command
 from .errors import OneLineErrors
 from .match import match_command
 from .ratings import ratings_command
@@ -38,9 +35,6 @@ app.command("ratings")(ratings_command)
 app.command("test")(test_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
-bench.app.command("report")(report_bench_command)
-bench.app.command("ratings")(ratings_bench_command)
-bench.app.command("store")(store_bench_command)
 app.add_typer(referee.app, name="referee")
 
 

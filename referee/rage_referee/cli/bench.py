@@ -1,23 +1,40 @@
-"""``rage bench``: speed figures, each beside a baseline measured in the same run."""
+"""``rage bench``: speed figures, each beside a baseline measured in the same run, printed in one table shape."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.table import Table
 
-from .bench_table import figures_table, print_figures
 from .common import PRESET_NAMES, err, fail, number_list, out
 from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
-    from rich.table import Table
-
-    from .. import bench
+    from ..bench.protocol import ProtocolRate
+    from ..bench.report import ReportFigures
 
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
+
+
+def figures_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> Table:
+    """A table of figures: the column headed ``""`` holds the rows' labels, left-justified; figures go right."""
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column, justify="right" if column else "left")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def print_figures(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *notes: str) -> None:
+    """Print :func:`figures_table` and after it each of ``notes``, a line each."""
+    out.print(figures_table(title, columns, rows))
+    for note in notes:
+        out.print(note)
 
 
 @app.command("engine")
@@ -34,14 +51,14 @@ def engine_command(
 
     if ruleset not in PRESETS:
         fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
-    from .. import bench
+    from ..bench.engine import baseline_games, engine_games, take_turns
 
     rules = Ruleset.of(ruleset)
     try:
         rules.check_players(players)
     except RulesetError as error:
         fail(f"--players: {error}")
-    engine, baseline = bench.take_turns([bench.engine_games(rules, players), bench.baseline_games(players)], seconds)
+    engine, baseline = take_turns([engine_games(rules, players), baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
         return
@@ -69,15 +86,16 @@ def search_command(
     beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
     from rage_sdk.rules import Ruleset
 
-    from .. import bench
+    from ..bench.engine import baseline_games, engine_games, take_turns
+    from ..bench.search import search_playouts, search_worlds
 
     rules = Ruleset.of("amigo")
-    worlds, playouts, engine, baseline = bench.take_turns(
+    worlds, playouts, engine, baseline = take_turns(
         [
-            bench.search_worlds(players),
-            bench.search_playouts(players),
-            bench.engine_games(rules, players),
-            bench.baseline_games(players),
+            search_worlds(players),
+            search_playouts(players),
+            engine_games(rules, players),
+            baseline_games(players),
         ],
         seconds,
     )
@@ -113,14 +131,14 @@ def protocol_command(
 ) -> None:
     """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
     levels = number_list("--matches", matches, "1,8,32")
-    from .. import bench
+    from ..bench.protocol import protocol_rates
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
     try:
         jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
     except SandboxError as error:
         fail(f"--sandbox: {error}", 1)
-    figures = asyncio.run(bench.protocol_rates(levels, sandbox=jail))
+    figures = asyncio.run(protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
         return
@@ -142,7 +160,7 @@ def protocol_command(
         out.print(jail.describe())
 
 
-def sandbox_table(figures: list[bench.ProtocolRate]) -> Table:
+def sandbox_table(figures: list[ProtocolRate]) -> Table:
     """The same bots over a Unix socket, plain and in the sandbox: what the sandbox costs per decision."""
     rows = []
     for figure in figures:
@@ -179,11 +197,12 @@ def league_command(
     levels = number_list("--matches", matches, "1,4,16")
     from rage_sdk.rules import Ruleset
 
-    from .. import bench
+    from ..bench.engine import engine_rate
+    from ..bench.league import interval_widths, league_rates
 
-    engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
-    figures = asyncio.run(bench.league_rates(levels, games))
-    widths = asyncio.run(bench.interval_widths(games * 2, leagues))
+    engine = engine_rate(Ruleset.of("amigo"), 4, seconds)
+    figures = asyncio.run(league_rates(levels, games))
+    widths = asyncio.run(interval_widths(games * 2, leagues))
     if as_json:
         print(
             json.dumps(
@@ -218,8 +237,8 @@ def test_command(
 ) -> None:
     """Games rage test needs at 3 players (greedy the field), beside the GSPRT it used before and a head-to-head
     win/draw/loss SPRT on the same games; and how often each accepts H1 when NEW and BASE are the same bot."""
-    from .. import sprt_bench
-    from ..trial import DEFAULT_ELO1
+    from ..bench import trial as sprt_bench
+    from ..matches.trial import DEFAULT_ELO1
 
     margin = DEFAULT_ELO1 if elo1 is None else elo1
     figures = sprt_bench.measure(runs, equal_runs, cap, margin).figures()
@@ -269,7 +288,7 @@ def sprt_command(
     """rage test's sequential test beside the GSPRT it used before: H1 and H0 accepted and sets taken on synthetic
     set differences (normal, zero-inflated, skewed) and on a real pair's resampled; and each test's time per
     verdict over a long stream of figures (running sums, and the GSPRT summing every figure again)."""
-    from .. import sprt_bench
+    from ..bench import trial as sprt_bench
     from ..seats import load_bot_class
 
     counts = number_list("--figures", figures, "1000,4000", most=100_000)
@@ -339,8 +358,8 @@ def create_league_command(
     as_json: FiguresJsonOption = False,
 ) -> None:
     """How long the hosted referee's event loop stalls while a league of GAMES games is created."""
+    from ..bench.stall import league_games, measure
     from ..hosted.definition import MAX_GAMES
-    from ..hosted.stall import league_games, measure
 
     played = league_games(games)
     if played > MAX_GAMES:
@@ -375,7 +394,7 @@ def runner_command(
 
     if not ray_available():
         fail(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")), 1)
-    from ..runner_bench import runner_figures
+    from ..bench.runner import runner_figures
 
     figures = asyncio.run(runner_figures(games, concurrency))
     if as_json:
@@ -420,7 +439,7 @@ def ladder_command(
     depend on machine load."""
     from rage_sdk.examples import EXAMPLE_BOTS
 
-    from .. import ladder
+    from ..bench import ladder
 
     if clock not in ladder.CLOCKS:
         fail(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")
@@ -463,4 +482,108 @@ def ladder_command(
         f"rage bench ladder: {names[0]} against {', '.join(names[1:])} (amigo, duplicate, {clock} clock)",
         ("budget", "games", f"Elo over {reference}", "95% interval", f"bid accuracy: {names[0]} / {reference}"),
         rows,
+    )
+
+
+@app.command("report")
+def report_bench_command(
+    games: Annotated[str, typer.Option(help="League sizes to measure, comma-separated.")] = "360,10000",
+    replays: Annotated[
+        int | None, typer.Option(min=0, help="Replays per build: the N most recent games and those with faults.")
+    ] = 200,
+    as_json: FiguresJsonOption = False,
+) -> None:
+    """Build the report of synthetic leagues: seconds, pages, bytes; the rating table alone as the baseline."""
+    from ..bench.report import measure
+
+    figures = [measure(size, replays) for size in number_list("--games", games, "360,10000")]
+    if as_json:
+        print(json.dumps([{"games": f.games, "ratings_s": f.ratings_seconds, **f.built.__dict__} for f in figures]))
+        return
+    columns = ("games", "ratings s", "report s", "replays", "ms/replay", "KiB/replay", "index KiB", "site MiB")
+    print_figures(
+        f"rage bench report: synthetic amigo leagues, 8 bots, 3 a table, replays for {replays}",
+        (*columns, "all replays s, MiB (est.)"),
+        [_report_row(figure) for figure in figures],
+        "ratings: the rating table alone (the baseline, as rage ratings computes it); report: the site built from it; "
+        "the last column extrapolates to a replay for every game",
+    )
+
+
+def _report_row(figure: ReportFigures) -> tuple[str, ...]:
+    """One league size's figures, the last column extrapolated to a replay for every game."""
+    built = figure.built
+    count = max(built.replays, 1)
+    seconds_each, bytes_each = built.replay_seconds / count, built.replay_bytes / count
+    missing = figure.games - built.replays
+    return (
+        str(figure.games),
+        f"{figure.ratings_seconds:.2f}",
+        f"{built.seconds:.2f}",
+        str(built.replays),
+        f"{seconds_each * 1000:.1f}",
+        f"{bytes_each / 1024:.0f}",
+        f"{built.index_bytes / 1024:.0f}",
+        f"{built.total_bytes / 1024 / 1024:.1f}",
+        f"{built.seconds + missing * seconds_each:.0f}, {(built.total_bytes + missing * bytes_each) / 2**20:.0f}",
+    )
+
+
+@app.command("ratings")
+def ratings_bench_command(
+    games: Annotated[str, typer.Option(help="League sizes to measure, comma-separated.")] = "1000,10000",
+    as_json: FiguresJsonOption = False,
+) -> None:
+    """The rating table of synthetic leagues (200 bootstrap resamples), beside the same resamples fitted one
+    by one from pair lists, as before (timed on a few and scaled)."""
+    from ..bench.ratings import measure
+    from ..league.ratings import BOOTSTRAP_SAMPLES
+
+    figures = [measure(size) for size in number_list("--games", games, "1000,10000")]
+    if as_json:
+        print(json.dumps([figure.to_json() for figure in figures]))
+        return
+    print_figures(
+        f"rage bench ratings: synthetic amigo leagues, 8 bots, 3 a table, {BOOTSTRAP_SAMPLES} resamples",
+        ("games", "rating table s", "bootstrap s", "baseline: bootstrap one fit at a time s", "speed-up"),
+        [
+            (
+                str(figure.games),
+                f"{figure.table_seconds:.2f}",
+                f"{figure.bootstrap_seconds:.2f}",
+                f"{figure.baseline_seconds:.1f} (from {figure.baseline_fits} fits)",
+                f"{figure.baseline_seconds / figure.bootstrap_seconds:.0f}x",
+            )
+            for figure in figures
+        ],
+    )
+
+
+@app.command("store")
+def store_bench_command(
+    games: Annotated[str, typer.Option(help="League sizes to measure, comma-separated.")] = "1000,10000",
+    as_json: FiguresJsonOption = False,
+) -> None:
+    """Every game's figures (seats, totals, places, hits, rounds, faults) of synthetic leagues on SQLite, read
+    from the store's index (best of 3 reads), beside reading every record once and deriving them from it."""
+    from ..bench.store import measure
+
+    figures = [measure(size) for size in number_list("--games", games, "1000,10000")]
+    if as_json:
+        print(json.dumps([figure.to_json() for figure in figures]))
+        return
+    print_figures(
+        "rage bench store: synthetic amigo leagues on SQLite, 3 a table",
+        ("games", "record KB", "database MB", "index s", "baseline: from the records s", "speed-up"),
+        [
+            (
+                str(figure.games),
+                f"{figure.record_kb:.1f}",
+                f"{figure.database_mb:.0f}",
+                f"{figure.index_seconds:.2f}",
+                f"{figure.records_seconds:.2f}",
+                f"{figure.records_seconds / figure.index_seconds:.0f}x",
+            )
+            for figure in figures
+        ],
     )

@@ -48,7 +48,7 @@ def check_command(
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log (kept).")] = Path("logs"),
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
-    from ..check import check_bot
+    from ..matches.check import check_bot
     from ..seats import BotSpec, BotSpecError
 
     try:

@@ -17,7 +17,7 @@ from . import markdown
 from .common import Format, out
 
 if TYPE_CHECKING:
-    from ..finished import FinishedGame
+    from ..play.finished import FinishedGame
 
 LEGEND = (
     "row against column: wins-draws-losses by finishing order in the games both played, "

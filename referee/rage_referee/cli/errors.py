@@ -10,7 +10,7 @@ from typing import Any
 # exceptions: plain `click` (installed beside it for Ray and uvicorn) is another package whose
 # UsageError catches none of them. Typer makes public only BadParameter and a Context subclass, and
 # no hook to print a usage error other than in its box, so the classes come from where Typer keeps
-# them; tests/test_cli_errors.py fails at once if a Typer release moves them.
+# them; tests/referee/cli/test_cli_errors.py fails at once if a Typer release moves them.
 from typer._click import Context
 from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup

@@ -23,8 +23,8 @@ from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
-    from ..finished import FinishedGame
     from ..league.separation import SetWatch
+    from ..play.finished import FinishedGame
     from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(

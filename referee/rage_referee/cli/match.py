@@ -21,10 +21,10 @@ from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFault
 if TYPE_CHECKING:
     from rage_sdk.rules import Ruleset
 
-    from ..deals import Deals
-    from ..finished import FinishedGame
     from ..league.pairs import PairRow
-    from ..match import MatchResult
+    from ..matches.match import MatchResult
+    from ..play.deals import Deals
+    from ..play.finished import FinishedGame
 
 
 FORFEIT_NOTE = (
@@ -125,11 +125,11 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON instead of a table.")] = False,
 ) -> None:
     """Play --games games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
-    from ..deals import Deals
     from ..faults import fault_lines
-    from ..game_spec import TimeControl
     from ..league.record_files import RecordFileError
-    from ..match import MatchResult, duplicate_specs, run_match, write_deal_key
+    from ..matches.match import MatchResult, duplicate_specs, run_match, write_deal_key
+    from ..play.deals import Deals
+    from ..play.spec import TimeControl
     from ..seats import BotSpec, BotSpecError, HandshakeError
     from ..seats.spec import shared_seat
 

@@ -548,7 +548,7 @@ def create_command(
     from rage_sdk.pb import referee_pb2 as pb
 
     from ..limits import MAX_LEAGUE_FILE_BYTES
-    from ..record_file import UnreadableFileError, read_regular
+    from ..records.file import UnreadableFileError, read_regular
 
     try:
         text = read_regular(file, MAX_LEAGUE_FILE_BYTES).decode()

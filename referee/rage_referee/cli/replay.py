@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..limits import MAX_RECORD_BYTES
-from ..record_file import UnreadableFileError, read_regular
+from ..records.file import UnreadableFileError, read_regular
 from .common import err, fail, out
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def verify_command(
     """Replay a record under the rules: exit 0 legal, 1 a rule broken or a wrong result, 2 malformed."""
     from rage_sdk.replay import MALFORMED, verify
 
-    from ..record_text import seat_names
+    from ..records.text import seat_names
 
     verdict = verify(_read(file))
     if as_json:
@@ -93,7 +93,7 @@ def show_command(
     from rage_sdk.record import brief
     from rage_sdk.replay import ILLEGAL
 
-    from ..record_show import faults_of, game_story, seat_story
+    from ..records.show import faults_of, game_story, seat_story
 
     record, data = _load(file)
     faults = faults_of(data)
@@ -129,8 +129,8 @@ def ask_command(
     from rage_sdk.decisions import decisions
     from rage_sdk.replay import ILLEGAL, verify_record
 
-    from ..record_ask import ask_bot, asked_spec
-    from ..record_show import answers_table, faults_of
+    from ..records.ask import ask_bot, asked_spec
+    from ..records.show import answers_table, faults_of
     from ..seats import BotSpecError, HandshakeError
 
     record, data = _load(file)

@@ -16,8 +16,8 @@ from rich.table import Table
 from ..text import name_text
 
 if TYPE_CHECKING:
-    from ..finished import FinishedGame
     from ..league.pairs import PairRow
+    from ..play.finished import FinishedGame
 
 MAX_NAME = 24
 

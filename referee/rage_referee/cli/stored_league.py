@@ -11,10 +11,10 @@ from ..faults import Forfeits
 from .common import fail
 
 if TYPE_CHECKING:
-    from ..finished import FinishedGame
     from ..league.config import LeagueConfig
     from ..league.release import SetRelease
     from ..league.store import DealKey
+    from ..play.finished import FinishedGame
 
 
 @dataclass(frozen=True)

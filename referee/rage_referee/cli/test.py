@@ -19,8 +19,8 @@ from .common import err, fail, out, parse_ruleset
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
 if TYPE_CHECKING:
-    from ..deals import Deals
-    from ..trial import TrialConfig, TrialStatus
+    from ..matches.trial import TrialConfig, TrialStatus
+    from ..play.deals import Deals
 
 EXIT_CODES = {"H1": 0, "H0": 1, "undecided": 2}
 
@@ -150,10 +150,18 @@ def test_command(
     H1 (evidence NEW is stronger) once it is above 0, H0 (NEW is not stronger by the margin) once below the margin.
     A margin belongs to its table size and field: the same pair differs by other margins at others.
     Exit 0: H1, 1: H0, 2: undecided (or bad input), 3: a bot that cannot start."""
-    from ..game_spec import TimeControl
     from ..league.store import Store, StoreError, sqlite_url
+    from ..matches.trial import (
+        DEFAULT_ELO1,
+        TrialConfig,
+        first_status,
+        max_sets_for,
+        run_trial,
+        set_figures,
+        trial_deals,
+    )
+    from ..play.spec import TimeControl
     from ..seats import BotSpec, BotSpecError, HandshakeError
-    from ..trial import DEFAULT_ELO1, TrialConfig, first_status, max_sets_for, run_trial, set_figures, trial_deals
 
     specs = []
     for role, text in [("NEW", new), ("BASE", base), *(("--field", text) for text in field)]:

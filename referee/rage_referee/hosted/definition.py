@@ -18,11 +18,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..deals import Deals
 from ..faults import Forfeits
 from ..league.config import CONTEST_FORFEITS, LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import ScheduledGame
+from ..play.deals import Deals
 from ..problems import first_problem
 from ..seats.spec import BotSpec, kind_of, shared_seat
 from .checks import MAX_LEAGUE_NAME, check_name

@@ -30,14 +30,14 @@ from pathlib import Path
 
 from rage_sdk.deal import key_commitment
 
-from ..finished import FinishedGame
-from ..game import FaultLedger
-from ..game_spec import GameSpec
 from ..league.config import LeagueConfig
 from ..league.release import SetRelease
 from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, with_stored_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoreError
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec
 from ..runner import GameRunner, StartFailure
 from ..runner.settings import LOCAL, RunnerKind, RunnerSettings
 from ..sandbox import Sandbox

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from rage_sdk.pb import referee_pb2 as pb
 
 from ..faults import Fault
-from ..finished import FinishedGame
 from ..league.audit import Audit
 from ..league.pairs import PairRow
 from ..league.ratings import RatingRow
+from ..play.finished import FinishedGame
 from ..submissions.version import short_version
 from ..text import bot_text
 from .registry import BotEntry, EntrantEntry, LeagueEntry, LeagueStatus

@@ -19,9 +19,9 @@ from rage_sdk.deal import key_commitment
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
-from ..finished import FinishedGame
 from ..league.release import SetRelease
 from ..league.store import Store
+from ..play.finished import FinishedGame
 from ..seats.spec import seat_address
 from . import events, messages
 from .addresses import callable_address

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..faults import Forfeits
-from ..finished import FinishedGame
 from ..league.audit import Audit, memory_audit
 from ..league.collusion import CollusionRow, collusion_table
 from ..league.pairs import PairRow, pair_table
 from ..league.ratings import RatingRow, rating_table
 from ..league.store import Store
+from ..play.finished import FinishedGame
 
 
 @dataclass(frozen=True)

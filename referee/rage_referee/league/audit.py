@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from scipy import stats
 
-from ..finished import FinishedGame
+from ..play.finished import FinishedGame
 from .pairs import Summary, duplicate_sets, holm
 
 ERROR_RATE = 0.05

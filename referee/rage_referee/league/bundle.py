@@ -35,12 +35,11 @@ from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
 
-from .. import output_folder
-from ..deals import Deals, key_from_hex
 from ..faults import Fault, Forfeits
-from ..finished import Figures, FinishedGame
-from ..record_file import UnreadableFileError, kind_of, read_regular
-from . import ratings
+from ..play.deals import Deals, key_from_hex
+from ..play.finished import Figures, FinishedGame
+from ..records.file import UnreadableFileError, kind_of, read_regular
+from . import output_folder, ratings
 from .config import LeagueConfig
 from .schedule import SCHEDULE_VERSION, ScheduledGame, schedule, schedule_size
 

@@ -25,7 +25,7 @@ from itertools import permutations
 
 from scipy import stats
 
-from ..finished import FinishedGame
+from ..play.finished import FinishedGame
 from .audit import ERROR_RATE, Audit, flagged
 from .pairs import LEVEL, SetHands, duplicate_sets
 

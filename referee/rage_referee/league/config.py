@@ -58,7 +58,6 @@ from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 
 from ..faults import Forfeits
-from ..game_spec import TimeControl
 from ..limits import (
     MAX_BANK_MS,
     MAX_CONCURRENCY,
@@ -68,8 +67,9 @@ from ..limits import (
     MAX_LEAGUE_FILE_BYTES,
     MAX_SEED,
 )
+from ..play.spec import TimeControl
 from ..problems import first_problem
-from ..record_file import UnreadableFileError, read_regular
+from ..records.file import UnreadableFileError, read_regular
 from ..runner.isolation import Isolation
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings

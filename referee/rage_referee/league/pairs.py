@@ -25,7 +25,7 @@ from itertools import combinations
 import numpy as np
 from scipy import stats
 
-from ..finished import FinishedGame
+from ..play.finished import FinishedGame
 from . import sequence
 from .superiority import los
 

@@ -29,7 +29,7 @@ import numpy as np
 from openskill.models import PlackettLuce
 
 from ..faults import Forfeits
-from ..finished import FinishedGame, bot_totals
+from ..play.finished import FinishedGame, bot_totals
 from .superiority import los as capped_los
 
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)

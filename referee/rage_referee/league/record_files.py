@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..record_file import read_regular
+from ..records.file import read_regular
 from ..text import bot_text
 from .schedule import ScheduledGame
 from .store import Store

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from ..finished import FinishedGame
+from ..play.finished import FinishedGame
 from .seatings import seatings
 
 

@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..deals import Deals
-from ..finished import FinishedGame
-from ..game import FaultLedger
-from ..game_spec import GameSpec, Occasion
+from ..play.deals import Deals
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec, Occasion
 from ..runner import StartFailure
 from ..sandbox import Sandbox
 from ..seats import BotKind

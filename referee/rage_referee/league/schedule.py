@@ -29,7 +29,7 @@ from itertools import combinations
 
 from rage_sdk.deal import shuffled
 
-from ..deals import deal_seed
+from ..play.deals import deal_seed
 from .seatings import Seating, seatings
 
 MAX_TABLES = 120
@@ -193,7 +193,7 @@ def schedule(
     """The league's games in playing order. Give ``games`` (in all) or ``games_per_table``.
 
     The count is rounded up to whole rounds (:func:`schedule_size`). Deals come from the secret
-    ``deal_key``, or without one from ``seed`` (:func:`rage_referee.deals.deal_seed`).
+    ``deal_key``, or without one from ``seed`` (:func:`rage_referee.play.deals.deal_seed`).
     """
     tables = tables_for(bots, players, seed, version)
     unit = len(seatings(players)) if duplicate else 1

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, pairwise
 
 from ..faults import Forfeits
-from ..finished import FinishedGame
+from ..play.finished import FinishedGame
 from .pairs import PairRow, pair_rows, set_differences
 from .ratings import rating_table
 from .schedule import ScheduledGame

@@ -1,6 +1,6 @@
 """Finished games, stored as they end: SQLite by default, any SQLAlchemy URL (PostgreSQL) alike.
 
-The store is the one home of I/O for finished games (:class:`~rage_referee.finished.FinishedGame`
+The store is the one home of I/O for finished games (:class:`~rage_referee.play.finished.FinishedGame`
 in, and out again) and knows no rules; no other module reads its tables. Each game is committed
 the moment it ends, so killing the process loses none, and a league resumes from what is here.
 
@@ -37,9 +37,9 @@ from sqlalchemy.engine import Engine, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..deals import new_key
 from ..faults import Fault
-from ..finished import Figures, FinishedGame, figures_of
+from ..play.deals import new_key
+from ..play.finished import Figures, FinishedGame, figures_of
 from .schema import create_tables, has_table, upgrade
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..finished import FinishedGame
+from ..play.finished import FinishedGame
 from ..sandbox import Sandbox
 from ..seats import SUBMISSION
 from ..submissions.build import build

@@ -35,7 +35,6 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from ..finished import FinishedGame
 from ..hosted.auth import Caller, Role
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
@@ -44,6 +43,7 @@ from ..hosted.leagues import release_of
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
+from ..play.finished import FinishedGame
 from .front import (
     BACKLOG,
     ConnectionGate,

@@ -18,12 +18,12 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from ..finished import FinishedGame
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
 from ..league.pairs import pair_table
 from ..league.ratings import RatingRow
 from ..league.superiority import few_sets_note
+from ..play.finished import FinishedGame
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
 from .text import capped

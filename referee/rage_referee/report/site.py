@@ -19,11 +19,11 @@ from pathlib import Path
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord, check_shape
 
-from .. import output_folder
-from ..finished import FinishedGame
+from ..league import output_folder
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
 from ..league.ratings import RatingRow
+from ..play.finished import FinishedGame
 from .pages import (
     League,
     bot_file,
@@ -87,8 +87,8 @@ def write_replay(directory: Path, game: FinishedGame, league: League) -> list[Pa
 
 
 def foreign_contents(out: Path, league: str) -> str | None:
-    """What keeps ``out`` from taking the report of ``league``, in words (:func:`.output_folder.foreign_contents`):
-    nothing when it is missing, empty or that league's own report."""
+    """What keeps ``out`` from taking the report of ``league``, in words
+    (:func:`..league.output_folder.foreign_contents`): nothing when it is missing, empty or that league's own report."""
     return output_folder.foreign_contents(out, MARKER, FORMAT, league, "report")
 
 

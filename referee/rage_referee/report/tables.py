@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..finished import FinishedGame
 from ..league.ratings import fit_elo
+from ..play.finished import FinishedGame
 
 HISTORY_STEPS = 24
 """Refits of the rating history, at most (each a fit over the games so far)."""

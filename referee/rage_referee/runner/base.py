@@ -1,8 +1,8 @@
 """The runner seam: games in, finished games out, the bots started and stopped around them.
 
 A caller builds a runner over the bots, enters it (the bots start), hands :meth:`GameRunner.run`
-the games to play and stores each :class:`~rage_referee.finished.FinishedGame` as it arrives; the
-runner stores nothing. The :class:`~rage_referee.game.FaultLedger` (fault counts, forfeits)
+the games to play and stores each :class:`~rage_referee.play.finished.FinishedGame` as it arrives; the
+runner stores nothing. The :class:`~rage_referee.play.game.FaultLedger` (fault counts, forfeits)
 belongs to the caller: a runner charges it as its games report faults. :class:`LocalRunner`
 charges it live; a runner that plays elsewhere may fold each game's charges in when the game
 returns, so there a bot's forfeit can lag by the games in flight.
@@ -18,9 +18,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self, TypedDict
 
-from ..finished import FinishedGame
-from ..game import FaultLedger
-from ..game_spec import GameSpec
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec
 from ..sandbox import Sandbox
 from ..seats import BotSpec
 from ..submissions.store import Submission

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from ..finished import FinishedGame
-from ..game import FaultLedger, play_game
-from ..game_spec import GameSpec
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger, play_game
+from ..play.spec import GameSpec
 from ..seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, start_all
-from ..tasks import all_or_cancel
 from ..text import name_text
+from .tasks import all_or_cancel
 
 
 class Isolation(StrEnum):

@@ -8,11 +8,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from ..game_spec import GameSpec
+from ..play.spec import GameSpec
 from ..seats import BotHandle, BotSpec, Dispatcher
-from ..tasks import all_or_cancel
 from .base import GameRunner, OnFailed, OnFinished, StartFailure
 from .isolation import Isolation, Seating, interleaved
+from .tasks import all_or_cancel
 
 
 class LocalRunner(GameRunner):

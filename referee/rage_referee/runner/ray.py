@@ -2,7 +2,7 @@
 
 Each of ``workers`` Ray actors (a worker process somewhere on the cluster) launches the bots of the
 league itself (commands, ``FILE.py:CLASS`` modules, or addresses it can reach), once, and plays
-the games it is given with :func:`~rage_referee.game.play_game`, the code every runner uses,
+the games it is given with :func:`~rage_referee.play.game.play_game`, the code every runner uses,
 ``concurrency`` at a time; each game is one actor task that returns its finished game to the
 driver. Only the driver stores: it calls ``on_finished`` once per game index, so a task Ray runs
 again never stores a game twice, and a driver killed and run again resumes from the store.
@@ -11,7 +11,7 @@ A worker process that dies mid-game costs its games in flight one more try each:
 actor (which launches its bots again) and the driver sends those games again once it is back, up
 to ``max_retries`` times each.
 
-The driver owns the :class:`~rage_referee.game.FaultLedger`. Each game starts with a copy of it
+The driver owns the :class:`~rage_referee.play.game.FaultLedger`. Each game starts with a copy of it
 and the driver adds the game's charged faults when it returns, so a bot forfeited by its faults
 is forfeited in the games started after that; the games already in flight (at most ``workers x
 concurrency``) still ask it.
@@ -48,9 +48,9 @@ from typing import Any, Self, Unpack
 import ray
 from ray.exceptions import ActorUnavailableError, RayActorError, RayError, RayTaskError
 
-from ..finished import FinishedGame
-from ..game import FaultLedger
-from ..game_spec import GameSpec
+from ..play.finished import FinishedGame
+from ..play.game import FaultLedger
+from ..play.spec import GameSpec
 from ..seats import BotHandle, BotSpec, Dispatcher
 from .base import GameRunner, OnFailed, OnFinished, RunnerError, RunnerOptions, StartFailure
 from .isolation import Isolation, Seating, interleaved

@@ -20,8 +20,8 @@ from typing import Any, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from ..game import FaultLedger
 from ..limits import MAX_WORKERS
+from ..play.game import FaultLedger
 from ..seats import BotSpec
 from .base import GameRunner, RunnerError, RunnerOptions
 from .local import LocalRunner

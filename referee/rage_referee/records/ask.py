@@ -1,0 +1,128 @@
+"""``rage replay ask``: put a recorded game's decisions to a bot again, each with the view its seat had then.
+
+The record is played again through the referee's own game (:class:`rage_referee.play.game._Game`), every
+bid and play taken from the record, so the asked bot is sent exactly the messages the seat was
+sent during the game (the start, every event it was entitled to, each decision request with its
+view) and is asked as the referee asks: with its deadline, over its connection, faults and all.
+Its answers never change the game; the record's actions are played whatever it says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from rage_sdk.actions import Action
+from rage_sdk.cards import card_id
+from rage_sdk.decisions import Decision, decisions
+from rage_sdk.events import GameInfo
+from rage_sdk.record import GameRecord
+from rage_sdk.state import CHANCE, GameState
+
+from ..faults import Fault
+from ..limits import MAX_BANK_MS, MAX_DECISION_MS
+from ..play.game import FaultLedger, _Game
+from ..play.spec import GameSpec, TimeControl
+from ..seats import BotHandle, BotIdentity, BotSpec
+
+NEVER_FORFEIT = 10**9
+_NAMED = re.compile(r"^[A-Za-z0-9_.-]+=\S")
+
+
+def asked_spec(text: str) -> BotSpec:
+    """A bot as ``rage match --bot`` takes it, with or without ``NAME=`` in front."""
+    if _NAMED.match(text):
+        return BotSpec.parse(text)
+    return BotSpec.of("asked", text.strip())
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the bot chose at one recorded decision."""
+
+    decision: Decision
+    action: Action
+    """The bot's choice (the referee's fallback when it faulted)."""
+    fault: Fault | None
+    ms: int
+
+    @property
+    def differs(self) -> bool:
+        return self.action != self.decision.action
+
+
+def time_control_of(meta: dict[str, Any] | None) -> TimeControl:
+    """The game's time control from its ``meta``, or the referee's default."""
+    time = (meta or {}).get("time")
+    if not isinstance(time, dict):
+        return TimeControl()
+    highest = {"decision_ms": MAX_DECISION_MS, "bank_ms": MAX_BANK_MS}  # past them no league ran, nor gRPC can say
+    values = {key: time[key] for key, most in highest.items() if type(time.get(key)) is int and 0 <= time[key] <= most}
+    return TimeControl(**values, max_faults=NEVER_FORFEIT)
+
+
+def game_index_of(meta: dict[str, Any] | None) -> int:
+    """The game's index from its ``meta`` (a bot may seed itself from its game id), else 0."""
+    index = (meta or {}).get("game")
+    return index if type(index) is int and 0 <= index < 2**40 else 0
+
+
+class _Rerun(_Game):
+    """A recorded game played again by the referee, every action from the record, one seat's bot asked too."""
+
+    def __init__(self, record: GameRecord, handle: BotHandle) -> None:
+        players = tuple(record.players)
+        time = time_control_of(record.meta)
+        spec = GameSpec(game_index_of(record.meta), record.ruleset, players, seed=0, time=time)
+        super().__init__(spec, dict.fromkeys(players, handle), FaultLedger(NEVER_FORFEIT))
+        first = record.rounds[0]
+        self.state = GameState(record.ruleset, len(players), first_round=record.first_round, dealer=first.dealer)
+        self.record = record
+        self.dealt = 0
+
+    def info(self, seat: int) -> GameInfo:
+        return replace(super().info(seat), first_round=self.record.first_round)
+
+    def _deal(self) -> None:
+        round_ = self.record.rounds[self.dealt]
+        self.dealt += 1
+        self._round_started(
+            self.state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
+        )
+
+    async def answers(self, seat: int, wanted: Callable[[Decision], bool]) -> AsyncIterator[Answer]:
+        """The bot's answer at each of ``seat``'s decisions that ``wanted`` picks, in the game's order."""
+        clock = asyncio.get_running_loop().time
+        for decision in decisions(self.record):
+            if self.state.current_player() == CHANCE:
+                self._deal()
+            if decision.seat == seat and wanted(decision):
+                faults, started = len(self.faults), clock()
+                action = await self.ask(seat)
+                ms = round((clock() - started) * 1000)
+                yield Answer(decision, action, self.faults[-1] if len(self.faults) > faults else None, ms)
+            self._apply(decision.seat, decision.action)
+
+
+async def ask_bot(
+    record: GameRecord,
+    spec: BotSpec,
+    seat: int,
+    wanted: Callable[[Decision], bool],
+    log_dir: Path = Path("logs"),
+) -> tuple[BotIdentity, list[Answer]]:
+    """Start the bot, put to it every decision of ``seat`` that ``wanted`` picks, stop it.
+
+    :raises BotSpecError, HandshakeError: when the bot cannot be started.
+    :raises rage_sdk.errors.IllegalActionError: when the record breaks a rule.
+    """
+    handle = BotHandle(spec, log_dir)
+    try:
+        identity = await handle.start()
+        return identity, [answer async for answer in _Rerun(record, handle).answers(seat, wanted)]
+    finally:
+        await handle.stop()

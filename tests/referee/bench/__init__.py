@@ -1,0 +1,1 @@
+"""Tests of ``rage_referee.bench``."""

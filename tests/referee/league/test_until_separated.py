@@ -1,0 +1,56 @@
+"""``rage league run --until-separated``: a league stops once its standings are separated, or at its games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rage_referee.league.pairs import PairRow
+from rage_referee.league.schedule import schedule
+from rage_referee.league.separation import SetWatch, adjacent_separated
+
+from tests.helpers.game_records import scored_game
+from tests.helpers.league import HEURISTIC, RANDOM, flat, rage, stored, write_league
+
+SHORT = 'preset = "amigo"\nrounds = [5, 4, 3, 2, 1]'
+
+
+def row(a: str, b: str, p_corrected: float) -> PairRow:
+    return PairRow(a, b, 10, 1.0, 0.5, 1.5, 0.9, p_corrected, 0.5, 1.5, p_corrected)
+
+
+def test_the_rule_asks_every_adjacent_pair_and_no_other() -> None:
+    rows = [row("a", "b", 0.01), row("c", "b", 0.02), row("a", "c", 0.5)]  # a pair either way round
+    assert adjacent_separated(rows, ["a", "b", "c"])
+    assert not adjacent_separated(rows, ["a", "c", "b"])  # a and c are not separated
+    assert not adjacent_separated(rows, ["a"])
+
+
+def test_the_watch_counts_a_set_once_its_every_game_is_in() -> None:
+    scheduled = schedule(["a", "b"], 2, games=40, seed=1)
+    watch = SetWatch(scheduled)
+    completed = []
+    for game in scheduled:
+        better = game.seats.index("a")
+        totals = [20 if seat == better else 10 for seat in range(2)]
+        completed.append(watch.add(scored_game(game.index, game.seats, totals=totals, set_id=game.set_id)))
+    assert completed == [False, True] * 20 and watch.sets == 20
+    assert watch.figures["a", "b"] == [10.0] * 20
+    assert watch.order() == ["a", "b"] and watch.separated()
+
+
+def test_clearly_different_bots_stop_early(tmp_path: Path) -> None:
+    file = write_league(tmp_path, bots={"heuristic": HEURISTIC, "random": RANDOM}, players=2, games=200, ruleset=SHORT)
+    result = rage("league", "run", file, "--until-separated", "--standings-every", "0")
+    assert result.exit_code == 0, result.output
+    games = stored(file)
+    assert len(games) < 200 and len(games) % 2 == 0  # whole sets of both seatings
+    assert "stopped: every bot separated from the next one down after" in flat(result.stdout)
+    assert f"({len(games)} of 200 games;" in flat(result.stdout)
+
+
+def test_identical_bots_run_to_the_cap(tmp_path: Path) -> None:
+    file = write_league(tmp_path, bots={"random": RANDOM, "random-2": RANDOM}, players=2, games=40, ruleset=SHORT)
+    result = rage("league", "run", file, "--until-separated", "--standings-every", "0")
+    assert result.exit_code == 0, result.output
+    assert len(stored(file)) == 40
+    assert "stopped at the league's 40 games: after 20 complete duplicate sets not every bot" in flat(result.stdout)

@@ -1,0 +1,154 @@
+"""In-process bots (``FILE.py:CLASS``): whatever the bot's code does, the referee's match goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rage_referee.cli import app
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
+from rage_referee.seats import BotSpec
+from rage_referee.seats.local import FailureLog
+from rage_sdk.rules import Ruleset
+
+from tests.helpers.cli import runner
+
+GREEDY = f"{Path(__file__).resolve().parents[3] / 'examples' / 'greedy_bot.py'}:GreedyBot"
+EXITER = """
+import asyncio, sys
+from rage_sdk import Bot, Play, SeatView
+
+class Exiter(Bot):
+    \"\"\"Raises {raised} in its 15th bid (in the second game), else the lowest bid and first play.\"\"\"
+    bids = 0
+
+    def bid(self, view: SeatView) -> int:
+        Exiter.bids += 1
+        if Exiter.bids == 15:
+            {raised}
+        return min(view.legal_bids)
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+"""
+SERVED = """
+if __name__ == "__main__":
+    from rage_sdk.server import main
+
+    main(Exiter)
+"""
+
+
+def match_of(tmp_path: Path, bot: str) -> Any:
+    """``rage match`` of three games of ``bot`` (named e) against the greedy bot, checked to end in its figures.
+
+    An in-process bot's own traceback goes to the referee's stderr (its log): the match's end is checked.
+    """
+    result = runner.invoke(
+        app, ["match", f"--bot=e={bot}", f"--bot=g={GREEDY}", "--games=3", "--json", f"--logs={tmp_path}"]
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert {name: bot["games"] for name, bot in figures["bots"].items()} == {"e": 3, "g": 3}, figures
+    assert figures["bots"]["e"]["faults"] == 1, result.stderr
+    return result
+
+
+def test_an_in_process_bot_that_calls_exit_is_charged_a_crash_and_the_match_goes_on(tmp_path: Path) -> None:
+    """sys.exit() ended rage match with the bot's code (4), printing none of the figures of the games finished."""
+    bot = tmp_path / "exiter.py"
+    bot.write_text(EXITER.format(raised="sys.exit(4)"))
+    result = match_of(tmp_path, f"{bot}:Exiter")
+    line = "e crashed (round 5, bidding, decision 77): the bot called exit(4): an in-process bot may not exit"
+    assert line in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("served", [False, True], ids=["in-process", "served"])
+@pytest.mark.parametrize("raised", ["asyncio.CancelledError", "GeneratorExit"])
+def test_a_cancelled_error_from_a_bots_own_code_is_its_error(tmp_path: Path, raised: str, served: bool) -> None:
+    """In the referee's process it ended rage match in a traceback; in a served bot it left the stream hanging,
+    every later decision of every game a timeout."""
+    bot = tmp_path / "exiter.py"
+    bot.write_text(EXITER.format(raised=f"raise {raised}('mine')") + SERVED)
+    result = match_of(tmp_path, f"python {bot}" if served else f"{bot}:Exiter")
+    said = f"{'asyncio.exceptions.' if 'asyncio' in raised else ''}{raised.split('.')[-1]}: mine"
+    assert f"e bot_error (round 5, bidding, decision 77): {said}" in result.stderr, result.stderr
+
+
+UNMADE_ONCE = """
+import asyncio
+from rage_sdk import Bot
+from rage_sdk.server import main
+
+class Once(Bot):
+    \"\"\"Its third instance (the third game's) raises CancelledError as it is made.\"\"\"
+    made = 0
+
+    def __init__(self) -> None:
+        Once.made += 1
+        if Once.made == 3:
+            raise asyncio.CancelledError("mine")
+
+    def bid(self, view):
+        return min(view.legal_bids)
+
+    def play(self, view):
+        return view.legal_plays[0]
+
+if __name__ == "__main__":
+    main(Once)
+"""
+
+
+def test_a_served_bot_made_with_a_cancelled_error_ends_its_stream(tmp_path: Path) -> None:
+    """The stream hung (the server took the error for a cancelled call): every later decision timed out."""
+    bot = tmp_path / "once.py"
+    bot.write_text(UNMADE_ONCE)
+    result = match_of(tmp_path, f"python {bot}")
+    assert "e crashed (round 1, bidding, decision 2): stream failed: " in result.stderr, result.stderr
+    assert "the bot raised CancelledError: mine" in result.stderr
+
+
+def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Each failure is a line and a traceback in ``logs/NAME.log`` (each was printed on the referee's terminal:
+    thousands of lines in a check of a bot that fails every decision); a bot that never fails makes no log."""
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("from rage_sdk import Bot\n\nclass Lazy(Bot):\n    pass\n")
+    specs = [BotSpec.of("lazy", f"{lazy}:Lazy"), BotSpec.of("greedy", GREEDY)]
+    logs = tmp_path / "logs"
+    asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), games=1, deals=Deals.public(0), log_dir=logs))
+    assert "Traceback" not in capfd.readouterr().err
+    log = (logs / "lazy.log").read_text()
+    assert log.count("Traceback") == 3, log  # a bid and two plays
+    assert "NotImplementedError: Lazy does not override bid(), which every Bot must" in log
+    assert not (logs / "greedy.log").exists()
+
+
+def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path: Path) -> None:
+    """After the crash of its first decision, each of the game's others said 'unknown game 0'; the log has
+    the traceback of the making."""
+    unmade = tmp_path / "unmade.py"
+    unmade.write_text("from rage_sdk import Bot\n\nclass Unmade(Bot):\n    def __init__(self, x):\n        pass\n")
+    specs = [BotSpec.of("unmade", f"{unmade}:Unmade"), BotSpec.of("greedy", GREEDY)]
+    logs = tmp_path / "logs"
+    result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), 1, Deals.public(0), log_dir=logs))
+    (game,) = result.games
+    why = "TypeError: Unmade.__init__() missing 1 required positional argument: 'x'"
+    details = [fault.detail for fault in game.figures.faults]
+    assert details == [f"the bot failed: {why}"] + [f"the bot of this game could not be made: {why}"] * 2
+    assert f"making the bot failed: {why}\nTraceback" in (logs / "unmade.log").read_text()
+
+
+def test_an_in_process_bots_log_holds_each_line_as_it_is_told(tmp_path: Path) -> None:
+    """Read while the match runs (rage bot check names it), it held nothing until the match ended."""
+    log = FailureLog(tmp_path / "logs" / "bot.log")
+    print("bot error in game 0 (id 1), decision 1: ValueError: no", file=log)
+    assert (tmp_path / "logs" / "bot.log").read_text().endswith("decision 1: ValueError: no\n")
+    log.close()

@@ -1,0 +1,1 @@
+"""Tests of the SDK: the rules engine, views, records, sampling and the example bots."""
