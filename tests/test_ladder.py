@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from rage_referee import ladder
+from rage_referee.bench import ladder
 from rage_referee.league.config import load_league
 from rage_referee.seats import load_bot_class
 from test_cli import rage

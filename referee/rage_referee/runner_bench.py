@@ -21,7 +21,7 @@ from typing import Any
 from rage_sdk.examples import example_bot
 from rage_sdk.rules import Ruleset
 
-from .bench import Rate
+from .bench.engine import Rate
 from .finished import FinishedGame
 from .game import FaultLedger
 from .game_spec import GameSpec

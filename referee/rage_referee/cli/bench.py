@@ -15,7 +15,7 @@ from .options import FiguresJsonOption
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from .. import bench
+    from ..bench import engine as bench
 
 app = typer.Typer(help="Measure speed (figures beside a baseline from the same run).", no_args_is_help=True)
 
@@ -34,7 +34,7 @@ def engine_command(
 
     if ruleset not in PRESETS:
         fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
-    from .. import bench
+    from ..bench import engine as bench
 
     rules = Ruleset.of(ruleset)
     try:
@@ -69,7 +69,7 @@ def search_command(
     beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
     from rage_sdk.rules import Ruleset
 
-    from .. import bench
+    from ..bench import engine as bench
 
     rules = Ruleset.of("amigo")
     worlds, playouts, engine, baseline = bench.take_turns(
@@ -113,7 +113,7 @@ def protocol_command(
 ) -> None:
     """Decisions per second through the referee with random bots as gRPC processes, beside the same games in-process."""
     levels = number_list("--matches", matches, "1,8,32")
-    from .. import bench
+    from ..bench import engine as bench
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
     try:
@@ -179,7 +179,7 @@ def league_command(
     levels = number_list("--matches", matches, "1,4,16")
     from rage_sdk.rules import Ruleset
 
-    from .. import bench
+    from ..bench import engine as bench
 
     engine = bench.engine_rate(Ruleset.of("amigo"), 4, seconds)
     figures = asyncio.run(bench.league_rates(levels, games))
@@ -420,7 +420,7 @@ def ladder_command(
     depend on machine load."""
     from rage_sdk.examples import EXAMPLE_BOTS
 
-    from .. import ladder
+    from ..bench import ladder
 
     if clock not in ladder.CLOCKS:
         fail(f"--clock: {clock!r} is not one of {', '.join(ladder.CLOCKS)}")

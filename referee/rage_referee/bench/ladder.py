@@ -27,9 +27,9 @@ from rage_sdk.rules import Ruleset
 from rage_sdk.state import GameState, Phase
 from rage_sdk.view import view_for
 
-from .finished import FinishedGame, figures_played
-from .league.ratings import bootstrap, fit_elo
-from .league.schedule import schedule
+from ..finished import FinishedGame, figures_played
+from ..league.ratings import bootstrap, fit_elo
+from ..league.schedule import schedule
 
 DECISION_MS = 60_000
 """The deadline bots are told (a search bot caps its budget at half of it)."""

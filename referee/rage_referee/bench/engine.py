@@ -21,17 +21,17 @@ from rage_sdk.simulate import random_game
 from rage_sdk.state import GameState
 from rage_sdk.view import view_for
 
-from .deals import Deals
-from .finished import FinishedGame
-from .game import FaultLedger
-from .game_spec import GameSpec, TimeControl
-from .league.config import LeagueConfig
-from .league.ratings import rating_table
-from .league.runner import league_game, league_schedule
-from .match import match_specs
-from .runner import GameRunner, LocalRunner
-from .sandbox import Sandbox
-from .seats import BotSpec
+from ..deals import Deals
+from ..finished import FinishedGame
+from ..game import FaultLedger
+from ..game_spec import GameSpec, TimeControl
+from ..league.config import LeagueConfig
+from ..league.ratings import rating_table
+from ..league.runner import league_game, league_schedule
+from ..match import match_specs
+from ..runner import GameRunner, LocalRunner
+from ..sandbox import Sandbox
+from ..seats import BotSpec
 
 
 @dataclass(frozen=True)
