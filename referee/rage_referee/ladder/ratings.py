@@ -114,6 +114,12 @@ def rate_set(before: Mapping[str, VersionRating], result: SetResult) -> dict[str
     }
 
 
+def add_set(table: dict[str, VersionRating], result: SetResult, predecessors: Mapping[str, str | None]) -> None:
+    """Rate ``result`` into ``table`` as the next set in order (a version new to it from its starting rating)."""
+    before = {v: table[v] if v in table else starting_rating(v, table, predecessors) for v in result.versions}
+    table.update(rate_set(before, result))
+
+
 def ladder_table(
     sets: Iterable[SetResult], predecessors: Mapping[str, str | None], versions: Iterable[str] = ()
 ) -> dict[str, VersionRating]:
@@ -124,8 +130,7 @@ def ladder_table(
     """
     table: dict[str, VersionRating] = {}
     for result in sets:
-        before = {v: table[v] if v in table else starting_rating(v, table, predecessors) for v in result.versions}
-        table.update(rate_set(before, result))
+        add_set(table, result, predecessors)
     for version in versions:
         if version not in table:
             table[version] = starting_rating(version, table, predecessors)
