@@ -587,3 +587,58 @@ def store_bench_command(
             for figure in figures
         ],
     )
+
+
+@app.command("contest")
+def contest_command(
+    games: Annotated[int, typer.Option(min=12, max=1_000_000, help="Games each system plays.")] = 3000,
+    players: Annotated[int, typer.Option(min=2, max=8, help="Players at each table.")] = 4,
+    step: Annotated[int, typer.Option(min=1, help="Games between two points of the tau curve.")] = 48,
+    seed: Annotated[int, typer.Option(min=0, help="The seed of deals and matchmaking.")] = 1,
+    as_json: FiguresJsonOption = False,
+) -> None:
+    """A live contest simulated in-process (amigo): 16 heuristic bots each taking random moves at its
+    own rate, 4 of them resubmitting a stronger version at a third of the games, 2 of one owner. The
+    ladder (duplicate sets at its matchmaker's tables, rated once per set) beside Kaggle-style
+    matchmaking (single games at tables of rating neighbours, rated once per game): Kendall's tau of the
+    leaderboard against the true order, games until each new version's rank settles, games per bot."""
+    from rage_sdk.rules import Ruleset
+
+    from ..bench import contest
+
+    if step > games:
+        fail(f"--step: {step} games between points of the curve, more than the {games} --games")
+    figures = contest.measure(games, players, seed, step, Ruleset.of("amigo"), err.print)
+    if as_json:
+        print(json.dumps(figures))
+        return
+    sides = (figures["ladder"], figures["baseline"])
+
+    def shown(value: object, absent: str) -> str:
+        return absent if value is None else str(value)
+
+    spread = "{min} / {median:g} / {max}"
+    rows = [
+        (
+            f"games until the top {contest.TOP} stay at tau >= {contest.TARGET_TAU}",
+            *(shown(s["games_to_tau"], "not reached") for s in sides),
+        ),
+        ("tau at the end, all bots", *(f"{s['tau_all']:.3f}" for s in sides)),
+        (f"tau at the end, top {contest.TOP}", *(f"{s['tau_top8']:.3f}" for s in sides)),
+        ("games per bot: min / median / max", *(spread.format(**s["games_per_bot"]) for s in sides)),
+        ("tables with two bots of one owner", *(str(s["owner_clashes"]) for s in sides)),
+    ]
+    rows += [
+        (
+            f"games until {version} settles (rank within 1)",
+            *(shown(s["settled_after"][version], "not settled") for s in sides),
+        )
+        for version in sides[0]["settled_after"]
+    ]
+    print_figures(
+        f"rage bench contest: 16 bots, {games} games each, tables of {players}, seed {seed}",
+        ("", "ladder (duplicate sets)", "baseline (single games)"),
+        rows,
+        "top 8 tau against games (ladder / baseline): "
+        + ", ".join(f"{g}: {a:.2f}/{b:.2f}" for g, a, b in contest.curve_points(figures)),
+    )
