@@ -22,7 +22,7 @@ def cli_reference() -> str:
 
     command = typer.main.get_command(app)
     with typer.Context(command) as context:
-        return get_docs_for_click(obj=command, ctx=context, name="rage", title="The `rage` command")
+        return get_docs_for_click(obj=command, ctx=context, indent=1, name="rage")
 
 
 def protocol_page(page_folder: str) -> str:
