@@ -67,6 +67,7 @@ def test_the_site_builds_strictly_with_the_codes_references(tmp_path: Path) -> N
         assert f'id="{name}"' in api, f"the SDK API has no {name}"
     protocol = (site / "reference" / "protocol" / "index.html").read_text()
     assert "The Rage bot protocol" in protocol
+    assert not list(site.rglob("*.py")) and not list(site.rglob("__pycache__")), "the site publishes its build hooks"
 
 
 @pytest.mark.slow
