@@ -127,3 +127,41 @@ def test_the_league_file_reference_names_every_key(title: str, model: type[BaseM
     assert keys_of_table(title) == set(model.model_fields) - tables, title
     for table in tables:
         assert f"\n## `[{table}]`\n" in text, f"the league file reference has no section for [{table}]"
+
+
+def rage_command_lines(page: str) -> list[str]:
+    """Every line of ``page``'s fenced blocks that runs ``rage``, its comment and a shell's ``\\`` continuation
+    joined; a ``[--option ...]`` the page shows as optional is read as given."""
+    lines = []
+    for body in re.findall(r"^```[^\n]*\n(.*?)^```", (ROOT / page).read_text(), re.MULTILINE | re.DOTALL):
+        body = re.sub(r"\\\n\s*", " ", body)
+        lines += [line.removeprefix("$ ").strip() for line in body.splitlines()]
+    found = []
+    for line in lines:
+        if line.startswith("rage "):
+            found.append(re.sub(r"\s+#.*", "", line).replace("[", "").replace("]", "").replace("|", " "))
+    return found
+
+
+DOC_PAGES = [page for page in PAGES if page.startswith("docs/") or page == "README.md"]
+
+
+@pytest.mark.parametrize("page", DOC_PAGES)
+def test_every_rage_command_of_the_pages_exists_with_its_options(page: str) -> None:
+    import shlex
+
+    import typer
+    from rage_referee.cli import app
+
+    root = typer.main.get_command(app)
+    for line in rage_command_lines(page):
+        words = shlex.split(line)[1:]
+        command = root
+        while hasattr(command, "commands") and words and words[0] in command.commands:
+            command = command.commands[words.pop(0)]
+        assert not hasattr(command, "commands"), f"{page}: {line!r} names no command of rage"
+        options = {name for param in command.params for name in (*param.opts, *param.secondary_opts)}
+        for word in words:
+            option = word.split("=", 1)[0]
+            if option.startswith("--"):
+                assert option in options, f"{page}: {line!r}: rage {command.name} has no {option}"
