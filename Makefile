@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test test-fast test-postgres bench lint proto clean screenshots
+.PHONY: install demo test test-fast test-postgres bench lint proto clean screenshots docs
 
 $(BIN)/rage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,10 +47,14 @@ proto: install
 screenshots: install
 	$(BIN)/python -m tests.screenshots screenshots
 
+# The documentation site, into site/: a broken link or reference fails the build.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 lint: install
 	$(BIN)/ruff check sdk referee tests examples
 	$(BIN)/ruff format --check sdk referee tests examples
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis demo screenshots
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis demo screenshots site

@@ -1,5 +1,6 @@
 """The project's own pages: docs/rules.md describes every preset and option of the engine, exactly;
-the pages link the repository's docs, never a path outside it."""
+the pages link the repository's docs, never a path outside it; the league file's reference names every key
+the league file takes; every Python snippet of the README and of the pages that teach runs."""
 
 from __future__ import annotations
 
@@ -9,11 +10,17 @@ from enum import StrEnum
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
+from rage_referee.league.config import LeagueConfig, TimeSettings
+from rage_referee.runner.settings import RunnerSettings
+from rage_referee.sandbox import SandboxSettings
 from rage_sdk.rules import EDITIONS, OPTION_NAMES, PRESETS, Ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = (ROOT / "docs" / "rules.md").read_text()
-PAGES = ["README.md", "proto/README.md", "docs/rules.md", "docs/record.md", "docs/sdk.md", "docs/ray.md"]
+PAGES = sorted(
+    ["README.md", "proto/README.md", *(str(page.relative_to(ROOT)) for page in (ROOT / "docs").rglob("*.md"))]
+)
 
 
 def rows(first_cell: str) -> list[list[str]]:
@@ -77,3 +84,84 @@ def test_pages_link_the_repositorys_own_docs(page: str) -> None:
     for target in re.findall(r"\]\(([^)#]+)", text):
         if not target.startswith("http"):
             assert (ROOT / page).parent.joinpath(target).exists(), f"{page} links {target}, which is not there"
+
+
+def python_blocks(page: str) -> list[str]:
+    """The fenced ``python`` blocks of ``page``, in order."""
+    return re.findall(r"^```python[^\n]*\n(.*?)^```", (ROOT / page).read_text(), re.MULTILINE | re.DOTALL)
+
+
+SNIPPET_PAGES = [page for page in PAGES if python_blocks(page)]
+
+
+def test_the_front_page_and_the_pages_that_teach_have_snippets() -> None:
+    assert {"README.md", "docs/tutorial/first-bot.md", "docs/how-to/search-bot.md"} <= set(SNIPPET_PAGES)
+
+
+@pytest.mark.parametrize("page", SNIPPET_PAGES)
+def test_every_python_snippet_runs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each block runs as written, in a fresh namespace, as a module imported (a bot's main() is not called)."""
+    monkeypatch.chdir(tmp_path)
+    for number, block in enumerate(python_blocks(page)):
+        exec(compile(block, f"{page}, python block {number + 1}", "exec"), {"__name__": "snippet"})
+
+
+def keys_of_table(title: str) -> set[str]:
+    """The keys in the first column of the table under the league file reference's heading ``title``."""
+    text = (ROOT / "docs" / "reference" / "league-file.md").read_text()
+    section = text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE))
+
+
+@pytest.mark.parametrize(
+    ("title", "model", "tables"),
+    [
+        ("Top-level keys", LeagueConfig, {"bots", "ruleset", "time", "sandbox", "runner"}),
+        ("`[time]`", TimeSettings, set()),
+        ("`[sandbox]`", SandboxSettings, set()),
+        ("`[runner]`", RunnerSettings, set()),
+    ],
+)
+def test_the_league_file_reference_names_every_key(title: str, model: type[BaseModel], tables: set[str]) -> None:
+    text = (ROOT / "docs" / "reference" / "league-file.md").read_text()
+    assert keys_of_table(title) == set(model.model_fields) - tables, title
+    for table in tables:
+        assert f"\n## `[{table}]`\n" in text, f"the league file reference has no section for [{table}]"
+
+
+def rage_command_lines(page: str) -> list[str]:
+    """Every line of ``page``'s fenced blocks that runs ``rage``, its comment and a shell's ``\\`` continuation
+    joined; a ``[--option ...]`` the page shows as optional is read as given."""
+    lines = []
+    for body in re.findall(r"^```[^\n]*\n(.*?)^```", (ROOT / page).read_text(), re.MULTILINE | re.DOTALL):
+        body = re.sub(r"\\\n\s*", " ", body)
+        lines += [line.removeprefix("$ ").strip() for line in body.splitlines()]
+    found = []
+    for line in lines:
+        if line.startswith("rage "):
+            found.append(re.sub(r"\s+#.*", "", line).replace("[", "").replace("]", "").replace("|", " "))
+    return found
+
+
+DOC_PAGES = [page for page in PAGES if page.startswith("docs/") or page == "README.md"]
+
+
+@pytest.mark.parametrize("page", DOC_PAGES)
+def test_every_rage_command_of_the_pages_exists_with_its_options(page: str) -> None:
+    import shlex
+
+    import typer
+    from rage_referee.cli import app
+
+    root = typer.main.get_command(app)
+    for line in rage_command_lines(page):
+        words = shlex.split(line)[1:]
+        command = root
+        while hasattr(command, "commands") and words and words[0] in command.commands:
+            command = command.commands[words.pop(0)]
+        assert not hasattr(command, "commands"), f"{page}: {line!r} names no command of rage"
+        options = {name for param in command.params for name in (*param.opts, *param.secondary_opts)}
+        for word in words:
+            option = word.split("=", 1)[0]
+            if option.startswith("--"):
+                assert option in options, f"{page}: {line!r}: rage {command.name} has no {option}"
