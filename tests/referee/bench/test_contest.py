@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.helpers.cli import one_line, rage
 from rage_referee.bench.contest import entrants, games_to_tau, settled_after
+
+from tests.helpers.cli import one_line, rage
 
 
 def test_a_tiny_contest_prints_both_systems_figures_with_owners_apart() -> None:
