@@ -111,11 +111,15 @@ def test_the_owner_sees_each_game_from_its_seat_and_no_one_else_does(live: Live,
     seat = str(game.figures.seats.index("raiser"))
     path = f"/leagues/cup/games/{game.index:05d}"
     assert get(live, f"{path}.{seat}.js", live.entrants["alice"]).status_code == 200
-    assert f'<option value="{seat}">' in get(live, f"{path}.html", live.entrants["alice"]).text
+    own = get(live, f"{path}.html", live.entrants["alice"]).text
+    log_link = f'<a class="own-log" href="../logs/raiser/{game.index:05d}.html">raiser</a>'
+    assert f'<option value="{seat}">' in own and log_link in own
     assert get(live, f"{path}.all.js", live.entrants["alice"]).status_code == 403
+    assert get(live, f"{path}.html", live.admin).text.count('class="own-log"') == 1  # greedy's log is not here
     for token in (live.entrants["bob"], live.entry):
         assert get(live, f"{path}.{seat}.js", token).status_code == 403
-        assert f'<option value="{seat}">' not in get(live, f"{path}.html", token).text
+        page = get(live, f"{path}.html", token).text
+        assert f'<option value="{seat}">' not in page and 'class="own-log"' not in page
 
 
 def test_a_bots_page_lists_its_versions_and_its_owner_finds_each_games_seat_and_log(

@@ -342,13 +342,23 @@ class LivePages:
         return render_log(league, game, log)
 
     async def game_page(self, request: Request, index: int) -> str:
-        _, league, game = await self.game(request, index)
+        """A game's page, with the views the caller may see, and a link to the log of each bot of it whose
+        seat it may see (its own bots', every bot's for the organizer) where there is one."""
+        entry, league, game = await self.game(request, index)
         views = allowed_views(self.caller(request), game, self.owners())
+        folder, shown = league_logs(self.contest.submissions.root, entry.name), self.shown(entry, league)
+
+        def render() -> str:
+            seen = [game.figures.seats[int(view)] for view in views if view.isdigit()]
+            return render_game(
+                league, game, views, [name for name in seen if index in logged_games(folder, name, shown)]
+            )
+
         _, snapshot = await self.snapshot(request)
         if snapshot.league is not league:  # a newer snapshot came meanwhile
-            return render_game(league, game, views)
+            return await asyncio.to_thread(render)
         key = f"games/{index:05d}.html?{','.join(views)}"
-        return await self.cached(snapshot, key, lambda: {key: render_game(league, game, views)})
+        return await self.cached(snapshot, key, lambda: {key: render()})
 
     async def replay(self, request: Request, index: int, view: str) -> str:
         entry, _, game = await self.game(request, index)

@@ -203,13 +203,15 @@ def render_log(league: League, game: FinishedGame, log: GameLog) -> str:
     return environment().get_template("log.html").render(league=league, game=game, log=log, seat=seat, root="../../")
 
 
-def render_game(league: League, game: FinishedGame, views: Sequence[str]) -> str:
-    """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it."""
+def render_game(league: League, game: FinishedGame, views: Sequence[str], logs: Sequence[str] = ()) -> str:
+    """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it. ``logs``: the bots
+    whose log of the game it links to."""
     labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
     choices = [
         (view, labels.get(view) or f"seat {view}: {capped(game.figures.seats[int(view)], 60)}") for view in views
     ]
-    return environment().get_template("game.html").render(league=league, game=game, choices=choices, root="../")
+    template = environment().get_template("game.html")
+    return template.render(league=league, game=game, choices=choices, logs=logs, root="../")
 
 
 def replay_script(data: dict[str, Any]) -> str:
