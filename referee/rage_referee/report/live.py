@@ -41,7 +41,7 @@ from ..finished import FinishedGame
 from ..hosted.auth import Caller, Role
 from ..hosted.bot_logs import game_log, league_logs, logged_games
 from ..hosted.contest import Contest
-from ..hosted.errors import ContestError, NotFound, Unauthenticated
+from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.events import Watcher
 from ..hosted.leagues import release_of
 from ..hosted.messages import STATUS
@@ -159,6 +159,8 @@ class Snapshot:
     """Seconds spent making it and rendering its pages (reading, fitting, rendering)."""
     pages: PageCache = field(default_factory=PageCache)
     """Pages rendered from it, by path (a game's page by path and the views it offers)."""
+    owners: Mapping[str, str] = field(default_factory=dict)
+    """The entrant of each of the league's bots (empty for the organizer's, or one no longer registered)."""
 
 
 class LivePages:
@@ -173,17 +175,6 @@ class LivePages:
         """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
         self._renders: dict[str, asyncio.Lock] = {}
         self._builds: dict[str, asyncio.Lock] = {}
-
-    def owners(self) -> dict[str, str]:
-        """Each registered bot's entrant (empty for the organizer's bots)."""
-        return {bot.name: bot.entrant for bot in self.contest.registry.bots()}
-
-    def owner_of(self, name: str) -> str:
-        """Bot ``name``'s entrant; empty for the organizer's bot, or one no longer registered."""
-        try:
-            return self.contest.registry.bot(name).entrant
-        except NotFound:
-            return ""
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -221,7 +212,8 @@ class LivePages:
                 audits=table.audits,
                 collusion=table.collusion,
             )
-            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost)
+            owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if bot.name in entry.bots}
+            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
             self._snapshots[entry.name] = snapshot
             return entry, snapshot
 
@@ -290,7 +282,7 @@ class LivePages:
         bots = {bot_file(bot): bot for bot in snapshot.league.bots}
         if name not in bots:
             raise LookupError(f"no bot {name} in {entry.name}")
-        owned = caller.owns(bots[name], self.owner_of(bots[name]))
+        owned = caller.owns(bots[name], snapshot.owners.get(bots[name], ""))
 
         def render_all() -> dict[str, str]:
             games = self.contest.store.games(entry.league_id)
@@ -332,7 +324,7 @@ class LivePages:
         name = next((bot for bot in snapshot.league.bots if bot_file(bot) == file), None)
         if name is None:
             raise LookupError(f"no bot {file} in {entry.name}")
-        if not caller.owns(name, self.owner_of(name)):
+        if not caller.owns(name, snapshot.owners.get(name, "")):
             raise PermissionError(f"only the owner of bot {capped(name, 60)!r} or the organizer may read its log")
         entry, league, game = await self.game(request, index)
         if name not in game.figures.seats:
@@ -345,7 +337,8 @@ class LivePages:
         """A game's page, with the views the caller may see, and a link to the log of each bot of it whose
         seat it may see (its own bots', every bot's for the organizer) where there is one."""
         entry, league, game = await self.game(request, index)
-        views = allowed_views(self.caller(request), game, self.owners())
+        _, snapshot = await self.snapshot(request)
+        views = allowed_views(self.caller(request), game, snapshot.owners)
         folder, shown = league_logs(self.contest.submissions.root, entry.name), self.shown(entry, league)
 
         def render() -> str:
@@ -354,7 +347,6 @@ class LivePages:
                 league, game, views, [name for name in seen if index in logged_games(folder, name, shown)]
             )
 
-        _, snapshot = await self.snapshot(request)
         if snapshot.league is not league:  # a newer snapshot came meanwhile
             return await asyncio.to_thread(render)
         key = f"games/{index:05d}.html?{','.join(views)}"
@@ -362,9 +354,9 @@ class LivePages:
 
     async def replay(self, request: Request, index: int, view: str) -> str:
         entry, _, game = await self.game(request, index)
-        if view not in allowed_views(self.caller(request), game, self.owners()):
-            raise PermissionError(f"this token may not see view {view} of game {index}")
         _, snapshot = await self.snapshot(request)
+        if view not in allowed_views(self.caller(request), game, snapshot.owners):
+            raise PermissionError(f"this token may not see view {view} of game {index}")
         key = f"games/{index:05d}.{view}.js"
 
         def render() -> dict[str, str]:
