@@ -42,6 +42,7 @@ def signed_in(browser: Any, live: Live, token: str) -> Any:
     return page
 
 
+@pytest.mark.slow
 def test_an_entrant_reads_its_bots_stderr_of_a_game_and_another_does_not(live: Live) -> None:
     games: dict[int, FinishedGame] = {game.index: game for game in live.games[:12]}
     with chromium() as browser:
