@@ -86,7 +86,9 @@ def test_no_one_else_reads_it(live: Live, played: list[FinishedGame]) -> None:
         assert refused.status_code == 403
         assert refused.text == "only the owner of bot 'raiser' or the organizer may read its log"
     anonymous = get(live, path, None)
-    assert anonymous.status_code == 401 and "Enter your token" not in anonymous.text and "<form" in anonymous.text
+    assert anonymous.status_code == 401  # the sign-in form, saying why
+    assert '<form method="post" action="/login">' in anonymous.text and "no token" in anonymous.text
+    assert said(raisers(played, 1)[0]) not in anonymous.text
 
 
 def test_a_log_of_a_set_still_being_played_is_withheld_like_its_games(live: Live, played: list[FinishedGame]) -> None:
