@@ -8,9 +8,9 @@ import http.server
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,8 @@ class Live:
     contest: Contest
     loop: asyncio.AbstractEventLoop
     games: list[FinishedGame]
+    entrants: dict[str, str] = field(default_factory=dict)
+    """Each entrant's token, by name."""
 
     def finish(self, game: FinishedGame) -> None:
         """Store a game and announce it, as a league run does, in the server's loop."""
@@ -88,13 +90,25 @@ async def _cancel_the_rest() -> None:
 
 
 @contextmanager
-def live_contest(folder: Path, games: list[FinishedGame], shown: int, limits: Limits | None = None) -> Iterator[Live]:
+def live_contest(
+    folder: Path,
+    games: list[FinishedGame],
+    shown: int,
+    limits: Limits | None = None,
+    owners: Mapping[str, str] | None = None,
+) -> Iterator[Live]:
     """A contest whose running league "cup" holds the first ``shown`` of ``games``, its pages served (within
-    ``limits``)."""
+    ``limits``); ``owners`` names the entrant of some of its bots (the others are the organizer's), its
+    submitted bots' logs are under ``folder / "submissions"``."""
     admin, entry, bot = (secrets.token_urlsafe(24) for _ in range(3))
-    contest = Contest.open(f"sqlite:///{folder / 'referee.sqlite'}", admin, entry, AllowList.parse(LOOPBACK))
+    url, allow = f"sqlite:///{folder / 'referee.sqlite'}", AllowList.parse(LOOPBACK)
+    contest = Contest.open(url, admin, entry, allow, submissions_dir=folder / "submissions")
+    entrants = {name: secrets.token_urlsafe(24) for name in sorted(set((owners or {}).values()))}
+    for name, token in entrants.items():
+        contest.registry.add_entrant(name, token_hash(token))
     for port, name in enumerate(("heuristic", "greedy", "random", "raiser"), 1):  # one address each
-        contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token_hash(bot if name == "raiser" else name * 8))
+        token = token_hash(bot if name == "raiser" else name * 8)
+        contest.registry.add_bot(name, f"127.0.0.1:{port}", "", token, entrant=(owners or {}).get(name, ""))
     registered = {bot.name: bot.address for bot in contest.registry.bots()}
     contest.leagues.create(read_definition(DEFINITION, "cup", registered), DEFINITION)
     league_id = contest.registry.league("cup").league_id
@@ -118,7 +132,7 @@ def live_contest(folder: Path, games: list[FinishedGame], shown: int, limits: Li
         time.sleep(0.05)
     server, task = started[0]
     try:
-        yield Live(f"http://127.0.0.1:{bound_port(server)}", admin, entry, bot, contest, loop, games)
+        yield Live(f"http://127.0.0.1:{bound_port(server)}", admin, entry, bot, contest, loop, games, entrants)
     finally:
         server.should_exit = True
         loop.call_soon_threadsafe(contest.hub.shutdown)  # the event streams end, as when the referee stops

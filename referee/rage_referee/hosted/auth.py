@@ -65,11 +65,16 @@ class Caller:
         if self.role is not Role.BOT or self.bot != name:
             raise PermissionDenied(f"only the token of bot {name!r} may {what}")
 
-    def require_owner(self, name: str, entrant: str, what: str) -> None:
-        """The admin, bot ``name``'s own token, or its entrant's (``entrant``, empty for the organizer's bot)."""
+    def owns(self, name: str, entrant: str) -> bool:
+        """Whether the caller is the admin, bot ``name``'s own token, or its entrant's (``entrant``, empty
+        for the organizer's bot)."""
         if self.role is Role.ADMIN or (self.role is Role.BOT and self.bot == name):
-            return
-        if not (self.role is Role.ENTRANT and entrant and self.entrant == entrant):
+            return True
+        return self.role is Role.ENTRANT and bool(entrant) and self.entrant == entrant
+
+    def require_owner(self, name: str, entrant: str, what: str) -> None:
+        """:meth:`owns`, or :class:`PermissionDenied`."""
+        if not self.owns(name, entrant):
             raise PermissionDenied(f"only the token of bot {name!r}, its entrant's or the admin's may {what}")
 
     def sees_address_of(self, name: str) -> bool:

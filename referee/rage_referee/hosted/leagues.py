@@ -45,6 +45,7 @@ from ..seats import SUBMISSION, BotKind, BotSpec
 from ..submissions.store import Submission
 from . import messages
 from .addresses import AllowList, callable_address
+from .bot_logs import league_logs
 from .definition import LeagueDefinition, league_config, schedule_key
 from .errors import AlreadyExists, ContestError, FailedPrecondition
 from .events import EventHub
@@ -468,7 +469,7 @@ class LeagueManager:
         if submitted:
             assert self.submissions is not None
             sandbox = self.submissions.policy.for_league(config.sandbox)
-            log_dir = self.submissions.root / ".logs" / entry.name
+            log_dir = league_logs(self.submissions.root, entry.name)
             log.info(
                 "league %s: submitted bots %s, %s", entry.name, ", ".join(submitted), self.submissions.policy.describe()
             )

@@ -144,12 +144,12 @@ class _Game:
     async def run(self) -> FinishedGame:
         launched = [handle.process for handle in self.bots if handle.process is not None]
         for process in launched:  # its CPU time is counted per game
-            process.game_started()
+            process.game_started(self.spec.game_id)
         try:
             return await self._play()
         finally:
             for process in launched:
-                process.game_ended()
+                process.game_ended(self.spec.game_id)
 
     async def _play(self) -> FinishedGame:
         state, clock = self.state, asyncio.get_running_loop().time

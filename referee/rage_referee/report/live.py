@@ -6,9 +6,11 @@ at most their share of a core). A page is rendered once per league snapshot (unt
 stored game, or :data:`REFRESH` seconds while it runs) and served from there. Every page needs a
 token, as every gRPC call does: sent as ``Authorization: Bearer <token>`` or kept in a cookie by
 ``/login``. The organizer sees every view
-of every replay; a bot's token sees its own seat's view of its games and the spectator's view of
-all; the entry token sees the spectator's view. Standings, games and faults are what ``Watch``
-shows every token. Pages follow their league through server-sent events (``events``).
+of every replay; a bot's owner (its own token, or its entrant's) sees its seat's view of its games and
+the spectator's view of all; any other token sees the spectator's view. A submitted bot's owner and the
+organizer also read what the bot wrote to its log during each game (``logs/BOT/NNNNN.html``,
+:mod:`~rage_referee.hosted.bot_logs`); anyone else is refused. Standings, games and faults are what
+``Watch`` shows every token. Pages follow their league through server-sent events (``events``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from ..hosted.auth import Caller, Role
+from ..hosted.bot_logs import game_log, league_logs, logged_games
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.events import Watcher
@@ -43,6 +46,7 @@ from ..hosted.leagues import release_of
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
+from ..hosted.versions import VersionEntry
 from ..play.finished import FinishedGame
 from .front import (
     BACKLOG,
@@ -58,7 +62,19 @@ from .front import (
     start_front,
 )
 from .listening import listening_socket
-from .pages import League, bot_file, environment, render_bot, render_game, render_games, render_index, replay_script
+from .pages import (
+    League,
+    OwnerView,
+    VersionLine,
+    bot_file,
+    environment,
+    render_bot,
+    render_game,
+    render_games,
+    render_index,
+    render_log,
+    replay_script,
+)
 from .replays import SPECTATOR, replay_views, view_names
 from .text import capped
 
@@ -84,14 +100,32 @@ HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
 GAMES_LIST = re.compile(r"games-(\d{3})\.html")
 GAME_PATH = re.compile(r"(\d{5})\.html")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
+LOG_PATH = re.compile(r"logs/([^/]+)/(\d{5})\.html")
 
 
-def allowed_views(caller: Caller, game: FinishedGame) -> list[str]:
-    """The replay views ``caller`` may see of ``game``, the fullest first."""
+def allowed_views(caller: Caller, game: FinishedGame, owners: Mapping[str, str]) -> list[str]:
+    """The replay views ``caller`` may see of ``game``, the fullest first: the seats of the bots it owns
+    (``owners``: each bot's entrant, empty for the organizer's; :meth:`~rage_referee.hosted.auth.Caller.owns`)."""
     if caller.role is Role.ADMIN:
         return view_names(len(game.figures.seats))
-    own = [str(seat) for seat, name in enumerate(game.figures.seats) if caller.bot is not None and name == caller.bot]
+    seats = game.figures.seats
+    own = [str(seat) for seat, name in enumerate(seats) if caller.owns(name, owners.get(name, ""))]
     return [*own, SPECTATOR]
+
+
+def version_lines(versions: Sequence[VersionEntry], pinned: str | None) -> list[VersionLine]:
+    """A submitted bot's versions as its page in a hosted league lists them, newest first; ``pinned`` is
+    the version the league plays."""
+    return [
+        VersionLine(
+            entry.short,
+            entry.submitted_at,
+            entry.seconds,
+            "plays in this league" if entry.version == pinned else "built" if entry.ok else "failed to build",
+            "" if entry.ok else entry.detail,
+        )
+        for entry in versions
+    ]
 
 
 class PageCache:
@@ -125,6 +159,8 @@ class Snapshot:
     """Seconds spent making it and rendering its pages (reading, fitting, rendering)."""
     pages: PageCache = field(default_factory=PageCache)
     """Pages rendered from it, by path (a game's page by path and the views it offers)."""
+    owners: Mapping[str, str] = field(default_factory=dict)
+    """The entrant of each of the league's bots (empty for the organizer's, or one no longer registered)."""
 
 
 class LivePages:
@@ -176,7 +212,8 @@ class LivePages:
                 audits=table.audits,
                 collusion=table.collusion,
             )
-            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost)
+            owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if bot.name in entry.bots}
+            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
             self._snapshots[entry.name] = snapshot
             return entry, snapshot
 
@@ -237,12 +274,15 @@ class LivePages:
         return await self.cached(snapshot, path, lambda: {path: render_games(snapshot.league, number)})
 
     async def bot(self, request: Request, name: str) -> str:
-        """A bot's page; the first asked of a snapshot renders every bot's, from the games' records (bids by
-        round size), which are let go once rendered."""
+        """A bot's page, as everyone sees it or, for its owner and the organizer, with each game's seat view
+        and the bot's log; the first asked of a snapshot renders every bot's both ways, from the games'
+        records (bids by round size), which are let go once rendered."""
+        caller = self.caller(request)
         entry, snapshot = await self.snapshot(request)
         bots = {bot_file(bot): bot for bot in snapshot.league.bots}
         if name not in bots:
             raise LookupError(f"no bot {name} in {entry.name}")
+        owned = caller.owns(bots[name], snapshot.owners.get(bots[name], ""))
 
         def render_all() -> dict[str, str]:
             games = self.contest.store.games(entry.league_id)
@@ -258,24 +298,65 @@ class LivePages:
                 audits=league.audits,
                 collusion=league.collusion,
             )
-            return {f"bots/{file}.html": render_bot(full, bot) for file, bot in bots.items()}
+            versions = self.contest.submissions.versions
+            pins = versions.pins(entry.league_id)
+            folder, shown = league_logs(self.contest.submissions.root, entry.name), self.shown(entry, league)
+            pages = {}
+            for file, bot in bots.items():
+                lines = version_lines(versions.of(bot), pins.get(bot))
+                owner = OwnerView(logged_games(folder, bot, shown))
+                pages[f"bots/{file}.html"] = render_bot(full, bot, lines)
+                pages[f"bots/{file}.html?owner"] = render_bot(full, bot, lines, owner)
+            return pages
 
-        return await self.cached(snapshot, f"bots/{name}.html", render_all)
+        return await self.cached(snapshot, f"bots/{name}.html{'?owner' if owned else ''}", render_all)
+
+    def shown(self, entry: LeagueEntry, league: League) -> Callable[[int], bool]:
+        """Which games of ``league`` (a snapshot's) may be shown: those it shows, or any once the league is over."""
+        over = release_of(entry).over
+        return lambda game: over or game in league.replays
+
+    async def bot_log(self, request: Request, file: str, index: int) -> str:
+        """What a bot wrote to its log during game ``index``: for its owner and the organizer alone, once
+        the game is shown (:class:`PermissionError` for another token, :class:`LookupError` before)."""
+        caller = self.caller(request)
+        entry, snapshot = await self.snapshot(request)
+        name = next((bot for bot in snapshot.league.bots if bot_file(bot) == file), None)
+        if name is None:
+            raise LookupError(f"no bot {file} in {entry.name}")
+        if not caller.owns(name, snapshot.owners.get(name, "")):
+            raise PermissionError(f"only the owner of bot {capped(name, 60)!r} or the organizer may read its log")
+        entry, league, game = await self.game(request, index)
+        if name not in game.figures.seats:
+            raise LookupError(f"bot {capped(name, 60)!r} did not play game {index}")
+        folder = league_logs(self.contest.submissions.root, entry.name)
+        log = await asyncio.to_thread(game_log, folder, name, index, self.shown(entry, league))
+        return render_log(league, game, log)
 
     async def game_page(self, request: Request, index: int) -> str:
-        _, league, game = await self.game(request, index)
-        views = allowed_views(self.caller(request), game)
+        """A game's page, with the views the caller may see, and a link to the log of each bot of it whose
+        seat it may see (its own bots', every bot's for the organizer) where there is one."""
+        entry, league, game = await self.game(request, index)
         _, snapshot = await self.snapshot(request)
+        views = allowed_views(self.caller(request), game, snapshot.owners)
+        folder, shown = league_logs(self.contest.submissions.root, entry.name), self.shown(entry, league)
+
+        def render() -> str:
+            seen = [game.figures.seats[int(view)] for view in views if view.isdigit()]
+            return render_game(
+                league, game, views, [name for name in seen if index in logged_games(folder, name, shown)]
+            )
+
         if snapshot.league is not league:  # a newer snapshot came meanwhile
-            return render_game(league, game, views)
+            return await asyncio.to_thread(render)
         key = f"games/{index:05d}.html?{','.join(views)}"
-        return await self.cached(snapshot, key, lambda: {key: render_game(league, game, views)})
+        return await self.cached(snapshot, key, lambda: {key: render()})
 
     async def replay(self, request: Request, index: int, view: str) -> str:
         entry, _, game = await self.game(request, index)
-        if view not in allowed_views(self.caller(request), game):
-            raise PermissionError(f"this token may not see view {view} of game {index}")
         _, snapshot = await self.snapshot(request)
+        if view not in allowed_views(self.caller(request), game, snapshot.owners):
+            raise PermissionError(f"this token may not see view {view} of game {index}")
         key = f"games/{index:05d}.{view}.js"
 
         def render() -> dict[str, str]:
@@ -448,6 +529,8 @@ def create_app(contest: Contest, home: Home) -> Starlette:
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
                 return HTMLResponse(await pages.game_page(request, int(match[1])))
+            if match := LOG_PATH.fullmatch(path):
+                return HTMLResponse(await pages.bot_log(request, match[1], int(match[2])))
             if match := VIEW_PATH.fullmatch(path.removeprefix("games/")):
                 text = await pages.replay(request, int(match[1]), match[2])
                 return Response(text, media_type="text/javascript")

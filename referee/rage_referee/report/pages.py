@@ -12,12 +12,14 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from ..hosted.bot_logs import GameLog
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
 from ..league.pairs import pair_table
@@ -43,6 +45,7 @@ def environment() -> Environment:
     env.filters["game_file"] = game_file
     env.filters["bot_file"] = bot_file
     env.globals["colour"] = colour
+    env.globals["log_file"] = log_file
     return env
 
 
@@ -141,10 +144,38 @@ def render_games(league: League, number: int) -> str:
     )
 
 
-def render_bot(league: League, name: str) -> str:
+@dataclass(frozen=True)
+class VersionLine:
+    """One version of a submitted bot as its page lists it."""
+
+    version: str
+    """Its short id."""
+    built_at: datetime
+    """When it was submitted and built."""
+    build_seconds: float
+    status: str
+    """What became of it: built, failed to build, plays in this league (a contest kind may say others)."""
+    detail: str = ""
+    """Why its build failed, for its owner's page alone."""
+
+
+@dataclass(frozen=True)
+class OwnerView:
+    """What a bot's page adds for its owner (and the organizer): each game's seat view and the bot's log."""
+
+    logged: set[int]
+    """The games whose part of the bot's log may be read now."""
+
+
+def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), owner: OwnerView | None = None) -> str:
+    """A bot's page: its versions (a submitted bot's), figures, faults and games; ``owner``: with links to
+    each game from its seat and to its log of the game."""
     bot = league.bots[name]
-    games = sorted(bot.games, key=lambda game: -game.index)
+    games = sorted(bot.games, key=lambda game: -game.index)[:MAX_GAMES_LISTED]
     row = next((row for row in league.rows if row.name == name), None)
+    own = None
+    if owner is not None:
+        own = {game.index: (game.figures.seats.index(name), game.index in owner.logged) for game in games}
     return (
         environment()
         .get_template("bot.html")
@@ -152,20 +183,35 @@ def render_bot(league: League, name: str) -> str:
             league=league,
             bot=bot,
             row=row,
-            games=games[:MAX_GAMES_LISTED],
+            games=games,
+            versions=versions,
+            own=own,
             forfeit=is_forfeit,
             root="../",
         )
     )
 
 
-def render_game(league: League, game: FinishedGame, views: Sequence[str]) -> str:
-    """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it."""
+def log_file(bot: str, game: int) -> str:
+    """The page of ``bot``'s log of game ``game``, from the league's root."""
+    return f"logs/{bot_file(bot)}/{game_file(game)}.html"
+
+
+def render_log(league: League, game: FinishedGame, log: GameLog) -> str:
+    """A bot's log of one game: what it wrote while the game ran."""
+    seat = game.figures.seats.index(log.bot)
+    return environment().get_template("log.html").render(league=league, game=game, log=log, seat=seat, root="../../")
+
+
+def render_game(league: League, game: FinishedGame, views: Sequence[str], logs: Sequence[str] = ()) -> str:
+    """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it. ``logs``: the bots
+    whose log of the game it links to."""
     labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
     choices = [
         (view, labels.get(view) or f"seat {view}: {capped(game.figures.seats[int(view)], 60)}") for view in views
     ]
-    return environment().get_template("game.html").render(league=league, game=game, choices=choices, root="../")
+    template = environment().get_template("game.html")
+    return template.render(league=league, game=game, choices=choices, logs=logs, root="../")
 
 
 def replay_script(data: dict[str, Any]) -> str:

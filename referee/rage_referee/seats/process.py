@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import errno
 import functools
+import json
 import math
 import os
 import random
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,6 +53,42 @@ what it starts (``PR_SET_CHILD_SUBREAPER``, kept across ``exec``), so a daemon w
 the bot instead of going to ``init``, and is ended with it (:func:`~.strays.descendants`)."""
 CPU_WATCH = 0.1
 """Seconds between two readings of a sandboxed bot's CPU time, in its cgroup."""
+SPANS_SUFFIX = ".games"
+"""The suffix of a bot log's index of games (``NAME.games`` beside ``NAME.log``): :func:`spans_path`."""
+
+
+@dataclass(frozen=True)
+class GameSpan:
+    """Where in a bot's log one game's part lies: what reached the log from its start to its end, in bytes."""
+
+    game: int
+    start: int
+    end: int
+    at: float
+    """When the game ended (seconds since the epoch): of two spans of one game (played again), the later counts."""
+
+    def overlaps(self, other: GameSpan) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def spans_path(log_path: Path) -> Path:
+    """The index of games of the log at ``log_path``: one JSON line per game the process played, written by the
+    referee (never by the bot, which writes to a pipe), so a bot cannot forge where a game's part lies."""
+    return log_path.with_suffix(SPANS_SUFFIX)
+
+
+def read_spans(path: Path) -> Iterator[GameSpan]:
+    """The spans an index of games holds (:func:`spans_path`); none when there is none, a damaged line skipped."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return
+    for line in lines:
+        try:
+            fields = json.loads(line)
+            yield GameSpan(int(fields["game"]), int(fields["start"]), int(fields["end"]), float(fields["at"]))
+        except (ValueError, KeyError, TypeError):
+            continue
 
 
 def free_port() -> int:
@@ -222,6 +260,8 @@ class BotProcess:
     _ended_by: str | None = field(default=None, repr=False)
     """The limit that ended the bot, until a fault has said so (:meth:`why_lost`)."""
     _memory_kills: int = field(default=0, repr=False)
+    _starts: dict[int, int] = field(default_factory=dict, repr=False)
+    """Where in the log each game it is playing now began, by game index."""
 
     def argv(self, port: int = 0, listen: str | None = None) -> list[str]:
         """The command line for ``port`` (or the Unix socket ``listen``); a leading ``python``/``python3``
@@ -328,15 +368,33 @@ class BotProcess:
     def _shown_log(self) -> str:
         return self.log_name or str(self.log_path)
 
-    def game_started(self) -> None:
+    def game_started(self, game: int | None = None) -> None:
         """A game it plays begins: in the sandbox, it may use ``cpu_seconds`` of CPU time for each game it
         is playing from now on, all its processes together (in its cgroup; else each process, by an rlimit
-        the referee raises where it may)."""
+        the referee raises where it may). The log's size now is where game ``game``'s part of it starts."""
         self._games += 1
         self._budget()
+        if game is not None:
+            self._starts[game] = self._log_size()
 
-    def game_ended(self) -> None:
+    def game_ended(self, game: int | None = None) -> None:
+        """A game it played has ended: game ``game``'s span of the log is added to its index of games
+        (:func:`spans_path`). Games it plays at once have spans that overlap: each holds what the bot wrote
+        for all of them meanwhile."""
         self._games = max(0, self._games - 1)
+        start = self._starts.pop(game, None) if game is not None else None
+        if game is None or start is None:
+            return
+        span = {"game": game, "start": start, "end": self._log_size(), "at": round(time.time(), 3)}
+        with contextlib.suppress(OSError), spans_path(self.log_path).open("a") as index:
+            index.write(json.dumps(span) + "\n")
+
+    def _log_size(self) -> int:
+        """How many bytes its log holds now (0 when it cannot be read)."""
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
 
     def _budget(self) -> None:
         """Give the bot :meth:`game_started`'s CPU time, counted from what it has used so far."""

@@ -56,11 +56,15 @@ def log_path(seat: Seat) -> Path:
     ``a_b`` would both have been ``a_b.log``. A name past :data:`LONGEST_FILE_NAME` characters is cut
     there, and hashed likewise (a file name holds 255 bytes at most).
     """
-    name = seat.spec.name
+    return seat.log_dir / log_file_name(seat.spec.name)
+
+
+def log_file_name(name: str) -> str:
+    """The name of bot ``name``'s log file (:func:`log_path`)."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:LONGEST_FILE_NAME]
     if safe != name:
         safe = f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
-    return seat.log_dir / f"{safe}.log"
+    return f"{safe}.log"
 
 
 @register(BotKind.MODULE)
