@@ -156,3 +156,16 @@ def test_the_report_opens_from_disk(site: tuple[Path, list[FinishedGame]], page:
     page.wait_for_function("RageReplay.view === 'public' && RageReplay.views['public'] && RageReplay.states.length > 0")
     assert page.locator("#board td.hand .card").count() == 0
     assert re.fullmatch(r"\d+ / \d+", page.locator("#position").inner_text())
+
+
+def test_a_games_list_shows_each_seats_name_score_and_place(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
+    directory, games = site
+    game = max(games, key=lambda game: game.index)
+    with served(directory) as base:
+        page.goto(f"{base}/games-001.html")
+        seats = page.locator(f"table.games tr[data-game='{game.index}'] td.name span.seat")
+        assert seats.count() == len(game.figures.seats)
+        for seat, name in enumerate(game.figures.seats):
+            total, place = game.figures.totals[seat], game.figures.places[seat]
+            assert seats.nth(seat).inner_text().strip() == f"{name} {total} ({place})"
+            assert f"place{place}" in seats.nth(seat).get_attribute("class").split()

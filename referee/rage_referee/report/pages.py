@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from ..finished import FinishedGame
@@ -38,7 +38,12 @@ GAMES_PER_PAGE = 1000
 
 @cache
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("rage_referee.report"), autoescape=select_autoescape(default=True))
+    """The pages' templates; strict, so a name a template reads and is not given fails the build."""
+    env = Environment(
+        loader=PackageLoader("rage_referee.report"),
+        autoescape=select_autoescape(default=True),
+        undefined=StrictUndefined,
+    )
     env.filters["capped"] = capped
     env.filters["game_file"] = game_file
     env.filters["bot_file"] = bot_file
