@@ -357,12 +357,13 @@ def test_a_league_setting_of_the_wrong_type_is_refused_naming_it(
     assert one_line(result.output) == f"{file}: {refusal}"
 
 
-def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [["league", "run"], ["referee", "create", "--referee", "127.0.0.1:1"]])
+def test_a_deeply_nested_league_file_is_refused(tmp_path: Path, command: list[str]) -> None:
     file = league_file(tmp_path)
     file.write_text("x = " + "[" * 2000 + "]" * 2000 + "\n" + file.read_text())
-    result = rage("league", "run", file)
-    assert result.exit_code == 2
-    assert "not valid TOML: nested too deeply" in one_line(result.output)
+    result = rage(*command, file)
+    assert result.exit_code == 2, result.output[-2000:]
+    assert one_line(result.output) == f"{file}: not valid TOML: nested too deeply"
 
 
 def test_a_league_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:

@@ -559,6 +559,8 @@ def create_command(
             name = None if "name" in tomllib.loads(text) else file.stem
         except tomllib.TOMLDecodeError:
             name = None  # the referee names the problem
+        except RecursionError:
+            fail(f"{file}: not valid TOML: nested too deeply")
     reply = remote(referee, token, tls_ca).call(
         "CreateLeague", pb.CreateLeagueRequest(definition=text, name=name or "")
     )
