@@ -161,6 +161,7 @@ def run_command(
         watch = SetWatch(plan.games, config.forfeits)
         watch.add_all(stored_games)
     shown = watch is not None and watch.sets > 0 and watch.separated()
+    forfeits_told: set[str] = set()
     with progress:
         task = progress.add_task(name_text(config.name), total=total, completed=already, rate="-")
 
@@ -173,7 +174,7 @@ def run_command(
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults, forfeits_told):
                 progress.console.print(line, style="yellow", markup=False)
 
         try:
