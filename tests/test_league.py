@@ -114,7 +114,7 @@ GOOD = league_text()
         (GOOD.replace('[ruleset]\npreset = "amigo"\n', ""), ["ruleset: missing"]),
         (GOOD.replace("games = 24", "games = 24 24"), ["not valid TOML", "line"]),
         (GOOD.replace("games = 24", "games = [24"), ["not valid TOML"]),
-        (league_text(extra="typo = 1"), ["typo:", "Extra inputs"]),
+        (league_text(extra="typo = 1"), ["unknown setting 'typo'"]),
         (league_text(extra="[time]\ndecision_ms = 0"), ["time.decision_ms:"]),
         (league_text(games=0), ["games:"]),
         (league_text(bots={"a": "a.py:A", "b": "b.py:B"}), ["bots:", "2 bots", "table of 3"]),
@@ -155,6 +155,41 @@ def test_config_errors_name_the_key(tmp_path: Path, text: str, fragments: list[s
     for fragment in fragments:
         assert fragment in flat(result.output), result.output
     assert not (tmp_path / "league.sqlite").exists(), "nothing is stored for a bad league file"
+
+
+MISTYPED = [
+    ("games = 24", "games_per_tabel = 8", "unknown setting 'games_per_tabel' (did you mean games_per_table?)"),
+    ("[ruleset]", "[rulset]", "unknown setting 'rulset' (did you mean ruleset?)"),
+    ("[bots]", "[time]\ndecison_ms = 500\n[bots]", "time: unknown setting 'decison_ms' (did you mean decision_ms?)"),
+    ("[bots]", '[runner]\nkind = "ray"\nworker = 2\n[bots]', "runner: unknown setting 'worker' (did you mean workers?)"),
+    ("[bots]", "[sandbox]\nmemory = 64\n[bots]", "sandbox: unknown setting 'memory' (did you mean memory_mb?)"),
+    ("games = 24", "games = 24\nfrobnicate = 1", "unknown setting 'frobnicate'"),
+]
+
+
+@pytest.mark.parametrize(("setting", "mistyped", "refusal"), MISTYPED)
+def test_a_mistyped_setting_is_named_with_the_closest_known_one(
+    tmp_path: Path, setting: str, mistyped: str, refusal: str
+) -> None:
+    path = tmp_path / "cup.toml"
+    path.write_text(league_text(games=24).replace(setting, mistyped, 1))
+    with pytest.raises(LeagueConfigError) as info:
+        load_league(path)
+    assert str(info.value) == f"{path}: {refusal}"
+
+
+@pytest.mark.parametrize(("setting", "mistyped", "refusal"), MISTYPED[:3])
+def test_a_hosted_definition_names_a_mistyped_setting_with_the_closest_known_one(
+    setting: str, mistyped: str, refusal: str
+) -> None:
+    from rage_referee.hosted.definition import read_definition
+    from rage_referee.hosted.errors import InvalidArgument
+
+    text = league_text(games=24).replace(setting, mistyped, 1)
+    with pytest.raises(InvalidArgument) as info:
+        read_definition(text, "test", {name: f"127.0.0.1:{9000 + k}" for k, name in enumerate(FIELD)})
+    table, _, message = refusal.rpartition(": ")
+    assert str(info.value) == f"definition{'.' + table if table else ''}: {message}"
 
 
 def test_league_run_on_a_missing_file_fails_cleanly(tmp_path: Path) -> None:

@@ -247,5 +247,5 @@ def load_league(path: Path) -> LeagueConfig:
     try:
         return LeagueConfig.model_validate(data)
     except ValidationError as error:
-        where, message, _ = first_problem(error)
+        where, message, _ = first_problem(error, LeagueConfig)
         raise LeagueConfigError(f"{path}: {where + ': ' if where else ''}{message}") from None
