@@ -427,3 +427,15 @@ def test_a_league_file_past_its_size_is_refused_unread(tmp_path: Path) -> None:
     file.write_text("# " + "x" * 2**20 + "\n")
     result = rage("league", "run", str(file))
     assert result.exit_code == 2 and "cup.toml: cannot read: larger than 1 MiB" in one_line(result.output)
+
+
+def test_a_database_in_a_missing_folder_is_told_in_one_line_naming_the_folder(tmp_path: Path) -> None:
+    file = league_file(tmp_path / "cup", database="new/deeper/cup.sqlite")
+    made = (tmp_path / "cup" / "new" / "deeper").absolute()
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    told = [line for line in result.output.splitlines() if "no such folder" in line]
+    assert told == [f"{made}: no such folder; made it for the database"]
+    assert (made / "cup.sqlite").is_file()
+    again = rage("league", "run", file)
+    assert again.exit_code == 0 and "no such folder" not in again.output

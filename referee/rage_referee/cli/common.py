@@ -16,6 +16,8 @@ from .console import out as out
 if TYPE_CHECKING:
     from rage_sdk.rules import Ruleset
 
+    from ..league.store import Store
+
 
 class Format(StrEnum):
     """How a table is printed: for the terminal, or as Markdown, CSV or JSON."""
@@ -30,6 +32,13 @@ COMMAND_HELP = "a command, run with --port N appended or with N in place of its 
 PRESET_NAMES = "amigo, fundex, waddingtons, amigo1985"
 """The presets of ``rage_sdk.rules.PRESETS`` for help text, read without the rules (a test holds them equal)."""
 RULESET_HELP = f'A preset ({PRESET_NAMES}) or a JSON object {{"preset": ..., OPTION: VALUE}}.'
+
+
+def told_made_folder(store: Store) -> Store:
+    """``store``, having said in one line that its database's folder was missing and is made now, if it was."""
+    if store.made_folder is not None:
+        err.print(f"{store.made_folder}: no such folder; made it for the database", markup=False)
+    return store
 
 
 def number_list(option: str, text: str, example: str, most: float | None = None) -> list[int]:

@@ -17,7 +17,7 @@ from rich.progress import (
 )
 
 from ..text import name_text, one_line
-from .common import Format, err, fail, out, refusing_unwritable
+from .common import Format, err, fail, out, refusing_unwritable, told_made_folder
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
@@ -92,7 +92,7 @@ def run_command(
         runner = ray_settings(ray, ray_workers, config.runner)
         if runner is not None:
             config = config.model_copy(update={"runner": runner})
-        store = Store(config.database_url(file.parent))
+        store = told_made_folder(Store(config.database_url(file.parent)))
         config = with_stored_schedule(config, store)
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:

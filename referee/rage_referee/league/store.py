@@ -123,12 +123,16 @@ class Store:
         switched to write-ahead logging, so reading it (the live pages) never holds up storing a game."""
         self.url = _shown(url)
         """The URL as messages show it: without its password."""
+        self.made_folder: Path | None = None
+        """The folder made for a new SQLite file, which was missing (none: it was there, or no file is made)."""
         try:
             if url.startswith("sqlite:///"):
                 path = Path(url.removeprefix("sqlite:///"))
                 if not create and not path.is_file():
                     raise StoreError(f"no database at {path}")
-                path.parent.mkdir(parents=True, exist_ok=True)
+                if create and not path.parent.is_dir():
+                    path.parent.mkdir(parents=True)
+                    self.made_folder = path.parent.absolute()
             self.engine: Engine = create_engine(url)
             if wal and url.startswith("sqlite:///"):
                 event.listen(self.engine, "connect", _write_ahead)
