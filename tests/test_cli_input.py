@@ -439,3 +439,22 @@ def test_a_database_in_a_missing_folder_is_told_in_one_line_naming_the_folder(tm
     assert (made / "cup.sqlite").is_file()
     again = rage("league", "run", file)
     assert again.exit_code == 0 and "no such folder" not in again.output
+
+
+def test_a_league_run_again_with_nothing_left_to_play_says_so_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = league_file(tmp_path, records="records")
+    assert rage("league", "run", file).exit_code == 0
+    (tmp_path / "records" / "game-00005.json").unlink()  # as if the run stopped before the set's files were written
+
+    def nothing_to_start(*_: Any) -> None:
+        raise AssertionError("no sandbox, build or bot is made for no game")
+
+    monkeypatch.setattr("rage_referee.cli.league.league_sandbox", nothing_to_start)
+    monkeypatch.setattr("rage_referee.league.submitted.prepare_submissions", nothing_to_start)
+    again = rage("league", "run", file)
+    assert again.exit_code == 0, again.output
+    assert "cup: all 6 games are stored already: nothing left to play" in again.output.splitlines()
+    assert "playing the other" not in again.output and "cup: 6 games" in again.output
+    assert (tmp_path / "records" / "game-00005.json").is_file()

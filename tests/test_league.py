@@ -161,7 +161,11 @@ MISTYPED = [
     ("games = 24", "games_per_tabel = 8", "unknown setting 'games_per_tabel' (did you mean games_per_table?)"),
     ("[ruleset]", "[rulset]", "unknown setting 'rulset' (did you mean ruleset?)"),
     ("[bots]", "[time]\ndecison_ms = 500\n[bots]", "time: unknown setting 'decison_ms' (did you mean decision_ms?)"),
-    ("[bots]", '[runner]\nkind = "ray"\nworker = 2\n[bots]', "runner: unknown setting 'worker' (did you mean workers?)"),
+    (
+        "[bots]",
+        '[runner]\nkind = "ray"\nworker = 2\n[bots]',
+        "runner: unknown setting 'worker' (did you mean workers?)",
+    ),
     ("[bots]", "[sandbox]\nmemory = 64\n[bots]", "sandbox: unknown setting 'memory' (did you mean memory_mb?)"),
     ("games = 24", "games = 24\nfrobnicate = 1", "unknown setting 'frobnicate'"),
 ]
@@ -251,7 +255,7 @@ def test_running_a_league_again_plays_nothing_new(played: tuple[Path, Any]) -> N
     before = stored(file)
     result = rage("league", "run", file)
     assert result.exit_code == 0, result.output
-    assert "24 of 24 games stored already; playing the other 0" in flat(result.output)
+    assert "test: all 24 games are stored already: nothing left to play" in flat(result.output)
     assert "test: 24 games" in flat(result.output)
     after = stored(file)
     assert after == before
@@ -264,7 +268,7 @@ def test_settings_outside_the_schedule_may_change_on_resume(played: tuple[Path, 
     changed.write_text(file.read_text().replace("concurrency = 4", "concurrency = 9\n[time]\ndecision_ms = 50"))
     result = rage("league", "run", changed)
     assert result.exit_code == 0, result.output
-    assert "24 of 24 games stored already" in flat(result.output)
+    assert "all 24 games are stored already" in flat(result.output)
     assert len(stored(file)) == 24
 
 

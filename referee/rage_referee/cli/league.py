@@ -24,7 +24,9 @@ from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..finished import FinishedGame
+    from ..league.config import LeagueConfig
     from ..league.separation import SetWatch
+    from ..league.store import Store
     from ..sandbox import Sandbox, SandboxSettings
 
 app = typer.Typer(
@@ -73,13 +75,11 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
     from ..faults import fault_lines
-    from ..league.audit import memory_audit
     from ..league.config import LeagueConfigError, load_league
-    from ..league.ratings import rating_table
     from ..league.record_files import RecordFileError, foreign_record, make_records_folder
     from ..league.runner import plan_league, run_league, with_stored_schedule
     from ..league.store import Store, StoreError
-    from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
+    from ..league.submitted import SubmissionError, pins, prepare_submissions
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
@@ -103,7 +103,6 @@ def run_command(
         refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
         if refusal is not None:
             fail(f"{file}: bots: {refusal}")
-    sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     if records is not None:
         try:
@@ -111,6 +110,15 @@ def run_command(
         except RecordFileError as error:
             fail(f"{file}: records: {error}")
     log_dir = logs or league_logs(file)
+    if not plan.todo:  # no bot is started, built or sandboxed for no game
+        out.print(f"{name_text(config.name)}: all {len(plan.games)} games are stored already: nothing left to play")
+        try:
+            asyncio.run(run_league(config, store, plan, log_dir, records))  # a finished set's record files, if missing
+        except RecordFileError as error:
+            fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
+        print_standings(config, store, plan.league_id, "")
+        return
+    sandbox = league_sandbox(config.sandbox, no_sandbox)
     if sandbox is not None:
         every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
         hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
@@ -189,11 +197,21 @@ def run_command(
             fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
-    games = store.games(plan.league_id)
-    if watch is not None:
-        out.print(separation_line(watch, shown, len(games), total))
+    separation = None if watch is None else separation_line(watch, shown, store.count(plan.league_id), total)
+    print_standings(config, store, plan.league_id, separation)
+
+
+def print_standings(config: LeagueConfig, store: Store, league_id: int, separation: str | None) -> None:
+    """The league's rating table from its stored games, after why ``--until-separated`` stopped (if given)."""
+    from ..league.audit import memory_audit
+    from ..league.ratings import rating_table
+    from ..league.submitted import versions_line
+
+    games = store.games(league_id)
+    if separation:
+        out.print(separation)
     title = f"{name_text(config.name)}: {len(games)} games, {config.ruleset.describe()}"
-    audits = memory_audit(games, store.play_order(plan.league_id))
+    audits = memory_audit(games, store.play_order(league_id))
     sets = len({game.set_id for game in games})
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits, sets, audits=audits)
     versions = versions_line(games)
