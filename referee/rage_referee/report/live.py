@@ -175,6 +175,7 @@ class LivePages:
                 intervals=table.intervals,
                 audits=table.audits,
                 collusion=table.collusion,
+                played=len(stored),
             )
             snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost)
             self._snapshots[entry.name] = snapshot
@@ -257,6 +258,7 @@ class LivePages:
                 intervals=league.intervals,
                 audits=league.audits,
                 collusion=league.collusion,
+                played=league.played,
             )
             return {f"bots/{file}.html": render_bot(full, bot) for file, bot in bots.items()}
 

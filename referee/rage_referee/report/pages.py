@@ -90,6 +90,9 @@ class League:
     """Each bot's memory audit (:mod:`..league.audit`); none for a running league's point estimates."""
     collusion: Sequence[CollusionRow] = ()
     """Every ordered pair's collusion test (:mod:`..league.collusion`)."""
+    played: int | None = None
+    """Games stored, those of duplicate sets still being played (not shown) included; none: every game is shown.
+    A live page's count, as its event stream counts them."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)
