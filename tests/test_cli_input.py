@@ -458,3 +458,47 @@ def test_a_league_run_again_with_nothing_left_to_play_says_so_at_once(
     assert "cup: all 6 games are stored already: nothing left to play" in again.output.splitlines()
     assert "playing the other" not in again.output and "cup: 6 games" in again.output
     assert (tmp_path / "records" / "game-00005.json").is_file()
+
+
+def league_with_its_own_bots(folder: Path) -> Path:
+    """A league whose bots are files of its folder: a command, a module, and a program on PATH."""
+    (folder / "bots").mkdir(parents=True)
+    for name in ("random_bot.py", "greedy_bot.py"):
+        (folder / "bots" / name).write_text((EXAMPLES / name).read_text())
+    bots = {
+        "launched": "python bots/random_bot.py",
+        "module": "bots/greedy_bot.py:GreedyBot",
+        "on-path": f"{Path(sys.executable).name} bots/random_bot.py",
+    }
+    return league_file(folder, bots=bots, database="league.sqlite")
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["from-elsewhere", "from-its-folder"])
+def test_every_path_of_a_league_file_is_read_from_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inside: bool
+) -> None:
+    folder = tmp_path / "league"
+    file = league_with_its_own_bots(folder)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(folder if inside else tmp_path)
+    result = rage("league", "run", file.name if inside else file)
+    assert result.exit_code == 0, result.output
+    assert "cup: 6 games" in result.output
+    assert (folder / "league.sqlite").is_file() and (folder / "logs" / "cup" / "launched.log").is_file()
+
+
+def test_a_bot_file_missing_from_the_league_folder_is_named_by_its_resolved_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "league"
+    file = league_with_its_own_bots(folder)
+    file.write_text(file.read_text().replace("bots/greedy_bot.py:GreedyBot", "bots/nobody.py:Nobody"))
+    monkeypatch.chdir(tmp_path)
+    result = rage("league", "run", file)
+    assert result.exit_code == 1
+    assert f"no file {folder / 'bots' / 'nobody.py'}" in " ".join(result.output.split())
+    text = file.read_text().replace("bots/nobody.py:Nobody", "bots/greedy_bot.py:GreedyBot")
+    file.write_text(text.replace("python bots/random_bot.py", "./bots/nothing"))
+    result = rage("league", "run", file)
+    assert result.exit_code == 1
+    assert f"in {folder}" in " ".join(result.output.split()), result.output

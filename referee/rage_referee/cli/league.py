@@ -37,7 +37,13 @@ MAX_PROBLEMS = 20
 PROBLEM_LIMIT = 500
 """Longest problem line verify-bundle prints: a line can quote a record's own text."""
 """Problems a bundle check prints, one per line, before it counts the rest."""
-LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show_default=False)]
+LeagueFile = Annotated[
+    Path,
+    typer.Argument(
+        help="The league's TOML file; its paths, bot commands and files included, are read from its folder.",
+        show_default=False,
+    ),
+]
 
 
 @app.command("run")
