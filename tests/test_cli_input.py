@@ -487,6 +487,14 @@ def test_every_path_of_a_league_file_is_read_from_its_folder(
     assert (folder / "league.sqlite").is_file() and (folder / "logs" / "cup" / "launched.log").is_file()
 
 
+def test_bots_on_ray_with_a_working_dir_are_read_from_it(tmp_path: Path) -> None:
+    """Ray ships the working_dir to each worker, which runs the commands inside it (docs/ray.md)."""
+    file = league_with_its_own_bots(tmp_path / "league")
+    assert {spec.folder for spec in load_league(file).bot_specs()} == {file.parent.absolute()}
+    file.write_text(file.read_text().replace("[bots]", '[runner]\nkind = "ray"\nworking_dir = "bots"\n[bots]'))
+    assert {spec.folder for spec in load_league(file).bot_specs()} == {None}
+
+
 def test_a_bot_file_missing_from_the_league_folder_is_named_by_its_resolved_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -212,8 +212,10 @@ class LeagueConfig(BaseModel):
         )
 
     def bot_specs(self) -> list[BotSpec]:
-        """The bots, their relative paths read from the league file's folder."""
-        return [BotSpec.of(name, target, self.folder) for name, target in self.bots.items()]
+        """The bots, their relative paths read from the league file's folder; on Ray with a ``working_dir``,
+        from that folder as Ray ships it to each worker, which runs the commands inside it."""
+        folder = None if self.runner.working_dir is not None else self.folder
+        return [BotSpec.of(name, target, folder) for name, target in self.bots.items()]
 
     def database_url(self, base: Path) -> str:
         """The SQLAlchemy URL; a plain path is an SQLite file relative to the league file."""
