@@ -510,3 +510,11 @@ def test_a_bot_file_missing_from_the_league_folder_is_named_by_its_resolved_path
     result = rage("league", "run", file)
     assert result.exit_code == 1
     assert f"in {folder}" in " ".join(result.output.split()), result.output
+
+
+def test_a_referee_database_in_a_missing_folder_is_told_in_one_line(tmp_path: Path, busy_port: int) -> None:
+    made = tmp_path / "new" / "deeper"
+    result = rage("referee", "serve", "--db", made / "referee.sqlite", "--port", str(busy_port))
+    assert result.exit_code == 1, result.output  # the port is in use: the folder is made first
+    told = [line for line in result.output.splitlines() if "no such folder" in line]
+    assert told == [f"{made}: no such folder; made it for the database"]

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -36,9 +37,14 @@ RULESET_HELP = f'A preset ({PRESET_NAMES}) or a JSON object {{"preset": ..., OPT
 
 def told_made_folder(store: Store) -> Store:
     """``store``, having said in one line that its database's folder was missing and is made now, if it was."""
-    if store.made_folder is not None:
-        err.print(f"{store.made_folder}: no such folder; made it for the database", markup=False)
+    tell_made_folder(store.made_folder)
     return store
+
+
+def tell_made_folder(folder: Path | None) -> None:
+    """Say in one line that ``folder``, a database's, was missing and is made now (nothing for none)."""
+    if folder is not None:
+        err.print(f"{folder}: no such folder; made it for the database", markup=False)
 
 
 def number_list(option: str, text: str, example: str, most: float | None = None) -> list[int]:

@@ -114,6 +114,18 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def database_folder_made(url: str) -> Path | None:
+    """Make the folder of the SQLite file at ``url`` when it is missing: the folder made, absolute; none when it
+    was there or ``url`` names no file."""
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return None
+    folder = Path(url.removeprefix("sqlite:///")).parent
+    if folder.is_dir():
+        return None
+    folder.mkdir(parents=True)
+    return folder.absolute()
+
+
 class Store:
     """The games of any number of leagues in one database."""
 
@@ -130,9 +142,8 @@ class Store:
                 path = Path(url.removeprefix("sqlite:///"))
                 if not create and not path.is_file():
                     raise StoreError(f"no database at {path}")
-                if create and not path.parent.is_dir():
-                    path.parent.mkdir(parents=True)
-                    self.made_folder = path.parent.absolute()
+                if create:
+                    self.made_folder = database_folder_made(url)
             self.engine: Engine = create_engine(url)
             if wal and url.startswith("sqlite:///"):
                 event.listen(self.engine, "connect", _write_ahead)
