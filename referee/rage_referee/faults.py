@@ -89,8 +89,13 @@ class Fault:
         return Fault(seat, kind, round_, trick, detail, fallback, decision)
 
 
-def fault_lines(game: int, seats: Sequence[str], faults: Iterable[Fault]) -> list[str]:
-    """What to print of a game's faults: each charged one, and one line per forfeited seat."""
+def fault_lines(
+    game: int, seats: Sequence[str], faults: Iterable[Fault], forfeits_told: set[str] | None = None
+) -> list[str]:
+    """What to print of a game's faults: each charged one, and one line per forfeited seat.
+
+    With ``forfeits_told`` (the bots whose forfeit was printed already, added to here), a bot's forfeit is
+    printed once, in its first game, not again in each game the referee plays for it after."""
     lines: list[str] = []
     forfeited: dict[int, list[Fault]] = {}
     for fault in faults:
@@ -101,9 +106,14 @@ def fault_lines(game: int, seats: Sequence[str], faults: Iterable[Fault]) -> lis
         else:
             forfeited.setdefault(fault.seat, []).append(fault)
     for seat, entries in forfeited.items():
+        if forfeits_told is not None and seats[seat] in forfeits_told:
+            continue
         first = entries[0]
+        later = "" if forfeits_told is None else ", and plays for it in its games to come"
         lines.append(
             f"game {game}: {name_text(seats[seat])} forfeited ({first.detail}): the referee played its {len(entries)} "
-            f"decisions from round {first.round} on"
+            f"decisions from round {first.round} on{later}"
         )
+        if forfeits_told is not None:
+            forfeits_told.add(seats[seat])
     return lines

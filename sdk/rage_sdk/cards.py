@@ -22,6 +22,19 @@ class Colour(IntEnum):
     BLUE = 4
     PURPLE = 5
 
+    def __str__(self) -> str:
+        """Its name, ``red``; the number is ``int(colour)`` (it compares and indexes as one still)."""
+        return COLOUR_NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Colour.{self.name}"
+
+    def __format__(self, spec: str) -> str:
+        """Its name (``f"{colour}"``, ``f"{colour:>6}"``); as a number with a number's format (``f"{colour:d}"``)."""
+        if spec and spec[-1] in "bcdeEfFgGnoxX%":
+            return format(int(self), spec)
+        return format(str(self), spec)
+
     @property
     def letter(self) -> str:
         return COLOUR_LETTERS[self]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, Bid, Play
-from .cards import CARDS, WILD, Card, Colour
+from .cards import CARDS, CHANGE, NOTRUMP, WILD, Card, Colour
 from .rules import Ruleset, WildTie
 from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick, trick_winner
 from .visibility import seen
@@ -82,6 +82,35 @@ class SeatView:
         lead = NO_TRUMP if self.lead is None else int(self.lead)
         return trick_winner(self.trick, trump, lead, later_wins, rules.wild_declares_value)
 
+    def would_win(self, play: Play) -> bool:
+        """Whether ``play``, played by this seat now, would win the trick if the trick ended with it.
+
+        The trick is judged as it stands with ``play`` added, under the trump as ``play`` leaves it: a
+        ``notrump`` cancels it, a ``change`` naming a colour (mode ``choose``) sets it; a ``change`` that
+        reveals the pile's next colour cannot be foreseen, so the trump stays as it is. Seats still to play
+        may take the trick yet.
+        """
+        rules = self.ruleset
+        trick = (*self.trick, (self.seat, play))
+        trump = self.trump
+        voided = rules.first_action_of_kind_only and any(done.card.id == play.card.id for _, done in self.trick)
+        if play.card.id == NOTRUMP and not voided:
+            trump = None
+        elif play.card.id == CHANGE and play.trump is not None and not voided:
+            trump = play.trump
+        lead = next(
+            (done.card.colour if done.card.is_coloured else done.color for _, done in trick if _leads(done)), None
+        )
+        later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
+        winner = trick_winner(
+            trick,
+            NO_TRUMP if trump is None else int(trump),
+            NO_TRUMP if lead is None else int(lead),
+            later_wins,
+            rules.wild_declares_value,
+        )
+        return winner == self.seat
+
     def voids(self) -> dict[int, set[Colour]]:
         """Colours each seat has shown it holds none of this round (it did not follow them)."""
         shown: dict[int, set[Colour]] = {seat: set() for seat in range(self.players)}
@@ -99,6 +128,11 @@ class SeatView:
                 elif card.id == WILD:
                     lead = play.color
         return shown
+
+
+def _leads(play: Play) -> bool:
+    """Whether ``play`` sets the lead colour when the trick has none yet: a coloured card, or a wild."""
+    return play.card.is_coloured or play.card.id == WILD
 
 
 def view_for(state: GameState, seat: int) -> SeatView:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from rage_sdk.actions import PLAYS, Play
-from rage_sdk.cards import WILD, Card, Colour
+from rage_sdk.cards import CHANGE, WILD, Card, Colour
+from rage_sdk.engine_events import TrickWon
+from rage_sdk.rules import ChangeMode, Ruleset
+from rage_sdk.state import CHANCE, GameState
 from rage_sdk.view import view_for
 
 from tests.helpers.rules import play, started
@@ -76,3 +81,56 @@ def test_views_and_actions_copy_and_pickle() -> None:
         assert [copied(bid) for bid in view.legal_actions] == list(view.legal_actions)
         assert all(copied(play) is play for code, play in enumerate(PLAYS) if code != WILD)
         assert copied(odd) == odd
+
+
+def test_a_colour_prints_its_name_and_still_compares_as_its_number() -> None:
+    assert (str(Colour.RED), repr(Colour.PURPLE), f"{Colour.GREEN}", f"{Colour.BLUE:>6}") == (
+        "red",
+        "Colour.PURPLE",
+        "green",
+        "  blue",
+    )
+    assert f"{Colour.YELLOW:d}" == "2" and int(Colour.YELLOW) == 2
+    assert Colour.ORANGE == 1 and Colour(4) is Colour.BLUE and ["r", "o"][Colour.ORANGE] == "o"
+    assert eval(repr(Colour.RED), {"Colour": Colour}) is Colour.RED
+
+
+def test_would_win_is_whether_the_play_takes_the_trick_as_it_stands() -> None:
+    # amigo, trump purple (p4 turned); seat 1 leads r9, seat 2 is to play
+    state = started([["r5", "g3"], ["r9", "b2"], ["r3", "p1"]], pile=["p4"])
+    leading = view_for(state, 1)
+    assert all(leading.would_win(play) for play in leading.legal_plays), "a lead wins the trick as it stands"
+    play(state, "r9")
+    view = view_for(state, 2)
+    assert not view.would_win(Play.of("r3")), "under the lead's r9"
+    assert view.would_win(Play.of("p1")), "a trump"
+    assert view.would_win(Play.of("wild", color="r")), "a wild of the lead colour is above every red card"
+    assert not view.would_win(Play.of("wild", color="g"))
+    assert not view.would_win(Play.of("b2"))
+
+
+@pytest.mark.parametrize("preset", ["amigo", "fundex", "waddingtons", "amigo1985"])
+def test_would_win_agrees_with_the_engine_on_the_last_card_of_each_trick(preset: str) -> None:
+    """Each legal play of the trick's last seat: would_win says whether the engine gives that seat the trick
+    (but for a change revealing the pile's next colour, which the seat cannot foresee)."""
+    rules = Ruleset.of(preset)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        state = GameState(rules, players=4)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.deal_seeded(seed=seed * 100 + len(state.results))
+                continue
+            seat = state.current_player()
+            if len(state.trick) == state.players - 1:
+                view = view_for(state, seat)
+                for option in view.legal_plays:
+                    if option.card.id == CHANGE and rules.change_mode is ChangeMode.REVEAL:
+                        continue
+                    events = state.copy().apply(option)
+                    won = next(event.winner for event in events if isinstance(event, TrickWon))
+                    assert view.would_win(option) == (won == seat), (option, state.trick)
+                    checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -15,6 +16,8 @@ from .console import out as out
 
 if TYPE_CHECKING:
     from rage_sdk.rules import Ruleset
+
+    from ..league.store import Store
 
 
 class Format(StrEnum):
@@ -30,6 +33,18 @@ COMMAND_HELP = "a command, run with --port N appended or with N in place of its 
 PRESET_NAMES = "amigo, fundex, waddingtons, amigo1985"
 """The presets of ``rage_sdk.rules.PRESETS`` for help text, read without the rules (a test holds them equal)."""
 RULESET_HELP = f'A preset ({PRESET_NAMES}) or a JSON object {{"preset": ..., OPTION: VALUE}}.'
+
+
+def told_made_folder(store: Store) -> Store:
+    """``store``, having said in one line that its database's folder was missing and is made now, if it was."""
+    tell_made_folder(store.made_folder)
+    return store
+
+
+def tell_made_folder(folder: Path | None) -> None:
+    """Say in one line that ``folder``, a database's, was missing and is made now (nothing for none)."""
+    if folder is not None:
+        err.print(f"{folder}: no such folder; made it for the database", markup=False)
 
 
 def number_list(option: str, text: str, example: str, most: float | None = None) -> list[int]:

@@ -17,13 +17,15 @@ from rich.progress import (
 )
 
 from ..text import name_text, one_line
-from .common import Format, err, fail, out, refusing_unwritable
+from .common import Format, err, fail, out, refusing_unwritable, told_made_folder
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
+    from ..league.config import LeagueConfig
     from ..league.separation import SetWatch
+    from ..league.store import Store
     from ..play.finished import FinishedGame
     from ..sandbox import Sandbox, SandboxSettings
 
@@ -35,7 +37,13 @@ MAX_PROBLEMS = 20
 PROBLEM_LIMIT = 500
 """Longest problem line verify-bundle prints: a line can quote a record's own text."""
 """Problems a bundle check prints, one per line, before it counts the rest."""
-LeagueFile = Annotated[Path, typer.Argument(help="The league's TOML file.", show_default=False)]
+LeagueFile = Annotated[
+    Path,
+    typer.Argument(
+        help="The league's TOML file; its paths, bot commands and files included, are read from its folder.",
+        show_default=False,
+    ),
+]
 
 
 @app.command("run")
@@ -73,13 +81,11 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
     from ..faults import fault_lines
-    from ..league.audit import memory_audit
     from ..league.config import LeagueConfigError, load_league
-    from ..league.ratings import rating_table
     from ..league.record_files import RecordFileError, foreign_record, make_records_folder
     from ..league.runner import plan_league, run_league, with_stored_schedule
     from ..league.store import Store, StoreError
-    from ..league.submitted import SubmissionError, pins, prepare_submissions, versions_line
+    from ..league.submitted import SubmissionError, pins, prepare_submissions
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
@@ -92,7 +98,7 @@ def run_command(
         runner = ray_settings(ray, ray_workers, config.runner)
         if runner is not None:
             config = config.model_copy(update={"runner": runner})
-        store = Store(config.database_url(file.parent))
+        store = told_made_folder(Store(config.database_url(file.parent)))
         config = with_stored_schedule(config, store)
         plan = plan_league(config, store)
     except (LeagueConfigError, StoreError) as error:
@@ -103,7 +109,6 @@ def run_command(
         refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
         if refusal is not None:
             fail(f"{file}: bots: {refusal}")
-    sandbox = league_sandbox(config.sandbox, no_sandbox)
     records = None if config.records is None else file.parent / config.records
     if records is not None:
         try:
@@ -111,6 +116,15 @@ def run_command(
         except RecordFileError as error:
             fail(f"{file}: records: {error}")
     log_dir = logs or league_logs(file)
+    if not plan.todo:  # no bot is started, built or sandboxed for no game
+        out.print(f"{name_text(config.name)}: all {len(plan.games)} games are stored already: nothing left to play")
+        try:
+            asyncio.run(run_league(config, store, plan, log_dir, records))  # a finished set's record files, if missing
+        except RecordFileError as error:
+            fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
+        print_standings(config, store, plan.league_id, "")
+        return
+    sandbox = league_sandbox(config.sandbox, no_sandbox)
     if sandbox is not None:
         every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
         hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
@@ -161,6 +175,7 @@ def run_command(
         watch = SetWatch(plan.games, config.forfeits)
         watch.add_all(stored_games)
     shown = watch is not None and watch.sets > 0 and watch.separated()
+    forfeits_told: set[str] = set()
     with progress:
         task = progress.add_task(name_text(config.name), total=total, completed=already, rate="-")
 
@@ -173,7 +188,7 @@ def run_command(
             progress.update(task, advance=1)
             speed = progress.tasks[0].speed
             progress.update(task, rate=f"{speed:.1f}" if speed else "-")
-            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults, forfeits_told):
                 progress.console.print(line, style="yellow", markup=False)
 
         try:
@@ -188,11 +203,21 @@ def run_command(
             fail(f"cannot run the league: {error}", 1)
         except KeyboardInterrupt:
             fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
-    games = store.games(plan.league_id)
-    if watch is not None:
-        out.print(separation_line(watch, shown, len(games), total))
+    separation = None if watch is None else separation_line(watch, shown, store.count(plan.league_id), total)
+    print_standings(config, store, plan.league_id, separation)
+
+
+def print_standings(config: LeagueConfig, store: Store, league_id: int, separation: str | None) -> None:
+    """The league's rating table from its stored games, after why ``--until-separated`` stopped (if given)."""
+    from ..league.audit import memory_audit
+    from ..league.ratings import rating_table
+    from ..league.submitted import versions_line
+
+    games = store.games(league_id)
+    if separation:
+        out.print(separation)
     title = f"{name_text(config.name)}: {len(games)} games, {config.ruleset.describe()}"
-    audits = memory_audit(games, store.play_order(plan.league_id))
+    audits = memory_audit(games, store.play_order(league_id))
     sets = len({game.set_id for game in games})
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits, sets, audits=audits)
     versions = versions_line(games)

@@ -150,6 +150,7 @@ def match_command(
     time = TimeControl(decision_ms, bank_ms, max_faults)
     deals = Deals.secret() if seed is None else Deals.public(seed)
     finished: list[FinishedGame] = []
+    forfeits_told: set[str] = set()
     err.print(deals.describe())
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
@@ -160,7 +161,7 @@ def match_command(
         def advance(game: FinishedGame) -> None:
             finished.append(game)
             progress.update(task, advance=1)
-            for line in fault_lines(game.index, game.figures.seats, game.figures.faults):
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults, forfeits_told):
                 progress.console.print(line, markup=False)
 
         try:

@@ -22,7 +22,7 @@ from ..limits import MAX_GAMES
 from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
 from ..submissions.version import short_version
 from ..text import bot_text, name_text
-from .common import Format, err, fail, out
+from .common import Format, err, fail, out, tell_made_folder
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 
@@ -248,7 +248,7 @@ def serve_command(
 
     from ..hosted.addresses import LOOPBACK, AllowList
     from ..hosted.submissions import SandboxPolicy
-    from ..league.store import StoreError
+    from ..league.store import StoreError, database_folder_made
     from ..report.front import Limits
     from ..report.listening import pages_url
     from ..runner.base import RunnerError
@@ -261,6 +261,10 @@ def serve_command(
     except ValueError as error:
         fail(f"--allow: {error}")
     tls = _tls(tls_cert, tls_key)
+    try:
+        tell_made_folder(database_folder_made(_database_url(db)))
+    except OSError as error:
+        fail(f"--db: cannot make the folder of {db}: {error.strerror or error}")
     settings = Settings(
         db_url=_database_url(db),
         admin_token=_token(admin_token_file or _token_path(db, "admin"), "admin", "--admin-token-file"),
@@ -559,6 +563,8 @@ def create_command(
             name = None if "name" in tomllib.loads(text) else file.stem
         except tomllib.TOMLDecodeError:
             name = None  # the referee names the problem
+        except RecursionError:
+            fail(f"{file}: not valid TOML: nested too deeply")
     reply = remote(referee, token, tls_ca).call(
         "CreateLeague", pb.CreateLeagueRequest(definition=text, name=name or "")
     )

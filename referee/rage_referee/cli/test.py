@@ -15,7 +15,7 @@ from rich.text import Text
 
 from ..limits import MAX_GAMES, MAX_SEED
 from ..text import name_text
-from .common import err, fail, out, parse_ruleset
+from .common import err, fail, out, parse_ruleset, told_made_folder
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ def test_command(
     except ValueError as error:
         fail(str(error))
     try:
-        store = Store(sqlite_url(db))
+        store = told_made_folder(Store(sqlite_url(db)))
         trial_id = store.league(name or f"{config.new.name}-vs-{config.base.name}", config.key())
         deals = trial_deals(config, store, trial_id)
     except StoreError as error:

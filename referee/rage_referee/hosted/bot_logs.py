@@ -58,7 +58,7 @@ class BotSpans:
         self.latest: dict[int, tuple[Path, GameSpan]] = {}
         for log, spans in self.by_log.items():
             for span in spans:
-                if span.game not in self.latest or span.at > self.latest[span.game][1].at:
+                if span.game not in self.latest or span.at >= self.latest[span.game][1].at:
                     self.latest[span.game] = (log, span)
 
     def withheld(self, game: int, shown: Callable[[int], bool]) -> bool:

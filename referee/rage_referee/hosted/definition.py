@@ -131,7 +131,7 @@ def _validated(data: dict[str, Any]) -> LeagueConfig:
     try:
         return LeagueConfig.model_validate({"forfeits": CONTEST_FORFEITS.value} | data)
     except ValidationError as error:
-        where, message, _ = first_problem(error)
+        where, message, _ = first_problem(error, LeagueConfig)
         raise InvalidArgument(f"{FIELD}.{where}" if where else FIELD, message) from None
 
 

@@ -34,8 +34,8 @@
     kind = "local"            # or "ray", with address, workers and working_dir
 
     [bots]
-    heuristic = "python examples/heuristic_bot.py"
-    random = "python examples/random_bot.py"
+    heuristic = "python heuristic_bot.py"   # paths are relative to the league file's folder
+    random = "python random_bot.py"
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StrictBool,
     StrictInt,
     ValidationError,
@@ -131,6 +132,13 @@ class LeagueConfig(BaseModel):
     isolation: Isolation | None = Field(
         None, description='"deal", "game" or "league"; none: "deal" for sandboxed or submitted bots, else "league"'
     )
+    _folder: Path | None = PrivateAttr(None)
+
+    @property
+    def folder(self) -> Path | None:
+        """The league file's folder, which every path of the file is relative to (bot commands and files
+        included); none for a league that has no file (a hosted one)."""
+        return self._folder
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -204,7 +212,10 @@ class LeagueConfig(BaseModel):
         )
 
     def bot_specs(self) -> list[BotSpec]:
-        return [BotSpec.of(name, target) for name, target in self.bots.items()]
+        """The bots, their relative paths read from the league file's folder; on Ray with a ``working_dir``,
+        from that folder as Ray ships it to each worker, which runs the commands inside it."""
+        folder = None if self.runner.working_dir is not None else self.folder
+        return [BotSpec.of(name, target, folder) for name, target in self.bots.items()]
 
     def database_url(self, base: Path) -> str:
         """The SQLAlchemy URL; a plain path is an SQLite file relative to the league file."""
@@ -245,7 +256,9 @@ def load_league(path: Path) -> LeagueConfig:
         raise LeagueConfigError(f"{path}: not valid TOML: nested too deeply") from None
     data.setdefault("name", path.stem)
     try:
-        return LeagueConfig.model_validate(data)
+        config = LeagueConfig.model_validate(data)
     except ValidationError as error:
-        where, message, _ = first_problem(error)
+        where, message, _ = first_problem(error, LeagueConfig)
         raise LeagueConfigError(f"{path}: {where + ': ' if where else ''}{message}") from None
+    config._folder = path.parent.absolute()
+    return config

@@ -114,6 +114,18 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def database_folder_made(url: str) -> Path | None:
+    """Make the folder of the SQLite file at ``url`` when it is missing: the folder made, absolute; none when it
+    was there or ``url`` names no file."""
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return None
+    folder = Path(url.removeprefix("sqlite:///")).parent
+    if folder.is_dir():
+        return None
+    folder.mkdir(parents=True)
+    return folder.absolute()
+
+
 class Store:
     """The games of any number of leagues in one database."""
 
@@ -123,12 +135,15 @@ class Store:
         switched to write-ahead logging, so reading it (the live pages) never holds up storing a game."""
         self.url = _shown(url)
         """The URL as messages show it: without its password."""
+        self.made_folder: Path | None = None
+        """The folder made for a new SQLite file, which was missing (none: it was there, or no file is made)."""
         try:
             if url.startswith("sqlite:///"):
                 path = Path(url.removeprefix("sqlite:///"))
                 if not create and not path.is_file():
                     raise StoreError(f"no database at {path}")
-                path.parent.mkdir(parents=True, exist_ok=True)
+                if create:
+                    self.made_folder = database_folder_made(url)
             self.engine: Engine = create_engine(url)
             if wal and url.startswith("sqlite:///"):
                 event.listen(self.engine, "connect", _write_ahead)

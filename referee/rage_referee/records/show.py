@@ -148,9 +148,29 @@ def game_story(record: GameRecord, faults: list[Fault]) -> Iterator[RenderableTy
     except IllegalActionError:
         yield from tables  # the rounds before the rule broken
         raise
+    totals, places, hits = state.outcome()
+    yield summary_line(record, names, totals, places)
     yield from tables
-    totals = ", ".join(f"{name} {total}" for name, total in zip(names, state.totals))
-    yield Text(f"totals: {totals}")
+    yield final_table(names, totals, places, hits)
+    yield Text(f"totals: {', '.join(f'{name} {total}' for name, total in zip(names, totals))}")
+
+
+def summary_line(record: GameRecord, names: Sequence[str], totals: Sequence[int], places: Sequence[int]) -> Text:
+    """The game in one line: ruleset, players, the winner (or winners, tied) and the scores."""
+    winners = [name for name, place in zip(names, places) if place == 1]
+    scores = ", ".join(f"{name} {total}" for name, total in zip(names, totals))
+    won = f"winner{'s' * (len(winners) > 1)} {' and '.join(winners)}"
+    return Text(f"{record.ruleset.describe()}; {', '.join(names)}; {won}; scores {scores}", style="bold")
+
+
+def final_table(names: Sequence[str], totals: Sequence[int], places: Sequence[int], hits: Sequence[int]) -> Table:
+    """The final scores, best first: place, seat, bot, score and the rounds each bid exactly."""
+    table = Table(title="Final scores", title_justify="left")
+    for column in ("place", "seat", "bot", "score", "bids hit"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for seat in sorted(range(len(names)), key=lambda seat: (places[seat], seat)):
+        table.add_row(str(places[seat]), str(seat), names[seat], str(totals[seat]), str(hits[seat]))
+    return table
 
 
 # ------------------------------------------------------------------ one seat's game

@@ -211,6 +211,7 @@ class LivePages:
                 intervals=table.intervals,
                 audits=table.audits,
                 collusion=table.collusion,
+                played=len(stored),
             )
             owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if bot.name in entry.bots}
             snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
@@ -297,6 +298,7 @@ class LivePages:
                 intervals=league.intervals,
                 audits=league.audits,
                 collusion=league.collusion,
+                played=league.played,
             )
             versions = self.contest.submissions.versions
             pins = versions.pins(entry.league_id)

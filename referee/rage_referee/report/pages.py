@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from ..hosted.bot_logs import GameLog
@@ -40,7 +40,12 @@ GAMES_PER_PAGE = 1000
 
 @cache
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("rage_referee.report"), autoescape=select_autoescape(default=True))
+    """The pages' templates; strict, so a name a template reads and is not given fails the build."""
+    env = Environment(
+        loader=PackageLoader("rage_referee.report"),
+        autoescape=select_autoescape(default=True),
+        undefined=StrictUndefined,
+    )
     env.filters["capped"] = capped
     env.filters["game_file"] = game_file
     env.filters["bot_file"] = bot_file
@@ -88,6 +93,9 @@ class League:
     """Each bot's memory audit (:mod:`..league.audit`); none for a running league's point estimates."""
     collusion: Sequence[CollusionRow] = ()
     """Every ordered pair's collusion test (:mod:`..league.collusion`)."""
+    played: int | None = None
+    """Games stored, those of duplicate sets still being played (not shown) included; none: every game is shown.
+    A live page's count, as its event stream counts them."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)
@@ -109,6 +117,7 @@ def render_index(league: League) -> str:
         .get_template("index.html")
         .render(
             league=league,
+            own=None,
             rows=league.rows,
             forfeits={name: bot.forfeits for name, bot in league.bots.items()},
             cells=cells,
@@ -140,7 +149,7 @@ def render_games(league: League, number: int) -> str:
     return (
         environment()
         .get_template("games_page.html")
-        .render(league=league, recent=shown, number=number, pages=pages, root="", page_file=games_page_file)
+        .render(league=league, recent=shown, number=number, pages=pages, root="", page_file=games_page_file, own=None)
     )
 
 

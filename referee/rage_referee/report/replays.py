@@ -189,7 +189,12 @@ def replay_views(
     marks = _fault_marks(faults)
     frames: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     last: dict[str, dict[str, Any]] = {name: {} for name in names}
+    tricks: list[list[Any]] = []
+    state = None
     for step in steps(record):
+        state = step.state
+        if (trick := finished_trick(step)) is not None:
+            tricks.append(trick)
         views = [view_for(step.state, seat) for seat in range(players)]
         marked = marks.get((step.seat, step.round_number, step.trick), [])
         for name in names:
@@ -206,6 +211,23 @@ def replay_views(
     players_shown = [capped(player, 60) for player in record.players]
     return {
         name: {"view": name, "players": players_shown, "frames": frames[name]}
-        | ({} if name == SPECTATOR else {"base": SPECTATOR})
+        | ({"game": game_summary(record, tricks, state)} if name == SPECTATOR else {"base": SPECTATOR})
         for name in names
     }
+
+
+def finished_trick(step: Step) -> list[Any] | None:
+    """The trick ``step`` finished, as the summary lists it: round, trick, the seat that led, each seat's card in
+    order, the winner; none when the step finished no trick."""
+    state = step.state
+    if not (step.trick and not state.trick and state.tricks):
+        return None
+    last = state.tricks[-1]
+    return [step.round_number, step.trick, last.leader, _plays(last.plays), last.winner]
+
+
+def game_summary(record: GameRecord, tricks: list[list[Any]], state: GameState | None) -> dict[str, Any]:
+    """What every viewer may see of the game once it is over: its ruleset, every trick
+    (:func:`finished_trick`) and, from its final ``state``, the totals and places."""
+    totals, places, _ = state.outcome() if state is not None else ((), (), ())
+    return {"ruleset": record.ruleset.describe(), "tricks": tricks, "totals": list(totals), "places": list(places)}

@@ -23,12 +23,15 @@ from .errors import ConnectionLost
 from .spec import IN_PROCESS, BotSpecError
 
 
-def load_bot_class(target: str) -> type[Bot]:
-    """The :class:`Bot` subclass named by ``path/to/file.py:ClassName``."""
+def load_bot_class(target: str, folder: Path | None = None) -> type[Bot]:
+    """The :class:`Bot` subclass named by ``path/to/file.py:ClassName``, a relative path read from ``folder``
+    (none: the current folder)."""
     match = IN_PROCESS.match(target)
     if not match:
         raise BotSpecError(f"{target!r}: expected FILE.py:CLASS")
     path = Path(match["path"])
+    if folder is not None and not path.is_absolute():
+        path = folder / path
     if not path.is_file():
         raise BotSpecError(f"{target!r}: no file {path}")
     spec = importlib.util.spec_from_file_location(f"rage_bot_{path.stem}", path)

@@ -239,6 +239,9 @@ class BotProcess:
     log_name: str | None = None
     """How messages name its log; none: by its path (a submitted bot's callers are entrants: not the
     referee's paths)."""
+    folder: Path | None = None
+    """Where the command's relative paths are read from (a league file's folder): it starts there, or in the
+    sandbox its files are named from there; none: the current folder."""
     _log: IO[bytes] | None = field(default=None, repr=False)
     _drain: LogDrain | None = field(default=None, repr=False)
     _launched_at: int = field(default=0, repr=False)
@@ -283,7 +286,7 @@ class BotProcess:
     def _launch(self) -> tuple[list[str], dict[str, str], str]:
         """The command line, environment and address of a fresh launch."""
         if self.sandbox is not None:
-            command = absolute_files(self.argv(listen=LISTEN), self.code_dir)
+            command = absolute_files(self.argv(listen=LISTEN), self.code_dir or self.folder)
             self._jail = self.sandbox.jail(self.log_path.with_suffix(".work"), code_dir=self.code_dir)
             argv = self._jail.argv(command, cpu_rlimit=self._cgroup is None)  # a cgroup's CPU time is watched whole
             return argv, self._jail.environment(), self._jail.address
@@ -317,6 +320,8 @@ class BotProcess:
             self.stop()
             raise
         shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
+        if self.folder is not None and self.code_dir is None:
+            shown += f" in {self.folder}"
         if self._cgroup is not None:
             argv = [*self._cgroup.entry(), *argv]
         elif self._jail is None and sys.platform == "linux":
@@ -335,7 +340,7 @@ class BotProcess:
                 stderr=drain.writer,
                 start_new_session=True,
                 env=environment,
-                cwd=self.code_dir if self._jail is None else None,
+                cwd=(self.code_dir or self.folder) if self._jail is None else None,
             )
         except OSError as error:
             self.stop()

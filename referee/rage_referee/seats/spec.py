@@ -17,6 +17,7 @@ import shlex
 import socket
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 from rage_sdk.server import is_unix_address
 
@@ -51,6 +52,9 @@ class BotSpec:
     name: str
     target: str
     kind: BotKind
+    folder: Path | None = None
+    """Where the target's relative paths are read from, and a command starts: a league file's folder; none:
+    the current folder (a bot given on the command line)."""
 
     @staticmethod
     def parse(text: str) -> BotSpec:
@@ -62,14 +66,15 @@ class BotSpec:
         return BotSpec.of(name, target)
 
     @staticmethod
-    def of(name: str, target: str) -> BotSpec:
-        """The bot ``name`` at ``target``; :class:`BotSpecError` for a command no process could run."""
+    def of(name: str, target: str, folder: Path | None = None) -> BotSpec:
+        """The bot ``name`` at ``target`` (its relative paths read from ``folder``); :class:`BotSpecError` for a
+        command no process could run."""
         kind = kind_of(target)
         if kind is BotKind.COMMAND:
             problem = command_problem(target)
             if problem:
                 raise BotSpecError(f"bot {name_text(name)!r}: {target!r} is no command line: {problem}")
-        return BotSpec(name, target, kind)
+        return BotSpec(name, target, kind, folder)
 
 
 LOOPBACK = "loopback"

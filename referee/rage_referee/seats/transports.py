@@ -69,7 +69,7 @@ def log_file_name(name: str) -> str:
 
 @register(BotKind.MODULE)
 async def in_process(seat: Seat) -> Connection:
-    return LocalConnection(load_bot_class(seat.spec.target), log_path(seat))
+    return LocalConnection(load_bot_class(seat.spec.target, seat.spec.folder), log_path(seat))
 
 
 @register(BotKind.ADDRESS)
@@ -79,7 +79,7 @@ async def serving(seat: Seat) -> Connection:
 
 @register(BotKind.COMMAND)
 async def launched(seat: Seat) -> Connection:
-    seat.process = BotProcess(seat.spec.target, log_path(seat), sandbox=seat.sandbox)
+    seat.process = BotProcess(seat.spec.target, log_path(seat), sandbox=seat.sandbox, folder=seat.spec.folder)
     return RemoteConnection(await seat.process.start(), seat.dispatcher)
 
 

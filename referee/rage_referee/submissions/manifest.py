@@ -122,7 +122,7 @@ def load_manifest(folder: Path) -> BotManifest:
         raise ManifestError(f"{MANIFEST}: arrays or tables nested too deeply") from None
     except ValidationError as error:
         try:
-            where, message, kind = first_problem(error)
+            where, message, kind = first_problem(error, BotManifest)
         except RecursionError:
             raise ManifestError(f"{MANIFEST}: arrays or tables nested too deeply") from None
         if kind == "string_pattern_mismatch":

@@ -84,5 +84,5 @@ def test_the_example_ladder_league_counts_the_search_bots_budget_on_the_cpu_cloc
     """examples/ladder.toml plays the search bot on the clock the README's ladder figures were measured on."""
     config = load_league(ROOT / "examples" / "ladder.toml")
     (target,) = [target for target in config.bots.values() if "search_bot.py" in target]
-    bot = load_bot_class(f"{ROOT}/{target}")()
+    bot = load_bot_class(target, config.folder)()
     assert bot.clock is ladder.CLOCKS["cpu"]  # type: ignore[attr-defined]

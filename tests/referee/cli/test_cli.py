@@ -169,7 +169,7 @@ def test_show_legal_record() -> None:
         assert token in out
     # Trick winners A, B, C (seat names) as rows, then the round's points and the totals.
     want = expected()["fundex_example.json"]
-    lines = out.splitlines()
+    lines = out.split("Final scores")[0].splitlines()
     trick_rows = [line for line in lines if line.strip("│ ").split(" ")[0] in {"1", "2", "3", "4"}]
     assert len(trick_rows) == 4
     for row, winner in zip(trick_rows, want["rounds"][0]["trick_winners"]):

@@ -358,12 +358,13 @@ def test_a_league_setting_of_the_wrong_type_is_refused_naming_it(
     assert one_line(result.output) == f"{file}: {refusal}"
 
 
-def test_a_deeply_nested_league_file_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [["league", "run"], ["referee", "create", "--referee", "127.0.0.1:1"]])
+def test_a_deeply_nested_league_file_is_refused(tmp_path: Path, command: list[str]) -> None:
     file = league_file(tmp_path)
     file.write_text("x = " + "[" * 2000 + "]" * 2000 + "\n" + file.read_text())
-    result = rage("league", "run", file)
-    assert result.exit_code == 2
-    assert "not valid TOML: nested too deeply" in one_line(result.output)
+    result = rage(*command, file)
+    assert result.exit_code == 2, result.output[-2000:]
+    assert one_line(result.output) == f"{file}: not valid TOML: nested too deeply"
 
 
 def test_a_league_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
@@ -427,3 +428,94 @@ def test_a_league_file_past_its_size_is_refused_unread(tmp_path: Path) -> None:
     file.write_text("# " + "x" * 2**20 + "\n")
     result = rage("league", "run", str(file))
     assert result.exit_code == 2 and "cup.toml: cannot read: larger than 1 MiB" in one_line(result.output)
+
+
+def test_a_database_in_a_missing_folder_is_told_in_one_line_naming_the_folder(tmp_path: Path) -> None:
+    file = league_file(tmp_path / "cup", database="new/deeper/cup.sqlite")
+    made = (tmp_path / "cup" / "new" / "deeper").absolute()
+    result = rage("league", "run", file)
+    assert result.exit_code == 0, result.output
+    told = [line for line in result.output.splitlines() if "no such folder" in line]
+    assert told == [f"{made}: no such folder; made it for the database"]
+    assert (made / "cup.sqlite").is_file()
+    again = rage("league", "run", file)
+    assert again.exit_code == 0 and "no such folder" not in again.output
+
+
+def test_a_league_run_again_with_nothing_left_to_play_says_so_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = league_file(tmp_path, records="records")
+    assert rage("league", "run", file).exit_code == 0
+    (tmp_path / "records" / "game-00005.json").unlink()  # as if the run stopped before the set's files were written
+
+    def nothing_to_start(*_: Any) -> None:
+        raise AssertionError("no sandbox, build or bot is made for no game")
+
+    monkeypatch.setattr("rage_referee.cli.league.league_sandbox", nothing_to_start)
+    monkeypatch.setattr("rage_referee.league.submitted.prepare_submissions", nothing_to_start)
+    again = rage("league", "run", file)
+    assert again.exit_code == 0, again.output
+    assert "cup: all 6 games are stored already: nothing left to play" in again.output.splitlines()
+    assert "playing the other" not in again.output and "cup: 6 games" in again.output
+    assert (tmp_path / "records" / "game-00005.json").is_file()
+
+
+def league_with_its_own_bots(folder: Path) -> Path:
+    """A league whose bots are files of its folder: a command, a module, and a program on PATH."""
+    (folder / "bots").mkdir(parents=True)
+    for name in ("random_bot.py", "greedy_bot.py"):
+        (folder / "bots" / name).write_text((EXAMPLES / name).read_text())
+    bots = {
+        "launched": "python bots/random_bot.py",
+        "module": "bots/greedy_bot.py:GreedyBot",
+        "on-path": f"{Path(sys.executable).name} bots/random_bot.py",
+    }
+    return league_file(folder, bots=bots, database="league.sqlite")
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["from-elsewhere", "from-its-folder"])
+def test_every_path_of_a_league_file_is_read_from_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inside: bool
+) -> None:
+    folder = tmp_path / "league"
+    file = league_with_its_own_bots(folder)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(folder if inside else tmp_path)
+    result = rage("league", "run", file.name if inside else file)
+    assert result.exit_code == 0, result.output
+    assert "cup: 6 games" in result.output
+    assert (folder / "league.sqlite").is_file() and (folder / "logs" / "cup" / "launched.log").is_file()
+
+
+def test_bots_on_ray_with_a_working_dir_are_read_from_it(tmp_path: Path) -> None:
+    """Ray ships the working_dir to each worker, which runs the commands inside it (docs/ray.md)."""
+    file = league_with_its_own_bots(tmp_path / "league")
+    assert {spec.folder for spec in load_league(file).bot_specs()} == {file.parent.absolute()}
+    file.write_text(file.read_text().replace("[bots]", '[runner]\nkind = "ray"\nworking_dir = "bots"\n[bots]'))
+    assert {spec.folder for spec in load_league(file).bot_specs()} == {None}
+
+
+def test_a_bot_file_missing_from_the_league_folder_is_named_by_its_resolved_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "league"
+    file = league_with_its_own_bots(folder)
+    file.write_text(file.read_text().replace("bots/greedy_bot.py:GreedyBot", "bots/nobody.py:Nobody"))
+    monkeypatch.chdir(tmp_path)
+    result = rage("league", "run", file)
+    assert result.exit_code == 1
+    assert f"no file {folder / 'bots' / 'nobody.py'}" in " ".join(result.output.split())
+    text = file.read_text().replace("bots/nobody.py:Nobody", "bots/greedy_bot.py:GreedyBot")
+    file.write_text(text.replace("python bots/random_bot.py", "./bots/nothing"))
+    result = rage("league", "run", file)
+    assert result.exit_code == 1
+    assert f"in {folder}" in " ".join(result.output.split()), result.output
+
+
+def test_a_referee_database_in_a_missing_folder_is_told_in_one_line(tmp_path: Path, busy_port: int) -> None:
+    made = tmp_path / "new" / "deeper"
+    result = rage("referee", "serve", "--db", made / "referee.sqlite", "--port", str(busy_port))
+    assert result.exit_code == 1, result.output  # the port is in use: the folder is made first
+    told = [line for line in result.output.splitlines() if "no such folder" in line]
+    assert told == [f"{made}: no such folder; made it for the database"]

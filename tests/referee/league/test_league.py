@@ -115,7 +115,7 @@ GOOD = league_text()
         (GOOD.replace('[ruleset]\npreset = "amigo"\n', ""), ["ruleset: missing"]),
         (GOOD.replace("games = 24", "games = 24 24"), ["not valid TOML", "line"]),
         (GOOD.replace("games = 24", "games = [24"), ["not valid TOML"]),
-        (league_text(extra="typo = 1"), ["typo:", "Extra inputs"]),
+        (league_text(extra="typo = 1"), ["unknown setting 'typo'"]),
         (league_text(extra="[time]\ndecision_ms = 0"), ["time.decision_ms:"]),
         (league_text(games=0), ["games:"]),
         (league_text(bots={"a": "a.py:A", "b": "b.py:B"}), ["bots:", "2 bots", "table of 3"]),
@@ -156,6 +156,45 @@ def test_config_errors_name_the_key(tmp_path: Path, text: str, fragments: list[s
     for fragment in fragments:
         assert fragment in flat(result.output), result.output
     assert not (tmp_path / "league.sqlite").exists(), "nothing is stored for a bad league file"
+
+
+MISTYPED = [
+    ("games = 24", "games_per_tabel = 8", "unknown setting 'games_per_tabel' (did you mean games_per_table?)"),
+    ("[ruleset]", "[rulset]", "unknown setting 'rulset' (did you mean ruleset?)"),
+    ("[bots]", "[time]\ndecison_ms = 500\n[bots]", "time: unknown setting 'decison_ms' (did you mean decision_ms?)"),
+    (
+        "[bots]",
+        '[runner]\nkind = "ray"\nworker = 2\n[bots]',
+        "runner: unknown setting 'worker' (did you mean workers?)",
+    ),
+    ("[bots]", "[sandbox]\nmemory = 64\n[bots]", "sandbox: unknown setting 'memory' (did you mean memory_mb?)"),
+    ("games = 24", "games = 24\nfrobnicate = 1", "unknown setting 'frobnicate'"),
+]
+
+
+@pytest.mark.parametrize(("setting", "mistyped", "refusal"), MISTYPED)
+def test_a_mistyped_setting_is_named_with_the_closest_known_one(
+    tmp_path: Path, setting: str, mistyped: str, refusal: str
+) -> None:
+    path = tmp_path / "cup.toml"
+    path.write_text(league_text(games=24).replace(setting, mistyped, 1))
+    with pytest.raises(LeagueConfigError) as info:
+        load_league(path)
+    assert str(info.value) == f"{path}: {refusal}"
+
+
+@pytest.mark.parametrize(("setting", "mistyped", "refusal"), MISTYPED[:3])
+def test_a_hosted_definition_names_a_mistyped_setting_with_the_closest_known_one(
+    setting: str, mistyped: str, refusal: str
+) -> None:
+    from rage_referee.hosted.definition import read_definition
+    from rage_referee.hosted.errors import InvalidArgument
+
+    text = league_text(games=24).replace(setting, mistyped, 1)
+    with pytest.raises(InvalidArgument) as info:
+        read_definition(text, "test", {name: f"127.0.0.1:{9000 + k}" for k, name in enumerate(FIELD)})
+    table, _, message = refusal.rpartition(": ")
+    assert str(info.value) == f"definition{'.' + table if table else ''}: {message}"
 
 
 def test_league_run_on_a_missing_file_fails_cleanly(tmp_path: Path) -> None:
@@ -217,7 +256,7 @@ def test_running_a_league_again_plays_nothing_new(played: tuple[Path, Any]) -> N
     before = stored(file)
     result = rage("league", "run", file)
     assert result.exit_code == 0, result.output
-    assert "24 of 24 games stored already; playing the other 0" in flat(result.output)
+    assert "test: all 24 games are stored already: nothing left to play" in flat(result.output)
     assert "test: 24 games" in flat(result.output)
     after = stored(file)
     assert after == before
@@ -230,7 +269,7 @@ def test_settings_outside_the_schedule_may_change_on_resume(played: tuple[Path, 
     changed.write_text(file.read_text().replace("concurrency = 4", "concurrency = 9\n[time]\ndecision_ms = 50"))
     result = rage("league", "run", changed)
     assert result.exit_code == 0, result.output
-    assert "24 of 24 games stored already" in flat(result.output)
+    assert "all 24 games are stored already" in flat(result.output)
     assert len(stored(file)) == 24
 
 

@@ -231,3 +231,15 @@ def test_seats_that_share_a_name_are_told_apart(tmp_path: Path) -> None:
 )
 def test_seat_names(players: list[str], shown: list[str]) -> None:
     assert seat_names(players) == shown
+
+
+def test_a_whole_game_opens_with_a_summary_line_and_ends_with_its_final_scores() -> None:
+    path = ROOT / "tests" / "data" / "conformance" / "cases" / "fundex_example.json"
+    result = rage("replay", "show", path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    ruleset = load_record(path.read_text()).ruleset.describe()
+    assert f"{ruleset}; A, B, C; winner C; scores A 1, B 12, C 16" in lines
+    final = lines[[line.strip() for line in lines].index("Final scores") :]
+    rows = [line.replace("│", " ").split() for line in final if line.startswith("│")]
+    assert [row[:4] for row in rows] == [["1", "2", "C", "16"], ["2", "1", "B", "12"], ["3", "0", "A", "1"]]

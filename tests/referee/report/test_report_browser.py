@@ -11,6 +11,7 @@ import pytest
 from rage_referee.cli import app
 from rage_referee.league.ratings import rating_table
 from rage_referee.play.finished import FinishedGame
+from rage_sdk.record import ruleset_of
 from typer.testing import CliRunner
 
 from tests.helpers.report import chromium, league_file, served, stored
@@ -157,3 +158,49 @@ def test_the_report_opens_from_disk(site: tuple[Path, list[FinishedGame]], page:
     page.wait_for_function("RageReplay.view === 'public' && RageReplay.views['public'] && RageReplay.states.length > 0")
     assert page.locator("#board td.hand .card").count() == 0
     assert re.fullmatch(r"\d+ / \d+", page.locator("#position").inner_text())
+
+
+def test_a_games_list_shows_each_seats_name_score_and_place(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
+    directory, games = site
+    game = max(games, key=lambda game: game.index)
+    with served(directory) as base:
+        page.goto(f"{base}/games-001.html")
+        seats = page.locator(f"table.games tr[data-game='{game.index}'] td.name span.seat")
+        assert seats.count() == len(game.figures.seats)
+        for seat, name in enumerate(game.figures.seats):
+            total, place = game.figures.totals[seat], game.figures.places[seat]
+            assert seats.nth(seat).inner_text().strip() == f"{name} {total} ({place})"
+            assert f"place{place}" in seats.nth(seat).get_attribute("class").split()
+
+
+def test_a_replay_page_has_a_summary_the_final_scores_and_every_trick(
+    site: tuple[Path, list[FinishedGame]], page: Any
+) -> None:
+    directory, games = site
+    game = games[0]
+    figures, record = game.figures, game.record
+    players = len(figures.seats)
+    with served(directory) as base:
+        page.goto(f"{base}/games/{game.index:05d}.html")
+        page.wait_for_selector("#trick-history tbody tr")
+        summary = page.locator("#game-summary").inner_text()
+        winners = [name for name, place in zip(figures.seats, figures.places) if place == 1]
+        assert summary.startswith(f"{ruleset_of(record['ruleset']).describe()}; {', '.join(figures.seats)}; ")
+        assert f"winner {winners[0]}" in summary or f"winners {' and '.join(winners)}" in summary
+        scores = ", ".join(f"{name} {total}" for name, total in zip(figures.seats, figures.totals))
+        assert summary.endswith(f"scores {scores}")
+        rows = page.locator("#final-scores tbody tr")
+        shown = [rows.nth(k).locator("td").all_inner_texts() for k in range(rows.count())]
+        expected = sorted(
+            ([str(place), str(seat), name, str(total)] for seat, (name, total, place) in
+             enumerate(zip(figures.seats, figures.totals, figures.places))),
+            key=lambda row: (int(row[0]), int(row[1])),
+        )  # fmt: skip
+        assert shown == expected
+        tricks = page.locator("#trick-history tbody tr")
+        plays = [play for round_ in record["rounds"] for play in round_["plays"]]
+        assert tricks.count() == len(plays) // players
+        first = [figures.seats[play["seat"]] + " " + play["card"] for play in record["rounds"][0]["plays"][:players]]
+        cells = tricks.nth(0).locator("td").all_inner_texts()
+        assert cells[:3] == ["1", "1", first[0].split(" ")[0]] and cells[3].startswith(first[0])
+        assert cells[4] in figures.seats

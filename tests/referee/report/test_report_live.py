@@ -74,7 +74,9 @@ def test_nothing_of_a_set_still_being_played_is_shown(live: Live) -> None:
     listed = get(live, "/leagues/cup/games-001.html", live.entry).text
     assert listed.count("<tr data-game=") == 12 and 'data-game="12"' not in listed
     assert f"<td>{live.games[12].seed}</td>" not in listed and f"<td>{live.games[11].seed}</td>" in listed
-    assert "12 games" in get(live, "/leagues/cup/index.html", live.entry).text
+    assert (
+        "17 games (12 shown: a duplicate set once it is whole)" in get(live, "/leagues/cup/index.html", live.entry).text
+    )
     assert get(live, "/leagues/cup/games/00011.public.js", live.entry).status_code == 200  # set 1 is whole
 
 
@@ -85,7 +87,8 @@ def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
         context.add_cookies([{"name": COOKIE, "value": live.entry, "domain": host, "path": "/"}])
         page = context.new_page()
         page.goto(f"{live.base}/leagues/cup/index.html")
-        assert page.locator("#games-count").inner_text() == "12 games"  # set 2 is still being played
+        # games stored, as the event stream counts them; set 2 is still being played
+        assert page.locator("#games-count").inner_text() == "17 games (12 shown: a duplicate set once it is whole)"
         assert page.locator("table.games tbody tr").count() == 12
         page.wait_for_function("document.body.dataset.following === 'yes'")  # the event stream is subscribed
         live.finish(replace(live.games[17]))
@@ -190,6 +193,8 @@ def test_pages_on_a_port_in_use_are_one_line(tmp_path: Path, host: str | None) -
 def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:
     page = get(live, "/leagues/cup/bots/raiser.html", live.entry)
     assert page.status_code == 200
+    summary = re.search(r'<p class="summary">([^<]*)</p>', page.text)
+    assert summary is not None and re.match(r"elo \d+, \d+ games,", summary[1]), "a point estimate: no interval"
     assert page.text.count("<tr><td>") >= 10  # a row per round size, 10 down to 1
     assert "forfeited" in page.text  # its latest 500 faults, the bot_error that forfeited it long before
     assert get(live, "/leagues/cup/bots/nobody.html", live.entry).status_code == 404

@@ -44,7 +44,8 @@ def test_a_league_runs_here_unless_its_file_says_otherwise(tmp_path: Path) -> No
         ('address = "auto"', 'runner: address: only for kind = "ray"'),
         ("workers = 2", 'runner: workers: only for kind = "ray"'),
         ('kind = "ray"\naddress = "no port"', "runner: address: 'no port' is not auto, HOST:PORT or ray://HOST:PORT"),
-        ('kind = "ray"\nnodes = 3', "runner.nodes: Extra inputs are not permitted"),
+        ('kind = "ray"\nnodes = 3', "runner: unknown setting 'nodes'"),
+        ('kind = "ray"\nworker = 3', "runner: unknown setting 'worker' (did you mean workers?)"),
     ],
 )
 def test_a_bad_runner_table_is_one_line_naming_the_key(tmp_path: Path, table: str, fragment: str) -> None:

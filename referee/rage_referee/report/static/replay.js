@@ -46,7 +46,43 @@ const RageReplay = {
       this.wanted = null;
       if (found >= 0) this.at = found;
     }
+    this.summarise(base.game);
     this.go(Math.min(this.at, this.states.length - 1));
+  },
+  // The game once over: a summary line (ruleset, players, winner, scores), the final scores, every trick.
+  summarise(game) {
+    if (!game || this.summarised === game) return;
+    this.summarised = game;
+    const cell = (tag, value, cls) => {
+      const node = document.createElement(tag);
+      node.textContent = value;
+      if (cls) node.className = cls;
+      return node;
+    };
+    const row = (cells) => {
+      const tr = document.createElement("tr");
+      cells.forEach((c) => tr.appendChild(typeof c === "string" ? cell("td", c) : c));
+      return tr;
+    };
+    const name = (seat) => this.players[seat];
+    const seats = this.players.map((_, seat) => seat);
+    const winners = seats.filter((seat) => game.places[seat] === 1).map(name);
+    const scores = seats.map((seat) => name(seat) + " " + game.totals[seat]).join(", ");
+    document.getElementById("game-summary").textContent =
+      game.ruleset + "; " + this.players.join(", ") + "; " + (winners.length > 1 ? "winners " : "winner ") +
+      winners.join(" and ") + "; scores " + scores;
+    const ranked = seats.slice().sort((a, b) => game.places[a] - game.places[b] || a - b);
+    document.querySelector("#final-scores tbody").replaceChildren(...ranked.map((seat) => {
+      const tr = row([String(game.places[seat]), String(seat), cell("td", name(seat), "name"), String(game.totals[seat])]);
+      tr.className = "place" + game.places[seat];
+      return tr;
+    }));
+    document.querySelector("#trick-history tbody").replaceChildren(...game.tricks.map(([round, trick, leader, plays, winner]) => {
+      const cards = cell("td", plays.map(([seat, card]) => name(seat) + " " + card).join(", "), "name");
+      const tr = row([String(round), String(trick), name(leader), cards, name(winner)]);
+      tr.dataset.at = round + "." + trick;
+      return tr;
+    }));
   },
   go(at) {
     if (!this.states.length) return;
@@ -67,6 +103,9 @@ const RageReplay = {
       return text("span", token, "card " + (colour ? "c-" + colour[1] : wild ? "c-" + wild[1] + " action" : "action"));
     };
     document.getElementById("position").textContent = (this.at + 1) + " / " + this.states.length;
+    for (const tr of document.querySelectorAll("#trick-history tbody tr")) {
+      tr.classList.toggle("current", tr.dataset.at === s.round + "." + s.trick);
+    }
     const status = document.getElementById("status");
     status.replaceChildren(
       text("span", "round " + s.round + " (" + s.cards + " cards)", "round"),
