@@ -187,23 +187,10 @@ def settled_after(points: Sequence[tuple[int, int, int]], joins: int) -> int | N
 
 def candidates(contest: Contest, settings: LadderSettings) -> list[Candidate]:
     """Every submitted version as the ladder's matchmaker sees it (no set is ever in flight here)."""
-    out = []
-    for entrant in contest.submitted():
-        rating = contest.rating(entrant.version)
-        out.append(
-            Candidate(
-                entrant.version,
-                entrant.bot,
-                entrant.owner,
-                entrant.number,
-                rating.conservative,
-                rating.sets,
-                rating.games,
-                rating.last_played,
-                placement=rating.sets < settings.placement_sets,
-            )
-        )
-    return out
+    return [
+        Candidate.of(e.version, e.bot, e.owner, e.number, contest.rating(e.version), settings)
+        for e in contest.submitted()
+    ]
 
 
 Play = Callable[[Sequence[Entrant], int, int], list[float]]
