@@ -259,7 +259,8 @@ def measure(
     progress(f"ladder: {ladder.games} games, top 8 tau {ladder.curve[-1][2]:.3f}")
     baseline = baseline_contest(games, players, seed, step, play)
     progress(f"baseline: {baseline.games} games, top 8 tau {baseline.curve[-1][2]:.3f}")
-    assert ladder.owner_clashes == 0, "the ladder seated two bots of one owner"
+    if ladder.owner_clashes:
+        raise RuntimeError(f"the ladder seated two bots of one owner at {ladder.owner_clashes} tables")
     return {"ladder": ladder.figures(), "baseline": baseline.figures()}
 
 
