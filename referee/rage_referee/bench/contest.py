@@ -80,6 +80,7 @@ def entrants(games: int) -> list[Entrant]:
 
 
 def sloppy(slip: float) -> Bot:
+    """The heuristic example bot taking a random legal move with probability ``slip``."""
     bot = SloppyHeuristicBot()
     bot.slip = slip
     return bot
@@ -100,6 +101,7 @@ class Contest:
     owner_clashes: int = 0
 
     def submitted(self) -> list[Entrant]:
+        """The versions submitted by now."""
         return [e for e in self.entrants if e.joins <= self.games]
 
     def active(self) -> dict[str, Entrant]:
@@ -111,9 +113,11 @@ class Contest:
         return newest
 
     def predecessors(self) -> dict[str, str | None]:
+        """Each version's previous version of its bot."""
         return {e.version: f"{e.bot}@{e.number - 1}" if e.number > 1 else None for e in self.entrants}
 
     def rating(self, version: str) -> VersionRating:
+        """A version's rating now (its starting rating before its first set)."""
         return self.table.get(version) or starting_rating(version, self.table, self.predecessors())
 
     def record(self, result: SetResult, owners: Sequence[str]) -> None:
@@ -198,6 +202,8 @@ Play = Callable[[Sequence[Entrant], int, int], list[float]]
 
 
 def player(ruleset: Ruleset) -> Play:
+    """Games of ``ruleset`` in-process, the seats' bots made from their versions' slips."""
+
     def play(seated: Sequence[Entrant], deal: int, number: int) -> list[float]:
         state = play_game(ruleset, [partial(sloppy, e.slip) for e in seated], deal, number)
         return [float(total) for total in state.outcome().totals]
