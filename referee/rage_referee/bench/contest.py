@@ -80,6 +80,7 @@ def entrants(games: int) -> list[Entrant]:
 
 
 def sloppy(slip: float) -> Bot:
+    """The heuristic example bot taking a random legal move with probability ``slip``."""
     bot = SloppyHeuristicBot()
     bot.slip = slip
     return bot
@@ -100,6 +101,7 @@ class Contest:
     owner_clashes: int = 0
 
     def submitted(self) -> list[Entrant]:
+        """The versions submitted by now."""
         return [e for e in self.entrants if e.joins <= self.games]
 
     def active(self) -> dict[str, Entrant]:
@@ -111,9 +113,11 @@ class Contest:
         return newest
 
     def predecessors(self) -> dict[str, str | None]:
+        """Each version's previous version of its bot."""
         return {e.version: f"{e.bot}@{e.number - 1}" if e.number > 1 else None for e in self.entrants}
 
     def rating(self, version: str) -> VersionRating:
+        """A version's rating now (its starting rating before its first set)."""
         return self.table.get(version) or starting_rating(version, self.table, self.predecessors())
 
     def record(self, result: SetResult, owners: Sequence[str]) -> None:
@@ -187,23 +191,10 @@ def settled_after(points: Sequence[tuple[int, int, int]], joins: int) -> int | N
 
 def candidates(contest: Contest, settings: LadderSettings) -> list[Candidate]:
     """Every submitted version as the ladder's matchmaker sees it (no set is ever in flight here)."""
-    out = []
-    for entrant in contest.submitted():
-        rating = contest.rating(entrant.version)
-        out.append(
-            Candidate(
-                entrant.version,
-                entrant.bot,
-                entrant.owner,
-                entrant.number,
-                rating.conservative,
-                rating.sets,
-                rating.games,
-                rating.last_played,
-                placement=rating.sets < settings.placement_sets,
-            )
-        )
-    return out
+    return [
+        Candidate.of(e.version, e.bot, e.owner, e.number, contest.rating(e.version), settings)
+        for e in contest.submitted()
+    ]
 
 
 Play = Callable[[Sequence[Entrant], int, int], list[float]]
@@ -211,6 +202,8 @@ Play = Callable[[Sequence[Entrant], int, int], list[float]]
 
 
 def player(ruleset: Ruleset) -> Play:
+    """Games of ``ruleset`` in-process, the seats' bots made from their versions' slips."""
+
     def play(seated: Sequence[Entrant], deal: int, number: int) -> list[float]:
         state = play_game(ruleset, [partial(sloppy, e.slip) for e in seated], deal, number)
         return [float(total) for total in state.outcome().totals]
@@ -272,7 +265,8 @@ def measure(
     progress(f"ladder: {ladder.games} games, top 8 tau {ladder.curve[-1][2]:.3f}")
     baseline = baseline_contest(games, players, seed, step, play)
     progress(f"baseline: {baseline.games} games, top 8 tau {baseline.curve[-1][2]:.3f}")
-    assert ladder.owner_clashes == 0, "the ladder seated two bots of one owner"
+    if ladder.owner_clashes:
+        raise RuntimeError(f"the ladder seated two bots of one owner at {ladder.owner_clashes} tables")
     return {"ladder": ladder.figures(), "baseline": baseline.figures()}
 
 

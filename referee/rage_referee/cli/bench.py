@@ -591,9 +591,9 @@ def store_bench_command(
 
 @app.command("contest")
 def contest_command(
-    games: Annotated[int, typer.Option(min=12, max=1_000_000, help="Games each system plays.")] = 3000,
+    games: Annotated[int, typer.Option(min=12, max=1_000_000, help="Games each system plays.")] = 9000,
     players: Annotated[int, typer.Option(min=2, max=8, help="Players at each table.")] = 4,
-    step: Annotated[int, typer.Option(min=1, help="Games between two points of the tau curve.")] = 48,
+    step: Annotated[int, typer.Option(min=1, help="Games between two points of the tau curve.")] = 96,
     seed: Annotated[int, typer.Option(min=0, help="The seed of deals and matchmaking.")] = 1,
     as_json: FiguresJsonOption = False,
 ) -> None:

@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from .ratings import VersionRating
 from .settings import LadderSettings
 
 
@@ -40,6 +41,31 @@ class Candidate:
     """Still in placement (fewer than ``placement_sets`` sets)."""
     busy: bool = False
     """A set of it is still playing."""
+
+    @classmethod
+    def of(
+        cls,
+        version: str,
+        bot: str,
+        owner: str,
+        number: int,
+        rating: VersionRating,
+        settings: LadderSettings,
+        busy: bool = False,
+    ) -> Candidate:
+        """A version with its rating: in placement while it has played fewer than ``placement_sets`` sets."""
+        return cls(
+            version,
+            bot,
+            owner,
+            number,
+            rating.conservative,
+            rating.sets,
+            rating.games,
+            rating.last_played,
+            placement=rating.sets < settings.placement_sets,
+            busy=busy,
+        )
 
 
 def active(candidates: Iterable[Candidate], settings: LadderSettings) -> list[Candidate]:

@@ -135,3 +135,9 @@ def ladder_table(
         if version not in table:
             table[version] = starting_rating(version, table, predecessors)
     return table
+
+
+def leaderboard(table: Mapping[str, VersionRating], versions: Iterable[str]) -> list[str]:
+    """``versions`` (each in ``table``) best first: by conservative rating, then mu, then id, so ties sort the same
+    every time."""
+    return sorted(versions, key=lambda v: (-table[v].conservative, -table[v].mu, v))

@@ -44,5 +44,5 @@ def ladder_settings(table: Any) -> LadderSettings:
     try:
         return LadderSettings.model_validate(table)
     except ValidationError as error:
-        where, message, _ = first_problem(error)
+        where, message, _ = first_problem(error, LadderSettings)
         raise LadderSettingsError(f"ladder{'.' + where if where else ''}: {message}") from None

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
 
-from rage_referee.bench.contest import entrants, games_to_tau, settled_after
+from rage_referee.bench.contest import (
+    Contest,
+    Entrant,
+    baseline_contest,
+    entrants,
+    games_to_tau,
+    ladder_contest,
+    settled_after,
+)
+from rage_referee.ladder.ratings import SetResult
 
 from tests.helpers.cli import one_line, rage
 
@@ -64,3 +75,20 @@ def test_a_curve_step_beyond_the_games_is_refused_in_one_line() -> None:
     result = rage("bench", "contest", "--games", "24", "--step", "100")
     assert result.exit_code != 0
     assert one_line(result.output).endswith("--step: 100 games between points of the curve, more than the 24 --games")
+
+
+def test_the_ladder_never_seats_the_two_bots_of_one_owner_together() -> None:
+    rng = random.Random(5)
+
+    def play(seated: Sequence[Entrant], deal: int, number: int) -> list[float]:
+        """No engine: points falling with the slip, and some luck."""
+        return [rng.gauss(50 - 50 * e.slip, 20) for e in seated]
+
+    ladder = ladder_contest(1200, 4, 1, 48, play)
+    assert ladder.owner_clashes == 0
+    assert all(ladder.table[f"b0{i}@1"].sets >= 5 for i in (3, 4))  # both played throughout
+    baseline = baseline_contest(1200, 4, 1, 48, play)
+    assert baseline.owner_clashes == 0 and len(baseline.table) == 20
+    clashing = Contest(entrants(48), 48)
+    clashing.record(SetResult(0, ("b03@1", "b04@1"), (1.0, 2.0)), ["shared", "shared"])
+    assert clashing.owner_clashes == 1

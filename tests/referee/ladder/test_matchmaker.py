@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from rage_referee.ladder.matchmaker import Candidate, pick_table, pick_tables
+from rage_referee.ladder.ratings import VersionRating
 from rage_referee.ladder.settings import LadderSettings
 
 SETTINGS = LadderSettings()
@@ -105,3 +106,12 @@ def test_tables_at_once_share_no_version() -> None:
     picked = pick_tables(candidates, 3, SETTINGS, random.Random(1), count=3)
     assert len(picked) == 2  # 7 bots fill two tables of 3
     assert not set(picked[0]) & set(picked[1])
+
+
+def test_a_candidate_is_in_placement_until_it_has_played_placement_sets() -> None:
+    settings = LadderSettings(placement_sets=2)
+    fresh = Candidate.of("a@1", "a", "ann", 1, VersionRating(sets=1, games=12, last_played=5.0), settings)
+    settled_one = Candidate.of("a@1", "a", "ann", 1, VersionRating(mu=30.0, sigma=2.0, sets=2), settings, busy=True)
+    assert fresh.placement and (fresh.games, fresh.last_played) == (12, 5.0)
+    assert fresh.rating == VersionRating().conservative
+    assert not settled_one.placement and settled_one.busy and settled_one.rating == 24.0

@@ -27,7 +27,7 @@ def test_keys_are_read() -> None:
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ({"concurency": 2}, "ladder.concurency: Extra inputs are not permitted"),
+        ({"concurency": 2}, "ladder: unknown setting 'concurency' (did you mean concurrency?)"),
         ({"concurrency": 0}, "ladder.concurrency: Input should be greater than or equal to 1"),
         ({"concurrency": "2"}, 'ladder.concurrency: Input should be a valid integer, not "2"'),
         ({"window": 0}, "ladder.window: Input should be greater than 0"),
