@@ -54,6 +54,7 @@ from ..game_spec import GameSpec
 from ..seats import BotHandle, BotSpec, Dispatcher
 from .base import GameRunner, OnFailed, OnFinished, RunnerError, RunnerOptions, StartFailure
 from .isolation import Isolation, Seating, interleaved
+from .ray_auth import AuthError, authenticate
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
@@ -348,6 +349,11 @@ def connect(address: str | None, runtime_env: dict[str, Any] | None = None, cpus
     settings: dict[str, Any] = {"runtime_env": runtime_env, "log_to_driver": False, "logging_level": logging.WARNING}
     if address is not None and address != "auto":
         _check_listening(address)
+        if not address.startswith("ray://"):
+            try:
+                authenticate(address)
+            except AuthError as error:
+                raise RayRunnerError(f"cannot reach the Ray cluster at {address}: {error}") from None
     try:
         if address is None:
             ray.init(num_cpus=cpus, include_dashboard=False, **settings)

@@ -1,0 +1,97 @@
+"""``rage league run --ray`` against a Ray cluster started as Ray documents it (tests/ray_cluster.py): a head
+started with ``ray start --head`` (token authentication on) and a worker node joined with ``ray start
+--address``, each a process of its own:
+
+- the driver finds the cluster's token and connects; a worker process SIGKILLed mid-league costs only
+  a retry: the league finishes, each game stored once;
+- a driver without the token is told in one line what to set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import require
+from ray_cluster import RayCluster, ray_cluster
+
+require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
+
+from rage_sdk.replay import verify  # noqa: E402
+from test_ray_runner import BOTS, league_file, stored  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayCluster]:
+    with ray_cluster(tmp_path_factory.mktemp("cluster")) as started:
+        require(
+            isinstance(started, RayCluster),
+            f"a Ray cluster by `ray start` ({started})",
+            "these tests start one with the `ray` command of this virtualenv (make install)",
+        )
+        assert isinstance(started, RayCluster)
+        yield started
+
+
+def league_run(file: Path, env: dict[str, str], log: Path, *args: str) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "rage_referee", "league", "run", str(file), "--standings-every", "0", *args]
+    with log.open("wb") as out:
+        return subprocess.Popen(argv, cwd=file.parent, stdout=out, stderr=subprocess.STDOUT, env=env)
+
+
+def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_killed_worker(
+    cluster: RayCluster, tmp_path: Path
+) -> None:
+    total = 12  # two duplicate sets; a worker is killed once 3 are stored
+    dawdler = f"{sys.executable} {BOTS / 'dawdler.py'}"
+    file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
+    log = tmp_path / "run.log"
+    run = league_run(file, cluster.env, log, "--ray", cluster.address, "--ray-workers", "2")
+    killed = None
+    try:
+        deadline = time.monotonic() + 240
+        while run.poll() is None and time.monotonic() < deadline:
+            if killed is None and len(stored(file)) >= 3 and (workers := cluster.game_workers()):
+                killed = workers[0].pid
+                workers[0].send_signal(signal.SIGKILL)
+            time.sleep(0.1)
+        assert run.wait(10) == 0, log.read_text()
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait(10)
+    assert killed is not None, "the league ended before a worker could be killed: " + log.read_text()
+    games = stored(file)
+    assert sorted(games) == list(range(total)), "every game once, none lost"
+    for game in games.values():
+        assert verify(json.dumps(game.record)).ok, f"game {game.index} does not replay"
+    launches = sorted(
+        path.read_text().count("the referee (pid") for path in (tmp_path / "logs").glob("*/worker-*/a.log")
+    )
+    assert launches == [1, 2], "the killed worker came back on the worker node and launched its bots again"
+
+
+def test_a_driver_without_the_clusters_token_is_told_what_to_set(cluster: RayCluster, tmp_path: Path) -> None:
+    greedy = "examples/greedy_bot.py:GreedyBot"
+    file = league_file(tmp_path, {"a": greedy, "b": greedy, "c": greedy}, 3)
+    env = {key: value for key, value in cluster.env.items() if key != "RAY_AUTH_TOKEN_PATH"}
+    env["HOME"] = str(tmp_path)  # no ~/.ray/auth_token either
+    log = tmp_path / "run.log"
+    run = league_run(file, env, log, "--ray", cluster.address)
+    assert run.wait(60) != 0
+    said = (
+        f"cannot run the league: cannot reach the Ray cluster at {cluster.address}: it asks for its auth token "
+        "and none is set: set RAY_AUTH_TOKEN to the cluster's token (`ray get-auth-token` on its head) "
+        "or RAY_AUTH_TOKEN_PATH to a file holding it"
+    )
+    assert said in log.read_text().splitlines(), log.read_text()
+    assert "Traceback" not in log.read_text()
