@@ -30,6 +30,13 @@ Commands must exist on every worker, at the same path relative to the worker's f
 driver's folder on a one-machine cluster; ``runtime_env={"working_dir": ...}`` ships one):
 :meth:`RayRunner.__aenter__` starts every bot on every worker and names, per worker, each one
 that could not start (docs/ray.md).
+
+Submitted bots are shipped: the driver packs each built version once and puts it in Ray's object
+store; every call to a worker carries the references (:mod:`.shipping`), and a worker fetches a
+version only when its versions cache lacks it, checks it against its built hash and launches it
+from there. With a sandbox (a league's ``[sandbox]``, a hosted referee's submitted bots) each worker
+makes its own, with the league's limits, from the machine it runs on; a worker that cannot is
+stopped and plays no game, and when none can the runner says why for each.
 """
 
 from __future__ import annotations
@@ -108,9 +115,10 @@ class GameWorker:
     """A Ray actor: the league's bots, started in this worker process (each bot's processes lent to its games
     as ``isolation`` says), and the games given to it.
 
-    Submitted bots come as :class:`~.shipping.Shipment` s, taken into this machine's versions cache at the
-    first start; with a ``sandbox`` every launched bot runs in this machine's sandbox, and a worker that
-    cannot give one says so (:attr:`WorkerStart.refused`) and plays no game.
+    Submitted bots come as :class:`~.shipping.Shipment` s with each call (not as the actor's arguments,
+    which Ray would have to keep to restart it), taken into this machine's versions cache at the first.
+    With a ``sandbox`` every launched bot runs in this machine's sandbox, and a worker that cannot give
+    one says so (:attr:`WorkerStart.refused`) and plays no game.
     """
 
     def __init__(
@@ -121,7 +129,6 @@ class GameWorker:
         forfeited: Sequence[str],
         retry: bool,
         isolation: Isolation = Isolation.LEAGUE,
-        shipments: Sequence[Shipment] = (),
         sandbox: SandboxPlan | None = None,
     ) -> None:
         self.index = index
@@ -130,7 +137,6 @@ class GameWorker:
         self.bots = list(bots)
         self.folder = Path(log_dir) / f"worker-{index}"
         self.isolation = isolation
-        self.shipments = list(shipments)
         self.sandbox = sandbox
         self.skipped = set(forfeited)
         self.failed: dict[str, str] = {}
@@ -139,17 +145,17 @@ class GameWorker:
         self.seating: Seating | None = None
         self._started: asyncio.Task[dict[str, str]] | None = None
 
-    async def start(self, moved: Mapping[str, str]) -> WorkerStart:
-        """Start every bot not forfeited, those ``moved`` at their new addresses (once; a restarted actor
-        starts them again when first asked)."""
+    async def start(self, moved: Mapping[str, str], shipments: Sequence[Shipment] = ()) -> WorkerStart:
+        """Start every bot not forfeited, those ``moved`` at their new addresses, the submitted ones from
+        their ``shipments`` (once; a restarted actor starts them again when first asked)."""
         if self._started is None:
-            self._started = asyncio.ensure_future(self._start(dict(moved)))
+            self._started = asyncio.ensure_future(self._start(dict(moved), list(shipments)))
         self.failed = await self._started
         self.follow(moved)
         where = socket.gethostname(), os.getpid()
         return WorkerStart(self.index, *where, self.failed, self.refused, self.shipped_seconds)
 
-    async def _start(self, moved: Mapping[str, str]) -> dict[str, str]:
+    async def _start(self, moved: Mapping[str, str], shipments: Sequence[Shipment]) -> dict[str, str]:
         """The sandbox, the submitted bots' versions, then every bot's first process; the bots that could not start."""
         sandbox = None
         if self.sandbox is not None:
@@ -162,7 +168,7 @@ class GameWorker:
         failed: dict[str, str] = {}
         submissions: dict[str, Submission] = {}
         began = time.monotonic()
-        for shipment in self.shipments:
+        for shipment in shipments:
             try:
                 submissions[shipment.bot] = await take(shipment, functools.partial(_fetched, shipment), cache_root())
             except (ShippingError, OSError, RayError) as error:
@@ -190,10 +196,12 @@ class GameWorker:
             if handle is not None and handle.spec.target != address:
                 self.seating.readdress(name, address)
 
-    async def play(self, spec: GameSpec, ledger: FaultLedger, moved: Mapping[str, str]) -> FinishedGame:
+    async def play(
+        self, spec: GameSpec, ledger: FaultLedger, moved: Mapping[str, str], shipments: Sequence[Shipment] = ()
+    ) -> FinishedGame:
         """One game, the bots ``moved`` called at their new addresses; a bot that could not start here
         is forfeited in it (unless it is to be retried)."""
-        await self.start(moved)
+        await self.start(moved, shipments)
         if self.refused is not None or self.seating is None:
             raise RayRunnerError(f"worker {self.index} takes no game: {self.refused}")
         for name, why in {} if self.retry else self.failed.items():
@@ -252,6 +260,8 @@ class RayRunner(GameRunner):
         self._restarting: set[Any] = set()
         """Workers that died under a game: the next game waits until they are back."""
         self._session = False
+        self._shipped: list[Shipment] = []
+        """The submitted bots' versions, in the object store while the runner runs."""
         self.starts: list[WorkerStart] = []
         """What each worker playing said when it started (its bots, its time to take the versions)."""
 
@@ -269,10 +279,12 @@ class RayRunner(GameRunner):
         log_dir = str(self.log_dir.resolve())
         forfeited = sorted(self.ledger.forfeited)
         retry = self.start_failure is StartFailure.RETRY
-        settings = (self.isolation, await self._shipments(), self._sandbox_plan())
+        settings = (self.isolation, self._sandbox_plan())
         self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry, *settings) for k in range(workers)]
         try:
-            started = asyncio.gather(*(_awaited(a.start.remote(dict(self.moved))) for a in self._actors))
+            self._shipped = await self._shipments()
+            moved, shipped = dict(self.moved), self._shipped
+            started = asyncio.gather(*(_awaited(a.start.remote(moved, shipped)) for a in self._actors))
             starts: list[WorkerStart] = await asyncio.wait_for(started, START_SECONDS)
         except TimeoutError:
             await self._stop_all()
@@ -399,7 +411,7 @@ class RayRunner(GameRunner):
         """One game on ``actor`` (once it is back, if it was restarting), with the ledger as it is then."""
         if actor in self._restarting:
             await self._back(actor)
-        ref = actor.play.remote(spec, self._ledger_copy(), dict(self.moved))
+        ref = actor.play.remote(spec, self._ledger_copy(), dict(self.moved), self._shipped)
         try:
             game: FinishedGame = await _awaited(ref)
         except asyncio.CancelledError:
@@ -413,7 +425,7 @@ class RayRunner(GameRunner):
         deadline = asyncio.get_running_loop().time() + RESTART_SECONDS
         while True:
             try:
-                await _awaited(actor.start.remote(dict(self.moved)))
+                await _awaited(actor.start.remote(dict(self.moved), self._shipped))
             except ActorUnavailableError:
                 if asyncio.get_running_loop().time() > deadline:
                     raise
