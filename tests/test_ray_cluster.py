@@ -4,7 +4,9 @@ started with ``ray start --head`` (token authentication on) and a worker node jo
 
 - the driver finds the cluster's token and connects; a worker process SIGKILLed mid-league costs only
   a retry: the league finishes, each game stored once;
-- a driver without the token is told in one line what to set.
+- a driver without the token is told in one line what to set;
+- the hosted referee's league of submitted bots plays on the worker node, in its sandbox, and resumes
+  there after the referee is stopped and started again.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ray_cluster import RayCluster, ray_cluster
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
 from rage_sdk.replay import verify  # noqa: E402
+from test_ray_hosted import play_submitted_league_with_a_restart  # noqa: E402
 from test_ray_runner import BOTS, league_file, stored  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -95,3 +98,29 @@ def test_a_driver_without_the_clusters_token_is_told_what_to_set(cluster: RayClu
     )
     assert said in log.read_text().splitlines(), log.read_text()
     assert "Traceback" not in log.read_text()
+
+
+@pytest.fixture
+def as_driver(cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process a driver of the cluster, holding its token, while the test runs; then as it was (its
+    token mode, and Ray's cache of the token, left to the module-scoped Rays of other tests)."""
+    import ray
+    from ray._raylet import AuthenticationTokenLoader  # type: ignore[attr-defined]
+
+    assert not ray.is_initialized()
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)  # restored after, as the driver turns it on
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", cluster.env["RAY_AUTH_TOKEN_PATH"])
+    try:
+        yield
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+        monkeypatch.undo()
+        AuthenticationTokenLoader.instance().reset_cache()
+
+
+@pytest.mark.usefixtures("as_driver")
+def test_a_hosted_league_of_submitted_bots_plays_on_the_worker_node_and_resumes_there(
+    cluster: RayCluster, tmp_path: Path
+) -> None:
+    play_submitted_league_with_a_restart(cluster.address, tmp_path)  # the head has no CPU: all on the node

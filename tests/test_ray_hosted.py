@@ -264,6 +264,12 @@ async def league_info(hosted: Referee) -> pb.LeagueInfo:
 def test_a_hosted_league_of_submitted_bots_plays_on_ray_workers_and_resumes_there_after_a_restart(
     ray_address: str, tmp_path: Path
 ) -> None:
+    play_submitted_league_with_a_restart(ray_address, tmp_path)
+
+
+def play_submitted_league_with_a_restart(ray_address: str, tmp_path: Path) -> None:
+    """Two submitted bots' hosted league on the Ray at ``ray_address``; the referee stopped after 4 games and
+    started again: the league finishes there, each game once, every bot at its pinned version in the sandbox."""
     require_command("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
     tmp_path.chmod(0o755)
