@@ -5,14 +5,18 @@ started with ``ray start --head`` (token authentication on) and a worker node jo
 - the driver finds the cluster's token and connects; a worker process SIGKILLed mid-league costs only
   a retry: the league finishes, each game stored once;
 - a driver without the token is told in one line what to set;
+- a bot at an address moved mid-league (``RayRunner.readdress``) is called at its new address by both
+  workers of the worker node from the games sent after the move;
 - the hosted referee's league of submitted bots plays on the worker node, in its sandbox, and resumes
   there after the referee is stopped and started again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
+import shlex
 import signal
 import subprocess
 import sys
@@ -26,9 +30,18 @@ from ray_cluster import RayCluster, ray_cluster
 
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
+from bot_helpers import read_dump  # noqa: E402
+from rage_referee.deals import Deals  # noqa: E402
+from rage_referee.finished import FinishedGame  # noqa: E402
+from rage_referee.game import FaultLedger  # noqa: E402
+from rage_referee.game_spec import TimeControl  # noqa: E402
+from rage_referee.match import match_specs  # noqa: E402
+from rage_referee.runner.ray import RayRunner  # noqa: E402
+from rage_referee.seats import BotProcess, BotSpec  # noqa: E402
+from rage_sdk.record import ruleset_of  # noqa: E402
 from rage_sdk.replay import verify  # noqa: E402
 from test_ray_hosted import play_submitted_league_with_a_restart  # noqa: E402
-from test_ray_runner import BOTS, league_file, stored  # noqa: E402
+from test_ray_runner import BOTS, ROOT, league_file, stored  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -124,3 +137,47 @@ def test_a_hosted_league_of_submitted_bots_plays_on_the_worker_node_and_resumes_
     cluster: RayCluster, tmp_path: Path
 ) -> None:
     play_submitted_league_with_a_restart(cluster.address, tmp_path)  # the head has no CPU: all on the node
+
+
+@pytest.mark.usefixtures("as_driver")
+def test_a_bot_moved_mid_league_is_called_at_its_new_address_by_every_worker(
+    cluster: RayCluster, tmp_path: Path
+) -> None:
+    dump = tmp_path / "new.dump"  # the old address keeps serving: only the move sends games to the new one
+    before = BotProcess(f"{sys.executable} {ROOT / 'examples' / 'random_bot.py'}", tmp_path / "old.log")
+    recorder = shlex.join([sys.executable, str(BOTS / "recorder.py"), "--dump", str(dump)])
+    after = BotProcess(recorder, tmp_path / "new.log")
+    bots = [
+        BotSpec.of("greedy", f"{sys.executable} {ROOT / 'examples' / 'greedy_bot.py'}"),
+        BotSpec.of("heuristic", f"{sys.executable} {ROOT / 'examples' / 'heuristic_bot.py'}"),
+    ]
+    total, moved_after, workers = 12, 3, 2
+    games = match_specs(
+        ["greedy", "heuristic", "mover"], ruleset_of({"preset": "amigo"}), total, Deals.public(3), TimeControl(5000)
+    )
+    finished: list[FinishedGame] = []
+
+    async def run() -> None:
+        old_address, new_address = await before.start(), await after.start()
+        mover = BotSpec.of("mover", old_address)
+        async with RayRunner(
+            [*bots, mover], FaultLedger(20), address=cluster.address, workers=workers, log_dir=tmp_path / "logs"
+        ) as runner:
+
+            def on_finished(game: FinishedGame) -> None:
+                finished.append(game)
+                if len(finished) == moved_after:
+                    runner.readdress("mover", new_address)
+
+            await runner.run(games, on_finished)
+
+    try:
+        asyncio.run(run())
+    finally:
+        before.stop()
+        after.stop()
+    assert sorted(game.index for game in finished) == list(range(total))
+    sent_after = set(range(moved_after + workers, total))  # sent in order, one game a worker at a time
+    reached = {message.start.index for message in read_dump(dump) if message.HasField("start")}
+    assert sent_after <= reached, "every game sent after the move was played at the new address"
+    assert reached <= set(range(moved_after, total)), "none finished before the move"
