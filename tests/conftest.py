@@ -37,7 +37,7 @@ typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Whole modules reordered: those starting a Ray first, then those with a slow test, then the rest.
+    """Whole modules reordered: those starting a Ray (or a cluster) first, then those with a slow test, then the rest.
 
     pytest-xdist's worksteal hands each worker a contiguous share of this order and steals from the end
     of a share, so the head of the first share runs on one worker, unbroken: a module-scoped Ray is
@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """
 
     def rank(item: pytest.Item) -> int:
-        if "ray_address" in getattr(item, "fixturenames", ()):
+        if {"ray_address", "ray_cluster_nodes"}.intersection(getattr(item, "fixturenames", ())):
             return 0
         return 1 if item.get_closest_marker("slow") else 2
 

@@ -47,7 +47,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayCluster]:
+def ray_cluster_nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayCluster]:
     with ray_cluster(tmp_path_factory.mktemp("cluster")) as started:
         require(
             isinstance(started, RayCluster),
@@ -65,18 +65,18 @@ def league_run(file: Path, env: dict[str, str], log: Path, *args: str) -> subpro
 
 
 def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_killed_worker(
-    cluster: RayCluster, tmp_path: Path
+    ray_cluster_nodes: RayCluster, tmp_path: Path
 ) -> None:
     total = 12  # two duplicate sets; a worker is killed once 3 are stored
     dawdler = f"{sys.executable} {BOTS / 'dawdler.py'}"
     file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
     log = tmp_path / "run.log"
-    run = league_run(file, cluster.env, log, "--ray", cluster.address, "--ray-workers", "2")
+    run = league_run(file, ray_cluster_nodes.env, log, "--ray", ray_cluster_nodes.address, "--ray-workers", "2")
     killed = None
     try:
         deadline = time.monotonic() + 240
         while run.poll() is None and time.monotonic() < deadline:
-            if killed is None and len(stored(file)) >= 3 and (workers := cluster.game_workers()):
+            if killed is None and len(stored(file)) >= 3 and (workers := ray_cluster_nodes.game_workers()):
                 killed = workers[0].pid
                 workers[0].send_signal(signal.SIGKILL)
             time.sleep(0.1)
@@ -96,17 +96,17 @@ def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_kille
     assert launches == [1, 2], "the killed worker came back on the worker node and launched its bots again"
 
 
-def test_a_driver_without_the_clusters_token_is_told_what_to_set(cluster: RayCluster, tmp_path: Path) -> None:
+def test_a_driver_without_the_clusters_token_is_told_what_to_set(ray_cluster_nodes: RayCluster, tmp_path: Path) -> None:
     greedy = "examples/greedy_bot.py:GreedyBot"
     file = league_file(tmp_path, {"a": greedy, "b": greedy, "c": greedy}, 3)
-    env = {key: value for key, value in cluster.env.items() if key != "RAY_AUTH_TOKEN_PATH"}
+    env = {key: value for key, value in ray_cluster_nodes.env.items() if key != "RAY_AUTH_TOKEN_PATH"}
     env["HOME"] = str(tmp_path)  # no ~/.ray/auth_token either
     log = tmp_path / "run.log"
-    run = league_run(file, env, log, "--ray", cluster.address)
+    run = league_run(file, env, log, "--ray", ray_cluster_nodes.address)
     assert run.wait(60) != 0
     said = (
-        f"cannot run the league: cannot reach the Ray cluster at {cluster.address}: it asks for its auth token "
-        "and none is set: set RAY_AUTH_TOKEN to the cluster's token (`ray get-auth-token` on its head) "
+        f"cannot run the league: cannot reach the Ray cluster at {ray_cluster_nodes.address}: it asks for its auth "
+        "token and none is set: set RAY_AUTH_TOKEN to the cluster's token (`ray get-auth-token` on its head) "
         "or RAY_AUTH_TOKEN_PATH to a file holding it"
     )
     assert said in log.read_text().splitlines(), log.read_text()
@@ -114,7 +114,7 @@ def test_a_driver_without_the_clusters_token_is_told_what_to_set(cluster: RayClu
 
 
 @pytest.fixture
-def as_driver(cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def as_driver(ray_cluster_nodes: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This process a driver of the cluster, holding its token, while the test runs; then as it was (its
     token mode, and Ray's cache of the token, left to the module-scoped Rays of other tests)."""
     import ray
@@ -122,7 +122,7 @@ def as_driver(cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
     assert not ray.is_initialized()
     monkeypatch.delenv("RAY_AUTH_MODE", raising=False)  # restored after, as the driver turns it on
-    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", cluster.env["RAY_AUTH_TOKEN_PATH"])
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", ray_cluster_nodes.env["RAY_AUTH_TOKEN_PATH"])
     try:
         yield
     finally:
@@ -134,14 +134,14 @@ def as_driver(cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 @pytest.mark.usefixtures("as_driver")
 def test_a_hosted_league_of_submitted_bots_plays_on_the_worker_node_and_resumes_there(
-    cluster: RayCluster, tmp_path: Path
+    ray_cluster_nodes: RayCluster, tmp_path: Path
 ) -> None:
-    play_submitted_league_with_a_restart(cluster.address, tmp_path)  # the head has no CPU: all on the node
+    play_submitted_league_with_a_restart(ray_cluster_nodes.address, tmp_path)  # the head has no CPU: all on the node
 
 
 @pytest.mark.usefixtures("as_driver")
 def test_a_bot_moved_mid_league_is_called_at_its_new_address_by_every_worker(
-    cluster: RayCluster, tmp_path: Path
+    ray_cluster_nodes: RayCluster, tmp_path: Path
 ) -> None:
     dump = tmp_path / "new.dump"  # the old address keeps serving: only the move sends games to the new one
     before = BotProcess(f"{sys.executable} {ROOT / 'examples' / 'random_bot.py'}", tmp_path / "old.log")
@@ -161,7 +161,11 @@ def test_a_bot_moved_mid_league_is_called_at_its_new_address_by_every_worker(
         old_address, new_address = await before.start(), await after.start()
         mover = BotSpec.of("mover", old_address)
         async with RayRunner(
-            [*bots, mover], FaultLedger(20), address=cluster.address, workers=workers, log_dir=tmp_path / "logs"
+            [*bots, mover],
+            FaultLedger(20),
+            address=ray_cluster_nodes.address,
+            workers=workers,
+            log_dir=tmp_path / "logs",
         ) as runner:
 
             def on_finished(game: FinishedGame) -> None:
