@@ -120,6 +120,24 @@ def test_a_worker_takes_a_version_whose_files_give_its_hash_once_then_from_its_c
     assert (third.folder / "bot.py").read_bytes() == RANDOM.read_bytes()
 
 
+def test_workers_of_one_machine_taking_a_version_at_once_fetch_it_once(tmp_path: Path) -> None:
+    _, shipment = shipment_of(submission(tmp_path / "bot"))
+    fetched: list[int] = []
+
+    async def fetch() -> bytes:
+        fetched.append(1)
+        await asyncio.sleep(0.2)  # a fetch over the network: the other worker asks meanwhile
+        assert isinstance(shipment.files, bytes)
+        return shipment.files
+
+    async def both() -> list[Submission]:
+        return await asyncio.gather(*(take(shipment, fetch, tmp_path / "cache") for _ in range(2)))
+
+    first, second = asyncio.run(both())
+    assert len(fetched) == 1, "the second waits for the first, then takes its copy"
+    assert first.folder == second.folder and (first.folder / "bot.py").read_bytes() == RANDOM.read_bytes()
+
+
 def test_a_version_whose_files_do_not_give_its_hash_is_refused(tmp_path: Path) -> None:
     _, shipment = shipment_of(submission(tmp_path / "bot"))
     _, other = shipment_of(submission(tmp_path / "other", build="true"))
@@ -134,7 +152,8 @@ def test_a_version_whose_files_do_not_give_its_hash_is_refused(tmp_path: Path) -
     assert str(caught.value) == (
         f"version abababababababab: the files shipped do not give its built hash {shipment.built[7:23]}"
     )
-    assert not any((tmp_path / "cache" / "rnd").iterdir()), "nothing kept"
+    kept = [path.name for path in (tmp_path / "cache" / "rnd").iterdir()]
+    assert kept == [f".{shipment.built[7:23]}.lock"], "nothing kept but the lock"
 
 
 def test_a_worker_that_cannot_give_the_sandbox_says_so_and_plays_no_game(

@@ -11,6 +11,8 @@ from the cache or freshly unpacked, the folder is hashed again and must give the
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
 import io
 import os
 import shutil
@@ -65,16 +67,22 @@ def cache_root() -> Path:
 
 async def take(shipment: Shipment, fetch: Callable[[], Awaitable[bytes]], root: Path) -> Submission:
     """``shipment``'s version ready to launch here: from the cache under ``root`` when it holds the built hash,
-    else fetched (``fetch``), unpacked and checked.
+    else fetched (``fetch``), unpacked and checked. The workers of one machine take a version one at a time
+    (a lock file beside it), so none replaces a folder another has launched a bot from.
 
     :raises ShippingError: the files fetched do not give the built hash, or are no version.
     """
     folder = root / shipment.bot / short_version(shipment.built)
-    if folder.is_dir() and _matches(folder, shipment.built):
-        return _submission(shipment, folder)
-    data = await fetch()
-    root.mkdir(parents=True, exist_ok=True)
     folder.parent.mkdir(parents=True, exist_ok=True)
+    with (folder.parent / f".{folder.name}.lock").open("w") as lock:
+        await asyncio.to_thread(fcntl.flock, lock, fcntl.LOCK_EX)  # released as the file closes
+        if not (folder.is_dir() and _matches(folder, shipment.built)):
+            _unpacked_into(folder, await fetch(), shipment)
+    return _submission(shipment, folder)
+
+
+def _unpacked_into(folder: Path, data: bytes, shipment: Shipment) -> None:
+    """Unpack ``data`` into ``folder`` (replacing what is there) when its files give the built hash."""
     scratch = Path(tempfile.mkdtemp(prefix=".incoming-", dir=folder.parent))
     try:
         unpacked = scratch / "bot"
@@ -90,14 +98,9 @@ async def take(shipment: Shipment, fetch: Callable[[], Awaitable[bytes]], root: 
                 f"{short_version(shipment.built)}"
             )
         shutil.rmtree(folder, ignore_errors=True)  # a cached copy that no longer matched
-        try:
-            unpacked.rename(folder)
-        except OSError:  # another worker of this machine cached it meanwhile
-            if not _matches(folder, shipment.built):
-                raise
+        unpacked.rename(folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return _submission(shipment, folder)
 
 
 def _matches(folder: Path, built: str) -> bool:
