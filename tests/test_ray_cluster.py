@@ -96,20 +96,36 @@ def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_kille
     assert launches == [1, 2], "the killed worker came back on the worker node and launched its bots again"
 
 
-def test_a_driver_without_the_clusters_token_is_told_what_to_set(ray_cluster_nodes: RayCluster, tmp_path: Path) -> None:
+SET_TOKEN = (
+    "set RAY_AUTH_TOKEN to the cluster's token (`ray get-auth-token` on its head) "
+    "or RAY_AUTH_TOKEN_PATH to a file holding it"
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({}, f"it asks for its auth token and none is set: {SET_TOKEN}"),
+        ({"RAY_AUTH_TOKEN": "0" * 64}, f"it refuses the auth token set here: {SET_TOKEN}"),
+        (
+            {"RAY_AUTH_MODE": "disabled"},
+            "it asks for its auth token, and RAY_AUTH_MODE=disabled here: set RAY_AUTH_MODE=token",
+        ),
+    ],
+    ids=["no-token", "wrong-token", "auth-disabled"],
+)
+def test_a_driver_without_the_clusters_token_is_told_what_to_set(
+    ray_cluster_nodes: RayCluster, tmp_path: Path, env: dict[str, str], said: str
+) -> None:
     greedy = "examples/greedy_bot.py:GreedyBot"
     file = league_file(tmp_path, {"a": greedy, "b": greedy, "c": greedy}, 3)
-    env = {key: value for key, value in ray_cluster_nodes.env.items() if key != "RAY_AUTH_TOKEN_PATH"}
-    env["HOME"] = str(tmp_path)  # no ~/.ray/auth_token either
+    driver = {key: value for key, value in ray_cluster_nodes.env.items() if key != "RAY_AUTH_TOKEN_PATH"}
+    driver["HOME"] = str(tmp_path)  # no ~/.ray/auth_token either
     log = tmp_path / "run.log"
-    run = league_run(file, env, log, "--ray", ray_cluster_nodes.address)
+    run = league_run(file, {**driver, **env}, log, "--ray", ray_cluster_nodes.address)
     assert run.wait(60) != 0
-    said = (
-        f"cannot run the league: cannot reach the Ray cluster at {ray_cluster_nodes.address}: it asks for its auth "
-        "token and none is set: set RAY_AUTH_TOKEN to the cluster's token (`ray get-auth-token` on its head) "
-        "or RAY_AUTH_TOKEN_PATH to a file holding it"
-    )
-    assert said in log.read_text().splitlines(), log.read_text()
+    line = f"cannot run the league: cannot reach the Ray cluster at {ray_cluster_nodes.address}: {said}"
+    assert line in log.read_text().splitlines(), log.read_text()
     assert "Traceback" not in log.read_text()
 
 
