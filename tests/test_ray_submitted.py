@@ -4,7 +4,8 @@
   versions, faults and forfeits), each bot's built version taken by the worker from the object store and
   run in the worker's sandbox;
 - a worker takes a version only when its files give the built hash, from its cache when it holds it;
-- a worker that cannot give the sandbox says so and plays no game.
+- a worker that cannot give the sandbox says so and plays no game; the driver plays on the others, and when
+  none can, refuses in one line naming each.
 """
 
 from __future__ import annotations
@@ -174,3 +175,30 @@ def test_a_worker_that_cannot_give_the_sandbox_says_so_and_plays_no_game(
             await worker.play(None, FaultLedger(1), {})  # type: ignore[arg-type]
 
     asyncio.run(run())
+
+
+def test_the_driver_plays_on_the_workers_that_give_the_sandbox_and_refuses_when_none_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rage_referee.runner import ray as ray_module
+    from rage_referee.runner.ray import RayRunner, WorkerStart
+
+    killed: list[str] = []
+    monkeypatch.setattr(ray_module.ray, "kill", lambda actor, no_restart: killed.append(actor))
+    why = "this machine refuses the sandbox: bwrap: No permissions to create new namespace"
+    runner = RayRunner([BotSpec("one", f"python {RANDOM}", BotKind.COMMAND)], FaultLedger(1))
+    stopped: list[bool] = []
+
+    async def stop_all() -> None:
+        stopped.append(True)
+
+    monkeypatch.setattr(runner, "_stop_all", stop_all)
+    starts = [WorkerStart(1, "node-a", 11, {}), WorkerStart(2, "node-b", 22, {}, refused=why)]
+    runner._actors = ["actor-1", "actor-2"]
+    assert asyncio.run(runner._without_refusing(starts)) == starts[:1]
+    assert (runner._actors, killed, stopped) == (["actor-1"], ["actor-2"], [])
+    runner._actors = ["actor-2"]
+    with pytest.raises(RayRunnerError) as caught:
+        asyncio.run(runner._without_refusing(starts[1:]))
+    assert str(caught.value) == f"no worker can give the sandbox the bots need: worker 2 (host node-b, pid 22): {why}"
+    assert stopped == [True]
