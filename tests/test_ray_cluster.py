@@ -3,7 +3,8 @@ started with ``ray start --head`` (token authentication on) and a worker node jo
 --address``, each a process of its own:
 
 - the driver finds the cluster's token and connects; a worker process SIGKILLed mid-league costs only
-  a retry: the league finishes, each game stored once;
+  a retry: the league finishes, each game stored once, with commands and with submitted bots in the
+  worker node's sandbox;
 - a driver without the token is told in one line what to set;
 - a bot at an address moved mid-league (``RayRunner.readdress``) is called at its new address by both
   workers of the worker node from the games sent after the move;
@@ -42,6 +43,7 @@ from rage_sdk.record import ruleset_of  # noqa: E402
 from rage_sdk.replay import verify  # noqa: E402
 from test_ray_hosted import play_submitted_league_with_a_restart  # noqa: E402
 from test_ray_runner import BOTS, ROOT, league_file, stored  # noqa: E402
+from test_ray_submitted import sandbox_tools, submitted_league  # noqa: E402, F401
 
 pytestmark = pytest.mark.slow
 
@@ -64,19 +66,15 @@ def league_run(file: Path, env: dict[str, str], log: Path, *args: str) -> subpro
         return subprocess.Popen(argv, cwd=file.parent, stdout=out, stderr=subprocess.STDOUT, env=env)
 
 
-def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_killed_worker(
-    ray_cluster_nodes: RayCluster, tmp_path: Path
-) -> None:
-    total = 12  # two duplicate sets; a worker is killed once 3 are stored
-    dawdler = f"{sys.executable} {BOTS / 'dawdler.py'}"
-    file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
-    log = tmp_path / "run.log"
-    run = league_run(file, ray_cluster_nodes.env, log, "--ray", ray_cluster_nodes.address, "--ray-workers", "2")
+def run_killing_a_worker(cluster: RayCluster, file: Path, *options: str) -> None:
+    """``rage league run FILE --ray`` on ``cluster`` with 2 workers, one SIGKILLed once 3 games are stored."""
+    log = file.parent / "run.log"
+    run = league_run(file, cluster.env, log, "--ray", cluster.address, "--ray-workers", "2", *options)
     killed = None
     try:
         deadline = time.monotonic() + 240
         while run.poll() is None and time.monotonic() < deadline:
-            if killed is None and len(stored(file)) >= 3 and (workers := ray_cluster_nodes.game_workers()):
+            if killed is None and len(stored(file)) >= 3 and (workers := cluster.game_workers()):
                 killed = workers[0].pid
                 workers[0].send_signal(signal.SIGKILL)
             time.sleep(0.1)
@@ -86,6 +84,15 @@ def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_kille
             run.kill()
             run.wait(10)
     assert killed is not None, "the league ended before a worker could be killed: " + log.read_text()
+
+
+def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_killed_worker(
+    ray_cluster_nodes: RayCluster, tmp_path: Path
+) -> None:
+    total = 12  # two duplicate sets; a worker is killed once 3 are stored
+    dawdler = f"{sys.executable} {BOTS / 'dawdler.py'}"
+    file = league_file(tmp_path, {"a": dawdler, "b": dawdler, "c": dawdler}, total, concurrency=1)
+    run_killing_a_worker(ray_cluster_nodes, file)
     games = stored(file)
     assert sorted(games) == list(range(total)), "every game once, none lost"
     for game in games.values():
@@ -94,6 +101,22 @@ def test_a_league_on_a_ray_start_cluster_finishes_each_game_once_through_a_kille
         path.read_text().count("the referee (pid") for path in (tmp_path / "logs").glob("*/worker-*/a.log")
     )
     assert launches == [1, 2], "the killed worker came back on the worker node and launched its bots again"
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_submitted_bots_on_a_ray_start_cluster_finish_each_game_once_through_a_killed_worker(
+    ray_cluster_nodes: RayCluster, tmp_path: Path
+) -> None:
+    total = 12
+    file = submitted_league(tmp_path / "league", total)
+    run_killing_a_worker(ray_cluster_nodes, file, "--logs", str(tmp_path / "league" / "logs"))
+    games = stored(file)
+    assert sorted(games) == list(range(total)), "every game once, none lost"
+    for game in games.values():
+        assert verify(json.dumps(game.record)).ok, f"game {game.index} does not replay"
+        assert {bot.get("submission") for bot in game.record["meta"]["bots"]} - {None}, "its submitted bots named"
+    logs = list((tmp_path / "league" / "logs").rglob("one.log"))
+    assert logs and all("serving on unix:/run/rage/bot.sock" in log.read_text() for log in logs), "in the sandbox"
 
 
 SET_TOKEN = (
