@@ -79,15 +79,19 @@ def require_command(name: str, how: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
+def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A single-node Ray for one test module, with room for two workers; its address for other processes.
 
     For modules that have checked Ray is installed (:func:`require`); Ray's local mode is gone, so
-    each module that needs Ray starts a real one and shuts it down after its last test.
+    each module that needs Ray starts a real one and shuts it down after its last test. Its workers
+    keep the submitted versions they are shipped in a cache of the module's own (RAGE_VERSIONS_CACHE).
     """
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
+    cache = str(tmp_path_factory.mktemp("versions-cache"))
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RAGE_VERSIONS_CACHE", cache)  # the workers take the environment Ray starts with
+        ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
     try:
         yield str(ray.get_runtime_context().gcs_address)
     finally:

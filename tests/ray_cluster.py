@@ -117,6 +117,7 @@ def ray_cluster(folder: Path, worker_cpus: int = 2) -> Iterator[RayCluster | str
         worker_argv = [str(RAY), "start", "--address", f"127.0.0.1:{port}", "--num-cpus", str(worker_cpus)]
         worker_argv += ["--node-ip-address", "127.0.0.1", *common[:1], *_node_ports()]
         worker_env = {**env, "RAY_AUTH_MODE": "token"}  # a node joining a cluster with a token says so
+        worker_env["RAGE_VERSIONS_CACHE"] = str(folder / "versions-cache")  # the node's own
         worker = _start(worker_argv, folder / "worker.log", worker_env)
         nodes.append(worker)
         why = _wait_started(worker, folder / "worker.log", "worker node (ray start --address)")
