@@ -37,7 +37,7 @@ typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Whole modules reordered: those starting a Ray first, then those with a slow test, then the rest.
+    """Whole modules reordered: those starting a Ray (or a cluster) first, then those with a slow test, then the rest.
 
     pytest-xdist's worksteal hands each worker a contiguous share of this order and steals from the end
     of a share, so the head of the first share runs on one worker, unbroken: a module-scoped Ray is
@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """
 
     def rank(item: pytest.Item) -> int:
-        if "ray_address" in getattr(item, "fixturenames", ()):
+        if {"ray_address", "ray_cluster_nodes"}.intersection(getattr(item, "fixturenames", ())):
             return 0
         return 1 if item.get_closest_marker("slow") else 2
 
@@ -79,15 +79,19 @@ def require_command(name: str, how: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
+def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A single-node Ray for one test module, with room for two workers; its address for other processes.
 
     For modules that have checked Ray is installed (:func:`require`); Ray's local mode is gone, so
-    each module that needs Ray starts a real one and shuts it down after its last test.
+    each module that needs Ray starts a real one and shuts it down after its last test. Its workers
+    keep the submitted versions they are shipped in a cache of the module's own (RAGE_VERSIONS_CACHE).
     """
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
+    cache = str(tmp_path_factory.mktemp("versions-cache"))
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RAGE_VERSIONS_CACHE", cache)  # the workers take the environment Ray starts with
+        ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
     try:
         yield str(ray.get_runtime_context().gcs_address)
     finally:

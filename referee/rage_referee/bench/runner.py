@@ -5,16 +5,23 @@ concurrency per process; only :meth:`GameRunner.run` is timed, so starting Ray a
 reported apart. Ray's cost per game is measured twice: as the difference in time per game between
 one Ray worker and the local loop, and directly, as the round trip of a finished game through an
 actor.
+
+With ``submitted`` the bots are submitted versions of the example bots, stored and built as a contest's
+are, played in the sandbox (``deal`` isolation, as a league of untrusted bots is); the Ray workers take
+the versions from the object store into a versions cache of the bench's own, empty at first, so the
+first Ray side also measures shipping them to a new worker.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import shlex
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +33,13 @@ from ..play.finished import FinishedGame
 from ..play.game import FaultLedger
 from ..play.spec import GameSpec
 from ..runner.base import GameRunner
+from ..runner.isolation import Isolation
 from ..runner.local import LocalRunner
-from ..seats import BotSpec
+from ..runner.shipping import CACHE_ENV
+from ..sandbox import Sandbox, SandboxSettings
+from ..seats import SUBMISSION, BotKind, BotSpec
+from ..submissions.build import build
+from ..submissions.store import Submission, store_submission
 from .engine import Rate
 
 ROUND_TRIPS = 200
@@ -40,13 +52,15 @@ class RunnerRate:
     workers: int
     rate: Rate
     start_s: float
+    ship_s: float = 0.0
+    """The longest a worker took to take the submitted bots' versions (none submitted: 0)."""
 
     @property
     def label(self) -> str:
         return "local" if not self.workers else f"ray, {self.workers} worker" + ("s" if self.workers > 1 else "")
 
     def to_json(self) -> dict[str, Any]:
-        return {"workers": self.workers, "start_s": self.start_s, **self.rate.to_json()}
+        return {"workers": self.workers, "start_s": self.start_s, "ship_s": self.ship_s, **self.rate.to_json()}
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,59 @@ def example_bots() -> list[BotSpec]:
     return [BotSpec.of(name, f"python {shlex.quote(str(example_bot(file)))}") for name, file in files.items()]
 
 
+@dataclass(frozen=True)
+class League:
+    """The bots a bench plays, and what a runner needs to launch them."""
+
+    bots: list[BotSpec]
+    sandbox: Sandbox | None = None
+    submissions: dict[str, Submission] = field(default_factory=dict)
+    isolation: Isolation = Isolation.LEAGUE
+
+    def runner(self, workers: int, concurrency: int, logs: Path) -> GameRunner:
+        """A runner of the league: the local loop (no ``workers``) or Ray's ``workers``."""
+        ledger = FaultLedger(10**9)
+        sandbox, submissions, isolation = self.sandbox, self.submissions, self.isolation
+        if not workers:
+            return LocalRunner(
+                self.bots, ledger, concurrency, logs, sandbox=sandbox, submissions=submissions, isolation=isolation
+            )
+        from ..runner.ray import RayRunner
+
+        return RayRunner(
+            self.bots,
+            ledger,
+            workers=workers,
+            concurrency=concurrency,
+            log_dir=logs,
+            sandbox=sandbox,
+            submissions=submissions,
+            isolation=isolation,
+        )
+
+
+def submitted_league(folder: Path) -> League:
+    """The example bots of :func:`example_bots` as submitted versions stored and built under ``folder``, in the
+    sandbox (:class:`~rage_referee.sandbox.SandboxError` when this machine cannot give it)."""
+    sandbox = Sandbox.available(SandboxSettings(enabled=True))
+    bots, submissions = [], {}
+    for spec in example_bots():
+        source = folder / "sources" / spec.name
+        source.mkdir(parents=True)
+        shutil.copy(shlex.split(spec.target)[-1], source / "bot.py")
+        manifest = (
+            f'name = "{spec.name}"\nruntime = "python"\nrun = "python bot.py"\nbuild = "python -m compileall -q ."\n'
+        )
+        (source / "rage-bot.toml").write_text(manifest)
+        stored = store_submission(source, folder / "versions")
+        built = build(stored, sandbox)
+        if not built.ok:
+            raise RuntimeError(f"{spec.name}: its build failed: {built.detail}")
+        submissions[spec.name] = stored
+        bots.append(BotSpec(spec.name, f"{SUBMISSION}{stored.folder}", BotKind.SUBMISSION))
+    return League(bots, sandbox, submissions, Isolation.DEAL)
+
+
 async def timed(runner: GameRunner, specs: Sequence[GameSpec]) -> tuple[Rate, float]:
     """The rate of ``runner.run(specs)`` and how long entering the runner took."""
     started = time.perf_counter()
@@ -94,33 +161,47 @@ async def timed(runner: GameRunner, specs: Sequence[GameSpec]) -> tuple[Rate, fl
     return Rate(len(finished), sum(game.decisions for game in finished), ended - entered), entered - started
 
 
-async def runner_figures(games: int, concurrency: int, workers: Sequence[int] = (1, 2)) -> RunnerFigures:
+async def runner_figures(
+    games: int, concurrency: int, workers: Sequence[int] = (1, 2), submitted: bool = False
+) -> RunnerFigures:
     import ray
 
     from ..runner.ray import RayRunner
 
-    bots = example_bots()
-    specs = league_specs([bot.name for bot in bots], games)
-    with tempfile.TemporaryDirectory() as logs:
-        rate, start = await timed(LocalRunner(bots, FaultLedger(10**9), concurrency, Path(logs)), specs)
+    with tempfile.TemporaryDirectory(prefix="rage-bench-runner-") as scratch:
+        folder = Path(scratch)
+        folder.chmod(0o755)  # the sandboxed bots, each a user of its own, read their versions under it
+        league = submitted_league(folder) if submitted else League(example_bots())
+        specs = league_specs([bot.name for bot in league.bots], games)
+        logs = folder / "logs"
+        rate, start = await timed(league.runner(0, concurrency, logs), specs)
         sides = [RunnerRate(0, rate, start)]
         started = time.perf_counter()
-        ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+        cache = os.environ.get(CACHE_ENV)
+        os.environ[CACHE_ENV] = str(folder / "cache")  # the workers' own, empty: they start with it
+        try:
+            ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+        finally:
+            os.environ.pop(CACHE_ENV)
+            if cache is not None:
+                os.environ[CACHE_ENV] = cache
         ray_start = time.perf_counter() - started
         try:
             for count in workers:
-                runner = RayRunner(bots, FaultLedger(10**9), workers=count, concurrency=concurrency, log_dir=Path(logs))
+                runner = league.runner(count, concurrency, logs)
                 rate, start = await timed(runner, specs)
-                sides.append(RunnerRate(count, rate, start))
-            round_trip = _round_trip_ms(await _one_game(bots, specs[0], Path(logs)))
+                assert isinstance(runner, RayRunner)
+                ship = max((worker.shipped_seconds for worker in runner.starts), default=0.0)
+                sides.append(RunnerRate(count, rate, start, ship))
+            round_trip = _round_trip_ms(await _one_game(league, specs[0], logs))
         finally:
             ray.shutdown()
     return RunnerFigures(sides, ray_start, round_trip)
 
 
-async def _one_game(bots: Sequence[BotSpec], spec: GameSpec, logs: Path) -> FinishedGame:
+async def _one_game(league: League, spec: GameSpec, logs: Path) -> FinishedGame:
     finished: list[FinishedGame] = []
-    async with LocalRunner(bots, FaultLedger(10**9), 1, logs) as runner:
+    async with league.runner(0, 1, logs) as runner:
         await runner.run([spec], finished.append)
     return finished[0]
 

@@ -385,25 +385,46 @@ def create_league_command(
 def runner_command(
     games: Annotated[int, typer.Option(min=4, help="Games per side (whole duplicate sets: 12 at a time).")] = 48,
     concurrency: Annotated[int, typer.Option(min=1, max=256, help="Games at once per process.")] = 4,
+    submitted: Annotated[
+        bool,
+        typer.Option(
+            "--submitted",
+            help="Submitted versions of the bots, built and played in the sandbox, shipped to the Ray workers.",
+        ),
+    ] = False,
     as_json: FiguresJsonOption = False,
 ) -> None:
     """The same 4-player league of the example bots over gRPC on LocalRunner and on Ray with 1 and 2 workers,
     and what Ray costs per game."""
     from ..runner.base import RunnerError
     from ..runner.settings import ray_available
+    from ..sandbox import SandboxError
 
     if not ray_available():
         fail(str(RunnerError("rage bench runner needs Ray: pip install 'rage-arena[ray]'")), 1)
     from ..bench.runner import runner_figures
 
-    figures = asyncio.run(runner_figures(games, concurrency))
+    try:
+        figures = asyncio.run(runner_figures(games, concurrency, submitted=submitted))
+    except SandboxError as error:
+        fail(f"--submitted: {error}", 1)
     if as_json:
-        print(json.dumps({"games": games, "concurrency": concurrency, **figures.to_json()}))
+        print(json.dumps({"games": games, "concurrency": concurrency, "submitted": submitted, **figures.to_json()}))
         return
     played = figures.sides[0].rate.games
+    local = figures.sides[0].rate.games_per_s
+    kind = "submitted versions in the sandbox" if submitted else "over gRPC"
     print_figures(
-        f"rage bench runner: {played} games, heuristic x2 + random x2 over gRPC, {concurrency} at once",
-        ("", "start s", "games/s", "decisions/s", "games/s per worker"),
+        f"rage bench runner: {played} games, heuristic x2 + random x2 {kind}, {concurrency} at once",
+        (
+            "",
+            "start s",
+            "games/s",
+            "decisions/s",
+            "games/s per worker",
+            "of local",
+            *(("ship s",) if submitted else ()),
+        ),
         [
             (
                 side.label,
@@ -411,12 +432,20 @@ def runner_command(
                 f"{side.rate.games_per_s:,.1f}",
                 f"{side.rate.decisions_per_s:,.0f}",
                 f"{side.rate.games_per_s / side.workers:,.1f}" if side.workers else "",
+                f"{side.rate.games_per_s / side.workers / local:.0%}" if side.workers else "",
+                *((f"{side.ship_s:.2f}" if side.workers else "",) if submitted else ()),
             )
             for side in figures.sides
         ],
         f"Ray's overhead per game: {figures.overhead_ms:+.1f} ms (1 worker against the local loop, same concurrency); "
         f"a finished game's round trip through an actor: {figures.round_trip_ms:.2f} ms; "
-        f"starting Ray here: {figures.ray_start_s:.1f} s",
+        f"starting Ray here: {figures.ray_start_s:.1f} s"
+        + (
+            "; ship s: the longest a worker took to take the 4 versions (fetched, unpacked and checked into an "
+            "empty cache on the first Ray side, from the cache after)"
+            if submitted
+            else ""
+        ),
     )
 
 

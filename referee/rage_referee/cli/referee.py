@@ -243,7 +243,8 @@ def serve_command(
 ) -> None:
     """Serve the Referee service, health and reflection until SIGTERM or Ctrl-C; running leagues resume on restart.
 
-    With --ray, every league plays on Ray with --ray-workers workers of its own, its bots at addresses only."""
+    With --ray, every league plays on Ray with --ray-workers workers of its own, which run the submitted bots'
+    versions (shipped to them) in their own sandbox."""
     import asyncio
 
     from ..hosted.addresses import LOOPBACK, AllowList

@@ -13,8 +13,8 @@ bot plays the version the league was pinned to when it first started, launched b
 sandbox from its own folder (:mod:`.submissions`), its processes kept apart as the definition's
 ``isolation`` says (``deal`` unless it says otherwise: no process of it plays two games of one set).
 The games are played on this machine or, when the referee serves with ``--ray``, on a Ray cluster
-(:class:`~rage_referee.runner.ray.RayRunner`; bots at addresses only): either way only the referee
-stores them, as they return.
+(:class:`~rage_referee.runner.ray.RayRunner`, which ships the submitted bots' versions to its workers):
+either way only the referee stores them, as they return.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..play.finished import FinishedGame
 from ..play.game import FaultLedger
 from ..play.spec import GameSpec
 from ..runner import GameRunner, StartFailure
-from ..runner.settings import LOCAL, RunnerKind, RunnerSettings
+from ..runner.settings import LOCAL, RunnerSettings
 from ..sandbox import Sandbox
 from ..seats import SUBMISSION, BotKind, BotSpec
 from ..submissions.store import Submission
@@ -430,17 +430,10 @@ class LeagueManager:
     def _submitted(self, entry: LeagueEntry) -> dict[str, Submission]:
         """The league's submitted bots at their pinned versions (pinned now, at its first start).
 
-        :raises FailedPrecondition: the referee may not run them (no sandbox, or its games are on Ray), or
-            one has no version that built.
+        :raises FailedPrecondition: the referee may not run them (no sandbox), or one has no version that built.
         """
         if self.submissions is None or not self.submissions.versions.submitted().intersection(entry.bots):
             return {}
-        if self.runner.kind is RunnerKind.RAY:
-            names = ", ".join(sorted(self.submissions.versions.submitted().intersection(entry.bots)))
-            raise FailedPrecondition(
-                f"league {entry.name!r} has submitted bots ({names}): this referee plays its games on Ray, "
-                "where only bots at addresses play yet (a referee serving without --ray runs them)"
-            )
         self.submissions.policy.require()
         pins = self.submissions.pins_for(entry.league_id, entry.bots)
         return {name: self.submissions.submission(name, version) for name, version in pins.items()}

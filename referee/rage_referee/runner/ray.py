@@ -30,20 +30,29 @@ Commands must exist on every worker, at the same path relative to the worker's f
 driver's folder on a one-machine cluster; ``runtime_env={"working_dir": ...}`` ships one):
 :meth:`RayRunner.__aenter__` starts every bot on every worker and names, per worker, each one
 that could not start (docs/ray.md).
+
+Submitted bots are shipped: the driver packs each built version once and puts it in Ray's object
+store; every call to a worker carries the references (:mod:`.shipping`), and a worker fetches a
+version only when its versions cache lacks it, checks it against its built hash and launches it
+from there. With a sandbox (a league's ``[sandbox]``, a hosted referee's submitted bots) each worker
+makes its own, with the league's limits, from the machine it runs on; a worker that cannot is
+stopped and plays no game, and when none can the runner says why for each.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import socket
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, Unpack
+from typing import Any, Self, Unpack, cast
 
 import ray
 from ray.exceptions import ActorUnavailableError, RayActorError, RayError, RayTaskError
@@ -51,9 +60,15 @@ from ray.exceptions import ActorUnavailableError, RayActorError, RayError, RayTa
 from ..play.finished import FinishedGame
 from ..play.game import FaultLedger
 from ..play.spec import GameSpec
-from ..seats import BotHandle, BotSpec, Dispatcher
+from ..sandbox import Sandbox, SandboxError, SandboxSettings
+from ..seats import BotHandle, BotKind, BotSpec, Dispatcher
+from ..submissions.store import Submission
 from .base import GameRunner, OnFailed, OnFinished, RunnerError, RunnerOptions, StartFailure
 from .isolation import Isolation, Seating, interleaved
+from .ray_auth import AuthError, authenticate
+from .shipping import Shipment, ShippingError, cache_root, pack_version, take
+
+log = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
 """Tries a game gets after the first when the worker playing it dies."""
@@ -79,14 +94,32 @@ class WorkerStart:
     pid: int
     failed: dict[str, str]
     """Bots that could not start there, each with why."""
+    refused: str | None = None
+    """Why the worker cannot give the sandbox its bots need (it takes no game), or none."""
+    shipped_seconds: float = 0.0
+    """How long it took to take the submitted bots' versions (fetched, unpacked and checked, or cached)."""
 
     def where(self) -> str:
         return f"worker {self.index} (host {self.host}, pid {self.pid})"
 
 
+@dataclass(frozen=True)
+class SandboxPlan:
+    """The sandbox a worker gives the bots it launches: the league's limits, and the folders no bot may see."""
+
+    settings: SandboxSettings
+    hidden: list[Path]
+
+
 class GameWorker:
     """A Ray actor: the league's bots, started in this worker process (each bot's processes lent to its games
-    as ``isolation`` says), and the games given to it."""
+    as ``isolation`` says), and the games given to it.
+
+    Submitted bots come as :class:`~.shipping.Shipment` s with each call (not as the actor's arguments,
+    which Ray would have to keep to restart it), taken into this machine's versions cache at the first.
+    With a ``sandbox`` every launched bot runs in this machine's sandbox, and a worker that cannot give
+    one says so (:attr:`WorkerStart.refused`) and plays no game.
+    """
 
     def __init__(
         self,
@@ -96,43 +129,81 @@ class GameWorker:
         forfeited: Sequence[str],
         retry: bool,
         isolation: Isolation = Isolation.LEAGUE,
+        sandbox: SandboxPlan | None = None,
     ) -> None:
         self.index = index
         self.retry = retry
         """Ask a bot that could not start again at its next decision, instead of forfeiting it."""
-        folder = Path(log_dir) / f"worker-{index}"
+        self.bots = list(bots)
+        self.folder = Path(log_dir) / f"worker-{index}"
+        self.isolation = isolation
+        self.sandbox = sandbox
+        self.skipped = set(forfeited)
+        self.failed: dict[str, str] = {}
+        self.refused: str | None = None
+        self.shipped_seconds = 0.0
+        self.seating: Seating | None = None
+        self._started: asyncio.Task[dict[str, str]] | None = None
+
+    async def start(self, moved: Mapping[str, str], shipments: Sequence[Shipment] = ()) -> WorkerStart:
+        """Start every bot not forfeited, those ``moved`` at their new addresses, the submitted ones from
+        their ``shipments`` (once; a restarted actor starts them again when first asked)."""
+        if self._started is None:
+            self._started = asyncio.ensure_future(self._start(dict(moved), list(shipments)))
+        self.failed = await self._started
+        self.follow(moved)
+        where = socket.gethostname(), os.getpid()
+        return WorkerStart(self.index, *where, self.failed, self.refused, self.shipped_seconds)
+
+    async def _start(self, moved: Mapping[str, str], shipments: Sequence[Shipment]) -> dict[str, str]:
+        """The sandbox, the submitted bots' versions, then every bot's first process; the bots that could not start."""
+        sandbox = None
+        if self.sandbox is not None:
+            try:
+                sandbox = await asyncio.to_thread(Sandbox.available, self.sandbox.settings)
+            except SandboxError as error:
+                self.refused = str(error)
+                return {}
+            sandbox = replace(sandbox, hidden=[*self.sandbox.hidden, self.folder])
+        failed: dict[str, str] = {}
+        submissions: dict[str, Submission] = {}
+        began = time.monotonic()
+        for shipment in shipments:
+            try:
+                submissions[shipment.bot] = await take(shipment, functools.partial(_fetched, shipment), cache_root())
+            except (ShippingError, OSError, RayError) as error:
+                failed[shipment.bot] = " ".join(str(error).split())[:300]
+        self.shipped_seconds = time.monotonic() - began
         dispatcher = Dispatcher()  # this worker's own, shared by its bots
 
         def handle(spec: BotSpec, log_dir: Path) -> BotHandle:
-            return BotHandle(spec, log_dir, dispatcher=dispatcher)
+            submission = submissions.get(spec.name)
+            return BotHandle(spec, log_dir, sandbox=sandbox, submission=submission, dispatcher=dispatcher)
 
-        self.seating = Seating(bots, isolation, folder, handle, forfeit_on_failure=True)
-        self.handles = self.seating.first
-        self.skipped = set(forfeited)
-        self.failed: dict[str, str] = {}
-        self._started: asyncio.Task[dict[str, str]] | None = None
-
-    async def start(self, moved: Mapping[str, str]) -> WorkerStart:
-        """Start every bot not forfeited, those ``moved`` at their new addresses (once; a restarted actor
-        starts them again when first asked)."""
-        self.follow(moved)
-        if self._started is None:
-            playing = [name for name, h in self.handles.items() if name not in self.skipped and h.spec.target]
-            self._started = asyncio.ensure_future(self.seating.start(playing, keep_going=True))
-        self.failed = await self._started
-        return WorkerStart(self.index, socket.gethostname(), os.getpid(), self.failed)
+        bots = [replace(bot, target=moved[bot.name]) if _movable(bot, moved) else bot for bot in self.bots]
+        self.seating = Seating(bots, self.isolation, self.folder, handle, forfeit_on_failure=True)
+        skipped = self.skipped | set(failed)
+        playing = [name for name, h in self.seating.first.items() if name not in skipped and h.spec.target]
+        failed.update(await self.seating.start(playing, keep_going=True))
+        return failed
 
     def follow(self, moved: Mapping[str, str]) -> None:
         """Call each bot ``moved`` at its new address from its next connection on."""
+        if self.seating is None:
+            return
         for name, address in moved.items():
-            handle = self.handles.get(name)
+            handle = self.seating.first.get(name)
             if handle is not None and handle.spec.target != address:
                 self.seating.readdress(name, address)
 
-    async def play(self, spec: GameSpec, ledger: FaultLedger, moved: Mapping[str, str]) -> FinishedGame:
+    async def play(
+        self, spec: GameSpec, ledger: FaultLedger, moved: Mapping[str, str], shipments: Sequence[Shipment] = ()
+    ) -> FinishedGame:
         """One game, the bots ``moved`` called at their new addresses; a bot that could not start here
         is forfeited in it (unless it is to be retried)."""
-        await self.start(moved)
+        await self.start(moved, shipments)
+        if self.refused is not None or self.seating is None:
+            raise RayRunnerError(f"worker {self.index} takes no game: {self.refused}")
         for name, why in {} if self.retry else self.failed.items():
             ledger.forfeit(name, f"could not start on worker {self.index}: {why}")
         return await self.seating.play(spec, ledger)
@@ -142,7 +213,20 @@ class GameWorker:
         if self._started is not None:
             with contextlib.suppress(BaseException):
                 await self._started
-        await self.seating.stop()
+        if self.seating is not None:
+            await self.seating.stop()
+
+
+def _movable(bot: BotSpec, moved: Mapping[str, str]) -> bool:
+    return bot.kind is BotKind.ADDRESS and bot.name in moved
+
+
+async def _fetched(shipment: Shipment) -> bytes:
+    """A shipment's packed files: fetched from the object store (a reference), or as they came."""
+    files = shipment.files
+    data = files if isinstance(files, bytes) else await cast(Any, files)
+    assert isinstance(data, bytes)
+    return data
 
 
 class RayRunner(GameRunner):
@@ -163,9 +247,6 @@ class RayRunner(GameRunner):
         runtime_env: dict[str, Any] | None = None,
         **options: Unpack[RunnerOptions],
     ) -> None:
-        if options.get("sandbox") is not None or options.get("submissions"):
-            refused = 'play them on this machine ([runner] kind = "local")'
-            raise RunnerError(f"the Ray runner runs no sandboxed or submitted bots yet: {refused}")
         super().__init__(bots, ledger, **options)
         self.address = address
         """The cluster: ``auto`` (the one Ray finds), ``HOST:PORT`` or ``ray://HOST:PORT``; none: a new one here."""
@@ -179,6 +260,10 @@ class RayRunner(GameRunner):
         self._restarting: set[Any] = set()
         """Workers that died under a game: the next game waits until they are back."""
         self._session = False
+        self._shipped: list[Shipment] = []
+        """The submitted bots' versions, in the object store while the runner runs."""
+        self.starts: list[WorkerStart] = []
+        """What each worker playing said when it started (its bots, its time to take the versions)."""
 
     async def __aenter__(self) -> Self:
         if not ray.is_initialized():
@@ -194,10 +279,12 @@ class RayRunner(GameRunner):
         log_dir = str(self.log_dir.resolve())
         forfeited = sorted(self.ledger.forfeited)
         retry = self.start_failure is StartFailure.RETRY
-        isolation = self.isolation
-        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry, isolation) for k in range(workers)]
+        settings = (self.isolation, self._sandbox_plan())
+        self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry, *settings) for k in range(workers)]
         try:
-            started = asyncio.gather(*(_awaited(a.start.remote(dict(self.moved))) for a in self._actors))
+            self._shipped = await self._shipments()
+            moved, shipped = dict(self.moved), self._shipped
+            started = asyncio.gather(*(_awaited(a.start.remote(moved, shipped)) for a in self._actors))
             starts: list[WorkerStart] = await asyncio.wait_for(started, START_SECONDS)
         except TimeoutError:
             await self._stop_all()
@@ -208,6 +295,8 @@ class RayRunner(GameRunner):
         except BaseException:
             await self._stop_all()
             raise
+        starts = await self._without_refusing(starts)
+        self.starts = starts
         problems = [f"{start.where()}: {name}: {why}" for start in starts for name, why in start.failed.items()]
         if problems and self.start_failure is StartFailure.RAISE:
             await self._stop_all()
@@ -218,6 +307,39 @@ class RayRunner(GameRunner):
                 if self.start_failure is StartFailure.FORFEIT:
                     self.ledger.forfeit(name, f"could not start on {start.where()}: {why}")
         return self
+
+    async def _shipments(self) -> list[Shipment]:
+        """Each submitted bot's built version, packed once and put in the object store (module docstring)."""
+        shipments = []
+        for name, submission in sorted(self.submissions.items()):
+            built, data = await asyncio.to_thread(pack_version, submission)
+            shipments.append(Shipment(name, submission.version, built, ray.put(data)))
+        return shipments
+
+    def _sandbox_plan(self) -> SandboxPlan | None:
+        """What each worker's sandbox is to be: the league's limits, hiding what the driver's hides."""
+        if self.sandbox is None:
+            return None
+        return SandboxPlan(self.sandbox.settings, [*self.sandbox.hidden, self.log_dir.resolve()])
+
+    async def _without_refusing(self, starts: list[WorkerStart]) -> list[WorkerStart]:
+        """The starts of the workers that can give the sandbox; the others are stopped, each named in the log.
+
+        :raises RayRunnerError: none can, each named with why.
+        """
+        refusing = [(actor, start) for actor, start in zip(self._actors, starts, strict=True) if start.refused]
+        if not refusing:
+            return starts
+        if len(refusing) == len(starts):
+            await self._stop_all()
+            whys = "; ".join(f"{start.where()}: {start.refused}" for _, start in refusing)
+            raise RayRunnerError(f"no worker can give the sandbox the bots need: {whys}")
+        for actor, start in refusing:
+            log.warning("%s cannot give the sandbox, and takes no game: %s", start.where(), start.refused)
+            with contextlib.suppress(RayError):
+                ray.kill(actor, no_restart=True)
+        self._actors = [actor for actor, start in zip(self._actors, starts, strict=True) if not start.refused]
+        return [start for start in starts if not start.refused]
 
     def _connect(self) -> None:
         connect(self.address, self.runtime_env, self.workers)
@@ -289,7 +411,7 @@ class RayRunner(GameRunner):
         """One game on ``actor`` (once it is back, if it was restarting), with the ledger as it is then."""
         if actor in self._restarting:
             await self._back(actor)
-        ref = actor.play.remote(spec, self._ledger_copy(), dict(self.moved))
+        ref = actor.play.remote(spec, self._ledger_copy(), dict(self.moved), self._shipped)
         try:
             game: FinishedGame = await _awaited(ref)
         except asyncio.CancelledError:
@@ -303,7 +425,7 @@ class RayRunner(GameRunner):
         deadline = asyncio.get_running_loop().time() + RESTART_SECONDS
         while True:
             try:
-                await _awaited(actor.start.remote(dict(self.moved)))
+                await _awaited(actor.start.remote(dict(self.moved), self._shipped))
             except ActorUnavailableError:
                 if asyncio.get_running_loop().time() > deadline:
                     raise
@@ -348,6 +470,11 @@ def connect(address: str | None, runtime_env: dict[str, Any] | None = None, cpus
     settings: dict[str, Any] = {"runtime_env": runtime_env, "log_to_driver": False, "logging_level": logging.WARNING}
     if address is not None and address != "auto":
         _check_listening(address)
+        if not address.startswith("ray://"):
+            try:
+                authenticate(address)
+            except AuthError as error:
+                raise RayRunnerError(f"cannot reach the Ray cluster at {address}: {error}") from None
     try:
         if address is None:
             ray.init(num_cpus=cpus, include_dashboard=False, **settings)

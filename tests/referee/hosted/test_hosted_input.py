@@ -163,26 +163,6 @@ def test_a_runner_table_is_refused_at_creation(tmp_path: Path) -> None:
     run(tmp_path, scenario)
 
 
-def test_a_referee_on_ray_refuses_a_league_of_submitted_bots_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Submitted bots run in the referee's sandbox on its own machine: not on Ray, and said so at start."""
-
-    async def scenario(referee: Hosted) -> None:
-        monkeypatch.setattr(referee.contest.submissions.versions, "submitted", lambda: {"b1", "b3"})
-        await referee.create(definition(bots=BOTS))
-        code, details = await referee.refusal("StartLeague", pb.LeagueRequest(league="cup"))
-        assert code is grpc.StatusCode.FAILED_PRECONDITION
-        assert details == (
-            "league 'cup' has submitted bots (b1, b3): this referee plays its games on Ray, where only bots at "
-            "addresses play yet (a referee serving without --ray runs them)"
-        )
-        (info,) = (await referee.call("ListLeagues", pb.ListLeaguesRequest())).leagues
-        assert info.status == pb.LEAGUE_STATUS_CREATED, "refused before the status changes"
-
-    run(tmp_path, scenario, RunnerSettings.ray("auto"))
-
-
 def test_the_largest_seed_in_range_plays(tmp_path: Path) -> None:
     from rage_referee.limits import MAX_SEED
 

@@ -19,24 +19,35 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import grpc
 import pytest
 from rage_referee.cli import app
+from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.contest import Contest
+from rage_referee.hosted.server import create_server
+from rage_referee.hosted.submissions import SandboxPolicy
 from rage_referee.matches.match import match_specs
 from rage_referee.play.deals import Deals
 from rage_referee.play.finished import FinishedGame
 from rage_referee.play.game import FaultLedger
 from rage_referee.play.spec import TimeControl
+from rage_referee.runner.settings import RunnerSettings
 from rage_referee.seats import BotProcess, BotSpec, free_port, stop_group
+from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
+from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from typer.testing import CliRunner
 
-from tests.conftest import require
+from tests.conftest import require, require_command
 from tests.helpers.bots import read_dump
+from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder
+from tests.referee.hosted.test_hosted_submitted_league import wait_over
 from tests.referee.test_referee_server import BOTS as SERVED_BOTS
 from tests.referee.test_referee_server import (
     Follower,
@@ -207,3 +218,96 @@ def test_serve_refuses_a_malformed_or_unreachable_ray_address_in_one_line(ray_ad
     last = unreachable.output.strip().splitlines()[-1]
     assert last == f"cannot serve: cannot reach the Ray cluster at {nowhere}: Connection refused"
     assert "Traceback" not in unreachable.output
+
+
+# --------------------------------------------------------------------------- submitted bots on Ray
+
+SUBMITTED_LEAGUE = """
+name = "cup"
+players = 2
+games = 16
+seed = 3
+concurrency = 2
+bots = ["rnd", "rnd2"]
+
+[ruleset]
+preset = "amigo"
+rounds = [3, 2]
+"""
+
+
+@asynccontextmanager
+async def hosted_on_ray(folder: Path, ray_address: str) -> AsyncIterator[Referee]:
+    """A hosted referee whose leagues play on the Ray at ``ray_address``, its submitted bots in the sandbox."""
+    root = folder / "submissions"
+    policy = SandboxPolicy.for_referee(no_sandbox=False)
+    assert policy.sandbox is not None, policy.refusal
+    runner = RunnerSettings.ray(ray_address, workers=2)
+    database = f"sqlite:///{folder / 'contest.sqlite'}"
+    contest = Contest.open(database, ADMIN, ENTRY, AllowList.parse(LOOPBACK), root, policy, runner)
+    server, port = await create_server(contest, 0, "127.0.0.1")
+    try:
+        await contest.leagues.resume_running()
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            yield Referee(contest, referee_pb2_grpc.RefereeStub(channel), root)  # type: ignore[no-untyped-call]
+    finally:
+        await contest.leagues.close(30.0)
+        contest.hub.shutdown()
+        await server.stop(0)
+        contest.close()
+
+
+async def league_info(hosted: Referee) -> pb.LeagueInfo:
+    (info,) = (await hosted.call("ListLeagues", pb.ListLeaguesRequest())).leagues
+    return info
+
+
+@pytest.mark.slow
+def test_a_hosted_league_of_submitted_bots_plays_on_ray_workers_and_resumes_there_after_a_restart(
+    ray_address: str, tmp_path: Path
+) -> None:
+    play_submitted_league_with_a_restart(ray_address, tmp_path)
+
+
+def play_submitted_league_with_a_restart(ray_address: str, tmp_path: Path) -> None:
+    """Two submitted bots' hosted league on the Ray at ``ray_address``; the referee stopped after 4 games and
+    started again: the league finishes there, each game once, every bot at its pinned version in the sandbox."""
+    require_command("bwrap", "install bubblewrap (apt-get install bubblewrap)")
+    require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
+    tmp_path.chmod(0o755)
+    folder = bot_folder(tmp_path / "bot")
+    pins: dict[str, str] = {}
+
+    async def first_run() -> None:
+        async with hosted_on_ray(tmp_path, ray_address) as hosted:
+            for name in ("rnd", "rnd2"):
+                submitted = await hosted.submit(name, pack(folder))
+                assert submitted.version.build == pb.BUILD_STATE_OK, submitted.version.build_log
+                pins[name] = submitted.version.version
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=SUBMITTED_LEAGUE))
+            started = await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
+            assert started.sandbox.startswith("sandbox: bubblewrap, no network")
+            deadline = time.monotonic() + 120
+            while (await league_info(hosted)).games_done < 4:  # then the referee stops, mid-league
+                assert time.monotonic() < deadline, "no games were played on Ray"
+                await asyncio.sleep(0.1)
+
+    async def second_run() -> None:
+        async with hosted_on_ray(tmp_path, ray_address) as hosted:
+            info = await wait_over(hosted, "cup", timeout=240)
+            assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
+            assert dict(info.versions) == {name: version[7:23] for name, version in pins.items()}
+            for game in range(info.games_total):
+                reply = await hosted.call("GetRecord", pb.GetRecordRequest(league="cup", game=game))
+                record = json.loads(reply.record)
+                assert record["meta"]["game"] == game
+                assert sorted(seat.get("submission") for seat in record["meta"]["bots"]) == sorted(pins.values())
+            standings = await hosted.call("GetStandings", pb.LeagueRequest(league="cup"))
+            assert all(row.faults == 0 for row in standings.rows)
+
+    asyncio.run(first_run())
+    asyncio.run(second_run())
+    logs = list((tmp_path / "submissions" / ".logs" / "cup").rglob("worker-*/rnd.log"))
+    assert logs, "the bots ran on the workers"
+    assert all("serving on unix:/run/rage/bot.sock" in log.read_text() for log in logs), "in the sandbox"
+    assert sum(log.read_text().count("launches python bot.py (in the sandbox)") for log in logs) >= 4
