@@ -27,6 +27,7 @@ from pydantic import (
 )
 
 from .cards import COLOUR_LETTERS, TOKENS, card_id
+from .errors import RageError
 from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError
 from .state import GameState
 
@@ -35,7 +36,7 @@ LONGEST_WORD: Final = 40
 """Longest word a checker's message quotes whole (:func:`brief`)."""
 
 
-class MalformedRecordError(ValueError):
+class MalformedRecordError(RageError, ValueError):
     """Input that is not a well-formed ``rage-record/1``; the message names the field."""
 
 

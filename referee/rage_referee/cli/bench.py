@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from .common import PRESET_NAMES, err, fail, number_list, out
+from .errors import saying
 from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
@@ -54,10 +55,8 @@ def engine_command(
     from ..bench.engine import baseline_games, engine_games, take_turns
 
     rules = Ruleset.of(ruleset)
-    try:
+    with saying({RulesetError: ("--players: {error}", 2)}):
         rules.check_players(players)
-    except RulesetError as error:
-        fail(f"--players: {error}")
     engine, baseline = take_turns([engine_games(rules, players), baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
@@ -134,10 +133,8 @@ def protocol_command(
     from ..bench.protocol import protocol_rates
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
-    try:
+    with saying({SandboxError: ("--sandbox: {error}", 1)}):
         jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
-    except SandboxError as error:
-        fail(f"--sandbox: {error}", 1)
     figures = asyncio.run(protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))

@@ -18,6 +18,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self, TypedDict
 
+from rage_sdk.errors import RageError
+
 from ..play.finished import FinishedGame
 from ..play.game import FaultLedger
 from ..play.spec import GameSpec
@@ -30,8 +32,10 @@ OnFinished = Callable[[FinishedGame], None]
 OnFailed = Callable[[GameSpec, BaseException], None]
 
 
-class RunnerError(RuntimeError):
+class RunnerError(RageError, RuntimeError):
     """A runner that cannot run here (what it needs is missing, its cluster cannot be reached); one line."""
+
+    exit_code = 1
 
 
 class StartFailure(StrEnum):
