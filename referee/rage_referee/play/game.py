@@ -78,12 +78,22 @@ def fallback_for(legal: tuple[Action, ...]) -> Action:
     return legal[0]
 
 
-class _Game:
-    def __init__(self, spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger) -> None:
+class RefereedGame:
+    """One game between started bots: :meth:`run` plays it dealt from the spec's seed.
+
+    A game can also be driven from outside (``rage replay ask`` plays a record again): give it the
+    ``state`` to start from, deal with :meth:`round_started`, ask a seat with :meth:`ask` and apply
+    each action with :meth:`apply`; every seat is sent what it would have been sent.
+    """
+
+    def __init__(
+        self, spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger, state: GameState | None = None
+    ) -> None:
         self.spec = spec
         self.bots = [bots[name] for name in spec.seats]
         self.ledger = ledger
-        self.state = GameState(spec.ruleset, len(spec.seats))
+        self.state = GameState(spec.ruleset, len(spec.seats)) if state is None else state
+        self.first_round = self.state.round_number
         self.bank_ms = [spec.time.bank_ms] * len(spec.seats)
         self.faults: list[Fault] = []
         self.decisions = 0
@@ -107,7 +117,14 @@ class _Game:
     def info(self, seat: int) -> GameInfo:
         spec, time = self.spec, self.spec.time
         return GameInfo(
-            self.wire_id(seat), seat, spec.seats, spec.ruleset, 1, time.decision_ms, time.bank_ms, index=spec.game_id
+            self.wire_id(seat),
+            seat,
+            spec.seats,
+            spec.ruleset,
+            self.first_round,
+            time.decision_ms,
+            time.bank_ms,
+            index=spec.game_id,
         )
 
     def tell(self, events: Events) -> None:
@@ -155,13 +172,13 @@ class _Game:
         state, clock = self.state, asyncio.get_running_loop().time
         while not state.is_terminal():
             if state.current_player() == CHANCE:
-                self._round_started(state.deal_seeded(self.spec.seed))
+                self.round_started(state.deal_seeded(self.spec.seed))
                 continue
             seat = state.to_move
             self.asked_at, self.answer_ms = clock(), None
             action = await self.ask(seat)
             self._timed(seat, (clock() - self.asked_at) * 1000 if self.answer_ms is None else self.answer_ms)
-            self._apply(seat, action)
+            self.apply(seat, action)
         return self._finish()
 
     def _timed(self, seat: int, ms: float) -> None:
@@ -171,11 +188,13 @@ class _Game:
         else:
             self.times.play(ms)
 
-    def _round_started(self, dealt: Events) -> None:
+    def round_started(self, dealt: Events) -> None:
+        """A round was dealt: its events go out with each seat's next message."""
         self.times.new_round()
         self.tell(dealt)
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply the seat's action; its events go out with each seat's next message."""
         self.tell(self.state.apply(action))
 
     async def ask(self, seat: int) -> Action:
@@ -271,4 +290,4 @@ class _Game:
 
 async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> FinishedGame:
     """Referee one game among started bots (by name); never raises for anything a bot does."""
-    return await _Game(spec, bots, ledger or FaultLedger(spec.time.max_faults)).run()
+    return await RefereedGame(spec, bots, ledger or FaultLedger(spec.time.max_faults)).run()
