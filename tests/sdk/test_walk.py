@@ -28,7 +28,7 @@ def test_the_start_state_is_the_records_table_before_its_first_deal() -> None:
 def test_a_first_dealer_off_the_table_breaks_a_rule() -> None:
     data = game_record(Ruleset.of("fundex", rounds=[3, 2]), 3, 1)
     data["rounds"][0]["dealer"] = 7
-    with pytest.raises(IllegalActionError, match="the seats are 0..2"):
+    with pytest.raises(IllegalActionError, match=r"the seats are 0\.\.2"):
         GameRecord.model_validate(data).start_state()
 
 

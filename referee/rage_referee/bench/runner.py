@@ -23,7 +23,7 @@ from rage_sdk.rules import Ruleset
 
 from ..league.schedule import schedule
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec
 from ..runner.base import GameRunner
 from ..runner.local import LocalRunner
@@ -102,14 +102,16 @@ async def runner_figures(games: int, concurrency: int, workers: Sequence[int] = 
     bots = example_bots()
     specs = league_specs([bot.name for bot in bots], games)
     with tempfile.TemporaryDirectory() as logs:
-        rate, start = await timed(LocalRunner(bots, FaultLedger(10**9), concurrency, Path(logs)), specs)
+        rate, start = await timed(LocalRunner(bots, FaultLedger(NEVER_FORFEIT), concurrency, Path(logs)), specs)
         sides = [RunnerRate(0, rate, start)]
         started = time.perf_counter()
         ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
         ray_start = time.perf_counter() - started
         try:
             for count in workers:
-                runner = RayRunner(bots, FaultLedger(10**9), workers=count, concurrency=concurrency, log_dir=Path(logs))
+                runner = RayRunner(
+                    bots, FaultLedger(NEVER_FORFEIT), workers=count, concurrency=concurrency, log_dir=Path(logs)
+                )
                 rate, start = await timed(runner, specs)
                 sides.append(RunnerRate(count, rate, start))
             round_trip = _round_trip_ms(await _one_game(bots, specs[0], Path(logs)))
@@ -120,7 +122,7 @@ async def runner_figures(games: int, concurrency: int, workers: Sequence[int] = 
 
 async def _one_game(bots: Sequence[BotSpec], spec: GameSpec, logs: Path) -> FinishedGame:
     finished: list[FinishedGame] = []
-    async with LocalRunner(bots, FaultLedger(10**9), 1, logs) as runner:
+    async with LocalRunner(bots, FaultLedger(NEVER_FORFEIT), 1, logs) as runner:
         await runner.run([spec], finished.append)
     return finished[0]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from rage_sdk import wire
 from rage_sdk.actions import Action, Bid
@@ -28,49 +27,11 @@ from ..faults import Fault, FaultKind
 from ..seats import BotHandle, SeatError, SeatTimeout
 from ..text import bot_text
 from .finished import FinishedGame
+from .ledger import FaultLedger as FaultLedger  # also imported from here by the Ray runner and hosted leagues
 from .meta import DecisionTimes, add_times, game_meta, utc_now
 from .spec import GameSpec
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
-
-
-@dataclass
-class FaultLedger:
-    """Faults charged per bot over a match or league, and who is forfeited (with why)."""
-
-    max_faults: int
-    counts: dict[str, int] = field(default_factory=dict)
-    forfeited: dict[str, str] = field(default_factory=dict)
-    max_timeouts: int | None = None
-    """Timeouts in a row after which a bot is not asked again, whatever ``max_faults`` says (none: no such limit)."""
-    timeouts: dict[str, int] = field(default_factory=dict)
-    """Each bot's timeouts since its last answer."""
-
-    def charge(self, name: str, kind: FaultKind) -> None:
-        self.counts[name] = self.counts.get(name, 0) + 1
-        if kind is not FaultKind.TIMEOUT:
-            self.answered(name)
-        elif self.max_timeouts is not None:
-            self.timeouts[name] = self.timeouts.get(name, 0) + 1
-            if self.timeouts[name] >= self.max_timeouts:
-                self.forfeit(name, f"not asked again after {self.timeouts[name]} timeouts in a row")
-        if self.counts[name] >= self.max_faults:
-            self.forfeit(name, f"forfeited after {self.counts[name]} faults")
-
-    def answered(self, name: str) -> None:
-        """``name`` answered a request in time: its timeouts in a row start again from none."""
-        if self.timeouts:
-            self.timeouts.pop(name, None)
-
-    def forfeit(self, name: str, why: str) -> None:
-        """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
-        self.forfeited.setdefault(name, why)
-
-    def add_stored(self, game: FinishedGame) -> None:
-        """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
-        for fault in game.figures.faults:
-            if fault.charged and (name := game.figures.bot_at(fault.seat)) is not None:
-                self.charge(name, fault.kind)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:

@@ -24,11 +24,11 @@ from rage_sdk.state import CHANCE
 
 from ..faults import Fault
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS
-from ..play.game import FaultLedger, RefereedGame
+from ..play.game import RefereedGame
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec, TimeControl
 from ..seats import BotHandle, BotIdentity, BotSpec
 
-NEVER_FORFEIT = 10**9
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=\S")
 
 
