@@ -102,7 +102,7 @@ def closing_line(config: TrialConfig, status: TrialStatus, max_games: int, store
     )
 
 
-def test_command(
+def trial_command(
     new: Annotated[str, typer.Argument(help="NAME=BOT: the bot under test (a command, HOST:PORT or FILE.py:CLASS).")],
     base: Annotated[str, typer.Argument(help="NAME=BOT: the bot to beat.")],
     field: Annotated[
