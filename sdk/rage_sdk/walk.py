@@ -15,8 +15,9 @@ from typing import Any
 
 from .actions import Action, Bid, Play
 from .cards import CARDS, CHANGE, WILD, Colour, card_id
+from .engine_events import Events
 from .errors import IllegalActionError
-from .record import GameRecord, RecordPlay, milliseconds
+from .record import GameRecord, RecordPlay, RecordRound, milliseconds
 from .rules import ChangeMode
 from .state import GameState
 
@@ -68,6 +69,11 @@ def bid_times(meta: dict[str, Any] | None, index: int, players: int) -> list[int
     return [milliseconds(ms) for ms in times]
 
 
+def deal_round(state: GameState, round_: RecordRound) -> Events:
+    """Deal ``state`` the hands and pile the record dealt in ``round_``; the deal's events."""
+    return state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
+
+
 def steps(
     record: GameRecord, state: GameState | None = None, on_round: Callable[[GameState], None] | None = None
 ) -> Iterator[Step]:
@@ -90,7 +96,7 @@ def steps(
                 trick=None,
                 seat=round_.dealer,
             )
-        state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
+        deal_round(state, round_)
         times = bid_times(record.meta, index, players)
         for offset in range(1, players + 1):
             seat = (round_.dealer + offset) % players

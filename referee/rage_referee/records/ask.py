@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from rage_sdk.actions import Action
-from rage_sdk.cards import card_id
 from rage_sdk.decisions import Decision, decisions
 from rage_sdk.record import GameRecord
 from rage_sdk.state import CHANCE
+from rage_sdk.walk import deal_round
 
 from ..faults import Fault
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS
@@ -79,13 +79,10 @@ async def rerun_answers(
     spec = GameSpec(game_index_of(record.meta), record.ruleset, players, seed=0, time=time_control_of(record.meta))
     game = RefereedGame(spec, dict.fromkeys(players, handle), FaultLedger(NEVER_FORFEIT), record.start_state())
     clock = asyncio.get_running_loop().time
-    dealt = 0
+    rounds = iter(record.rounds)
     for decision in decisions(record):
         if game.state.current_player() == CHANCE:
-            round_ = record.rounds[dealt]
-            dealt += 1
-            hands = [[card_id(c) for c in hand] for hand in round_.hands]
-            game.round_started(game.state.deal(hands, [card_id(c) for c in round_.pile]))
+            game.round_started(deal_round(game.state, next(rounds)))
         if decision.seat == seat and wanted(decision):
             faults, started = len(game.faults), clock()
             action = await game.ask(seat)
