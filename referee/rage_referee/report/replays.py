@@ -20,6 +20,8 @@ from rage_sdk.cards import TOKENS, Colour
 from rage_sdk.record import GameRecord
 from rage_sdk.state import NO_TRUMP, RoundResult, Trick
 from rage_sdk.view import SeatView
+from rage_sdk.walk import Step as WalkStep
+from rage_sdk.walk import steps as walk
 
 from .text import capped
 
@@ -46,14 +48,25 @@ class Step:
 
 
 def steps(record: GameRecord) -> Iterator[Step]:
-    """Walk a legal record decision by decision (:meth:`GameRecord.steps`), each with the state right after it.
+    """Walk a legal record decision by decision (:func:`rage_sdk.walk.steps`), each with the state right after it.
+
+    The walk gives the state before each decision, which is the state after the one before it;
+    only a round's last play needs a copy, taken before the next round is dealt.
 
     :raises rage_sdk.IllegalActionError: the record breaks a rule.
     """
-    for step in record.steps():
-        after = step.state.copy()  # the walk's own state moves on when asked for the next step
-        after.apply(step.action, step.seat)
-        yield Step(step.round_number, step.dealer, step.trick, step.seat, step.action, after)
+    ended: list[GameState] = []
+    last: WalkStep | None = None
+    for step in walk(record, on_round=lambda state: ended.append(state.copy())):
+        if last is not None:
+            yield _after(last, ended.pop() if ended else step.state)
+        last = step
+    if last is not None:
+        yield _after(last, ended.pop())
+
+
+def _after(step: WalkStep, state: GameState) -> Step:
+    return Step(step.round_number, step.dealer, step.trick, step.seat, step.action, state)
 
 
 def _letter(colour: int | Colour | None) -> str | None:
