@@ -30,6 +30,7 @@ from pathlib import Path
 
 import rage_sdk
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from rage_sdk.errors import RageError
 
 from . import cgroups
 
@@ -87,8 +88,10 @@ exits, so a later launch given the same user (users are reused, :data:`USERS` pe
 what this one stored there."""
 
 
-class SandboxError(RuntimeError):
+class SandboxError(RageError, RuntimeError):
     """The machine refuses what the sandbox needs; the message says what, in one line."""
+
+    exit_code = 1
 
 
 class SandboxSettings(BaseModel):

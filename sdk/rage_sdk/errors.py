@@ -1,14 +1,29 @@
-"""Errors the engine raises, typed by cause."""
+"""Errors the engine raises, typed by cause, and the base of every error the ``rage`` command shows a person."""
 
 from __future__ import annotations
 
+from typing import ClassVar
 
-class IllegalActionError(ValueError):
+
+class RageError(Exception):
+    """A failure fit to show as one line: ``str(error)`` is that line, ``exit_code`` what ``rage`` exits with.
+
+    Every error a ``rage`` command can meet derives from it (a test walks the classes), so the command line
+    turns them into one line in one place (``rage_referee.cli.errors``) instead of catching each kind.
+    """
+
+    exit_code: ClassVar[int] = 2
+    """2 for what the user gave (a file, an option, a setting), 1 for what failed while running."""
+
+
+class IllegalActionError(RageError, ValueError):
     """An action the rules do not allow here; the message names the rule it breaks.
 
     ``str(error)`` reads ``round 2, trick 7: seat 1 played y12 while holding g9 of
     lead colour green (must follow the lead colour)``; the parts are attributes.
     """
+
+    exit_code = 1
 
     def __init__(self, detail: str, *, round_number: int, trick: int | None, seat: int) -> None:
         self.detail = detail
@@ -23,5 +38,5 @@ class InvalidActionError(IllegalActionError):
     """An action of the wrong kind for the moment: a bid while playing, a play while bidding."""
 
 
-class InvalidDealError(ValueError):
+class InvalidDealError(RageError, ValueError):
     """Hands and pile that are not a deal of this ruleset for this round."""

@@ -14,7 +14,8 @@ import math
 import re
 import sys
 from collections import Counter
-from typing import Annotated, Any, Final, Literal
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -27,15 +28,19 @@ from pydantic import (
 )
 
 from .cards import COLOUR_LETTERS, TOKENS, card_id
+from .errors import IllegalActionError, RageError
 from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .walk import Step
 
 FORMAT: Final = "rage-record/1"
 LONGEST_WORD: Final = 40
 """Longest word a checker's message quotes whole (:func:`brief`)."""
 
 
-class MalformedRecordError(ValueError):
+class MalformedRecordError(RageError, ValueError):
     """Input that is not a well-formed ``rage-record/1``; the message names the field."""
 
 
@@ -146,6 +151,27 @@ class GameRecord(BaseModel):
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
+
+    def start_state(self) -> GameState:
+        """The engine's state before the record's first deal: its ruleset, seats, first round and dealer.
+
+        :raises rage_sdk.errors.IllegalActionError: the first dealer is not one of the seats.
+        """
+        players, dealer = len(self.players), self.rounds[0].dealer
+        if not 0 <= dealer < players:  # out-of-range numbers break a rule, as bids and wild values do
+            raise IllegalActionError(
+                f"the dealer is seat {dealer}, but the seats are 0..{players - 1}",
+                round_number=self.first_round,
+                trick=None,
+                seat=dealer,
+            )
+        return GameState(self.ruleset, players, first_round=self.first_round, dealer=dealer)
+
+    def steps(self) -> Iterator[Step]:
+        """Every bid and play in the order made, each with the state before it (:func:`rage_sdk.walk.steps`)."""
+        from .walk import steps
+
+        return steps(self)
 
 
 def _loc(location: tuple[int | str, ...]) -> str:

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Bid, Play
-from .cards import CARDS, CHANGE, WILD, Colour, card_id
+from .cards import Colour
 from .errors import IllegalActionError
-from .record import GameRecord, MalformedRecordError, RecordPlay, brief, load_record, short_json
-from .rules import ChangeMode
+from .record import GameRecord, MalformedRecordError, brief, load_record, short_json
 from .state import NO_TRUMP, GameState, RoundResult, places_for
+from .walk import play_of, steps
+
+__all__ = ["ILLEGAL", "LEGAL", "MALFORMED", "Verdict", "play_of", "replay", "verify", "verify_record"]
 
 LEGAL, ILLEGAL, MALFORMED = 0, 1, 2
 
@@ -70,53 +71,14 @@ def round_json(result: RoundResult) -> dict[str, Any]:
     }
 
 
-def play_of(play: RecordPlay, record: GameRecord) -> Play:
-    """The engine's play for a record's play: declarations the ruleset does not use are ignored."""
-    card = CARDS[card_id(play.card)]
-    if card.id == WILD:
-        value = play.value if record.ruleset.wild_declares_value else None
-        return Play(card, color=_colour(play.color), value=value)
-    if card.id == CHANGE and record.ruleset.change_mode is ChangeMode.CHOOSE:
-        return Play(card, trump=_colour(play.trump))
-    return Play(card)
-
-
-def _colour(letter: str | None) -> Colour | None:
-    return None if letter is None else Colour.from_letter(letter)
-
-
 def replay(record: GameRecord, on_round: Callable[[GameState], None] | None = None) -> GameState:
     """Replay every round of a well-formed record; :class:`IllegalActionError` at the first rule broken.
 
     ``on_round(state)`` runs after each round's last play, while its tricks are still in ``state``.
     """
-    players = len(record.players)
-    first_dealer = record.rounds[0].dealer
-    if not 0 <= first_dealer < players:  # out-of-range numbers break a rule, as bids and wild values do
-        raise IllegalActionError(
-            f"the dealer is seat {first_dealer}, but the seats are 0..{players - 1}",
-            round_number=record.first_round,
-            trick=None,
-            seat=first_dealer,
-        )
-    state = GameState(record.ruleset, players, first_round=record.first_round, dealer=first_dealer)
-    for round_ in record.rounds:
-        number = state.round_number
-        if round_.dealer != state.dealer:
-            raise IllegalActionError(
-                f"the dealer is seat {round_.dealer}, but the deal moves clockwise to seat {state.dealer}",
-                round_number=number,
-                trick=None,
-                seat=round_.dealer,
-            )
-        state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
-        for offset in range(1, players + 1):
-            seat = (round_.dealer + offset) % players
-            state.apply(Bid.of(round_.bids[seat]), seat)
-        for play in round_.plays:
-            state.apply(play_of(play, record), play.seat)
-        if on_round is not None:
-            on_round(state)
+    state = record.start_state()
+    for _ in steps(record, state, on_round):
+        pass
     return state
 
 

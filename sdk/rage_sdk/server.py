@@ -28,6 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
 from .bot import BotFactory, BotRunner, bot_class_of
+from .errors import RageError
 from .gc_tuning import tune_gc
 from .pb import bot_pb2 as pb
 from .pb import bot_pb2_grpc
@@ -72,7 +73,7 @@ def run_header(referee: str, peer: str) -> str:
     return f"=== {when}: {referee[:80]!r} connected from {peer[:80]}"
 
 
-class ListenError(OSError):
+class ListenError(RageError, OSError):
     """An address that cannot be listened on, in one line; ``option`` names the setting at fault."""
 
     def __init__(self, message: str, option: str) -> None:

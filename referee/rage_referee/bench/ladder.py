@@ -19,13 +19,11 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from rage_sdk.actions import Bid
 from rage_sdk.bot import Bot, BotFactory
-from rage_sdk.events import GameInfo
 from rage_sdk.examples import EXAMPLE_BOTS, example_bot
 from rage_sdk.rules import Ruleset
-from rage_sdk.state import GameState, Phase
-from rage_sdk.view import view_for
+from rage_sdk.state import GameState
+from rage_sdk.table import play_table
 
 from ..league.ratings import bootstrap, fit_elo
 from ..league.schedule import schedule
@@ -63,19 +61,8 @@ def seat_names(modules: Sequence[str]) -> list[str]:
 
 
 def play_game(ruleset: Ruleset, seats: Sequence[BotFactory], seed: int, game: int) -> GameState:
-    """One game dealt from ``seed``, each seat's bot asked for every decision of its seat."""
-    names = tuple(f"seat-{seat}" for seat in range(len(seats)))
-    bots = [factory() for factory in seats]
-    for seat, bot in enumerate(bots):
-        bot.on_game_start(GameInfo(game, seat, names, ruleset, 1, DECISION_MS, 0))
-    state = GameState(ruleset, len(seats))
-    while not state.is_terminal():
-        if state.phase is Phase.DEAL:
-            state.deal_seeded(seed)
-            continue
-        bot, view = bots[state.to_move], view_for(state, state.to_move)
-        state.apply(Bid.of(bot.bid(view)) if state.phase is Phase.BID else bot.play(view))
-    return state
+    """One game dealt from ``seed``, each seat's bot asked for every decision of its seat (at one in-process table)."""
+    return play_table(ruleset, [factory() for factory in seats], seed, game=game, decision_ms=DECISION_MS)
 
 
 def play_league(

@@ -14,7 +14,7 @@ from ..league.config import LeagueConfig
 from ..league.ratings import rating_table
 from ..league.runner import league_game, league_schedule
 from ..play.deals import Deals
-from ..play.game import FaultLedger
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec
 from ..runner import LocalRunner
 from ..seats import BotSpec
@@ -54,7 +54,7 @@ async def league_rates(concurrencies: list[int], games: int) -> list[LeagueRate]
     config = _bench_league({name: f"python {shlex.quote(str(file))}" for name, file in bots.items()}, 4, games)
     specs = _league_specs(config)
     with tempfile.TemporaryDirectory() as logs:
-        async with LocalRunner(config.bot_specs(), FaultLedger(10**9), log_dir=Path(logs)) as runner:
+        async with LocalRunner(config.bot_specs(), FaultLedger(NEVER_FORFEIT), log_dir=Path(logs)) as runner:
             figures = []
             for concurrency in concurrencies:
                 runner.concurrency = concurrency
@@ -78,7 +78,9 @@ async def interval_widths(games: int, leagues: int) -> list[IntervalWidth]:
         "random-1": f"{example_bot('random_bot')}:RandomBot",
         "random-2": f"{example_bot('random_bot')}:RandomBot",
     }
-    async with LocalRunner([BotSpec.of(name, target) for name, target in bots.items()], FaultLedger(10**9)) as runner:
+    async with LocalRunner(
+        [BotSpec.of(name, target) for name, target in bots.items()], FaultLedger(NEVER_FORFEIT)
+    ) as runner:
         runner.concurrency = 8
         widths = []
         for duplicate in (True, False):

@@ -16,7 +16,7 @@ from rage_sdk.rules import Ruleset
 from ..matches.match import match_specs
 from ..play.deals import Deals
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec, TimeControl
 from ..runner import GameRunner, LocalRunner
 from ..sandbox import Sandbox
@@ -82,7 +82,7 @@ async def protocol_rates(
 
         def bots(target: str, kind: str, in_sandbox: Sandbox | None = None) -> LocalRunner:
             specs = [BotSpec.of(f"random{k}", target) for k in range(players)]
-            return LocalRunner(specs, FaultLedger(10**9), log_dir=Path(logs) / kind, sandbox=in_sandbox)
+            return LocalRunner(specs, FaultLedger(NEVER_FORFEIT), log_dir=Path(logs) / kind, sandbox=in_sandbox)
 
         sides = [bots(f"python {random_bot}", "tcp"), bots(f"{random_bot}:RandomBot", "local")]
         if sandbox is not None:

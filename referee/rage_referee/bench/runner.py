@@ -30,7 +30,7 @@ from rage_sdk.rules import Ruleset
 
 from ..league.schedule import schedule
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec
 from ..runner.base import GameRunner
 from ..runner.isolation import Isolation
@@ -108,7 +108,7 @@ class League:
 
     def runner(self, workers: int, concurrency: int, logs: Path) -> GameRunner:
         """A runner of the league: the local loop (no ``workers``) or Ray's ``workers``."""
-        ledger = FaultLedger(10**9)
+        ledger = FaultLedger(NEVER_FORFEIT)
         sandbox, submissions, isolation = self.sandbox, self.submissions, self.isolation
         if not workers:
             return LocalRunner(

@@ -22,10 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rage_sdk import CHANCE, GameState, Ruleset, view_for
-from rage_sdk.actions import Bid
+from rage_sdk import Ruleset
 from rage_sdk.bot import Bot
-from rage_sdk.events import GameInfo
+from rage_sdk.table import play_table
 
 from ..league.schedule import ScheduledGame
 from ..matches.sprt import AnytimeTest, Sprt, Verdict, points_for_elo, score_of_elo
@@ -40,19 +39,9 @@ GREEDY = f"{EXAMPLES / 'greedy_bot.py'}:GreedyBot"
 
 
 def play_direct(game: ScheduledGame, ruleset: Ruleset, classes: Mapping[str, type[Bot]]) -> FinishedGame:
-    """One game on the engine, each seat's bot a fresh instance asked with :func:`view_for`."""
-    state = GameState(ruleset, len(game.seats))
+    """One game at an in-process table, each seat's bot a fresh instance."""
     bots = [classes[name]() for name in game.seats]
-    for seat, bot in enumerate(bots):
-        bot.on_game_start(GameInfo(game.index, seat, game.seats, ruleset, 1, 1000, 1000))
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            state.deal_seeded(game.seed)
-            continue
-        view = view_for(state, seat)
-        bot = bots[seat]
-        state.apply(Bid(bot.bid(view)) if isinstance(view.legal_actions[0], Bid) else bot.play(view))
+    state = play_table(ruleset, bots, game.seed, game=game.index, names=game.seats, decision_ms=1000, bank_ms=1000)
     return FinishedGame(game.index, game.set_id, game.seed, figures_played(game.seats, state))
 
 

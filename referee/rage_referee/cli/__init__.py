@@ -19,7 +19,7 @@ from .match import match_command
 from .ratings import ratings_command
 from .report import report_command
 from .signals import stop_on_signals_as_on_ctrl_c
-from .test import test_command
+from .trial import trial_command
 
 app = typer.Typer(
     help="Rage Arena: referee, records and benchmarks for bots playing Rage.",
@@ -32,7 +32,7 @@ app.command("match")(match_command)
 app.add_typer(league.app, name="league")
 league.app.command("report")(report_command)
 app.command("ratings")(ratings_command)
-app.command("test")(test_command)
+app.command("test")(trial_command)
 app.add_typer(bot.app, name="bot")
 app.add_typer(bench.app, name="bench")
 app.add_typer(referee.app, name="referee")

@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from .common import PRESET_NAMES, err, fail, number_list, out
+from .errors import saying
 from .options import FiguresJsonOption
 
 if TYPE_CHECKING:
@@ -54,10 +55,8 @@ def engine_command(
     from ..bench.engine import baseline_games, engine_games, take_turns
 
     rules = Ruleset.of(ruleset)
-    try:
+    with saying({RulesetError: ("--players: {error}", 2)}):
         rules.check_players(players)
-    except RulesetError as error:
-        fail(f"--players: {error}")
     engine, baseline = take_turns([engine_games(rules, players), baseline_games(players)], seconds)
     if as_json:
         print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
@@ -134,10 +133,8 @@ def protocol_command(
     from ..bench.protocol import protocol_rates
     from ..sandbox import Sandbox, SandboxError, SandboxSettings
 
-    try:
+    with saying({SandboxError: ("--sandbox: {error}", 1)}):
         jail = Sandbox.available(SandboxSettings(enabled=True)) if sandbox else None
-    except SandboxError as error:
-        fail(f"--sandbox: {error}", 1)
     figures = asyncio.run(protocol_rates(levels, sandbox=jail))
     if as_json:
         print(json.dumps([figure.to_json() for figure in figures]))
@@ -228,7 +225,7 @@ def league_command(
 
 
 @app.command("test")
-def test_command(
+def trial_bench_command(
     runs: Annotated[int, typer.Option(min=1, help="Runs of heuristic against the same bot with 10% random moves.")] = 4,
     equal_runs: Annotated[int, typer.Option(min=0, help="Runs of that sloppy bot against itself.")] = 4,
     cap: Annotated[int, typer.Option(min=6, help="Games at most in one run.")] = 3000,
@@ -237,11 +234,11 @@ def test_command(
 ) -> None:
     """Games rage test needs at 3 players (greedy the field), beside the GSPRT it used before and a head-to-head
     win/draw/loss SPRT on the same games; and how often each accepts H1 when NEW and BASE are the same bot."""
-    from ..bench import trial as sprt_bench
+    from ..bench import trial as trial_bench
     from ..matches.trial import DEFAULT_ELO1
 
     margin = DEFAULT_ELO1 if elo1 is None else elo1
-    figures = sprt_bench.measure(runs, equal_runs, cap, margin).figures()
+    figures = trial_bench.measure(runs, equal_runs, cap, margin).figures()
     if as_json:
         print(json.dumps(figures))
         return
@@ -288,16 +285,18 @@ def sprt_command(
     """rage test's sequential test beside the GSPRT it used before: H1 and H0 accepted and sets taken on synthetic
     set differences (normal, zero-inflated, skewed) and on a real pair's resampled; and each test's time per
     verdict over a long stream of figures (running sums, and the GSPRT summing every figure again)."""
-    from ..bench import trial as sprt_bench
+    from ..bench import trial as trial_bench
     from ..seats import load_bot_class
 
     counts = number_list("--figures", figures, "1000,4000", most=100_000)
-    speeds = [sprt_bench.verdict_speed(count) for count in counts]
+    speeds = [trial_bench.verdict_speed(count) for count in counts]
     pair = None
     if runs and pair_sets:
-        heuristic, sloppy = load_bot_class(sprt_bench.HEURISTIC), load_bot_class(sprt_bench.SLOPPY)
-        pair = sprt_bench.set_pool(heuristic, sloppy, pair_sets, seed)
-    comparisons = [sprt_bench.compare(scenario, runs, seed) for scenario in sprt_bench.scenarios(pair)] if runs else []
+        heuristic, sloppy = load_bot_class(trial_bench.HEURISTIC), load_bot_class(trial_bench.SLOPPY)
+        pair = trial_bench.set_pool(heuristic, sloppy, pair_sets, seed)
+    comparisons = (
+        [trial_bench.compare(scenario, runs, seed) for scenario in trial_bench.scenarios(pair)] if runs else []
+    )
     if as_json:
         print(
             json.dumps(

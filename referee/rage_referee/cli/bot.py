@@ -10,6 +10,7 @@ import typer
 from rich.text import Text
 
 from .common import COMMAND_HELP, err, fail, out
+from .errors import saying
 from .options import DecisionMsOption
 
 app = typer.Typer(help="Serve a bot, or check one before entering a contest.", no_args_is_help=True)
@@ -29,15 +30,12 @@ def serve_command(
 
     if listen is not None and not is_unix_address(listen):
         fail(f"--listen {listen!r}: expected unix:PATH")
-    from ..seats import BotSpecError, load_bot_class
+    from ..seats import load_bot_class
 
-    try:
-        bot_class = load_bot_class(target)
-    except BotSpecError as error:
-        fail(str(error))
+    bot_class = load_bot_class(target)
     try:
         serve(bot_class, port, host, listen=listen)
-    except OSError as error:
+    except OSError as error:  # a ListenError names the option at fault; any other is the port's
         fail(f"--{error.option if isinstance(error, ListenError) else 'port'}: {error}")
 
 
@@ -49,12 +47,9 @@ def check_command(
 ) -> None:
     """Check a bot is fit for a contest: handshake, legal answers in time for every preset and card kind."""
     from ..matches.check import check_bot
-    from ..seats import BotSpec, BotSpecError
+    from ..seats import BotSpec
 
-    try:
-        spec = BotSpec.of("bot", target)
-    except BotSpecError as error:
-        fail(str(error))
+    spec = BotSpec.of("bot", target)
     report = asyncio.run(check_bot(spec, decision_ms, logs))
     for line in report.lines:
         mark = ("ok    ", "green") if line.ok else ("FAIL  ", "red")
@@ -84,18 +79,14 @@ def build_command(
 
     if not source.exists():
         fail(f"{source}: no such folder or archive")
-    try:
+    with saying({(ArchiveError, ManifestError): (f"{source}: {{error}}", 2)}):
         submission = store_submission(source, versions)
-    except (ArchiveError, ManifestError) as error:
-        fail(f"{source}: {error}")
     sandbox = None
     if no_sandbox:
         err.print("--no-sandbox: the build runs without the sandbox, with your rights and network")
     else:
-        try:
+        with saying({SandboxError: ("cannot build in a sandbox: {error} (--no-sandbox builds without one)", 1)}):
             sandbox = Sandbox.available(SandboxSettings(enabled=True))
-        except SandboxError as error:
-            fail(f"cannot build in a sandbox: {error} (--no-sandbox builds without one)", 1)
     out.print(f"{submission.manifest.name} version {submission.short}: {submission.folder}")
     result = build(submission, sandbox)
     if result.log:

@@ -1,10 +1,14 @@
-"""Bad command lines in one line: the option (or argument) and what it takes, exit 2, never Typer's usage box."""
+"""Every failure of a command in one line, in one place: a bad command line names the option (or argument) and
+what it takes (exit 2, never Typer's usage box); an error of the project (a :class:`~rage_sdk.errors.RageError`)
+is its message, exiting with its ``exit_code``; never a traceback."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
+
+from rage_sdk.errors import RageError
 
 # Typer (0.29) carries its own copy of Click as the private typer._click, and raises that copy's
 # exceptions: plain `click` (installed beside it for Ray and uvicorn) is another package whose
@@ -90,8 +94,48 @@ def in_one_line() -> Iterator[None]:
         fail(one_line(error), error.exit_code)
 
 
+Kinds = type[BaseException] | tuple[type[BaseException], ...]
+Wordings = Mapping[Kinds, tuple[str, int]]
+"""What a command says of an error of some kinds: a line where ``{error}`` stands for its message (nothing else in
+it is a placeholder, so it may quote a path as written), and the exit code."""
+
+
+@contextmanager
+def saying(wordings: Wordings, *, shortened: bool = False) -> Iterator[None]:
+    """Say an error of the kinds listed as its wording, and exit with the code beside it (the first kind that
+    matches wins); any other error goes on to :class:`OneLineErrors`, which shows a project error as it is.
+
+    For where a command knows more than the error: ``{StoreError: ("stopped: {error}; run again to resume", 1)}``.
+    ``shortened`` passes the message through :func:`rage_sdk.record.brief`, for messages quoting a record.
+    """
+    try:
+        yield
+    except BaseException as error:
+        for kinds, (wording, code) in wordings.items():
+            if isinstance(error, kinds):
+                fail(wording.replace("{error}", shortened_text(str(error)) if shortened else str(error)), code)
+        raise
+
+
+def shortened_text(message: str) -> str:
+    """``message`` with control characters escaped and long words cut (a record's text may be hostile)."""
+    from rage_sdk.record import brief
+
+    return brief(message)
+
+
+@contextmanager
+def project_errors_in_one_line() -> Iterator[None]:
+    """Print a :class:`~rage_sdk.errors.RageError` as its message and exit with its ``exit_code``."""
+    try:
+        yield
+    except RageError as error:
+        fail(str(error), error.exit_code)
+
+
 class OneLineErrors(TyperGroup):
-    """The root ``rage`` group: every sub-command's bad parameters come out as :func:`one_line`."""
+    """The root ``rage`` group: every sub-command's bad parameters come out as :func:`one_line`, and every
+    project error that leaves a command as its message."""
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: Context | None = None, **extra: Any
@@ -100,5 +144,5 @@ class OneLineErrors(TyperGroup):
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: Context) -> Any:
-        with in_one_line():
+        with in_one_line(), project_errors_in_one_line():
             return super().invoke(ctx)

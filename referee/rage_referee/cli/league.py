@@ -18,6 +18,7 @@ from rich.progress import (
 
 from ..text import name_text, one_line
 from .common import Format, err, fail, out, refusing_unwritable, told_made_folder
+from .errors import saying
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 from .standings_view import LiveStandings, StandingsProgress
@@ -81,28 +82,25 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
     from ..faults import fault_lines
-    from ..league.config import LeagueConfigError, load_league
+    from ..league.config import load_league
     from ..league.record_files import RecordFileError, foreign_record, make_records_folder
     from ..league.runner import plan_league, run_league, with_stored_schedule
     from ..league.store import Store, StoreError
-    from ..league.submitted import SubmissionError, pins, prepare_submissions
+    from ..league.submitted import pins, prepare_submissions
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
     from ..seats.spec import shared_seat, untrusted_refusal
 
-    try:
-        config = load_league(file)
-        if keep_going:
-            config = config.model_copy(update={"keep_going": True})
-        runner = ray_settings(ray, ray_workers, config.runner)
-        if runner is not None:
-            config = config.model_copy(update={"runner": runner})
-        store = told_made_folder(Store(config.database_url(file.parent)))
-        config = with_stored_schedule(config, store)
-        plan = plan_league(config, store)
-    except (LeagueConfigError, StoreError) as error:
-        fail(str(error))
+    config = load_league(file)
+    if keep_going:
+        config = config.model_copy(update={"keep_going": True})
+    runner = ray_settings(ray, ray_workers, config.runner)
+    if runner is not None:
+        config = config.model_copy(update={"runner": runner})
+    store = told_made_folder(Store(config.database_url(file.parent)))
+    config = with_stored_schedule(config, store)
+    plan = plan_league(config, store)
     if (shared := shared_seat(config.bot_specs())) is not None:
         fail(f"{file}: bots: {shared}")
     if config.sandbox.enabled and not no_sandbox:
@@ -111,10 +109,8 @@ def run_command(
             fail(f"{file}: bots: {refusal}")
     records = None if config.records is None else file.parent / config.records
     if records is not None:
-        try:
+        with saying({RecordFileError: (f"{file}: records: {{error}}", 2)}):
             make_records_folder(records)
-        except RecordFileError as error:
-            fail(f"{file}: records: {error}")
     log_dir = logs or league_logs(file)
     if not plan.todo:  # no bot is started, built or sandboxed for no game
         out.print(f"{name_text(config.name)}: all {len(plan.games)} games are stored already: nothing left to play")
@@ -129,17 +125,11 @@ def run_command(
         every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
         hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
         sandbox.hidden = [path.resolve() for path in hidden if path]
-    try:
-        submissions = prepare_submissions(config, file.parent, sandbox)
-    except SubmissionError as error:
-        fail(str(error), 1)  # it quotes the build's log, which the bot wrote
+    submissions = prepare_submissions(config, file.parent, sandbox)
     for name, submission in submissions.items():
         out.print(f"{name_text(name)}: submitted {name_text(submission.manifest.name)}, version {submission.short}")
-    try:
-        store = Store(config.database_url(file.parent))
-        plan = plan_league(config, store, pins(submissions))
-    except StoreError as error:
-        fail(str(error))
+    store = Store(config.database_url(file.parent))
+    plan = plan_league(config, store, pins(submissions))
     held = None if records is None else foreign_record(records, config.name, plan.deals.commitment)
     if held is not None:
         fail(f"{file}: records: {records} holds {held}; give the league a records folder of its own")
@@ -191,18 +181,20 @@ def run_command(
             for line in fault_lines(game.index, game.figures.seats, game.figures.faults, forfeits_told):
                 progress.console.print(line, style="yellow", markup=False)
 
-        try:
+        resume = f"every finished game is stored in {store.url}: run again to resume"
+        with saying(
+            {
+                (BotSpecError, HandshakeError, SandboxError): (
+                    "cannot run the league: {error} (--keep-going forfeits a bot that cannot start)",
+                    1,
+                ),
+                StoreError: ("stopped: {error}; every game stored before it is kept: run again to resume", 1),
+                RecordFileError: (f"stopped: {{error}}; {resume}", 1),
+                RunnerError: ("cannot run the league: {error}", 1),
+                KeyboardInterrupt: (f"stopped; {resume}", 130),
+            }
+        ):
             asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox, submissions, lambda: shown))
-        except (BotSpecError, HandshakeError, SandboxError) as error:
-            fail(f"cannot run the league: {error} (--keep-going forfeits a bot that cannot start)", 1)
-        except StoreError as error:
-            fail(f"stopped: {error}; every game stored before it is kept: run again to resume", 1)
-        except RecordFileError as error:
-            fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
-        except RunnerError as error:
-            fail(f"cannot run the league: {error}", 1)
-        except KeyboardInterrupt:
-            fail(f"stopped; every finished game is stored in {store.url}: run again to resume", 130)
     separation = None if watch is None else separation_line(watch, shown, store.count(plan.league_id), total)
     print_standings(config, store, plan.league_id, separation)
 
@@ -251,10 +243,10 @@ def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | Non
     if no_sandbox:
         err.print("--no-sandbox: the league's bots run WITHOUT a sandbox, with your full rights", style="bold red")
         return None
-    try:
+    with saying(
+        {SandboxError: ("cannot run the league's bots in a sandbox: {error} (--no-sandbox runs them without one)", 1)}
+    ):
         sandbox = Sandbox.available(settings)
-    except SandboxError as error:
-        fail(f"cannot run the league's bots in a sandbox: {error} (--no-sandbox runs them without one)", 1)
     out.print(sandbox.describe())
     return sandbox
 
@@ -262,27 +254,21 @@ def league_sandbox(settings: SandboxSettings, no_sandbox: bool) -> Sandbox | Non
 @app.command("reveal")
 def reveal_command(file: LeagueFile) -> None:
     """Reveal the deal key of a finished league, so anyone can check its deals (the key then goes into exports)."""
-    from ..league.config import LeagueConfigError, load_league
+    from ..league.config import load_league
     from ..league.runner import league_deals, league_schedule, stored_league_id, with_stored_schedule
-    from ..league.store import Store, StoreError
+    from ..league.store import Store
 
-    try:
-        config = load_league(file)
-        store = Store(config.database_url(file.parent), create=False)
-        config = with_stored_schedule(config, store)
-        league_id = stored_league_id(config, store)
-        deals = league_deals(config, store, league_id, create=False)
-        todo = len(league_schedule(config, deals)) - len(store.finished(league_id))
-    except (LeagueConfigError, StoreError) as error:
-        fail(str(error))
+    config = load_league(file)
+    store = Store(config.database_url(file.parent), create=False)
+    config = with_stored_schedule(config, store)
+    league_id = stored_league_id(config, store)
+    deals = league_deals(config, store, league_id, create=False)
+    todo = len(league_schedule(config, deals)) - len(store.finished(league_id))
     if deals.key is None:
         fail(f"{name_text(config.name)}: deals from seed {config.seed} are public already: there is no key to reveal")
     if todo:
         fail(f"{name_text(config.name)}: {todo} games are not played yet; reveal the key after the last")
-    try:
-        store.reveal(league_id)
-    except StoreError as error:
-        fail(str(error))
+    store.reveal(league_id)
     out.print(f"{name_text(config.name)}: deal key {deals.key.hex()} (commitment {deals.commitment})")
     out.print(f"write the contest bundle with: rage league export {file} --out DIR")
 
@@ -295,20 +281,17 @@ def export_command(
 ) -> None:
     """Write a contest bundle: definition, records, games, standings (JSON, CSV), the key once revealed, a manifest."""
     from ..league.bundle import foreign_contents, write_bundle
-    from ..league.config import LeagueConfigError, load_league
+    from ..league.config import load_league
     from ..league.runner import league_deals, stored_league_id, with_stored_schedule
-    from ..league.store import Store, StoreError
+    from ..league.store import Store
 
-    try:
-        config = load_league(file)
-        store = Store(config.database_url(file.parent), create=False)
-        config = with_stored_schedule(config, store)
-        league_id = stored_league_id(config, store)
-        games = store.games(league_id)
-        deals = league_deals(config, store, league_id, create=False)
-        stored_key = store.deal_key(league_id)
-    except (LeagueConfigError, StoreError) as error:
-        fail(str(error))
+    config = load_league(file)
+    store = Store(config.database_url(file.parent), create=False)
+    config = with_stored_schedule(config, store)
+    league_id = stored_league_id(config, store)
+    games = store.games(league_id)
+    deals = league_deals(config, store, league_id, create=False)
+    stored_key = store.deal_key(league_id)
     revealed = stored_key is not None and stored_key.revealed
     held = foreign_contents(out_dir, config.name)
     if held is not None:
@@ -336,10 +319,8 @@ def verify_bundle_command(
     from ..league.bundle import MalformedBundleError, verify_bundle
     from ..league.ratings import METHOD as RATING_METHOD
 
-    try:
+    with saying({MalformedBundleError: (f"{directory}: not a contest bundle: {{error}}", 2)}):
         problems, games, method = verify_bundle(directory)
-    except MalformedBundleError as error:
-        fail(f"{directory}: not a contest bundle: {error}")
     for line in problems[:MAX_PROBLEMS]:
         err.print(one_line(line, PROBLEM_LIMIT))
     if len(problems) > MAX_PROBLEMS:

@@ -16,6 +16,7 @@ from rich.table import Table
 from ..limits import MAX_GAMES, MAX_SEED
 from ..text import name_text
 from .common import COMMAND_HELP, err, fail, out, parse_ruleset
+from .errors import saying
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
 if TYPE_CHECKING:
@@ -133,10 +134,7 @@ def match_command(
     from ..seats import BotSpec, BotSpecError, HandshakeError
     from ..seats.spec import shared_seat
 
-    try:
-        specs = [BotSpec.parse(text) for text in bot]
-    except BotSpecError as error:
-        fail(str(error))
+    specs = [BotSpec.parse(text) for text in bot]
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
         fail(f"--bot: names must differ (got {', '.join(names)})")
@@ -165,11 +163,12 @@ def match_command(
                 progress.console.print(line, markup=False)
 
         try:
-            result = asyncio.run(
-                run_match(specs, rules, games, deals, time, concurrency, records, logs, advance, duplicate=duplicate)
-            )
-        except (BotSpecError, HandshakeError) as error:
-            fail(f"cannot start the match: {error}", 1)
+            with saying({(BotSpecError, HandshakeError): ("cannot start the match: {error}", 1)}):
+                result = asyncio.run(
+                    run_match(
+                        specs, rules, games, deals, time, concurrency, records, logs, advance, duplicate=duplicate
+                    )
+                )
         except KeyboardInterrupt:
             result, code = None, 130
         except RecordFileError as error:

@@ -23,6 +23,7 @@ from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
 from ..submissions.version import short_version
 from ..text import bot_text, name_text
 from .common import Format, err, fail, out, tell_made_folder
+from .errors import saying
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
 
@@ -152,10 +153,8 @@ def _token_path(db: str, kind: str) -> Path:
 def _token(path: Path, kind: str, option: str) -> str:
     from ..hosted.auth import TokenFileError, token_from_file
 
-    try:
+    with saying({TokenFileError: (f"{option}: {{error}}", 2)}):
         token, created = token_from_file(path)
-    except TokenFileError as error:
-        fail(f"{option}: {error}")
     if created:
         err.print(f"{kind} token, written to {path} (readable by you only) and shown this once:\n  {token}")
     else:
@@ -295,11 +294,8 @@ def serve_command(
             err.print(f"league pages on {pages_url(host, pages)} (read-only; sign in with a token)", markup=False)
 
     try:
-        asyncio.run(serve(settings, ready))
-    except StoreError as error:
-        fail(str(error), 1)
-    except RunnerError as error:
-        fail(f"cannot serve: {error}", 1)
+        with saying({StoreError: ("{error}", 1), RunnerError: ("cannot serve: {error}", 1)}):
+            asyncio.run(serve(settings, ready))
     except OSError as error:
         fail(f"cannot serve: {error.strerror or error}", 1)
 

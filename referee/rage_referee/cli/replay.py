@@ -12,6 +12,7 @@ import typer
 from ..limits import MAX_RECORD_BYTES
 from ..records.file import UnreadableFileError, read_regular
 from .common import err, fail, out
+from .errors import saying
 
 if TYPE_CHECKING:
     from rage_sdk.record import GameRecord
@@ -24,11 +25,8 @@ def _read(path: Path) -> bytes:
     """The record file's bytes, or one line saying why it cannot be read (a FIFO, a device, too large) and exit 2."""
     from rage_sdk.replay import MALFORMED
 
-    try:
+    with saying({UnreadableFileError: (f"cannot read {path}: {{error}}", MALFORMED)}):
         return read_regular(path, MAX_RECORD_BYTES)
-    except UnreadableFileError as error:
-        err.print(f"cannot read {path}: {error}", markup=False)
-        raise typer.Exit(MALFORMED) from None
 
 
 @app.command("verify")
@@ -63,15 +61,12 @@ def verify_command(
 
 def _load(path: Path) -> tuple[GameRecord, dict[str, Any]]:
     """A well-formed record and its raw JSON (for what the record model leaves out: the faults), or exit 2."""
-    from rage_sdk.record import MalformedRecordError, brief, load_record
+    from rage_sdk.record import MalformedRecordError, load_record
     from rage_sdk.replay import MALFORMED
 
     text = _read(path)
-    try:
+    with saying({MalformedRecordError: ("malformed record: {error}", MALFORMED)}, shortened=True):
         record = load_record(text)
-    except MalformedRecordError as error:
-        err.print(f"malformed record: {brief(str(error))}", markup=False)
-        raise typer.Exit(MALFORMED) from None
     return record, json.loads(text)
 
 
@@ -90,7 +85,6 @@ def show_command(
 ) -> None:
     """Show a record: dealt hands, bids, each trick (* leads), faults (!), scores; or one seat's decisions."""
     from rage_sdk.errors import IllegalActionError
-    from rage_sdk.record import brief
     from rage_sdk.replay import ILLEGAL
 
     from ..records.show import faults_of, game_story, seat_story
@@ -98,12 +92,9 @@ def show_command(
     record, data = _load(file)
     faults = faults_of(data)
     story = game_story(record, faults) if seat is None else seat_story(record, _seat(record, seat), faults)
-    try:
+    with saying({IllegalActionError: ("illegal: {error}", ILLEGAL)}, shortened=True):
         for part in story:
             out.print(part)
-    except IllegalActionError as error:
-        err.print(f"illegal: {brief(str(error))}", markup=False)
-        raise typer.Exit(ILLEGAL) from None
 
 
 @app.command("ask")
@@ -131,7 +122,7 @@ def ask_command(
 
     from ..records.ask import ask_bot, asked_spec
     from ..records.show import answers_table, faults_of
-    from ..seats import BotSpecError, HandshakeError
+    from ..seats import HandshakeError
 
     record, data = _load(file)
     _seat(record, seat)
@@ -148,17 +139,11 @@ def ask_command(
         rounds = f"{record.first_round}-{record.first_round + len(record.rounds) - 1}"
         where = f"--round {round_number} --trick {trick}"
         fail(f"{where}: no decision of seat {seat} there (rounds {rounds}; trick 0 is the bid)")
-    try:
-        spec = asked_spec(bot)
+    spec = asked_spec(bot)
+    with saying({HandshakeError: (f"cannot start {bot}: {{error}}", 1), KeyboardInterrupt: ("stopped", 130)}):
         identity, answers = asyncio.run(
             ask_bot(record, spec, seat, lambda d: every or (d.round_number, d.trick) == (round_number, trick), logs)
         )
-    except BotSpecError as error:
-        fail(str(error))
-    except HandshakeError as error:
-        fail(f"cannot start {bot}: {error}", 1)
-    except KeyboardInterrupt:
-        fail("stopped", 130)
     shown = [answer for answer in answers if answer.differs] if every else answers
     if shown:
         out.print(answers_table(record, identity.name, shown, faults_of(data)))

@@ -50,28 +50,25 @@ def read_league(file: Path | None, db: str | None, name: str | None, file_option
 
     ``file_option`` is how the command takes the file, for that line (``--league FILE``, ``a league FILE``).
     """
-    from ..league.config import LeagueConfigError, load_league
+    from ..league.config import load_league
     from ..league.runner import stored_league_id
-    from ..league.store import Store, StoreError, sqlite_url
+    from ..league.store import Store, sqlite_url
 
     if (file is None) == (db is None):
         fail(f"give {file_option} or --db URL")
     config = None
-    try:
-        if file is not None:
-            config = load_league(file)
-            store = Store(config.database_url(file.parent), create=False)
-            league_name, league_id = config.name, stored_league_id(config, store)
-        else:
-            assert db is not None
-            store = Store(db if "://" in db else sqlite_url(Path(db)), create=False)
-            names = store.league_names()
-            if name is None and len(names) != 1:
-                fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
-            league_name = name or names[0]
-            league_id = store.league(league_name, create=False)
-        games, order = store.games(league_id), tuple(store.play_order(league_id))
-        settings = store.league_settings(league_id)
-        return StoredLeague(league_name, config, games, store.deal_key(league_id), settings, order)
-    except (LeagueConfigError, StoreError) as error:
-        fail(str(error))
+    if file is not None:
+        config = load_league(file)
+        store = Store(config.database_url(file.parent), create=False)
+        league_name, league_id = config.name, stored_league_id(config, store)
+    else:
+        assert db is not None
+        store = Store(db if "://" in db else sqlite_url(Path(db)), create=False)
+        names = store.league_names()
+        if name is None and len(names) != 1:
+            fail(f"--name: the database holds {len(names)} leagues ({', '.join(names) or 'none'}); name one")
+        league_name = name or names[0]
+        league_id = store.league(league_name, create=False)
+    games, order = store.games(league_id), tuple(store.play_order(league_id))
+    settings = store.league_settings(league_id)
+    return StoredLeague(league_name, config, games, store.deal_key(league_id), settings, order)

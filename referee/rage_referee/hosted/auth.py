@@ -17,6 +17,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rage_sdk.errors import RageError
+
 from .errors import PermissionDenied, Unauthenticated
 
 if TYPE_CHECKING:
@@ -133,7 +135,7 @@ class Authenticator:
         return Caller(Role.ENTRANT, key=digest, entrant=holder.entrant)
 
 
-class TokenFileError(ValueError):
+class TokenFileError(RageError, ValueError):
     """A token file that cannot be read or written; the message names it."""
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import grpc
+from rage_sdk.errors import RageError
 
 
-class ContestError(Exception):
+class ContestError(RageError):
     """A request the referee refuses; the message is shown to the caller as it is."""
 
     code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION

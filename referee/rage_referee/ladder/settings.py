@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from rage_sdk.errors import RageError
 
 from ..limits import MAX_CONCURRENCY
 from ..problems import first_problem
@@ -13,7 +14,7 @@ MAX_PLACEMENT_SETS = 1000
 MAX_ACTIVE_VERSIONS = 16
 
 
-class LadderSettingsError(ValueError):
+class LadderSettingsError(RageError, ValueError):
     """A ``[ladder]`` table that cannot be used; the message names the key (``ladder.window: ...``)."""
 
 

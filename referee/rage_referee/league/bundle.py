@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from rage_sdk.cards import token
 from rage_sdk.deal import key_commitment, seeded_deal
+from rage_sdk.errors import RageError
 from rage_sdk.record import ruleset_of
 from rage_sdk.replay import verify
 from rage_sdk.rules import Ruleset
@@ -59,7 +60,7 @@ MAX_FILE_BYTES = 2**30
 a record is read up to :data:`~rage_referee.limits.MAX_RECORD_BYTES`."""
 
 
-class MalformedBundleError(ValueError):
+class MalformedBundleError(RageError, ValueError):
     """A folder that is not a contest bundle at all: the message names the file."""
 
 

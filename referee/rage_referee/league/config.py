@@ -55,6 +55,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from rage_sdk.errors import RageError
 from rage_sdk.record import ruleset_of
 from rage_sdk.rules import Ruleset
 
@@ -83,7 +84,7 @@ CONTEST_FORFEITS = Forfeits.LOSS
 file says otherwise: a bot that forfeits on purpose once it falls behind would keep the rating it had."""
 
 
-class LeagueConfigError(ValueError):
+class LeagueConfigError(RageError, ValueError):
     """A league file that cannot be used; the message names the key."""
 
 

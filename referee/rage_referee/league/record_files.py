@@ -14,14 +14,18 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from rage_sdk.errors import RageError
+
 from ..records.file import read_regular
 from ..text import bot_text
 from .schedule import ScheduledGame
 from .store import Store
 
 
-class RecordFileError(RuntimeError):
+class RecordFileError(RageError, RuntimeError):
     """A record file, or its folder, that cannot be written; the message names it and why."""
+
+    exit_code = 1
 
 
 def make_records_folder(directory: Path) -> None:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rage_sdk.errors import RageError
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -43,7 +44,7 @@ from ..play.finished import Figures, FinishedGame, figures_of
 from .schema import create_tables, has_table, upgrade
 
 
-class StoreError(RuntimeError):
+class StoreError(RageError, RuntimeError):
     """The database cannot be used: the message says which and why."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from rage_sdk.errors import RageError
+
 from ..play.finished import FinishedGame
 from ..sandbox import Sandbox
 from ..seats import SUBMISSION
@@ -14,8 +16,10 @@ from ..submissions.version import short_version
 from .config import LeagueConfig
 
 
-class SubmissionError(ValueError):
+class SubmissionError(RageError, ValueError):
     """A submitted bot that cannot play; the message names the bot."""
+
+    exit_code = 1
 
 
 def prepare_submissions(config: LeagueConfig, base: Path, sandbox: Sandbox | None) -> dict[str, Submission]:

@@ -10,7 +10,7 @@ from rage_sdk.rules import Ruleset
 
 from ..faults import Fault
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec, TimeControl
 from ..runner import LocalRunner
 from ..seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, LocalConnection
@@ -27,7 +27,6 @@ CHECK_RULESETS = (
 PLAYERS = 4
 LOG_LINES = 12
 """How much of the end of the bot's own log a failed check shows."""
-NEVER_FORFEITED = 10**9
 """The fault limit of a check: every decision is asked, so every fault shows."""
 MAX_TIMEOUTS = 10
 """Timeouts in a row after which a check asks the bot nothing more: a bot that hangs would have held the
@@ -76,7 +75,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     check shows its last lines.
     """
     report = CheckReport()
-    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEITED, max_timeouts=MAX_TIMEOUTS), log_dir=log_dir)
+    runner = LocalRunner([spec], FaultLedger(NEVER_FORFEIT, max_timeouts=MAX_TIMEOUTS), log_dir=log_dir)
     try:
         async with runner:
             _greeted(report, runner.handles[spec.name])
@@ -111,7 +110,7 @@ def _greeted(report: CheckReport, handle: BotHandle) -> None:
 
 def check_games(name: str, decision_ms: int) -> list[GameSpec]:
     """One game per check ruleset, bot ``name`` in every seat, never forfeited however many faults."""
-    time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=NEVER_FORFEITED)
+    time = TimeControl(decision_ms=decision_ms, bank_ms=0, max_faults=NEVER_FORFEIT)
     return [
         GameSpec(number, rules, (name,) * PLAYERS, seed=number, time=time)
         for number, rules in enumerate(CHECK_RULESETS)

@@ -16,7 +16,7 @@ from ..league.schedule import duplicate_set
 from ..league.seatings import seatings
 from ..play.deals import Deals
 from ..play.finished import BotTotals, FinishedGame, bot_totals
-from ..play.game import FaultLedger
+from ..play.ledger import FaultLedger
 from ..play.spec import GameSpec, Occasion, TimeControl
 from ..runner import LocalRunner
 from ..seats import BotSpec

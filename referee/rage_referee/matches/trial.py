@@ -30,7 +30,7 @@ from ..league.seatings import Seating, seatings
 from ..league.store import Store
 from ..play.deals import Deals
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import FaultLedger
 from ..play.spec import GameSpec, Occasion, TimeControl
 from ..runner import LocalRunner
 from ..seats import BotSpec

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from rage_sdk import wire
 from rage_sdk.actions import Action, Bid
@@ -28,49 +27,11 @@ from ..faults import Fault, FaultKind
 from ..seats import BotHandle, SeatError, SeatTimeout
 from ..text import bot_text
 from .finished import FinishedGame
+from .ledger import FaultLedger as FaultLedger  # also imported from here by the Ray runner and hosted leagues
 from .meta import DecisionTimes, add_times, game_meta, utc_now
 from .spec import GameSpec
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
-
-
-@dataclass
-class FaultLedger:
-    """Faults charged per bot over a match or league, and who is forfeited (with why)."""
-
-    max_faults: int
-    counts: dict[str, int] = field(default_factory=dict)
-    forfeited: dict[str, str] = field(default_factory=dict)
-    max_timeouts: int | None = None
-    """Timeouts in a row after which a bot is not asked again, whatever ``max_faults`` says (none: no such limit)."""
-    timeouts: dict[str, int] = field(default_factory=dict)
-    """Each bot's timeouts since its last answer."""
-
-    def charge(self, name: str, kind: FaultKind) -> None:
-        self.counts[name] = self.counts.get(name, 0) + 1
-        if kind is not FaultKind.TIMEOUT:
-            self.answered(name)
-        elif self.max_timeouts is not None:
-            self.timeouts[name] = self.timeouts.get(name, 0) + 1
-            if self.timeouts[name] >= self.max_timeouts:
-                self.forfeit(name, f"not asked again after {self.timeouts[name]} timeouts in a row")
-        if self.counts[name] >= self.max_faults:
-            self.forfeit(name, f"forfeited after {self.counts[name]} faults")
-
-    def answered(self, name: str) -> None:
-        """``name`` answered a request in time: its timeouts in a row start again from none."""
-        if self.timeouts:
-            self.timeouts.pop(name, None)
-
-    def forfeit(self, name: str, why: str) -> None:
-        """From now on the referee decides for ``name`` without asking it (the first reason stays)."""
-        self.forfeited.setdefault(name, why)
-
-    def add_stored(self, game: FinishedGame) -> None:
-        """Count a stored game's charged faults (a resumed league goes on from what is stored)."""
-        for fault in game.figures.faults:
-            if fault.charged and (name := game.figures.bot_at(fault.seat)) is not None:
-                self.charge(name, fault.kind)
 
 
 def fallback_for(legal: tuple[Action, ...]) -> Action:
@@ -78,12 +39,22 @@ def fallback_for(legal: tuple[Action, ...]) -> Action:
     return legal[0]
 
 
-class _Game:
-    def __init__(self, spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger) -> None:
+class RefereedGame:
+    """One game between started bots: :meth:`run` plays it dealt from the spec's seed.
+
+    A game can also be driven from outside (``rage replay ask`` plays a record again): give it the
+    ``state`` to start from, deal with :meth:`round_started`, ask a seat with :meth:`ask` and apply
+    each action with :meth:`apply`; every seat is sent what it would have been sent.
+    """
+
+    def __init__(
+        self, spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger, state: GameState | None = None
+    ) -> None:
         self.spec = spec
         self.bots = [bots[name] for name in spec.seats]
         self.ledger = ledger
-        self.state = GameState(spec.ruleset, len(spec.seats))
+        self.state = GameState(spec.ruleset, len(spec.seats)) if state is None else state
+        self.first_round = self.state.round_number
         self.bank_ms = [spec.time.bank_ms] * len(spec.seats)
         self.faults: list[Fault] = []
         self.decisions = 0
@@ -107,7 +78,14 @@ class _Game:
     def info(self, seat: int) -> GameInfo:
         spec, time = self.spec, self.spec.time
         return GameInfo(
-            self.wire_id(seat), seat, spec.seats, spec.ruleset, 1, time.decision_ms, time.bank_ms, index=spec.game_id
+            self.wire_id(seat),
+            seat,
+            spec.seats,
+            spec.ruleset,
+            self.first_round,
+            time.decision_ms,
+            time.bank_ms,
+            index=spec.game_id,
         )
 
     def tell(self, events: Events) -> None:
@@ -155,13 +133,13 @@ class _Game:
         state, clock = self.state, asyncio.get_running_loop().time
         while not state.is_terminal():
             if state.current_player() == CHANCE:
-                self._round_started(state.deal_seeded(self.spec.seed))
+                self.round_started(state.deal_seeded(self.spec.seed))
                 continue
             seat = state.to_move
             self.asked_at, self.answer_ms = clock(), None
             action = await self.ask(seat)
             self._timed(seat, (clock() - self.asked_at) * 1000 if self.answer_ms is None else self.answer_ms)
-            self._apply(seat, action)
+            self.apply(seat, action)
         return self._finish()
 
     def _timed(self, seat: int, ms: float) -> None:
@@ -171,11 +149,13 @@ class _Game:
         else:
             self.times.play(ms)
 
-    def _round_started(self, dealt: Events) -> None:
+    def round_started(self, dealt: Events) -> None:
+        """A round was dealt: its events go out with each seat's next message."""
         self.times.new_round()
         self.tell(dealt)
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply the seat's action; its events go out with each seat's next message."""
         self.tell(self.state.apply(action))
 
     async def ask(self, seat: int) -> Action:
@@ -271,4 +251,4 @@ class _Game:
 
 async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> FinishedGame:
     """Referee one game among started bots (by name); never raises for anything a bot does."""
-    return await _Game(spec, bots, ledger or FaultLedger(spec.time.max_faults)).run()
+    return await RefereedGame(spec, bots, ledger or FaultLedger(spec.time.max_faults)).run()

@@ -1,6 +1,6 @@
 """``rage replay ask``: put a recorded game's decisions to a bot again, each with the view its seat had then.
 
-The record is played again through the referee's own game (:class:`rage_referee.play.game._Game`), every
+The record is played again through the referee's own game (:class:`rage_referee.play.game.RefereedGame`), every
 bid and play taken from the record, so the asked bot is sent exactly the messages the seat was
 sent during the game (the start, every event it was entitled to, each decision request with its
 view) and is asked as the referee asks: with its deadline, over its connection, faults and all.
@@ -12,24 +12,23 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rage_sdk.actions import Action
-from rage_sdk.cards import card_id
 from rage_sdk.decisions import Decision, decisions
-from rage_sdk.events import GameInfo
 from rage_sdk.record import GameRecord
-from rage_sdk.state import CHANCE, GameState
+from rage_sdk.state import CHANCE
+from rage_sdk.walk import deal_round
 
 from ..faults import Fault
 from ..limits import MAX_BANK_MS, MAX_DECISION_MS
-from ..play.game import FaultLedger, _Game
+from ..play.game import RefereedGame
+from ..play.ledger import NEVER_FORFEIT, FaultLedger
 from ..play.spec import GameSpec, TimeControl
 from ..seats import BotHandle, BotIdentity, BotSpec
 
-NEVER_FORFEIT = 10**9
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=\S")
 
 
@@ -71,41 +70,25 @@ def game_index_of(meta: dict[str, Any] | None) -> int:
     return index if type(index) is int and 0 <= index < 2**40 else 0
 
 
-class _Rerun(_Game):
-    """A recorded game played again by the referee, every action from the record, one seat's bot asked too."""
-
-    def __init__(self, record: GameRecord, handle: BotHandle) -> None:
-        players = tuple(record.players)
-        time = time_control_of(record.meta)
-        spec = GameSpec(game_index_of(record.meta), record.ruleset, players, seed=0, time=time)
-        super().__init__(spec, dict.fromkeys(players, handle), FaultLedger(NEVER_FORFEIT))
-        first = record.rounds[0]
-        self.state = GameState(record.ruleset, len(players), first_round=record.first_round, dealer=first.dealer)
-        self.record = record
-        self.dealt = 0
-
-    def info(self, seat: int) -> GameInfo:
-        return replace(super().info(seat), first_round=self.record.first_round)
-
-    def _deal(self) -> None:
-        round_ = self.record.rounds[self.dealt]
-        self.dealt += 1
-        self._round_started(
-            self.state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
-        )
-
-    async def answers(self, seat: int, wanted: Callable[[Decision], bool]) -> AsyncIterator[Answer]:
-        """The bot's answer at each of ``seat``'s decisions that ``wanted`` picks, in the game's order."""
-        clock = asyncio.get_running_loop().time
-        for decision in decisions(self.record):
-            if self.state.current_player() == CHANCE:
-                self._deal()
-            if decision.seat == seat and wanted(decision):
-                faults, started = len(self.faults), clock()
-                action = await self.ask(seat)
-                ms = round((clock() - started) * 1000)
-                yield Answer(decision, action, self.faults[-1] if len(self.faults) > faults else None, ms)
-            self._apply(decision.seat, decision.action)
+async def rerun_answers(
+    record: GameRecord, handle: BotHandle, seat: int, wanted: Callable[[Decision], bool]
+) -> AsyncIterator[Answer]:
+    """The bot's answer at each of ``seat``'s decisions that ``wanted`` picks, in the game's order: the
+    record played again by the referee's own game, every action from the record."""
+    players = tuple(record.players)
+    spec = GameSpec(game_index_of(record.meta), record.ruleset, players, seed=0, time=time_control_of(record.meta))
+    game = RefereedGame(spec, dict.fromkeys(players, handle), FaultLedger(NEVER_FORFEIT), record.start_state())
+    clock = asyncio.get_running_loop().time
+    rounds = iter(record.rounds)
+    for decision in decisions(record):
+        if game.state.current_player() == CHANCE:
+            game.round_started(deal_round(game.state, next(rounds)))
+        if decision.seat == seat and wanted(decision):
+            faults, started = len(game.faults), clock()
+            action = await game.ask(seat)
+            ms = round((clock() - started) * 1000)
+            yield Answer(decision, action, game.faults[-1] if len(game.faults) > faults else None, ms)
+        game.apply(decision.seat, decision.action)
 
 
 async def ask_bot(
@@ -123,6 +106,6 @@ async def ask_bot(
     handle = BotHandle(spec, log_dir)
     try:
         identity = await handle.start()
-        return identity, [answer async for answer in _Rerun(record, handle).answers(seat, wanted)]
+        return identity, [answer async for answer in rerun_answers(record, handle, seat, wanted)]
     finally:
         await handle.stop()

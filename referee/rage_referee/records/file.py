@@ -11,6 +11,8 @@ import os
 import stat
 from pathlib import Path
 
+from rage_sdk.errors import RageError
+
 from ..limits import MAX_RECORD_BYTES
 
 _KINDS = {
@@ -27,7 +29,7 @@ def kind_of(mode: int) -> str:
     return _KINDS.get(stat.S_IFMT(mode), "of another kind")
 
 
-class UnreadableFileError(ValueError):
+class UnreadableFileError(RageError, ValueError):
     """A file that cannot be read as a record: the message says why, naming no path (the caller names it)."""
 
 

@@ -16,11 +16,12 @@ from typing import Any
 
 from rage_sdk import Bid, GameState, Play, view_for
 from rage_sdk.actions import Action
-from rage_sdk.cards import TOKENS, Colour, card_id
+from rage_sdk.cards import TOKENS, Colour
 from rage_sdk.record import GameRecord
-from rage_sdk.replay import play_of
 from rage_sdk.state import NO_TRUMP, RoundResult, Trick
 from rage_sdk.view import SeatView
+from rage_sdk.walk import Step as WalkStep
+from rage_sdk.walk import steps as walk
 
 from .text import capped
 
@@ -47,25 +48,25 @@ class Step:
 
 
 def steps(record: GameRecord) -> Iterator[Step]:
-    """Walk a legal record decision by decision (as :func:`rage_sdk.replay.replay` does).
+    """Walk a legal record decision by decision (:func:`rage_sdk.walk.steps`), each with the state right after it.
+
+    The walk gives the state before each decision, which is the state after the one before it;
+    only a round's last play needs a copy, taken before the next round is dealt.
 
     :raises rage_sdk.IllegalActionError: the record breaks a rule.
     """
-    players = len(record.players)
-    state = GameState(record.ruleset, players, first_round=record.first_round, dealer=record.rounds[0].dealer)
-    for round_ in record.rounds:
-        number = state.round_number
-        state.deal([[card_id(c) for c in hand] for hand in round_.hands], [card_id(c) for c in round_.pile])
-        for offset in range(1, players + 1):
-            seat = (round_.dealer + offset) % players
-            bid = Bid.of(round_.bids[seat])
-            state.apply(bid, seat)
-            yield Step(number, round_.dealer, 0, seat, bid, state)
-        for play in round_.plays:
-            trick = state.trick_number
-            action = play_of(play, record)
-            state.apply(action, play.seat)
-            yield Step(number, round_.dealer, trick, play.seat, action, state)
+    ended: list[GameState] = []
+    last: WalkStep | None = None
+    for step in walk(record, on_round=lambda state: ended.append(state.copy())):
+        if last is not None:
+            yield _after(last, ended.pop() if ended else step.state)
+        last = step
+    if last is not None:
+        yield _after(last, ended.pop())
+
+
+def _after(step: WalkStep, state: GameState) -> Step:
+    return Step(step.round_number, step.dealer, step.trick, step.seat, step.action, state)
 
 
 def _letter(colour: int | Colour | None) -> str | None:

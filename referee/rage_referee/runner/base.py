@@ -2,7 +2,7 @@
 
 A caller builds a runner over the bots, enters it (the bots start), hands :meth:`GameRunner.run`
 the games to play and stores each :class:`~rage_referee.play.finished.FinishedGame` as it arrives; the
-runner stores nothing. The :class:`~rage_referee.play.game.FaultLedger` (fault counts, forfeits)
+runner stores nothing. The :class:`~rage_referee.play.ledger.FaultLedger` (fault counts, forfeits)
 belongs to the caller: a runner charges it as its games report faults. :class:`LocalRunner`
 charges it live; a runner that plays elsewhere may fold each game's charges in when the game
 returns, so there a bot's forfeit can lag by the games in flight.
@@ -18,8 +18,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self, TypedDict
 
+from rage_sdk.errors import RageError
+
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import FaultLedger
 from ..play.spec import GameSpec
 from ..sandbox import Sandbox
 from ..seats import BotSpec
@@ -30,8 +32,10 @@ OnFinished = Callable[[FinishedGame], None]
 OnFailed = Callable[[GameSpec, BaseException], None]
 
 
-class RunnerError(RuntimeError):
+class RunnerError(RageError, RuntimeError):
     """A runner that cannot run here (what it needs is missing, its cluster cannot be reached); one line."""
+
+    exit_code = 1
 
 
 class StartFailure(StrEnum):

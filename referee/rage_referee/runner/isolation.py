@@ -24,7 +24,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger, play_game
+from ..play.game import play_game
+from ..play.ledger import FaultLedger
 from ..play.spec import GameSpec
 from ..seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, start_all
 from ..text import name_text

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 import grpc
+from rage_sdk.errors import RageError
 
 PROBE = "/ray.rpc.NodeInfoGcsService/GetClusterId"
 """A call every GCS answers, with an empty request, once the caller's token is right."""
@@ -28,8 +29,10 @@ SET_TOKEN = (
 )
 
 
-class AuthError(RuntimeError):
+class AuthError(RageError, RuntimeError):
     """The cluster wants a token this process does not have (or has turned off); one line."""
+
+    exit_code = 1
 
 
 def authenticate(address: str) -> None:

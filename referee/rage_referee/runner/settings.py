@@ -21,7 +21,7 @@ from typing import Any, Unpack
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from ..limits import MAX_WORKERS
-from ..play.game import FaultLedger
+from ..play.ledger import FaultLedger
 from ..seats import BotSpec
 from .base import GameRunner, RunnerError, RunnerOptions
 from .local import LocalRunner

@@ -22,6 +22,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rage_sdk.errors import RageError
+
 from ..submissions.manifest import ManifestError, load_manifest
 from ..submissions.pack import pack
 from ..submissions.store import Submission
@@ -31,8 +33,10 @@ CACHE_ENV = "RAGE_VERSIONS_CACHE"
 """The folder a worker keeps the versions it is shipped in (default: ``~/.cache/rage/versions``)."""
 
 
-class ShippingError(RuntimeError):
+class ShippingError(RageError, RuntimeError):
     """A version a worker cannot take: its files do not give its hash, or cannot be unpacked; one line."""
+
+    exit_code = 1
 
 
 @dataclass(frozen=True)

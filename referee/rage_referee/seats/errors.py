@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from rage_sdk.errors import RageError
+
 from ..faults import FaultKind
 
 
-class SeatError(Exception):
+class SeatError(RageError):
     """The seat's bot did not give a decision; ``kind`` is the fault it is charged with."""
+
+    exit_code = 1
 
     kind: FaultKind = FaultKind.CRASHED
 

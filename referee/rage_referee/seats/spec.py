@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from rage_sdk.errors import RageError
 from rage_sdk.server import is_unix_address
 
 from ..text import name_text
@@ -28,7 +29,7 @@ _ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
 IN_PROCESS = re.compile(r"^(?P<path>\S+\.py):(?P<name>[A-Za-z_]\w*)$")
 
 
-class BotSpecError(ValueError):
+class BotSpecError(RageError, ValueError):
     """A bot given in a form the referee cannot use; the message names the bot."""
 
 

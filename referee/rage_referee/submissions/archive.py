@@ -16,6 +16,8 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
+from rage_sdk.errors import RageError
+
 MAX_FILES = 5_000
 MAX_BYTES = 200 * 1024 * 1024
 MAX_HEADER = 64 * 1024
@@ -25,7 +27,7 @@ SHOWN_NAME = 200
 """Characters of an entry's name a refusal quotes."""
 
 
-class ArchiveError(ValueError):
+class ArchiveError(RageError, ValueError):
     """An archive the referee will not unpack; the message names the entry and the problem."""
 
 

@@ -23,6 +23,7 @@ from enum import StrEnum
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from rage_sdk.errors import RageError
 
 from ..problems import first_problem
 
@@ -35,7 +36,7 @@ _PATHS = re.compile(r"[\s=:,;'\"()<>|&]+")
 """What separates the paths an argument may name (``--out=/x``, ``a:/b``, a shell command's words)."""
 
 
-class ManifestError(ValueError):
+class ManifestError(RageError, ValueError):
     """A manifest that cannot be used; the message names the field."""
 
 

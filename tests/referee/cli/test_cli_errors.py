@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rage_referee.cli import app
 from typer.testing import CliRunner
@@ -69,3 +71,51 @@ def test_the_usage_errors_come_from_typers_own_click_not_plain_click() -> None:
     from rage_referee.cli.errors import UsageError
 
     assert not issubclass(UsageError, click.UsageError)
+
+
+ENGINE_ERRORS = {"RulesetError", "SamplingError"}
+"""The rules' and the sampler's errors: a command says them as an option's problem where it meets them."""
+
+
+def project_exceptions() -> list[type[BaseException]]:
+    """Every public exception class defined in the referee's and the SDK's modules."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import rage_referee
+    import rage_sdk
+
+    found: list[type[BaseException]] = []
+    for package in (rage_referee, rage_sdk):
+        for module_info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if ".pb." in module_info.name or module_info.name.endswith(".__main__"):
+                continue
+            module = importlib.import_module(module_info.name)
+            for name, value in vars(module).items():
+                if (
+                    inspect.isclass(value)
+                    and issubclass(value, BaseException)
+                    and value.__module__ == module.__name__
+                    and not name.startswith("_")
+                ):
+                    found.append(value)
+    return found
+
+
+def test_every_error_a_command_can_meet_derives_from_the_one_base() -> None:
+    from rage_sdk.errors import RageError
+
+    found = project_exceptions()
+    assert len(found) > 25
+    strays = [f"{kind.__module__}.{kind.__name__}" for kind in found if not issubclass(kind, RageError)]
+    assert sorted(stray.rsplit(".", 1)[1] for stray in strays) == sorted(ENGINE_ERRORS)
+    assert all(kind.exit_code in (1, 2) for kind in found if issubclass(kind, RageError))
+
+
+def test_a_project_error_leaving_a_command_is_one_line_with_its_exit_code(tmp_path: Path) -> None:
+    league = tmp_path / "league.toml"
+    league.write_text('name = "x"\n')
+    result = runner.invoke(app, ["league", "run", str(league)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output

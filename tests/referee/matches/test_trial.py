@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.cli.test import closing_line
+from rage_referee.cli.trial import closing_line
 from rage_referee.league.store import Store, sqlite_url
 from rage_referee.matches.sprt import Verdict, points_for_elo
 from rage_referee.matches.trial import (

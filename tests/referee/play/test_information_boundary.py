@@ -274,7 +274,9 @@ async def _capture(rules: Ruleset, targets: Sequence[str], seed: int, logs: Path
 @pytest.fixture
 def capture(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     monkeypatch.setattr(rage_referee.play.game, "GameState", TrackedState)
-    monkeypatch.setattr(rage_referee.play.game._Game, "tell", tracking_events(rage_referee.play.game._Game))
+    monkeypatch.setattr(
+        rage_referee.play.game.RefereedGame, "tell", tracking_events(rage_referee.play.game.RefereedGame)
+    )
     TOLD.clear()
 
     def run(rules: Ruleset, targets: Sequence[str], seed: int = 5) -> Capture:

@@ -16,6 +16,7 @@ from rich.text import Text
 from ..limits import MAX_GAMES, MAX_SEED
 from ..text import name_text
 from .common import err, fail, out, parse_ruleset, told_made_folder
+from .errors import saying
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def closing_line(config: TrialConfig, status: TrialStatus, max_games: int, store
     )
 
 
-def test_command(
+def trial_command(
     new: Annotated[str, typer.Argument(help="NAME=BOT: the bot under test (a command, HOST:PORT or FILE.py:CLASS).")],
     base: Annotated[str, typer.Argument(help="NAME=BOT: the bot to beat.")],
     field: Annotated[
@@ -192,7 +193,7 @@ def test_command(
         store = told_made_folder(Store(sqlite_url(db)))
         trial_id = store.league(name or f"{config.new.name}-vs-{config.base.name}", config.key())
         deals = trial_deals(config, store, trial_id)
-    except StoreError as error:
+    except StoreError as error:  # the store speaks of leagues; the same words for a test
         fail(str(error).replace("give the league a new name", "give the test a new --name"))
     err.print(deals.describe(), markup=False)
     stored, max_sets = store.games(trial_id), max_sets_for(config, max_games)
@@ -210,7 +211,17 @@ def test_command(
         def show(status: TrialStatus) -> None:
             live.update(live_text(config, status, played / max(time.perf_counter() - started, 1e-9)))
 
-        try:
+        resume = f"every finished game is stored in {db}: run again to resume"
+        with saying(
+            {
+                (BotSpecError, HandshakeError): ("cannot run the test: {error}", 3),
+                StoreError: (
+                    "stopped, undecided: {error}; every game stored before it is kept: run again to resume",
+                    2,
+                ),
+                KeyboardInterrupt: (f"stopped; {resume}", 130),
+            }
+        ):
             status = asyncio.run(
                 run_trial(
                     config,
@@ -223,22 +234,12 @@ def test_command(
                     on_game=counted,
                 )
             )
-        except (BotSpecError, HandshakeError) as error:
-            fail(f"cannot run the test: {error}", 3)
-        except StoreError as error:
-            fail(f"stopped, undecided: {error}; every game stored before it is kept: run again to resume")
-        except KeyboardInterrupt:
-            fail(f"stopped; every finished game is stored in {db}: run again to resume", 130)
     decided = status.verdict.value != "undecided"
-    try:
+    with saying({StoreError: (f"stopped, {status.verdict.value}: {{error}}", 2)}):
         count = len(store.games(trial_id))
-    except StoreError as error:
-        fail(f"stopped, {status.verdict.value}: {error}")
     if decided and deals.key is not None:
-        try:
+        with saying({StoreError: ("the test is decided, but its deal key cannot be marked revealed: {error}", 2)}):
             store.reveal(trial_id)
-        except StoreError as error:
-            fail(f"the test is decided, but its deal key cannot be marked revealed: {error}")
     if as_json:
         print(
             json.dumps(
