@@ -437,6 +437,14 @@ class GameState:
             )
         return self._start_round(cards, hands, pile)
 
+    def deal_unchecked(self, hands: list[list[int]], pile: list[int]) -> None:
+        """The chance step without checks: deal ``hands`` (by seat) and ``pile`` (top first), as :meth:`deal`.
+
+        The contract: a deal is due, and ``hands`` and ``pile`` hold the ruleset's deck with this
+        round's cards in each hand (a deal built from the deck, as the sampler's worlds are).
+        """
+        self._start_round(len(hands[0]), hands, pile)
+
     def deal_seeded(self, seed: int) -> Events:
         """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
         if self.phase is not Phase.DEAL:
