@@ -124,7 +124,9 @@ def _check_view(view: SeatView) -> None:
 class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 
-    def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: int = 1000) -> None:
+    def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: object = 1000) -> None:
+        # object, not int: a value of another type gets this ValueError in both builds (compiled, the
+        # annotation would be checked at the call, with a TypeError)
         if type(max_tries) is not int or max_tries < 1:
             raise ValueError(f"max_tries is a whole number of draws, at least 1, not {max_tries!r}")
         if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
@@ -329,7 +331,8 @@ class WorldSampler:
 
     def _weight_of(self, world: GameState) -> float:
         assert self.weight is not None
-        weight = self.weight(world)
+        weigh: Callable[[GameState], object] = self.weight  # a bot's function may return anything: checked here
+        weight = weigh(world)
         if not isinstance(weight, int | float) or isinstance(weight, bool) or not 0 <= weight <= 1:
             raise ValueError(f"a world's weight is a number in [0, 1]; the weight function gave {weight!r}")
         return weight

@@ -269,7 +269,7 @@ class GameState:
     where a game starts, so that a record of some rounds of a game replays too.
     """
 
-    __slots__ = (
+    __slots__: Final = (  # Final: a compiled class keeps it too, for code that lists the attributes
         "_action_plays",
         "_anytime",
         "_best",
@@ -881,7 +881,7 @@ class GameState:
         and rounds (``tricks``, ``results`` and ``logs`` start empty and stay so) and no dealt
         hands for a game record; play, scoring, ``totals`` and ``hits`` go on as ever.
         """
-        twin = GameState.__new__(GameState)
+        twin = GameState(self.ruleset, self.players)  # then every attribute is set from this state's:
         # immutable values, and containers the engine replaces rather than changes
         twin._anytime = self._anytime
         twin._best = self._best
