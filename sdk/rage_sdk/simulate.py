@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from .rules import Ruleset
-from .state import CHANCE, GameState
+from .state import GameState
 
 
 def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | None = None) -> tuple[GameState, int]:
@@ -16,10 +16,11 @@ def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | 
     rng = rng or random.Random(seed)
     state = GameState(ruleset, players)
     decisions = 0
-    while state.current_player() == CHANCE:
+    while not state.is_terminal():
         state.deal_seeded(seed)
-        decisions += players * (state.cards + 1)  # each seat bids once and plays each of its cards
-        while state.current_player() >= 0:
+        turns = players * (state.cards + 1)  # each seat bids once and plays each of its cards
+        for _ in range(turns):
             actions = state.legal_actions()
             state.apply(actions[int(rng.random() * len(actions))])
+        decisions += turns
     return state, decisions

@@ -804,14 +804,13 @@ class GameState:
     def violation(self, action: Action, seat: int | None = None) -> str | None:
         """Why ``action`` (by ``seat``, default the seat to move) is illegal now, or ``None``."""
         phase = self.phase
-        if phase is not Phase.BID and phase is not Phase.PLAY:
+        playing = phase is Phase.PLAY
+        if not playing and phase is not Phase.BID:
             return "the game is over" if phase is Phase.OVER else "the round is not dealt yet"
         if seat is not None and seat != self.to_move:
-            verb = (
-                "bid" if phase is Phase.BID else f"played {action.card.token}" if isinstance(action, Play) else "acted"
-            )
+            verb = "bid" if not playing else f"played {action.card.token}" if isinstance(action, Play) else "acted"
             return f"seat {seat} {verb} out of turn (it is seat {self.to_move}'s turn)"
-        if phase is Phase.PLAY:
+        if playing:
             if type(action) is not Play:
                 return f"seat {self.to_move} must play a card, not {action!r}"
             return self._play_violation(action)
