@@ -16,12 +16,12 @@ secret bidding) are drawn uniformly from the legal bids.
 other hands and the pile with exactly the probability of a uniform shuffle given the voids:
 colours some holder is void in are placed first, each split drawn in proportion to the exact
 number of completions (multinomials over the remaining room, summed by dynamic programming),
-then the rest is shuffled into the room left, and the pile is shuffled. The round is then
-replayed in the engine from the world's deal with every action checked; a world the rules
-reject (a choose-mode change that named no colour says the pile then held none it could name)
-is drawn again. Rejection from a uniform proposal keeps the result uniform over the worlds the
-rules accept. One approximation: a choose-mode change also hints that its colour lay deep in
-the pile, which the pile order here ignores.
+then the rest is shuffled into the room left, and the pile is shuffled. The world's state is
+then built from its deal: the round's bids and plays taken on the engine's unchecked path, each
+play checked first; a world the rules reject (a choose-mode change that named no colour says
+the pile then held none it could name) is drawn again. Rejection from a uniform proposal keeps
+the result uniform over the worlds the rules accept. One approximation: a choose-mode change
+also hints that its colour lay deep in the pile, which the pile order here ignores.
 
 **Big tables.** Where the splits are too many to count (9 or 10 players with many voids), the
 cards of void colours are dealt one at a time, each to a holder chosen in proportion to its
@@ -319,7 +319,7 @@ class WorldSampler:
                 dealt[h1][a1], dealt[h2][a2] = two, one
 
     def sample(self, rng: random.Random) -> GameState:
-        """A world at the view's moment, replayed through the engine with every action checked.
+        """A world at the view's moment, built from a deal of the unseen cards, every play checked.
 
         :raises SamplingError: if ``max_tries`` draws in a row are rejected.
         """
