@@ -56,8 +56,7 @@ class Play:
     engine decides whether it is legal.
     """
 
-    __slots__ = ("_card", "card", "code", "color", "trump", "value")
-    _card: int  # card.id, read by the engine on its hot path
+    __slots__ = ("card", "code", "color", "trump", "value")
     card: Card
     color: Colour | None
     value: int | None
@@ -71,7 +70,6 @@ class Play:
         value: int | None = None,
         trump: Colour | None = None,
     ) -> None:
-        object.__setattr__(self, "_card", card.id)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "color", color)
         object.__setattr__(self, "value", value)

@@ -20,8 +20,6 @@ from .state import NO_TRUMP, GameState, Phase
 Policy = Callable[[GameState, list[Action], random.Random], Action]
 """Chooses one of the legal actions (never empty) for the seat to move in a state."""
 
-_BID, _PLAY = Phase.BID, Phase.PLAY
-
 
 def random_policy(state: GameState, legal: list[Action], rng: random.Random) -> Action:
     """Uniform over the legal actions."""
@@ -30,7 +28,7 @@ def random_policy(state: GameState, legal: list[Action], rng: random.Random) -> 
 
 def _rank(play: Play, trump: int, lead: int) -> int:
     """How strongly ``play`` contends for the current trick: trumps over the lead colour, wilds on top."""
-    card = play._card
+    card = play.card.id
     if card < NUM_COLOURED:
         colour, value = card >> 4, card & 15
     elif card == WILD:
@@ -62,7 +60,7 @@ def greedy_policy(state: GameState, legal: list[Action], rng: random.Random) -> 
     """A quick player that aims at its bid: bids what its hand looks worth, then, short of its bid,
     plays its strongest card, and once it is made, its weakest."""
     seat = state.to_move
-    if state.phase is _BID:
+    if state.phase is Phase.BID:
         guess = _bid_guess(state, seat)
         return min(legal, key=lambda bid: abs(bid.tricks - guess))  # type: ignore[union-attr]
     trump, lead = state.trump, state.lead
@@ -83,7 +81,7 @@ def aiming_policy(state: GameState, legal: list[Action], rng: random.Random) -> 
     leads its strongest card and follows with the cheapest card that beats the trick so far (its
     weakest if none does); once the bid is made it sheds a -5, else plays the strongest card that
     stays under the trick so far (its strongest if every card would win)."""
-    if state.phase is _BID:
+    if state.phase is Phase.BID:
         return greedy_policy(state, legal, rng)
     seat, trump, lead = state.to_move, state.trump, state.lead
     short = (state.bids[seat] or 0) > state.tricks_won[seat]
@@ -95,7 +93,7 @@ def aiming_policy(state: GameState, legal: list[Action], rng: random.Random) -> 
         winners = [rank for rank in ranks if rank > top]
         return legal[ranks.index(min(winners) if winners else min(ranks))]
     for play in legal:
-        if play._card == MINUS5:  # type: ignore[union-attr]
+        if play.card.id == MINUS5:  # type: ignore[union-attr]
             return play
     losers = [rank for rank in ranks if rank < top]
     return legal[ranks.index(max(losers) if losers else max(ranks))]
@@ -109,7 +107,7 @@ def playout(
 
     Returns the round's points by seat. The state must be mid-round (bidding or playing).
     """
-    if state.phase is not _BID and state.phase is not _PLAY:
+    if state.phase is not Phase.BID and state.phase is not Phase.PLAY:
         raise ValueError(f"a playout starts while a round is played, not in phase {state.phase.value}")
     round_number = state.round_number
     totals = state.totals[:]

@@ -16,12 +16,12 @@ secret bidding) are drawn uniformly from the legal bids.
 other hands and the pile with exactly the probability of a uniform shuffle given the voids:
 colours some holder is void in are placed first, each split drawn in proportion to the exact
 number of completions (multinomials over the remaining room, summed by dynamic programming),
-then the rest is shuffled into the room left, and the pile is shuffled. The round is then
-replayed in the engine from the world's deal with every action checked; a world the rules
-reject (a choose-mode change that named no colour says the pile then held none it could name)
-is drawn again. Rejection from a uniform proposal keeps the result uniform over the worlds the
-rules accept. One approximation: a choose-mode change also hints that its colour lay deep in
-the pile, which the pile order here ignores.
+then the rest is shuffled into the room left, and the pile is shuffled. The world's state is
+then built from its deal: the round's bids and plays taken on the engine's unchecked path, each
+play checked first; a world the rules reject (a choose-mode change that named no colour says
+the pile then held none it could name) is drawn again. Rejection from a uniform proposal keeps
+the result uniform over the worlds the rules accept. One approximation: a choose-mode change
+also hints that its colour lay deep in the pile, which the pile order here ignores.
 
 **Big tables.** Where the splits are too many to count (9 or 10 players with many voids), the
 cards of void colours are dealt one at a time, each to a holder chosen in proportion to its
@@ -38,14 +38,14 @@ opponents' bids. A weight of 0 everywhere ends in :class:`SamplingError`.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache
 from math import comb
 
-from .actions import Bid
+from .actions import BIDS
 from .cards import NUM_COLOURED
-from .errors import IllegalActionError
 from .state import GameState, Phase
 from .view import SeatView
 
@@ -85,6 +85,21 @@ def _takes(room: int, remaining: tuple[int, ...], allowed: tuple[bool, ...]) -> 
             yield (here, *rest)
 
 
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place: Fisher-Yates on ``rng.random()`` (``random.shuffle`` draws exact
+    integers at a Python call each, twice the cost; the bias here is below 2**-45)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """A shuffled copy of ``cards``."""
+    copy = cards[:]
+    _shuffle(copy, rng)
+    return copy
+
+
 def _check_view(view: SeatView) -> None:
     """A view put together by hand holds together: one entry a seat, its seat among them, hands the round can hold.
 
@@ -109,7 +124,9 @@ def _check_view(view: SeatView) -> None:
 class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 
-    def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: int = 1000) -> None:
+    def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: object = 1000) -> None:
+        # object, not int: a value of another type gets this ValueError in both builds (compiled, the
+        # annotation would be checked at the call, with a TypeError)
         if type(max_tries) is not int or max_tries < 1:
             raise ValueError(f"max_tries is a whole number of draws, at least 1, not {max_tries!r}")
         if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
@@ -131,6 +148,11 @@ class WorldSampler:
         if min(unseen.values(), default=0) < 0:
             raise SamplingError(f"seat {seat}'s view shows more of some card than the deck holds")
         self._unseen = sorted(unseen.elements())
+        self._hand = [card.id for card in view.hand]
+        self._turned = [card.id for card in view.turned]
+        self._plays = [seated for trick in view.tricks for seated in trick.plays] + list(view.trick)
+        """This round's ``(seat, play)`` in order."""
+        self._hits = [sum(result.tricks_won[s] == result.bids[s] for result in view.results) for s in range(players)]
         self.holders = [other for other in range(players) if other != seat] + [PILE]
         """Where unseen cards go: the other seats, then the pile."""
         self._room = [view.hand_sizes[other] for other in self.holders[:-1]]
@@ -148,8 +170,12 @@ class WorldSampler:
         self._groups = [
             [card for card in self._unseen if card < NUM_COLOURED and card >> 4 == c] for c in self._colours
         ]
-        self._free_count = len(self._unseen) - sum(map(len, self._groups))
+        self._free = [card for card in self._unseen if card >= NUM_COLOURED or card >> 4 not in self._colours]
+        """The unseen cards of no colour a holder is void in."""
+        self._free_count = len(self._free)
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._splits: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[tuple[int, ...]]]] = {}
+        """By void seat and groups left, the running total of ways over each split, and the groups it leaves."""
         self._splits_left = _MAX_SPLITS
         self.exact = True
         """Whether worlds come from exact counting; else from a deal that keeps the voids (big tables, many voids)."""
@@ -184,12 +210,17 @@ class WorldSampler:
         key = (index, remaining)
         if key not in self._memo:
             total = 0
+            upto: list[int] = []
+            lefts: list[tuple[int, ...]] = []
             for ways, left in self._options(index, remaining):
                 self._splits_left -= 1
                 if self._splits_left < 0:
                     raise _TooMany
                 total += ways * self._ways(index + 1, left)
+                upto.append(total)
+                lefts.append(left)
             self._memo[key] = total
+            self._splits[key] = (upto, lefts)
         return self._memo[key]
 
     def deal_unseen(self, rng: random.Random) -> list[list[int]]:
@@ -197,16 +228,14 @@ class WorldSampler:
         if not self.exact:
             return self._deal_constrained(rng)
         dealt: list[list[int]] = [[] for _ in self.holders]
-        groups = [rng.sample(group, len(group)) for group in self._groups]
+        groups = [_shuffled(group, rng) for group in self._groups]
         remaining = tuple(map(len, groups))
-        free = [card for card in self._unseen if card >= NUM_COLOURED or card >> 4 not in self._colours]
-        rng.shuffle(free)
+        free = self._free[:]
+        if self._void_holders:  # they take free cards at random; the rest is shuffled below
+            _shuffle(free, rng)
         for index, holder in enumerate(self._void_holders):
-            pick = rng.randrange(self._ways(index, remaining))
-            for ways, left in self._options(index, remaining):
-                pick -= ways * self._ways(index + 1, left)
-                if pick < 0:
-                    break
+            upto, lefts = self._splits[(index, remaining)]
+            left = lefts[bisect_right(upto, rng.randrange(upto[-1]))]
             hand = dealt[holder]
             for group, count in zip(groups, left):
                 hand += group[count:]
@@ -214,7 +243,7 @@ class WorldSampler:
             hand += [free.pop() for _ in range(self._room[holder] - len(hand))]
             remaining = left
         rest = free + [card for group in groups for card in group]
-        rng.shuffle(rest)
+        _shuffle(rest, rng)
         for holder, room in enumerate(self._room):
             if holder not in self._void_holders:
                 dealt[holder] = rest[-room:] if room else []
@@ -266,7 +295,7 @@ class WorldSampler:
                 slack[s] += (s & bit != 0) - (s & mask != 0)
             room[holder] -= 1
             dealt[holder].append(card)
-        free = [card for card in self._unseen if card >= NUM_COLOURED or card >> 4 not in self._colours]
+        free = self._free[:]
         rng.shuffle(free)
         for holder in range(holders):
             dealt[holder] += free[len(free) - room[holder] :]
@@ -290,7 +319,7 @@ class WorldSampler:
                 dealt[h1][a1], dealt[h2][a2] = two, one
 
     def sample(self, rng: random.Random) -> GameState:
-        """A world at the view's moment, replayed through the engine with every action checked.
+        """A world at the view's moment, built from a deal of the unseen cards, every play checked.
 
         :raises SamplingError: if ``max_tries`` draws in a row are rejected.
         """
@@ -302,40 +331,39 @@ class WorldSampler:
 
     def _weight_of(self, world: GameState) -> float:
         assert self.weight is not None
-        weight = self.weight(world)
+        weigh: Callable[[GameState], object] = self.weight  # a bot's function may return anything: checked here
+        weight = weigh(world)
         if not isinstance(weight, int | float) or isinstance(weight, bool) or not 0 <= weight <= 1:
             raise ValueError(f"a world's weight is a number in [0, 1]; the weight function gave {weight!r}")
         return weight
 
     def _replay(self, dealt: list[list[int]], rng: random.Random) -> GameState | None:
-        """The round replayed from a deal of the unseen cards; ``None`` if the rules reject it."""
+        """The world of a deal of the unseen cards: the round's deal, then its bids and plays, each play
+        checked (a deal can break a void, or leave a colour in the pile a change named none of) and
+        taken on the unchecked path; ``None`` if the rules reject one."""
         view = self.view
-        hands: list[list[int]] = [
-            [] for _ in range(view.players)
-        ]  # hands as dealt: what is held now plus what was played
-        hands[view.seat] = [card.id for card in view.hand]
-        for holder, cards in zip(self.holders, dealt):
-            if holder != PILE:
-                hands[holder] = cards
-        for seat, played in enumerate(self._played):
-            hands[seat] = hands[seat] + played
+        hands = [cards + played for cards, played in zip(self._held(dealt), self._played)]  # as dealt
         state = GameState(view.ruleset, view.players, first_round=view.round_number, dealer=view.dealer)
         state.results = list(view.results)
         state.totals = list(view.totals)
-        state.hits = [
-            sum(result.tricks_won[s] == result.bids[s] for result in view.results) for s in range(view.players)
-        ]
-        state.deal(hands, [card.id for card in view.turned] + dealt[-1])
-        try:
-            while state.phase is Phase.BID and (state.to_move != view.to_move or view.phase is not Phase.BID):
-                bid = view.bids[state.to_move]
-                state.apply(Bid.of(bid) if bid is not None else rng.choice(state.legal_bids()))
-            for trick_plays in [trick.plays for trick in view.tricks] + [view.trick]:
-                for seat, play in trick_plays:
-                    state.apply(play, seat)
-        except IllegalActionError:
-            return None
+        state.hits = self._hits[:]
+        state.deal_unchecked(hands, self._turned + dealt[-1])
+        while state.phase is Phase.BID and (state.to_move != view.to_move or view.phase is not Phase.BID):
+            bid = view.bids[state.to_move]
+            state.apply_unchecked(BIDS[bid] if bid is not None else rng.choice(state.legal_bids()))
+        for seat, play in self._plays:
+            if state.violation(play, seat) is not None:
+                return None
+            state.apply_unchecked(play)
         return state
+
+    def _held(self, dealt: list[list[int]]) -> list[list[int]]:
+        """By seat, the cards held now: the seat's own hand and the others' from ``dealt``."""
+        held = [self._hand] * self.view.players
+        for holder, cards in zip(self.holders, dealt):
+            if holder != PILE:
+                held[holder] = cards
+        return held
 
 
 __all__ = ["PILE", "SamplingError", "Weight", "WorldSampler"]

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action
 from .rules import Ruleset
-from .state import GameState, Phase
-
-_DEAL, _BID, _PLAY = Phase.DEAL, Phase.BID, Phase.PLAY  # a member lookup on an Enum class is slow
+from .state import GameState
 
 
 def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | None = None) -> tuple[GameState, int]:
@@ -17,17 +14,13 @@ def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | 
     Returns the finished state and the number of decisions (bids and plays) taken.
     """
     rng = rng or random.Random(seed)
-    draw = rng.random
     state = GameState(ruleset, players)
-    legal_plays, legal_bids, apply = state.legal_plays, state.legal_bids, state.apply
     decisions = 0
-    while state.phase is _DEAL:
+    while not state.is_terminal():
         state.deal_seeded(seed)
-        decisions += players * (state.cards + 1)  # each seat bids once and plays each of its cards
-        while state.phase is _BID:
-            bids: list[Action] = legal_bids()  # type: ignore[assignment]
-            apply(bids[int(draw() * len(bids))])
-        while state.phase is _PLAY:
-            plays: list[Action] = legal_plays()  # type: ignore[assignment]
-            apply(plays[int(draw() * len(plays))])
+        turns = players * (state.cards + 1)  # each seat bids once and plays each of its cards
+        for _ in range(turns):
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.random() * len(actions))])
+        decisions += turns
     return state, decisions

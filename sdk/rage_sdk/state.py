@@ -24,8 +24,6 @@ from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
 from functools import cache
-from itertools import chain
-from operator import attrgetter
 from typing import Final, NamedTuple
 
 from .actions import (
@@ -68,8 +66,6 @@ from .engine_events import (
 from .errors import IllegalActionError, InvalidActionError, InvalidDealError
 from .rules import ChangeMode, NotrumpScope, Ruleset, Sweep, Tiebreak, WildTie
 
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
-
 CHANCE: Final = -1
 """``current_player()`` while the next round waits for its deal."""
 TERMINAL: Final = -2
@@ -84,7 +80,6 @@ class Phase(Enum):
     OVER = "over"
 
 
-_DEAL, _BID, _PLAY, _OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _ACTION_BIT: Final = {NOTRUMP: 1, CHANGE: 2, PLUS5: 4, MINUS5: 8}
 
 
@@ -133,12 +128,9 @@ class Outcome(NamedTuple):
     """Rounds each seat bid exactly, the ``most_hits`` tie-break."""
 
 
-_PLAYS: Final = attrgetter("plays")
-
-
 def trick_of(plays: list[tuple[int, Play]], winner: int, trump: int, revealed: tuple[int, ...]) -> Trick:
     """The :class:`Trick` of ``plays`` (in order), won by ``winner`` with ``trump``; ``revealed`` after it."""
-    return _new_tuple(Trick, (plays[0][0], tuple(plays), winner, trump, revealed))
+    return Trick(plays[0][0], tuple(plays), winner, trump, revealed)
 
 
 def round_result(
@@ -153,7 +145,7 @@ def round_result(
 ) -> RoundResult:
     """The :class:`RoundResult` of a round scored after ``tricks`` (``trump``: after its first reveal)."""
     winners = tuple([trick.winner for trick in tricks])
-    return _new_tuple(RoundResult, (round_number, cards, dealer, trump, bids, winners, tricks_won, points))
+    return RoundResult(round_number, cards, dealer, trump, bids, winners, tricks_won, points)
 
 
 def places_for(
@@ -179,7 +171,7 @@ def trick_winner(
     best_trump = best_lead = -1
     trump_seat = lead_seat = -1
     for seat, play in trick:
-        card = play._card
+        card = play.card.id
         if card < NUM_COLOURED:
             colour, rank = card >> 4, card & 15
         elif card == WILD:
@@ -201,7 +193,7 @@ def trick_winner(
 
 
 class _Scoring(NamedTuple):
-    """The scoring options of a ruleset, read once (an Enum member lookup is slow on the hot path)."""
+    """The scoring options of a ruleset, read once a game."""
 
     per_trick: int
     hit: int
@@ -213,31 +205,18 @@ class _Scoring(NamedTuple):
 
     @staticmethod
     def of(rules: Ruleset) -> _Scoring:
-        sweep = rules.sweep
-        return _new_tuple(
-            _Scoring,
-            (
-                rules.points_per_trick,
-                rules.bid_hit,
-                rules.bid_zero_hit,
-                rules.bid_miss,
-                sweep is Sweep.DOUBLE_TRICKS,
-                sweep is Sweep.DOUBLE_ROUND,
-                rules.sweep_in_one_card_round,
-            ),
+        return _Scoring(
+            rules.points_per_trick,
+            rules.bid_hit,
+            rules.bid_zero_hit,
+            rules.bid_miss,
+            rules.sweep is Sweep.DOUBLE_TRICKS,
+            rules.sweep is Sweep.DOUBLE_ROUND,
+            rules.sweep_in_one_card_round,
         )
 
 
-def _holds(hand: list[int], colour: int) -> bool:
-    """Whether a sorted ``hand`` holds a card of ``colour``."""
-    index = bisect_left(hand, colour << 4)
-    return index < len(hand) and hand[index] >> 4 == colour
-
-
 _NO_PLAYS: Final[list[Play]] = []  # shared, never changed: the action plays of a hand without action cards
-_BID_LIST: Final = list(BIDS)
-_PLAY_LIST: Final = list(PLAYS)
-_PLAY_OF: Final = _PLAY_LIST.__getitem__  # PLAYS[card] as a C function: map() over a hand beats a comprehension
 _NO_COLOURS: Final[frozenset[int]] = frozenset()  # the pile's colours before they are first asked for
 _LEAD_KEY: Final = 32  # a card's key in its trick: its rank (0-16, a plain wild 16) plus one of these
 _TRUMP_KEY: Final = 64
@@ -271,14 +250,6 @@ _ACTION_PLAYS: Final[dict[tuple[bool, bool, tuple[int, ...]], list[Play] | None]
 
 
 @cache
-def _fixed_codes(wild_values: bool, choose: bool) -> frozenset[int]:
-    """The plays of action cards whose legality is the card in hand and the lead colour alone (a
-    choose-mode change's colour depends on the pile and the trick)."""
-    fixed = {NOTRUMP, PLUS5, MINUS5, *(play.code for play in (WILD_VALUE_PLAYS if wild_values else WILD_COLOUR_PLAYS))}
-    return frozenset(fixed if choose else fixed | {CHANGE})
-
-
-@cache
 def _next_seats(players: int) -> tuple[int, ...]:
     """The seat after each seat, in the order of play."""
     return tuple((seat + 1) % players for seat in range(players))
@@ -298,7 +269,7 @@ class GameState:
     where a game starts, so that a record of some rounds of a game replays too.
     """
 
-    __slots__ = (
+    __slots__: Final = (  # Final: a compiled class keeps it too, for code that lists the attributes
         "_action_plays",
         "_anytime",
         "_best",
@@ -307,7 +278,6 @@ class GameState:
         "_dealt_hands",
         "_dealt_pile",
         "_first_only",
-        "_fixed_codes",
         "_hand_plays",
         "_history",
         "_keys",
@@ -371,7 +341,6 @@ class GameState:
         self._anytime = ruleset.action_cards_anytime
         self._first_only = ruleset.first_action_of_kind_only
         self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
-        self._fixed_codes = _fixed_codes(self._wild_values, self._choose)
         self._next = _next_seats(players)
         self._seated = _seated_plays(players)
         self._plus_minus_one = ruleset.plus_minus_one
@@ -383,7 +352,7 @@ class GameState:
 
         self.round_number = first_round
         self.dealer = dealer
-        self.phase = _DEAL
+        self.phase = Phase.DEAL
         self.results: list[RoundResult] = []
         self.logs: list[RoundLog] = []
         self.totals = [0] * players
@@ -397,16 +366,11 @@ class GameState:
         n = self.players
         self.cards = cards
         self.hands = hands
-        play_of = _PLAY_OF
         hand_plays: list[list[Play]] = []
         action_plays: list[list[Play] | None] = []
         for hand in hands:  # sorted: the coloured cards, then the action cards
-            if hand and hand[-1] >= NUM_COLOURED:
-                hand_plays.append(list(map(play_of, hand[: bisect_left(hand, NUM_COLOURED)])))
-                action_plays.append(self._held_action_plays(hand))
-            else:
-                hand_plays.append(list(map(play_of, hand)))
-                action_plays.append(_NO_PLAYS)
+            hand_plays.append([PLAYS[card] for card in hand if card < NUM_COLOURED])
+            action_plays.append(self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS)
         self._hand_plays = hand_plays
         self._action_plays = action_plays
         self._pile = pile
@@ -435,12 +399,12 @@ class GameState:
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` before a deal, or ``TERMINAL``."""
         phase = self.phase
-        if phase is _BID or phase is _PLAY:
+        if phase is Phase.BID or phase is Phase.PLAY:
             return self.to_move
-        return CHANCE if phase is _DEAL else TERMINAL
+        return CHANCE if phase is Phase.DEAL else TERMINAL
 
     def is_terminal(self) -> bool:
-        return self.phase is _OVER
+        return self.phase is Phase.OVER
 
     @property
     def pile_size(self) -> int:
@@ -450,7 +414,7 @@ class GameState:
     def deal(self, hands: list[list[int]], pile: list[int]) -> Events:
         """The chance step: deal ``hands`` (by seat) and ``pile`` (top first), card ids; a
         :class:`RoundDealt` for each seat."""
-        if self.phase is not _DEAL:
+        if self.phase is not Phase.DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         cards = self.ruleset.rounds[self.round_number - 1]
         if len(hands) != self.players:
@@ -473,9 +437,17 @@ class GameState:
             )
         return self._start_round(cards, hands, pile)
 
+    def deal_unchecked(self, hands: list[list[int]], pile: list[int]) -> None:
+        """The chance step without checks: deal ``hands`` (by seat) and ``pile`` (top first), as :meth:`deal`.
+
+        The contract: a deal is due, and ``hands`` and ``pile`` hold the ruleset's deck with this
+        round's cards in each hand (a deal built from the deck, as the sampler's worlds are).
+        """
+        self._start_round(len(hands[0]), hands, pile)
+
     def deal_seeded(self, seed: int) -> Events:
         """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
-        if self.phase is not _DEAL:
+        if self.phase is not Phase.DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         hands, pile = dealt_cards(self.ruleset, self.players, seed, self.round_number)
         return self._start_round(len(hands[0]), hands, pile)
@@ -488,7 +460,7 @@ class GameState:
             self._dealt_pile = tuple(pile)
         self.trump = self.first_trump = self._reveal()
         self._told = self._told_played[self.trump]
-        self.phase = _BID
+        self.phase = Phase.BID
         return self._dealt() if self._history else NO_EVENTS
 
     def _reveal(self) -> int:
@@ -505,7 +477,7 @@ class GameState:
     def legal_bids(self) -> list[Bid]:
         cards = self.cards
         if not self._plus_minus_one:
-            return _BID_LIST[: cards + 1]
+            return list(BIDS[: cards + 1])
         forbidden = self._forbidden_bid()
         return [BIDS[tricks] for tricks in range(cards + 1) if tricks != forbidden]
 
@@ -533,7 +505,7 @@ class GameState:
         self.bids[seat] = tricks
         self.bids_made += 1
         if seat == self.dealer:
-            self.phase = _PLAY
+            self.phase = Phase.PLAY
             self.trick_number = 1
         self.to_move = self._next[seat]
 
@@ -594,9 +566,9 @@ class GameState:
     def legal_actions(self) -> list[Action]:
         """The legal bids or plays of the seat to move (empty at chance or terminal)."""
         phase = self.phase
-        if phase is _PLAY:
+        if phase is Phase.PLAY:
             return self.legal_plays()  # type: ignore[return-value]
-        if phase is _BID:
+        if phase is Phase.BID:
             return self.legal_bids()  # type: ignore[return-value]
         return []
 
@@ -614,7 +586,7 @@ class GameState:
         return [colour for colour in range(NUM_COLOURS) if colour in present and colour != trump]
 
     def _play_violation(self, play: Play) -> str | None:
-        seat, card = self.to_move, play._card
+        seat, card = self.to_move, play.card.id
         hand = self.hands[seat]
         if card not in hand:
             return f"seat {seat} played {TOKENS[card]}, which is not in its hand"
@@ -632,7 +604,7 @@ class GameState:
         return None
 
     def _declaration_violation(self, play: Play) -> str | None:
-        seat, card = self.to_move, play._card
+        seat, card = self.to_move, play.card.id
         name = TOKENS[card]
         if card == WILD:
             if play.trump is not None:
@@ -681,7 +653,7 @@ class GameState:
     def _play(self, play: Play, turned: int = -1) -> Events:
         """Take ``play`` for the seat to move: the general path (action cards, rollouts). Its events, given
         ``turned``, the cards face up before it (-1: none wanted, as in a rollout)."""
-        seat, card, code = self.to_move, play._card, play.code
+        seat, card, code = self.to_move, play.card.id, play.code
         hand = self.hands[seat]
         index = bisect_left(hand, card)
         del hand[index]
@@ -703,7 +675,7 @@ class GameState:
         elif len(self.turned) == turned or not self._history:
             played = self._told[seat][code]  # prebuilt for the trump after the play (none without history)
         else:
-            played = (_new_tuple(CardPlayed, (EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump)),)
+            played = (CardPlayed(EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump),)
         if len(trick) == self.players:
             return self._end_trick(played)
         self.to_move = self._next[seat]
@@ -786,10 +758,7 @@ class GameState:
                 self.trick_number += 1
             return NO_EVENTS
         self.tricks.append(trick_of(trick, winner, trump, revealed))
-        if revealed:
-            won = _new_tuple(TrickWon, (EVERYONE, winner, revealed, self.trump))
-        else:
-            won = self._told_won[self.trump][winner]
+        won = TrickWon(EVERYONE, winner, revealed, self.trump) if revealed else self._told_won[self.trump][winner]
         if self.trick_number < self.cards:
             self.trick_number += 1
             return (*played, won)
@@ -819,7 +788,7 @@ class GameState:
         scored = self._log_round(tuple(bids), tuple(points)) if self._history else NO_EVENTS  # type: ignore[arg-type]
         self.round_number += 1
         self.dealer = self._next[self.dealer]
-        self.phase = _OVER if self.round_number > len(self.ruleset.rounds) else _DEAL
+        self.phase = Phase.OVER if self.round_number > len(self.ruleset.rounds) else Phase.DEAL
         return scored
 
     def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> Events:
@@ -827,20 +796,21 @@ class GameState:
         tricks = self.tricks
         number, won = self.round_number, tuple(self.tricks_won)
         self.results.append(round_result(number, self.cards, self.dealer, self.first_trump, bids, tricks, won, points))
-        plays = tuple(chain.from_iterable(map(_PLAYS, tricks)))
-        self.logs.append(_new_tuple(RoundLog, (number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays)))
-        return (_new_tuple(RoundScored, (EVERYONE, number, bids, won, points, tuple(self.totals))),)
+        plays = tuple(seated for trick in tricks for seated in trick.plays)
+        self.logs.append(RoundLog(number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays))
+        return (RoundScored(EVERYONE, number, bids, won, points, tuple(self.totals)),)
 
     # --------------------------------------------------------------- public API
     def violation(self, action: Action, seat: int | None = None) -> str | None:
         """Why ``action`` (by ``seat``, default the seat to move) is illegal now, or ``None``."""
         phase = self.phase
-        if phase is not _BID and phase is not _PLAY:
-            return "the game is over" if phase is _OVER else "the round is not dealt yet"
+        playing = phase is Phase.PLAY
+        if not playing and phase is not Phase.BID:
+            return "the game is over" if phase is Phase.OVER else "the round is not dealt yet"
         if seat is not None and seat != self.to_move:
-            verb = "bid" if phase is _BID else f"played {action.card.token}" if isinstance(action, Play) else "acted"
+            verb = "bid" if not playing else f"played {action.card.token}" if isinstance(action, Play) else "acted"
             return f"seat {seat} {verb} out of turn (it is seat {self.to_move}'s turn)"
-        if phase is _PLAY:
+        if playing:
             if type(action) is not Play:
                 return f"seat {self.to_move} must play a card, not {action!r}"
             return self._play_violation(action)
@@ -859,93 +829,36 @@ class GameState:
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         """
+        reason = self.violation(action, seat)
+        if reason is not None:
+            phase = self.phase
+            wrong_kind = (phase is Phase.PLAY and type(action) is not Play) or (
+                phase is Phase.BID and type(action) is not Bid
+            )
+            raise (InvalidActionError if wrong_kind else IllegalActionError)(
+                reason,
+                round_number=self.round_number,
+                trick=self.trick_number if phase is Phase.PLAY else None,
+                seat=self.to_move if seat is None else seat,
+            )
+        if isinstance(action, Play):
+            return self._play(action, len(self.turned))
         mover = self.to_move
-        if action.__class__ is Play and self.phase is _PLAY and (seat is None or seat == mover):
-            code = action.code
-            if code < NUM_COLOURED:  # a coloured card, no declaration (or no legal code, -1): checked inline
-                hand = self.hands[mover]
-                lead, colour = self.lead, code >> 4
-                if (
-                    colour == lead
-                    or lead < 0
-                    or (follow := bisect_left(hand, lead << 4)) == len(hand)
-                    or hand[follow] >> 4 != lead
-                ):
-                    try:  # a card not in the hand is named by _play_violation below
-                        index = hand.index(code)  # one C call to look for it and find its place
-                    except ValueError:
-                        pass
-                    else:
-                        del hand[index]
-                        del self._hand_plays[mover][index]
-                        trick = self.trick
-                        trick.append(self._seated[mover][code])
-                        # the trick's winner so far, as _lead_to keeps it (coloured cards never tie)
-                        if lead < 0:  # the first card of a colour: it wins so far (_best is -1)
-                            self.lead = colour
-                            keys = self._keys = _RANK_KEYS[self.trump][colour]
-                            self._best, self._winner = keys[code], mover
-                        elif (key := self._keys[code]) > self._best:
-                            self._best, self._winner = key, mover
-                        if len(trick) == self.players:
-                            return self._end_trick(self._told[mover][code])
-                        self.to_move = self._next[mover]
-                        return self._told[mover][code]  # prebuilt for the trump now (empty without history)
-            elif code in self._fixed_codes:  # an action card in its one legal shape: the hand and the lead to check
-                hand, lead = self.hands[mover], self.lead
-                if action._card in hand and (
-                    lead < 0
-                    or self._anytime
-                    or (follow := bisect_left(hand, lead << 4)) == len(hand)
-                    or hand[follow] >> 4 != lead
-                ):
-                    return self._play(action, len(self.turned))
-            reason = self._play_violation(action)
-            if reason is None:
-                return self._play(action, len(self.turned))
-        elif action.__class__ is Bid and self.phase is _BID and (seat is None or seat == mover):
-            tricks = action.tricks
-            if type(tricks) is int and 0 <= tricks <= self.cards and not self._plus_minus_one:
-                self.bids[mover] = tricks  # the hot path: any whole number up to the hand is legal
-                self.bids_made += 1
-                if mover == self.dealer:
-                    self.phase = _PLAY
-                    self.trick_number = 1
-                self.to_move = self._next[mover]
-                if not self._history:
-                    return NO_EVENTS
-                return self._told_bids[mover][tricks] if self.phase is _BID else self._bid_made(mover, tricks)
-            reason = self._bid_violation(action)
-            if reason is None:
-                self._bid(tricks)
-                return self._bid_made(mover, tricks) if self._history else NO_EVENTS
-        else:
-            reason = self.violation(action, seat)
-            if reason is None:
-                self._bid(action.tricks)  # type: ignore[union-attr]
-                return self._bid_made(mover, action.tricks) if self._history else NO_EVENTS  # type: ignore[union-attr]
-        phase = self.phase
-        wrong_kind = (phase is _PLAY and type(action) is not Play) or (phase is _BID and type(action) is not Bid)
-        raise (InvalidActionError if wrong_kind else IllegalActionError)(
-            reason,
-            round_number=self.round_number,
-            trick=self.trick_number if phase is _PLAY else None,
-            seat=mover if seat is None else seat,
-        )
+        self._bid(action.tricks)
+        return self._bid_made(mover, action.tricks) if self._history else NO_EVENTS
 
     # ---------------------------------------------------------------- the events
     def _dealt(self) -> Events:
         """The round just dealt, as each seat sees it."""
         turned, trump, number = tuple(self.turned), self.trump, self.round_number
         cards, dealer = self.cards, self.dealer
-        events = []
-        for seat, hand in enumerate(self.hands):  # a loop: a comprehension's own frame costs more, at 4 seats
-            events.append(_new_tuple(RoundDealt, (seat, number, cards, dealer, tuple(hand), turned, trump)))
-        return tuple(events)
+        return tuple(
+            RoundDealt(seat, number, cards, dealer, tuple(hand), turned, trump) for seat, hand in enumerate(self.hands)
+        )
 
     def _bid_made(self, seat: int, bid: int) -> Events:
         """The events of ``seat``'s bid, just taken."""
-        if self.phase is _BID:
+        if self.phase is Phase.BID:
             return self._told_bids[seat][bid]
         return bid_events(self.ruleset.bidding, seat, bid, self.bids, True)
 
@@ -955,7 +868,7 @@ class GameState:
         The contract: ``action`` is one of :meth:`legal_actions` right now. Nothing is checked, so
         anything else leaves the state corrupt; the referee's path is :meth:`apply`.
         """
-        if self.phase is _PLAY:
+        if self.phase is Phase.PLAY:
             self._play(action)  # type: ignore[arg-type]
         else:
             self._bid(action.tricks)  # type: ignore[union-attr]
@@ -967,9 +880,46 @@ class GameState:
         and rounds (``tricks``, ``results`` and ``logs`` start empty and stay so) and no dealt
         hands for a game record; play, scoring, ``totals`` and ``hits`` go on as ever.
         """
-        twin = GameState.__new__(GameState)
-        for name in _SHARED_SLOTS:
-            setattr(twin, name, getattr(self, name))
+        twin = GameState(self.ruleset, self.players)  # then every attribute is set from this state's:
+        # immutable values, and containers the engine replaces rather than changes
+        twin._anytime = self._anytime
+        twin._best = self._best
+        twin._choose = self._choose
+        twin._dealt_hands = self._dealt_hands
+        twin._dealt_pile = self._dealt_pile
+        twin._first_only = self._first_only
+        twin._keys = self._keys
+        twin._later_wins = self._later_wins
+        twin._next = self._next
+        twin._pile_colours = self._pile_colours
+        twin._pile_colours_size = self._pile_colours_size
+        twin._plus_minus_one = self._plus_minus_one
+        twin._recount = self._recount
+        twin._reveal_after_trick = self._reveal_after_trick
+        twin._scoring = self._scoring
+        twin._seated = self._seated
+        twin._told = self._told
+        twin._told_bids = self._told_bids
+        twin._told_played = self._told_played
+        twin._told_won = self._told_won
+        twin._trick_actions = self._trick_actions
+        twin._trick_bonus = self._trick_bonus
+        twin._trick_scope = self._trick_scope
+        twin._wild_plays = self._wild_plays
+        twin._wild_values = self._wild_values
+        twin._winner = self._winner
+        twin.bids_made = self.bids_made
+        twin.cards = self.cards
+        twin.dealer = self.dealer
+        twin.first_trump = self.first_trump
+        twin.lead = self.lead
+        twin.phase = self.phase
+        twin.players = self.players
+        twin.round_number = self.round_number
+        twin.ruleset = self.ruleset
+        twin.to_move = self.to_move
+        twin.trick_number = self.trick_number
+        twin.trump = self.trump
         twin.hands = [hand[:] for hand in self.hands]
         twin._hand_plays = [plays[:] for plays in self._hand_plays]
         twin._action_plays = self._action_plays[:]  # each entry is replaced, never changed in place
@@ -997,7 +947,7 @@ class GameState:
 
     def visible_bids(self, seat: int) -> list[int | None]:
         """The bids ``seat`` may see now, by seat (``None`` where it may not), per ``bidding``."""
-        return bids_seen(self.ruleset.bidding, self.bids, seat, self.phase is not _BID)
+        return bids_seen(self.ruleset.bidding, self.bids, seat, self.phase is not Phase.BID)
 
     def pile_cards(self) -> list[int]:
         """The face-down pile, top first. Referee-side only: never part of a seat's view."""
@@ -1008,11 +958,3 @@ class GameState:
 def _silent(players: int) -> tuple[tuple[tuple[Events, ...], ...], ...]:
     """A table shaped like the prebuilt ``played`` events whose every entry is no event: a rollout's."""
     return (((NO_EVENTS,) * NUM_PLAY_CODES,) * players,) * (NUM_COLOURS + 1)
-
-
-_COPIED_SLOTS: Final = {
-    "hands", "_hand_plays", "_action_plays", "_pile", "turned", "bids", "trick", "tricks_won", "_bonus",
-    "totals", "hits", "_history", "tricks", "results", "logs",
-}  # fmt: skip
-_SHARED_SLOTS: Final = tuple(name for name in GameState.__slots__ if name not in _COPIED_SLOTS)
-"""Slots a copy shares: immutable values, and containers the engine replaces rather than changes."""

@@ -57,12 +57,16 @@ def engine_command(
     rules = Ruleset.of(ruleset)
     with saying({RulesetError: ("--players: {error}", 2)}):
         rules.check_players(players)
+    from rage_sdk.compiled import is_compiled
+
     engine, baseline = take_turns([engine_games(rules, players), baseline_games(players)], seconds)
+    compiled = is_compiled()
     if as_json:
-        print(json.dumps({"ruleset": ruleset, "players": players, **engine.to_json(), "baseline": baseline.to_json()}))
+        figures = {"ruleset": ruleset, "players": players, "compiled": compiled, **engine.to_json()}
+        print(json.dumps({**figures, "baseline": baseline.to_json()}))
         return
     print_figures(
-        f"rage bench engine: {ruleset}, {players} players, random legal decisions",
+        f"rage bench engine: {ruleset}, {players} players, random legal decisions, {_build(compiled)}",
         ("", "games", "games_per_s", "decisions_per_s"),
         [
             (label, str(rate.games), f"{rate.games_per_s:,.0f}", f"{rate.decisions_per_s:,.0f}")
@@ -83,12 +87,14 @@ def search_command(
 ) -> None:
     """The search toolkit: worlds sampled per second and greedy playout decisions per second (amigo),
     beside the engine's random games and the bare-bones baseline, all taking turns in one run."""
+    from rage_sdk.compiled import is_compiled
     from rage_sdk.rules import Ruleset
 
     from ..bench.engine import baseline_games, engine_games, take_turns
     from ..bench.search import search_playouts, search_worlds
 
     rules = Ruleset.of("amigo")
+    compiled = is_compiled()
     worlds, playouts, engine, baseline = take_turns(
         [
             search_worlds(players),
@@ -100,11 +106,12 @@ def search_command(
     )
     if as_json:
         figures = {"worlds": worlds, "playouts": playouts, "engine": engine, "baseline": baseline}
-        print(json.dumps({"players": players, **{name: rate.to_json() for name, rate in figures.items()}}))
+        rates = {name: rate.to_json() for name, rate in figures.items()}
+        print(json.dumps({"players": players, "compiled": compiled, **rates}))
         return
     ratio = baseline.decisions_per_s
     print_figures(
-        f"rage bench search: amigo, {players} players, the seat to move at random moments",
+        f"rage bench search: amigo, {players} players, the seat to move at random moments, {_build(compiled)}",
         ("", "per second", "vs baseline decisions/s"),
         [
             ("worlds sampled (consistent with the view)", f"{worlds.decisions_per_s:,.0f}", ""),
@@ -118,6 +125,11 @@ def search_command(
             ("baseline decisions (bare trick-taking)", f"{baseline.decisions_per_s:,.0f}", "1.00x"),
         ],
     )
+
+
+def _build(compiled: bool) -> str:
+    """The engine build measured, for a table's title."""
+    return "compiled engine" if compiled else "pure-Python engine"
 
 
 @app.command("protocol")
