@@ -5,13 +5,19 @@ BIN := $(VENV)/bin
 
 .PHONY: install demo test test-fast test-postgres bench lint proto clean screenshots
 
-$(BIN)/rage: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(BIN)/rage
+# Two distributions, both editable: the SDK (sdk/, rage-sdk) and the referee (rage-arena), which depends on it.
+# The SDK's build compiles its engine modules with mypyc when a C compiler is there (sdk/setup.py), each
+# into an extension module beside its source, which Python imports in the source's place: so the SDK is
+# built again whenever one of its sources changes (mypyc reads the types of the modules they import too).
+SDK_SOURCES := $(wildcard sdk/rage_sdk/*.py) sdk/setup.py sdk/pyproject.toml
 
-install: $(BIN)/rage
+$(VENV)/installed: pyproject.toml $(SDK_SOURCES)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ./sdk -e ".[dev]"
+	touch $@
+
+install: $(VENV)/installed
 
 # The main job: a league among the example bots, each its own gRPC process, then the rating table.
 demo: install
@@ -20,8 +26,14 @@ demo: install
 # The suite runs on every core (pytest-xdist); a test that is long goes to a free worker.
 XDIST := -n auto --dist worksteal
 
+# The whole suite on the build installed (compiled where a C compiler is), then the engine's, the SDK's
+# and the conformance tests again on the pure Python modules.
+PURE_TESTS := tests/test_rules_*.py tests/test_apply_paths.py tests/test_properties.py tests/test_sampling*.py \
+	tests/test_examples.py tests/test_view_helpers.py tests/test_visibility.py tests/test_conformance.py tests/test_compiled.py
+
 test: install
 	$(BIN)/python -m pytest $(XDIST)
+	RAGE_PURE_PYTHON=1 $(BIN)/python -m pytest $(XDIST) $(PURE_TESTS)
 
 # The suite without the tests marked slow, for a quick loop while working.
 test-fast: install
