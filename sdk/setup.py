@@ -37,7 +37,7 @@ def why_pure() -> str | None:
     """Why the modules install as pure Python, or none when they are compiled."""
     if os.environ.get("RAGE_PURE_PYTHON", "") not in ("", "0"):
         return "RAGE_PURE_PYTHON is set"
-    compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")[:1]
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[:1]
     if not compiler or shutil.which(compiler[0]) is None:
         return f"no C compiler ({' '.join(compiler) or 'CC'} is not on PATH)"
     if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
