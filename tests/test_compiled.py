@@ -8,20 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import shutil
 import subprocess
 import sys
-import sysconfig
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
-from conftest import IN_CI, require
+from conftest import HAS_C_COMPILER, IN_CI, require
 from rage_sdk.compiled import COMPILED_MODULES, is_compiled
 
 PURE = os.environ.get("RAGE_PURE_PYTHON", "") not in ("", "0")
-COMPILER = shutil.which(shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[0]) is not None
 
 ORIGINS = f"""
 import importlib, json
@@ -45,7 +41,7 @@ def test_ci_runs_the_compiled_build_unless_told_to_run_pure_python() -> None:
         return
     if not IN_CI:
         pytest.skip("only CI must run the compiled build (an install without a C compiler is pure Python)")
-    require(COMPILER, "a C compiler", "apt-get install gcc (CI tests the compiled build)")
+    require(HAS_C_COMPILER, "a C compiler", "apt-get install gcc (CI tests the compiled build)")
     assert is_compiled(), "CI has a C compiler, so the SDK must run compiled: run `make install`"
 
 
