@@ -28,8 +28,10 @@ XDIST := -n auto --dist worksteal
 
 # The whole suite on the build installed (compiled where a C compiler is), then the engine's, the SDK's
 # and the conformance tests again on the pure Python modules.
-PURE_TESTS := tests/test_rules_*.py tests/test_apply_paths.py tests/test_properties.py tests/test_sampling*.py \
-	tests/test_examples.py tests/test_view_helpers.py tests/test_visibility.py tests/test_conformance.py tests/test_compiled.py
+PURE_TESTS := tests/test_rules_*.py tests/test_apply_paths.py tests/test_properties.py tests/test_trick_winner_kept.py \
+	tests/test_engine_events.py tests/test_deals.py tests/test_sampling*.py tests/test_rollout.py tests/test_record.py \
+	tests/test_view_helpers.py tests/test_visibility.py tests/test_game_start.py tests/test_examples.py \
+	tests/test_conformance.py tests/test_compiled.py
 
 test: install
 	$(BIN)/python -m pytest $(XDIST)
