@@ -6,18 +6,23 @@ BIN := $(VENV)/bin
 .PHONY: install demo test test-fast test-postgres bench lint proto clean screenshots
 
 # Two distributions, both editable: the SDK (sdk/, rage-sdk) and the referee (rage-arena), which depends on it.
-# The SDK's build compiles its engine modules with mypyc when a C compiler is there (sdk/setup.py), each
-# into an extension module beside its source, which Python imports in the source's place: so the SDK is
-# built again whenever one of its sources changes (mypyc reads the types of the modules they import too).
-SDK_SOURCES := $(wildcard sdk/rage_sdk/*.py) sdk/setup.py sdk/pyproject.toml
-
-$(VENV)/installed: pyproject.toml $(SDK_SOURCES)
+$(VENV)/installed: pyproject.toml sdk/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ./sdk -e ".[dev]"
+	RAGE_PURE_PYTHON=1 $(BIN)/python -m pip install --quiet -e ./sdk -e ".[dev]"
 	touch $@
 
-install: $(VENV)/installed
+# The SDK built again whenever one of its sources changed: its engine modules are compiled with mypyc when
+# a C compiler is there (sdk/setup.py) into extension modules beside their sources, which Python imports
+# in the sources' place (and mypyc reads the types of the modules they import). The dev tools hold its
+# build requirements, so it builds here, without pip's build environment.
+SDK_SOURCES := $(wildcard sdk/rage_sdk/*.py) sdk/setup.py
+
+$(VENV)/compiled: $(VENV)/installed $(SDK_SOURCES)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e ./sdk
+	touch $@
+
+install: $(VENV)/compiled
 
 # The main job: a league among the example bots, each its own gRPC process, then the rating table.
 demo: install

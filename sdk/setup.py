@@ -49,6 +49,9 @@ def extensions() -> list[object]:
     reason = why_pure()
     if reason is not None:
         print(f"rage-sdk: the engine installs as pure Python: {reason}", file=sys.stderr)
+        for name in [*compiled_modules(), f"{GROUP}__mypyc"]:  # an earlier build's, in place, would be imported
+            for built in HERE.glob(name.replace(".", "/") + ".*.so"):
+                built.unlink()
         return []
     from mypyc.build import mypycify
 
