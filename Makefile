@@ -5,13 +5,24 @@ BIN := $(VENV)/bin
 
 .PHONY: install demo test test-fast test-postgres bench lint proto clean screenshots docs
 
-$(BIN)/rage: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# Two distributions, both editable: the SDK (sdk/, rage-sdk) and the referee (rage-arena), which depends on it.
+$(VENV)/installed: pyproject.toml sdk/pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(BIN)/rage
+	RAGE_PURE_PYTHON=1 $(BIN)/python -m pip install --quiet -e ./sdk -e ".[dev]"
+	touch $@
 
-install: $(BIN)/rage
+# The SDK built again whenever one of its sources changed: its engine modules are compiled with mypyc when
+# a C compiler is there (sdk/setup.py) into extension modules beside their sources, which Python imports
+# in the sources' place (and mypyc reads the types of the modules they import). The dev tools hold its
+# build requirements, so it builds here, without pip's build environment.
+SDK_SOURCES := $(wildcard sdk/rage_sdk/*.py) sdk/setup.py
+
+$(VENV)/compiled: $(VENV)/installed $(SDK_SOURCES)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e ./sdk
+	touch $@
+
+install: $(VENV)/compiled
 
 # The main job: a league among the example bots, each its own gRPC process, then the rating table.
 demo: install
@@ -20,8 +31,13 @@ demo: install
 # The suite runs on every core (pytest-xdist); a test that is long goes to a free worker.
 XDIST := -n auto --dist worksteal
 
+# The whole suite on the build installed (compiled where a C compiler is), then the engine's, the SDK's
+# and the conformance tests again on the pure Python modules.
+PURE_TESTS := tests/sdk tests/project/test_conformance.py
+
 test: install
 	$(BIN)/python -m pytest $(XDIST)
+	RAGE_PURE_PYTHON=1 $(BIN)/python -m pytest $(XDIST) $(PURE_TESTS)
 
 # The suite without the tests marked slow, for a quick loop while working.
 test-fast: install
@@ -33,11 +49,14 @@ test-postgres: install
 
 bench: install
 	$(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5
+	RAGE_PURE_PYTHON=1 $(BIN)/rage bench engine --players 4 --ruleset amigo --seconds 5
 	$(BIN)/rage bench search --players 4 --seconds 3
+	RAGE_PURE_PYTHON=1 $(BIN)/rage bench search --players 4 --seconds 3
 	$(BIN)/rage bench protocol --matches 1,8,32
 	$(BIN)/rage bench league --matches 1,4,16
 	$(BIN)/rage bench test
 	$(BIN)/rage bench runner
+	$(BIN)/rage bench contest
 
 # Regenerate sdk/rage_sdk/pb from proto/ (a test fails when they disagree).
 proto: install

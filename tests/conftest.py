@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
 import shutil
 import sys
+import sysconfig
 from collections.abc import Iterator
 
 import pytest
@@ -23,6 +25,10 @@ pytest_plugins = ("tests.helpers.backends",)
 """The ``database_url`` fixture: each store test on SQLite and on PostgreSQL (tests/helpers/backends.py)."""
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+HAS_C_COMPILER = (
+    shutil.which(shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[0]) is not None
+)
+"""Whether the SDK's build finds the C compiler it compiles the engine with (``sdk/setup.py``)."""
 
 # pytest-xdist hands its workers COLUMNS: a console made at import would keep that width for good, and
 # the tests that give the CLI a width of their own (CliRunner's env) would not get it. Without it, a

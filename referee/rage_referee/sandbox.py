@@ -1,7 +1,7 @@
 """Running a bot the referee launches in a sandbox: bubblewrap, rlimits and a user of its own.
 
 A sandboxed bot sees a read-only view of the system (``/usr``, ``/etc``, the Python the referee
-runs and the SDK) and of its own code directory; it may write only to its work directory (``/bot``,
+runs, of its packages the SDK's alone) and of its own code directory; it may write only to its work directory (``/bot``,
 its current directory and ``$HOME``) and a private ``/tmp``, both in memory and bounded. It has no
 network at all (its own network namespace, holding only a loopback) and speaks to the referee over a
 Unix socket in the one directory bind-mounted from outside (``/run/rage``). It runs as a user of its
@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from rage_sdk.errors import RageError
 
 from . import cgroups
+from .bot_python import bot_python
 
 SOCKET_DIR = "/run/rage"
 """Where a sandboxed bot finds the directory of its socket."""
@@ -122,7 +123,8 @@ class SandboxSettings(BaseModel):
 
 
 def _system_paths() -> list[Path]:
-    """What every sandboxed bot may read: the system, the referee's Python and the SDK."""
+    """What every sandboxed bot may read: the system, the referee's Python and the SDK (of the Python's
+    installed packages, only the SDK's are shown: :func:`.bot_python.bot_python`)."""
     paths = [Path(p) for p in ("/usr", "/etc", "/opt")]
     paths += [Path(sys.base_prefix), Path(sys.prefix), Path(rage_sdk.__file__).resolve().parent]
     return [path for path in paths if path.exists()]
@@ -178,8 +180,9 @@ class Jail:
                 f"{min(shared)} holds a bot's program and is shared with every user: give the bot a folder of its own"
             )
         system = _system_paths()
-        shown = [*system, *code]
-        masks = self.sandbox.masked(code, system)
+        python = bot_python()
+        shown = [*system, *python.shown, *code]
+        masks = [*self.sandbox.masked(code, system), *python.covered]
         within = [path for path in shown if any(mask in path.parents for mask in masks)]
         for path in [path for path in shown if path not in within]:
             jail += _readable(path)

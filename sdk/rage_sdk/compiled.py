@@ -1,11 +1,16 @@
-"""The engine modules compiled with mypyc when a C compiler is there, and which build is running.
+"""Which engine modules are compiled with mypyc at install, and whether this process runs them compiled.
 
-The same files run as pure Python without a compiler (or with ``RAGE_PURE_PYTHON=1`` at install);
-nothing else differs between the two builds. The build reads :data:`COMPILED_MODULES`.
+``sdk/setup.py`` reads :data:`COMPILED_MODULES` (without importing the SDK) and compiles those modules
+when a C compiler is there; each then has an extension module beside its ``.py`` file, which Python
+imports in its place. Without a compiler (or with ``RAGE_PURE_PYTHON=1`` at install) the same files run
+as pure Python, and ``RAGE_PURE_PYTHON=1`` at run time runs the ``.py`` files of a compiled install
+(``rage_sdk/__init__.py``); nothing else differs between the two builds.
 """
 
 from __future__ import annotations
 
+import importlib
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Final
 
 COMPILED_MODULES: Final = (
@@ -24,7 +29,9 @@ reads its options once a game."""
 
 
 def is_compiled() -> bool:
-    """Whether the engine running is the compiled one (its state module is an extension module)."""
-    from . import state
-
-    return not (state.__file__ or "").endswith(".py")
+    """Whether every module of :data:`COMPILED_MODULES` runs compiled in this process."""
+    for name in COMPILED_MODULES:
+        spec = importlib.import_module(name).__spec__
+        if spec is None or not (spec.origin or "").endswith(tuple(EXTENSION_SUFFIXES)):
+            return False
+    return True

@@ -1,0 +1,63 @@
+"""The SDK's build: the modules of ``rage_sdk.compiled.COMPILED_MODULES`` compiled with mypyc when it can be.
+
+Without a C compiler or Python's headers, or with ``RAGE_PURE_PYTHON=1`` set, the same modules install
+as pure Python, unchanged. Everything else about the distribution is in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+GROUP = "rage_sdk.engine"
+"""The compiled modules' shared library, ``rage_sdk/engine__mypyc``: inside the package, so an editable
+install imports it from the source tree as it does the modules."""
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """``COMPILED_MODULES`` as ``rage_sdk/compiled.py`` assigns it (the SDK's dependencies are not here yet)."""
+    tree = ast.parse((HERE / "rage_sdk" / "compiled.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, ast.Name) and target.id == "COMPILED_MODULES" for target in targets):
+                return tuple(ast.literal_eval(node.value))
+    raise SystemExit("rage_sdk/compiled.py assigns no COMPILED_MODULES")
+
+
+def why_pure() -> str | None:
+    """Why the modules install as pure Python, or none when they are compiled."""
+    if os.environ.get("RAGE_PURE_PYTHON", "") not in ("", "0"):
+        return "RAGE_PURE_PYTHON is set"
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[:1]
+    if not compiler or shutil.which(compiler[0]) is None:
+        return f"no C compiler ({' '.join(compiler) or 'CC'} is not on PATH)"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
+        return "no Python.h (install Python's development headers)"
+    return None
+
+
+def extensions() -> list[object]:
+    reason = why_pure()
+    if reason is not None:
+        print(f"rage-sdk: the engine installs as pure Python: {reason}", file=sys.stderr)
+        for name in [*compiled_modules(), f"{GROUP}__mypyc"]:  # an earlier build's, in place, would be imported
+            for built in HERE.glob(name.replace(".", "/") + ".*.so"):
+                built.unlink()
+        return []
+    from mypyc.build import mypycify
+
+    os.chdir(HERE)  # mypyc names the modules by their paths from here
+    paths = [name.replace(".", "/") + ".py" for name in compiled_modules()]
+    return list(mypycify(paths, group_name=GROUP, opt_level="3"))
+
+
+setup(ext_modules=extensions())
