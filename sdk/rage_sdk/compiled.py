@@ -17,7 +17,6 @@ COMPILED_MODULES: Final = (
     "rage_sdk.cards",
     "rage_sdk.actions",
     "rage_sdk.engine_events",
-    "rage_sdk.state",
     "rage_sdk.deal",
     "rage_sdk.simulate",
     "rage_sdk.sampling",
@@ -25,7 +24,9 @@ COMPILED_MODULES: Final = (
 )
 """The modules mypyc compiles, in import order. ``rage_sdk.rules`` is not among them: its
 :class:`~rage_sdk.rules.Ruleset` is a pydantic model, which mypyc cannot compile, and the engine
-reads its options once a game."""
+reads its options once a game. Nor is ``rage_sdk.state``: a compiled :class:`~rage_sdk.state.GameState`
+cannot be subclassed by interpreted code, which the referee's information-boundary checks and search
+bots do."""
 
 
 def is_compiled() -> bool:
