@@ -19,14 +19,13 @@ COMPILED_MODULES: Final = (
     "rage_sdk.engine_events",
     "rage_sdk.deal",
     "rage_sdk.simulate",
-    "rage_sdk.sampling",
     "rage_sdk.rollout",
 )
 """The modules mypyc compiles, in import order. ``rage_sdk.rules`` is not among them: its
 :class:`~rage_sdk.rules.Ruleset` is a pydantic model, which mypyc cannot compile, and the engine
-reads its options once a game. Nor is ``rage_sdk.state``: a compiled :class:`~rage_sdk.state.GameState`
-cannot be subclassed by interpreted code, which the referee's information-boundary checks and search
-bots do."""
+reads its options once a game. Nor are ``rage_sdk.state`` and ``rage_sdk.sampling``: a compiled class cannot be
+subclassed by interpreted code, and bots and the referee's checks subclass
+:class:`~rage_sdk.state.GameState` and :class:`~rage_sdk.sampling.WorldSampler`."""
 
 
 def is_compiled() -> bool:
