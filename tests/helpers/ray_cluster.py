@@ -13,8 +13,10 @@ import os
 import secrets
 import signal
 import socket
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -104,7 +106,10 @@ def ray_cluster(folder: Path, worker_cpus: int = 2) -> Iterator[RayCluster | str
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
     env.update(RAY_AUTH_TOKEN_PATH=str(token), RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
     port = free_port()
-    common = ["--block", "--temp-dir", str(folder / "ray"), "--disable-usage-stats", *_node_ports()]
+    # Ray's sockets live under its temp dir, and a Unix socket's path is at most 107 bytes: pytest's folders
+    # are too deep for that, so the session files go to a short folder of the cluster's own under /tmp.
+    ray_temp = Path(tempfile.mkdtemp(prefix="rage-ray-", dir="/tmp"))
+    common = ["--block", "--temp-dir", str(ray_temp), "--disable-usage-stats", *_node_ports()]
     head_argv = [str(RAY), "start", "--head", "--port", str(port), "--num-cpus", "0", "--include-dashboard", "false"]
     head_argv += ["--ray-client-server-port", str(free_port()), "--node-ip-address", "127.0.0.1"]
     head = _start([*head_argv, *common], folder / "head.log", env)
@@ -128,3 +133,4 @@ def ray_cluster(folder: Path, worker_cpus: int = 2) -> Iterator[RayCluster | str
     finally:
         for node in reversed(nodes):
             _stop(node)
+        shutil.rmtree(ray_temp, ignore_errors=True)

@@ -15,9 +15,9 @@ def _is_extension(name: str) -> bool:
 def test_the_engine_modules_are_all_compiled_or_all_pure_and_is_compiled_says_which() -> None:
     extensions = {name: _is_extension(name) for name in COMPILED_MODULES}
     assert len(set(extensions.values())) == 1, f"a build with only some modules compiled: {extensions}"
-    assert is_compiled() is extensions["rage_sdk.state"]
+    assert is_compiled() is extensions["rage_sdk.simulate"]
 
 
 def test_the_list_names_the_engine() -> None:
-    assert {"rage_sdk.cards", "rage_sdk.actions", "rage_sdk.state", "rage_sdk.deal"} <= set(COMPILED_MODULES)
+    assert {"rage_sdk.cards", "rage_sdk.actions", "rage_sdk.deal", "rage_sdk.simulate"} <= set(COMPILED_MODULES)
     assert len(set(COMPILED_MODULES)) == len(COMPILED_MODULES)
