@@ -16,6 +16,7 @@ from typing import Any
 
 from rage_sdk.errors import RageError
 
+from ..play.finished import FinishedGame
 from ..records.file import read_regular
 from ..text import bot_text
 from .schedule import ScheduledGame
@@ -91,6 +92,8 @@ class RecordFiles:
         for game in games:
             self.members[game.set_id].append(game.index)
         self.stored = Counter(self.set_of[index] for index in store.finished(league_id))
+        self.held: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+        """The records of this run's games whose set is not complete yet, by set and index."""
 
     def catch_up(self) -> None:
         """Write the files of every complete set that has one missing (a run stopped in between)."""
@@ -98,10 +101,11 @@ class RecordFiles:
             if count == len(self.members[set_id]) and not self._all_written(set_id):
                 self._write(set_id)
 
-    def stored_game(self, index: int) -> None:
-        """Game ``index`` is stored: write its set's files when it was the set's last."""
-        set_id = self.set_of[index]
+    def stored_game(self, game: FinishedGame) -> None:
+        """``game`` is stored: hold its record, and write its set's files when it was the set's last."""
+        set_id = self.set_of[game.index]
         self.stored[set_id] += 1
+        self.held[set_id][game.index] = game.record
         if self.stored[set_id] == len(self.members[set_id]):
             self._write(set_id)
 
@@ -109,5 +113,10 @@ class RecordFiles:
         return all((self.directory / f"game-{index:05d}.json").is_file() for index in self.members[set_id])
 
     def _write(self, set_id: int) -> None:
-        for index, record in sorted(self.store.records(self.league_id, self.members[set_id]).items()):
+        """Write the set's files: the records held, and those an earlier run stored read from the database."""
+        records = self.held.pop(set_id, {})
+        earlier = [index for index in self.members[set_id] if index not in records]
+        if earlier:
+            records |= self.store.records(self.league_id, earlier)
+        for index, record in sorted(records.items()):
             write_record_file(self.directory, index, record)

@@ -149,7 +149,7 @@ async def run_league(
     def finished(result: FinishedGame) -> None:
         store.add(plan.league_id, result)
         if files is not None:
-            files.stored_game(result.index)
+            files.stored_game(result)
         if on_game is not None:
             on_game(result)
 

@@ -1,7 +1,8 @@
 """A finished game: what one game came to, as a runner reports it and as the store keeps and returns it.
 
-A game's record is the one source of its figures: :func:`figures_of` reads them from it, for a
-game just played (:meth:`FinishedGame.of_record`) and for the store's index beside each record.
+A refereed game's figures are the engine's, taken when it ends beside its record
+(:func:`.record.finished_game`); :func:`figures_of` derives the same figures from a record alone (one
+read from a file, or made by hand), and the store keeps them as the game hands them over.
 """
 
 from __future__ import annotations
@@ -69,10 +70,11 @@ def figures_of(record: Mapping[str, Any]) -> Figures:
     return Figures(seats, totals, places_for(totals, hits, tiebreak), hits, len(scored), faults)
 
 
-def figures_played(seats: tuple[str, ...], state: GameState) -> Figures:
-    """The figures of a game played on the engine alone, with no referee and so no record or faults."""
+def figures_played(seats: tuple[str, ...], state: GameState, faults: tuple[Fault, ...] = ()) -> Figures:
+    """The figures of a game played to its end on the engine, with the ``faults`` the referee noted (none
+    for a game played on the engine alone); the same as :func:`figures_of` its record."""
     totals, places, hits = state.outcome()
-    return Figures(seats, totals, places, hits, len(state.results), ())
+    return Figures(seats, totals, places, hits, len(state.results), faults)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,8 @@ class FinishedGame:
     """The duplicate set the game belongs to (its own index when it belongs to none)."""
     seed: int
     figures: Figures
-    """What the game came to: read from its record (:func:`figures_of`), or from the store's index of it."""
+    """What the game came to: the engine's, as the game ended, or read from its record (:func:`figures_of`) or
+    from the store's index of it."""
     record: dict[str, Any] = field(default_factory=dict)
     """The game's ``rage-record/1``, with its ``meta``, each play's ``ms`` and its faults; ``{}`` when not read."""
     decisions: int = 0

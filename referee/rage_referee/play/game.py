@@ -19,7 +19,6 @@ from rage_sdk.engine_events import EVERYONE, Events
 from rage_sdk.events import FaultNote, GameInfo, GameOver
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.pb import frames_pb2 as frames
-from rage_sdk.record import record_json
 from rage_sdk.state import CHANCE, GameState, Phase
 from rage_sdk.visibility import seen
 
@@ -28,7 +27,8 @@ from ..seats import BotHandle, SeatError, SeatTimeout
 from ..text import bot_text
 from .finished import FinishedGame
 from .ledger import FaultLedger as FaultLedger  # also imported from here by the Ray runner and hosted leagues
-from .meta import DecisionTimes, add_times, game_meta, utc_now
+from .meta import DecisionTimes, game_meta, utc_now
+from .record import finished_game
 from .spec import GameSpec
 
 MAX_SEATS = 16  # wire game ids are game * MAX_SEATS + seat, unique per connection
@@ -230,23 +230,17 @@ class RefereedGame:
         return fallback
 
     def _finish(self) -> FinishedGame:
-        state = self.state
+        state, spec = self.state, self.spec
         outcome = state.outcome()
-        record = record_json(state, list(self.spec.seats))
-        record["faults"] = [fault.to_json() for fault in self.faults]
-        add_times(record, self.times)
-        versions = [None if bot.submission is None else bot.submission.version for bot in self.bots]
-        record["meta"] = game_meta(self.spec, [bot.identity for bot in self.bots], self.times, self.date, versions)
         for seat in range(len(self.bots)):
             notes = tuple(FaultNote(f.kind.value, f.round, f.trick, f.detail) for f in self.faults if f.seat == seat)
             handle = self.bots[seat]
             if handle.connection is not None and handle.connection.alive:
                 end = wire.game_end_message(GameOver(outcome.totals, outcome.places, notes))
                 handle.connection.send(self.message(seat, end=end.SerializeToString()))
-        spec = self.spec
-        return FinishedGame.of_record(
-            spec.game_id, spec.set_id, spec.seed, record, self.decisions, tuple(self.latencies_ms)
-        )
+        versions = [None if bot.submission is None else bot.submission.version for bot in self.bots]
+        meta = game_meta(spec, [bot.identity for bot in self.bots], self.times, self.date, versions)
+        return finished_game(spec, state, self.faults, self.times, meta, self.decisions, tuple(self.latencies_ms))
 
 
 async def play_game(spec: GameSpec, bots: Mapping[str, BotHandle], ledger: FaultLedger | None = None) -> FinishedGame:

@@ -90,13 +90,6 @@ def game_meta(
     return meta
 
 
-def add_times(record: dict[str, Any], times: DecisionTimes) -> None:
-    """Give each play of ``record`` its ``ms``."""
-    for round_, plays in zip(record["rounds"], times.plays):
-        for play, ms in zip(round_["plays"], plays):
-            play["ms"] = ms
-
-
 def game_part(record: dict[str, Any]) -> dict[str, Any]:
     """The record without what differs between two runs of the same game: ``meta``, ``faults`` and play times."""
     out = {key: value for key, value in record.items() if key not in ("meta", "faults")}

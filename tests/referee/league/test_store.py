@@ -181,18 +181,21 @@ def test_runs_opening_a_new_database_at_once_all_open_it(database_url: str) -> N
                 store.close()
 
 
-def test_a_games_figures_are_stored_as_its_record_gives_them(database_url: str) -> None:
-    """The record is the one source: figures that disagree with it are not stored beside it."""
+def test_a_games_figures_are_stored_as_it_hands_them_over(database_url: str) -> None:
+    """The store keeps the figures a game comes with (built with its record as it ended), reading none back out
+    of the record; a game without its record is refused."""
     store = Store(database_url)
     try:
         league = store.league("spring", KEY)
         true = game(0)
-        false = replace(true.figures, totals=(999, 999), places=(1, 1), hits=(0, 0), rounds=1, faults=())
-        store.add(league, replace(true, figures=false))
+        store.add(league, true)
         assert store.games(league) == [true]
         assert store.games(league, records=False) == [true.without_record()]
-        with pytest.raises(ValueError, match="not the record of a finished game"):
-            store.add(league, replace(game(1), record={}))
-        assert store.finished(league) == {0}
+        handed = replace(true.figures, totals=(999, 999), places=(1, 1), hits=(0, 0), rounds=1, faults=())
+        store.add(league, replace(game(1), figures=handed))
+        assert store.games(league, records=False)[1].figures == handed
+        with pytest.raises(ValueError, match="game 2 comes without its record"):
+            store.add(league, replace(game(2), record={}))
+        assert store.finished(league) == {0, 1}
     finally:
         store.close()

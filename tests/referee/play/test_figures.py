@@ -1,14 +1,20 @@
 """A finished game's figures read from its record (``figures_of``) are the engine's own: totals, places
-(the ``most_hits`` tie-break too), hits and rounds, and the faults the record lists."""
+(the ``most_hits`` tie-break too), hits and rounds, and the faults the record lists. A refereed game's
+record and figures are built once, as it ends: the figures it hands over are those its record gives."""
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 from rage_referee.faults import Fault, FaultKind
+from rage_referee.matches.match import run_match
+from rage_referee.play.deals import Deals
 from rage_referee.play.finished import FinishedGame, figures_of
+from rage_referee.seats import BotSpec
 from rage_sdk import CHANCE, GameState, Ruleset, view_for
 from rage_sdk.record import record_json
 from rage_sdk.rules import PRESETS
@@ -64,3 +70,21 @@ def test_a_stored_game_holds_no_dict_of_its_own_and_pickles() -> None:
     game = FinishedGame.of_record(3, 1, 7, played_record(("a", "b", "c")))
     assert not hasattr(game, "__dict__") and not hasattr(game.figures, "__dict__")
     assert pickle.loads(pickle.dumps(game)) == game
+
+
+def test_a_refereed_games_figures_are_those_its_record_gives(tmp_path: Path) -> None:
+    """Taken from the engine as the game ends, with its faults, not parsed back out of the record; the record
+    keeps its keys in the order the format lists them."""
+    root = Path(__file__).resolve().parents[3]
+    specs = [
+        BotSpec.of("blunder", f"{root}/tests/bots/blunder.py:BlunderBot"),
+        BotSpec.of("random", f"{root}/examples/random_bot.py:RandomBot"),
+    ]
+    rules = Ruleset.of("amigo", rounds=[3, 2])
+    result = asyncio.run(run_match(specs, rules, 2, Deals.public(5), log_dir=tmp_path))
+    for game in result.games:
+        assert game.figures == figures_of(game.record)
+        assert game.figures.faults_of(game.figures.seats.index("blunder")) > 0
+        keys = ["format", "ruleset", "players", "first_round", "rounds", "result", "faults", "meta"]
+        assert list(game.record) == keys
+        assert all(list(play)[-1] == "ms" for round_ in game.record["rounds"] for play in round_["plays"])
