@@ -15,6 +15,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -411,8 +412,13 @@ def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(
     )
     assert ratings.returncode == 0 and shown in ratings.stdout, ratings.stderr
     (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# a new version\n")
+    done = run_league(path)  # with nothing left to play no bot is built: the stored versions stand
+    assert done.returncode == 0 and "nothing left to play" in done.stdout and "version" not in done.stderr
+    with contextlib.closing(sqlite3.connect(tmp_path / "data" / "league.sqlite")) as database, database:
+        database.execute('DELETE FROM games WHERE "index" = 1')  # one game left: the bots are built to play it
     changed = run_league(path)
-    assert changed.returncode == 2 and "submitted" in changed.stderr  # the league is pinned to its versions
+    assert changed.returncode == 2 and "(versions)" in changed.stderr  # the league is pinned to its versions
+    assert "submitted rnd, version" in changed.stdout
 
 
 @pytest.mark.slow

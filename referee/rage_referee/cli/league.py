@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -25,10 +26,12 @@ from .standings_view import LiveStandings, StandingsProgress
 
 if TYPE_CHECKING:
     from ..league.config import LeagueConfig
+    from ..league.runner import LeaguePlan
     from ..league.separation import SetWatch
     from ..league.store import Store
     from ..play.finished import FinishedGame
     from ..sandbox import Sandbox, SandboxSettings
+    from ..submissions.store import Submission
 
 app = typer.Typer(
     help="Round-robin leagues: run one from its file, reveal its deal key, export and verify its results.",
@@ -82,36 +85,15 @@ def run_command(
     """Play the league's games not played yet, then print the rating table. Safe to stop and run again."""
 
     from ..faults import fault_lines
-    from ..league.config import load_league
-    from ..league.record_files import RecordFileError, foreign_record, make_records_folder
-    from ..league.runner import plan_league, run_league, with_stored_schedule
-    from ..league.store import Store, StoreError
-    from ..league.submitted import pins, prepare_submissions
+    from ..league.record_files import RecordFileError
+    from ..league.runner import run_league
+    from ..league.store import StoreError
     from ..runner.base import RunnerError
     from ..sandbox import SandboxError
     from ..seats import BotSpecError, HandshakeError
-    from ..seats.spec import shared_seat, untrusted_refusal
 
-    config = load_league(file)
-    if keep_going:
-        config = config.model_copy(update={"keep_going": True})
-    runner = ray_settings(ray, ray_workers, config.runner)
-    if runner is not None:
-        config = config.model_copy(update={"runner": runner})
-    store = told_made_folder(Store(config.database_url(file.parent)))
-    config = with_stored_schedule(config, store)
-    plan = plan_league(config, store)
-    if (shared := shared_seat(config.bot_specs())) is not None:
-        fail(f"{file}: bots: {shared}")
-    if config.sandbox.enabled and not no_sandbox:
-        refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
-        if refusal is not None:
-            fail(f"{file}: bots: {refusal}")
-    records = None if config.records is None else file.parent / config.records
-    if records is not None:
-        with saying({RecordFileError: (f"{file}: records: {{error}}", 2)}):
-            make_records_folder(records)
-    log_dir = logs or league_logs(file)
+    league = prepare_league(file, logs, keep_going, no_sandbox, ray, ray_workers)
+    config, store, plan, records, log_dir = league.config, league.store, league.plan, league.records, league.log_dir
     if not plan.todo:  # no bot is started, built or sandboxed for no game
         out.print(f"{name_text(config.name)}: all {len(plan.games)} games are stored already: nothing left to play")
         try:
@@ -120,19 +102,6 @@ def run_command(
             fail(f"stopped: {error}; every finished game is stored in {store.url}: run again to resume", 1)
         print_standings(config, store, plan.league_id, "")
         return
-    sandbox = league_sandbox(config.sandbox, no_sandbox)
-    if sandbox is not None:
-        every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
-        hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
-        sandbox.hidden = [path.resolve() for path in hidden if path]
-    submissions = prepare_submissions(config, file.parent, sandbox)
-    for name, submission in submissions.items():
-        out.print(f"{name_text(name)}: submitted {name_text(submission.manifest.name)}, version {submission.short}")
-    store = Store(config.database_url(file.parent))
-    plan = plan_league(config, store, pins(submissions))
-    held = None if records is None else foreign_record(records, config.name, plan.deals.commitment)
-    if held is not None:
-        fail(f"{file}: records: {records} holds {held}; give the league a records folder of its own")
     total, already = len(plan.games), len(plan.done)
     out.print(plan.deals.describe())
     rounding = config.rounding()
@@ -194,9 +163,85 @@ def run_command(
                 KeyboardInterrupt: (f"stopped; {resume}", 130),
             }
         ):
-            asyncio.run(run_league(config, store, plan, log_dir, records, advance, sandbox, submissions, lambda: shown))
+            asyncio.run(
+                run_league(
+                    config, store, plan, log_dir, records, advance, league.sandbox, league.submissions, lambda: shown
+                )
+            )
     separation = None if watch is None else separation_line(watch, shown, store.count(plan.league_id), total)
     print_standings(config, store, plan.league_id, separation)
+
+
+@dataclass(frozen=True)
+class PreparedLeague:
+    """A league file made ready to run: its settings, store and plan; with games left to play, its sandbox and
+    its submitted bots built (none when nothing is left: no sandbox or build for no game)."""
+
+    config: LeagueConfig
+    store: Store
+    plan: LeaguePlan
+    records: Path | None
+    log_dir: Path
+    sandbox: Sandbox | None = None
+    submissions: dict[str, Submission] = field(default_factory=dict)
+
+
+def prepare_league(
+    file: Path,
+    logs: Path | None = None,
+    keep_going: bool = False,
+    no_sandbox: bool = False,
+    ray: str | None = None,
+    ray_workers: int | None = None,
+) -> PreparedLeague:
+    """Everything ``rage league run`` sets up before its first game, the store opened and the league planned once:
+    the league file read (with the command line's ``keep_going`` and runner), its bots checked, the records
+    folder made; then, with games left to play, the sandbox (hiding the logs, records, database and
+    submissions from the bots), the submitted bots stored, built and pinned, and the records folder checked
+    to be the league's own. A problem ends the command in one line naming the file or bot."""
+    from ..league.config import load_league
+    from ..league.record_files import RecordFileError, foreign_record, make_records_folder
+    from ..league.runner import pin_league, plan_league, with_stored_schedule
+    from ..league.store import Store
+    from ..league.submitted import pins, prepare_submissions
+    from ..seats.spec import shared_seat, untrusted_refusal
+
+    config = load_league(file)
+    if keep_going:
+        config = config.model_copy(update={"keep_going": True})
+    runner = ray_settings(ray, ray_workers, config.runner)
+    if runner is not None:
+        config = config.model_copy(update={"runner": runner})
+    store = told_made_folder(Store(config.database_url(file.parent)))
+    config = with_stored_schedule(config, store)
+    plan = plan_league(config, store)
+    if (shared := shared_seat(config.bot_specs())) is not None:
+        fail(f"{file}: bots: {shared}")
+    if config.sandbox.enabled and not no_sandbox:
+        refusal = untrusted_refusal(config.bot_specs(), "the sandbox")
+        if refusal is not None:
+            fail(f"{file}: bots: {refusal}")
+    records = None if config.records is None else file.parent / config.records
+    if records is not None:
+        with saying({RecordFileError: (f"{file}: records: {{error}}", 2)}):
+            make_records_folder(records)
+    log_dir = logs or league_logs(file)
+    if not plan.todo:
+        return PreparedLeague(config, store, plan, records, log_dir)
+    sandbox = league_sandbox(config.sandbox, no_sandbox)
+    if sandbox is not None:
+        every_log = log_dir if logs else log_dir.parent  # other leagues' logs too
+        hidden = (every_log, records, config.database_dir(file.parent), file.parent / "submissions")
+        sandbox.hidden = [path.resolve() for path in hidden if path]
+    submissions = prepare_submissions(config, file.parent, sandbox)
+    for name, submission in submissions.items():
+        out.print(f"{name_text(name)}: submitted {name_text(submission.manifest.name)}, version {submission.short}")
+    if submissions:
+        pin_league(config, store, pins(submissions))
+    held = None if records is None else foreign_record(records, config.name, plan.deals.commitment)
+    if held is not None:
+        fail(f"{file}: records: {records} holds {held}; give the league a records folder of its own")
+    return PreparedLeague(config, store, plan, records, log_dir, sandbox, submissions)
 
 
 def print_standings(config: LeagueConfig, store: Store, league_id: int, separation: str | None) -> None:

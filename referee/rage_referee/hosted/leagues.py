@@ -1,7 +1,9 @@
 """Leagues running inside the server: started, paused, resumed and cancelled by the organizer.
 
 A run plays a league's games not stored yet, ``concurrency`` at a time, each stored the moment it
-ends (as :func:`rage_referee.league.runner.run_league` does) and announced to watchers. A run in which
+ends and announced to watchers: through :func:`rage_referee.league.runner.run_league`, the loop
+``rage league run`` plays too, given the run's bots, ledger and hooks. A league with nothing left to
+play is finished at once, no bot started. A run in which
 no bot can be reached (every bot forfeited before any decided a move, or games played with no move
 decided by a bot) fails, saying so, rather than finish the league on the referee's moves alone. Pausing
 lets the games in progress finish and starts no more; resuming, or the server starting again with
@@ -26,17 +28,18 @@ import logging
 import time
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from rage_sdk.deal import key_commitment
 
 from ..league.config import LeagueConfig
 from ..league.release import SetRelease
-from ..league.runner import EXCLUDED, league_deals, league_game, league_schedule, with_stored_schedule
+from ..league.runner import league_deals, league_ledger, resumed_plan, run_league, with_stored_schedule
 from ..league.schedule import ScheduledGame
 from ..league.store import Store, StoreError
 from ..play.finished import FinishedGame
-from ..play.game import FaultLedger
+from ..play.ledger import FaultLedger
 from ..play.spec import GameSpec
 from ..runner import GameRunner, StartFailure
 from ..runner.settings import LOCAL, RunnerSettings
@@ -150,21 +153,15 @@ class LeagueRun:
         with none finished between them the run stops with :attr:`failure` set, as it does when it
         runs out of games with failed ones unplayed (the league fails rather than stay running).
         """
-        deals = league_deals(self.config, self.store, self.league_id, create=False)
-        # a big schedule must not stall the loop
-        schedule = await asyncio.to_thread(league_schedule, self.config, deals)
-        self.total = len(schedule)
         self.results = await asyncio.to_thread(self.store.games, self.league_id, False)
-        done = {game.index for game in self.results}
-        self.scheduled = {game.index: game for game in schedule if game.index not in done}
-        todo = list(self.scheduled.values())
-        del schedule
-        time_control = self.config.time.control()
-        ledger = self.ledger = FaultLedger(time_control.max_faults)
-        for game in self.results:  # fault counts go on from the games stored, across pauses and restarts
-            ledger.add_stored(game)
-        for name in self.config.exclude:
-            ledger.forfeit(name, EXCLUDED)
+        stored = [game.index for game in self.results]
+        # a big schedule must not stall the loop
+        plan = await asyncio.to_thread(resumed_plan, self.config, self.store, self.league_id, stored)
+        self.total = len(plan.games)
+        self.scheduled = {game.index: game for game in plan.todo}
+        plan = replace(plan, games=list(self.scheduled.values()))  # the stored games' schedule is not held
+        # fault counts go on from the games stored, across pauses and restarts
+        ledger = self.ledger = league_ledger(self.config, self.results)
         for name, address in self.addresses.items():
             if address is None:
                 ledger.forfeit(name, "its address is not one the organizer allows")
@@ -173,29 +170,26 @@ class LeagueRun:
             BotSpec(name, f"{SUBMISSION}{submission.folder}", BotKind.SUBMISSION)
             for name, submission in self.submissions.items()
         ]
-        self.runner = self.runner_settings.make(
-            bots,
-            ledger,
-            concurrency=self.config.concurrency,
-            log_dir=self.log_dir,
-            start_failure=StartFailure.RETRY,
-            sandbox=self.sandbox,
-            submissions=self.submissions,
-            isolation=self.config.isolation_for(untrusted=bool(self.submissions)),
-        )
-        if self.stopping:
-            self.runner.stop()
-        specs = (league_game(self.config, game, deals) for game in todo)
+        if not self.scheduled:
+            log.info("league %s: all %d games are stored already: nothing left to play", self.name, self.total)
         try:
-            async with self.runner:
-                for name, why in self.runner.unstarted.items():
-                    if name in self.submissions:
-                        log.warning("league %s: submitted bot %s could not start: %s", self.name, name, why)
-                        ledger.forfeit(name, f"could not start: {why}")
-                        continue
-                    message = "league %s: bot %s cannot be reached yet (%s); retried at its next decision"
-                    log.warning(message, self.name, name, why)
-                await self.runner.run(specs, self._finished, self._failed)
+            await run_league(
+                self.config,
+                self.store,
+                plan,
+                self.log_dir,
+                on_game=self._finished,
+                sandbox=self.sandbox,
+                submissions=self.submissions,
+                stop=lambda: self.stopping,
+                bots=bots,
+                ledger=ledger,
+                start_failure=StartFailure.RETRY,
+                runner=self.runner_settings,
+                on_failed=self._failed,
+                on_runner=self._made,
+                on_started=self._started,
+            )
         finally:
             if self._standings is not None:
                 await self._standings
@@ -207,6 +201,24 @@ class LeagueRun:
         if unplayed and not self.stopping and self.failure is None:
             self.failure = f"{self.first_failed or 'the run ended'}; {unplayed} of {self.total} games unplayed"
         return unplayed == 0
+
+    def _made(self, runner: GameRunner) -> None:
+        """The run's runner, made: a pause or a new address reaches it from now on, its bots not started yet."""
+        self.runner = runner
+        if self.stopping:
+            runner.stop()
+
+    def _started(self, runner: GameRunner) -> None:
+        """The runner started the bots it could: a submitted bot that could not is forfeited; a bot at an
+        address is tried again at its next decision."""
+        assert self.ledger is not None
+        for name, why in runner.unstarted.items():
+            if name in self.submissions:
+                log.warning("league %s: submitted bot %s could not start: %s", self.name, name, why)
+                self.ledger.forfeit(name, f"could not start: {why}")
+                continue
+            message = "league %s: bot %s cannot be reached yet (%s); retried at its next decision"
+            log.warning(message, self.name, name, why)
 
     def stop(self) -> None:
         """Start no more games (a pause, or the server stopping); those in progress finish."""
@@ -238,7 +250,7 @@ class LeagueRun:
         return text if len(text) <= LONGEST_REASON else f"{text[: LONGEST_REASON - 3]}..."
 
     def _finished(self, game: FinishedGame) -> None:
-        self.store.add(self.league_id, game)
+        """A game of the run is stored: counted, announced to watchers, the standings published when due."""
         self.failures_in_a_row = 0
         self.played += 1
         for seat, name in enumerate(game.figures.seats):

@@ -461,6 +461,30 @@ def test_a_league_run_again_with_nothing_left_to_play_says_so_at_once(
     assert (tmp_path / "records" / "game-00005.json").is_file()
 
 
+def test_a_league_of_submitted_bots_run_again_with_nothing_left_to_play_says_so_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its submitted bots are not built or started again: the league's stored versions stand (a run again was
+    refused, 'stored under other settings (versions)', having asked for none)."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text((EXAMPLES / "random_bot.py").read_text())
+    (bot / "rage-bot.toml").write_text('name = "rnd"\nruntime = "python"\nrun = "python bot.py"\n')
+    file = league_file(tmp_path, bots={"a": "submission:bot", "b": RANDOM, "c": GREEDY})
+    first = rage("league", "run", file)
+    assert first.exit_code == 0, first.output
+
+    def nothing_to_start(*_: Any) -> None:
+        raise AssertionError("no sandbox, build or bot is made for no game")
+
+    monkeypatch.setattr("rage_referee.cli.league.league_sandbox", nothing_to_start)
+    monkeypatch.setattr("rage_referee.league.submitted.prepare_submissions", nothing_to_start)
+    again = rage("league", "run", file)
+    assert again.exit_code == 0, again.output
+    assert "cup: all 6 games are stored already: nothing left to play" in again.output.splitlines()
+    assert "submitted bots' versions: a " in again.output
+
+
 def league_with_its_own_bots(folder: Path) -> Path:
     """A league whose bots are files of its folder: a command, a module, and a program on PATH."""
     (folder / "bots").mkdir(parents=True)
