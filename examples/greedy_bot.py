@@ -23,7 +23,7 @@ class GreedyBot(Bot):
         def strength(play: Play) -> int:
             card = play.card
             if card.token == "wild":
-                return 100 + (play.color == view.trump)
+                return 100 + (play.colour == view.trump)
             if not card.is_coloured:
                 return -1
             return (card.value or 0) + (50 if card.colour == view.trump else 0)

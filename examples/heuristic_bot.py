@@ -16,10 +16,11 @@ from __future__ import annotations
 import random
 
 from rage_sdk import Bot, Card, Colour, Play, SeatView
+from rage_sdk.cards import colour_code
 from rage_sdk.events import GameInfo
 from rage_sdk.rules import WildTie
 from rage_sdk.server import main
-from rage_sdk.state import NO_TRUMP, trick_winner
+from rage_sdk.state import trick_winner
 
 
 def win_chance(card: Card, trump: Colour | None, players: int) -> float:
@@ -67,7 +68,7 @@ class HeuristicBot(Bot):
         """How much of a winner a play is: trumps above the rest, wilds above all, action cards last."""
         card = play.card
         if card.token == "wild":
-            colour, rank = play.color, 16 if play.value is None else play.value
+            colour, rank = play.colour, 16 if play.value is None else play.value
         elif card.is_coloured:
             colour, rank = card.colour, card.value or 0
         else:
@@ -82,11 +83,11 @@ class HeuristicBot(Bot):
         rules = view.ruleset
         lead = view.lead
         if lead is None:
-            lead = play.card.colour if play.card.is_coloured else play.color
+            lead = play.card.colour if play.card.is_coloured else play.colour
         trick = (*view.trick, (view.seat, play))
-        trump = NO_TRUMP if view.trump is None else int(view.trump)
+        trump = colour_code(view.trump)
         later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
-        lead_code = NO_TRUMP if lead is None else int(lead)
+        lead_code = colour_code(lead)
         return trick_winner(trick, trump, lead_code, later_wins, rules.wild_declares_value) == view.seat
 
 

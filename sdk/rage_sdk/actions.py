@@ -1,13 +1,14 @@
 """Actions: a :class:`Bid`, or a :class:`Play` of a card with its declaration.
 
-A wild's declared colour (and value under ``wild_declares_value``) and a
-choose-mode change's colour are part of the play, so every legal play is one
+A wild's declared ``colour`` (and ``value`` under ``wild_declares_value``) and a
+choose-mode change's ``trump`` are part of the play, so every legal play is one
 distinct value. Legal plays have a small integer ``code`` and are interned:
 the engine hands out the same objects every time, which keeps it fast.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Final
 
 from .cards import (
@@ -31,17 +32,21 @@ NUM_PLAY_CODES: Final = WILD_VALUE_BASE + NUM_COLOURS * NUM_VALUES
 NOT_CANONICAL: Final = -1
 
 
-def _code(card: int, color: int | None, value: int | None, trump: int | None) -> int:
+def _renamed(old: str, new: str) -> None:
+    warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
+
+
+def _code(card: int, colour: int | None, value: int | None, trump: int | None) -> int:
     """The code of a play in its one legal shape, or ``NOT_CANONICAL``."""
     if card == WILD:
-        if color is None or trump is not None:
+        if colour is None or trump is not None:
             return NOT_CANONICAL
         if value is None:
-            return WILD_COLOUR_BASE + color
+            return WILD_COLOUR_BASE + colour
         if 0 <= value < NUM_VALUES:
-            return WILD_VALUE_BASE + color * NUM_VALUES + value
+            return WILD_VALUE_BASE + colour * NUM_VALUES + value
         return NOT_CANONICAL
-    if color is not None or value is not None:
+    if colour is not None or value is not None:
         return NOT_CANONICAL
     if card == CHANGE and trump is not None:
         return CHANGE_COLOUR_BASE + trump
@@ -49,54 +54,79 @@ def _code(card: int, color: int | None, value: int | None, trump: int | None) ->
 
 
 class Play:
-    """A card played, with a wild's ``color`` (and ``value``) or a change's ``trump``.
+    """A card played, with a wild's declared ``colour`` (and ``value``) or a change's ``trump``.
 
-    ``Play.of("r15")``, ``Play.of("wild", color="b")``, ``Play.of("change", trump="g")``.
+    ``Play.of("r15")``, ``Play.of("wild", colour="b")``, ``Play.of("change", trump="g")``.
     Any combination can be built (a record may hold a wild with no colour); the
-    engine decides whether it is legal.
+    engine decides whether it is legal. ``color`` is the old name of ``colour``: it still
+    reads (and builds, as a keyword), with a :class:`DeprecationWarning`.
     """
 
-    __slots__ = ("card", "code", "color", "trump", "value")
+    __slots__ = ("card", "code", "colour", "trump", "value")
     card: Card
-    color: Colour | None
+    colour: Colour | None
+    """The colour a wild declares; ``None`` for any other card."""
     value: int | None
+    """The value a wild declares under ``wild_declares_value``."""
     trump: Colour | None
+    """The colour a change names in ``choose`` mode."""
     code: int
 
     def __init__(
         self,
         card: Card,
-        color: Colour | None = None,
+        colour: Colour | None = None,
         value: int | None = None,
         trump: Colour | None = None,
+        *,
+        color: Colour | None = None,
     ) -> None:
+        if color is not None:
+            _renamed("Play(color=...)", "Play(colour=...)")
+            colour = color if colour is None else colour
         object.__setattr__(self, "card", card)
-        object.__setattr__(self, "color", color)
+        object.__setattr__(self, "colour", colour)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "trump", trump)
-        object.__setattr__(self, "code", _code(card.id, color, value, trump))
+        object.__setattr__(self, "code", _code(card.id, colour, value, trump))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Play is immutable")
 
+    @property
+    def color(self) -> Colour | None:
+        """Deprecated: the old name of :attr:`colour`."""
+        _renamed("Play.color", "Play.colour")
+        return self.colour
+
     @staticmethod
-    def of(card: str | Card, color: str | None = None, value: int | None = None, trump: str | None = None) -> Play:
+    def of(
+        card: str | Card,
+        colour: str | None = None,
+        value: int | None = None,
+        trump: str | None = None,
+        *,
+        color: str | None = None,
+    ) -> Play:
         """A play from tokens and colour letters; the interned object when there is one."""
+        if color is not None:
+            _renamed("Play.of(color=...)", "Play.of(colour=...)")
+            colour = color if colour is None else colour
         play = Play(
             card if isinstance(card, Card) else Card.of(card),
-            None if color is None else Colour.from_letter(color),
+            None if colour is None else Colour.from_letter(colour),
             value,
             None if trump is None else Colour.from_letter(trump),
         )
         return PLAYS[play.code] if play.code != NOT_CANONICAL else play
 
     def _key(self) -> tuple[int, int | None, int | None, int | None]:
-        return (self.card.id, self.color, self.value, self.trump)
+        return (self.card.id, self.colour, self.value, self.trump)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Copied and pickled through :meth:`of`, so a legal play comes back as the interned one."""
-        color, trump = (None if c is None else c.letter for c in (self.color, self.trump))
-        return Play.of, (self.card, color, self.value, trump)
+        colour, trump = (None if c is None else c.letter for c in (self.colour, self.trump))
+        return Play.of, (self.card, colour, self.value, trump)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Play) and self._key() == other._key()
@@ -107,8 +137,8 @@ class Play:
     def to_json(self) -> dict[str, Any]:
         """The declaration part of a record's play: ``{"card": "wild", "color": "b"}``."""
         out: dict[str, Any] = {"card": self.card.token}
-        if self.color is not None:
-            out["color"] = self.color.letter
+        if self.colour is not None:
+            out["color"] = self.colour.letter
         if self.value is not None:
             out["value"] = self.value
         if self.card.id == CHANGE and (self.trump is not None or self.code == CHANGE):
@@ -117,16 +147,16 @@ class Play:
 
     def __str__(self) -> str:
         text = self.card.token
-        if self.color is not None:
-            text += f" as {self.color.letter}" + ("" if self.value is None else str(self.value))
+        if self.colour is not None:
+            text += f" as {self.colour.letter}" + ("" if self.value is None else str(self.value))
         if self.trump is not None:
             text += f" naming {self.trump.name.lower()}"
         return text
 
     def __repr__(self) -> str:
         args = [repr(self.card.token)]
-        if self.color is not None:
-            args.append(f"color={self.color.letter!r}")
+        if self.colour is not None:
+            args.append(f"colour={self.colour.letter!r}")
         if self.value is not None:
             args.append(f"value={self.value!r}")
         if self.trump is not None:
@@ -140,9 +170,9 @@ def _canonical(code: int) -> Play:
     if code < WILD_COLOUR_BASE:
         return Play(CARDS[CHANGE], trump=Colour(code - CHANGE_COLOUR_BASE))
     if code < WILD_VALUE_BASE:
-        return Play(CARDS[WILD], color=Colour(code - WILD_COLOUR_BASE))
+        return Play(CARDS[WILD], colour=Colour(code - WILD_COLOUR_BASE))
     colour, value = divmod(code - WILD_VALUE_BASE, NUM_VALUES)
-    return Play(CARDS[WILD], color=Colour(colour), value=value)
+    return Play(CARDS[WILD], colour=Colour(colour), value=value)
 
 
 #: Every legal play by code (the unused code of a wild without a colour holds one anyway).

@@ -48,6 +48,20 @@ class Colour(IntEnum):
             raise ValueError(f"unknown colour {letter!r} (expected one of r o y g b p)") from None
 
 
+COLOURS_OR_NONE: Final[tuple[Colour | None, ...]] = (*Colour, None)
+"""Indexed by a colour code: the engine's codes 0-5, and -1 (``NO_TRUMP``) for none."""
+
+
+def colour_of(code: int) -> Colour | None:
+    """The :class:`Colour` of an engine colour code; ``None`` for -1 (no trump, no lead)."""
+    return COLOURS_OR_NONE[code]
+
+
+def colour_code(colour: Colour | None) -> int:
+    """The engine's code of a colour: its number, -1 (``NO_TRUMP``) for ``None``."""
+    return -1 if colour is None else int(colour)
+
+
 COLOUR_LETTERS: Final = "roygbp"
 COLOUR_NAMES: Final = ("red", "orange", "yellow", "green", "blue", "purple")
 NUM_COLOURS: Final = 6

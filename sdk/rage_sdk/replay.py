@@ -11,10 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Colour
 from .errors import IllegalActionError
 from .record import GameRecord, MalformedRecordError, brief, load_record, short_json
-from .state import NO_TRUMP, GameState, RoundResult, places_for
+from .state import GameState, RoundResult, places_for
 from .walk import play_of, steps
 
 __all__ = ["ILLEGAL", "LEGAL", "MALFORMED", "Verdict", "play_of", "replay", "verify", "verify_record"]
@@ -63,7 +62,7 @@ def round_json(result: RoundResult) -> dict[str, Any]:
         "round": result.round_number,
         "cards": result.cards,
         "dealer": result.dealer,
-        "trump": None if result.trump == NO_TRUMP else Colour(result.trump).letter,
+        "trump": None if result.trump is None else result.trump.letter,
         "bids": list(result.bids),
         "trick_winners": list(result.trick_winners),
         "tricks_won": list(result.tricks_won),

@@ -32,7 +32,7 @@ def _rank(play: Play, trump: int, lead: int) -> int:
     if card < NUM_COLOURED:
         colour, value = card >> 4, card & 15
     elif card == WILD:
-        colour, value = int(play.color), 16  # type: ignore[arg-type]
+        colour, value = int(play.colour), 16  # type: ignore[arg-type]
     else:
         return -1
     if colour == trump:

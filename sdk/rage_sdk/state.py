@@ -40,6 +40,7 @@ from .actions import (
     Play,
 )
 from .cards import (
+    CARDS,
     CHANGE,
     COLOUR_NAMES,
     MINUS5,
@@ -49,6 +50,9 @@ from .cards import (
     PLUS5,
     TOKENS,
     WILD,
+    Card,
+    Colour,
+    colour_of,
 )
 from .deal import dealt_cards
 from .engine_events import (
@@ -89,8 +93,9 @@ class Trick(NamedTuple):
     leader: int
     plays: tuple[tuple[int, Play], ...]
     winner: int
-    trump: int
-    revealed: tuple[int, ...] = ()
+    trump: Colour | None
+    """The trump the trick ended with; ``None`` for no trump (as the view's ``trump``)."""
+    revealed: tuple[Card, ...] = ()
     """Cards turned up from the pile after the trick (a notrump of scope ``trick``)."""
 
 
@@ -100,8 +105,8 @@ class RoundResult(NamedTuple):
     round_number: int
     cards: int
     dealer: int
-    trump: int
-    """The trump colour after the round's first reveal, or ``NO_TRUMP``."""
+    trump: Colour | None
+    """The trump colour after the round's first reveal; ``None`` for no trump."""
     bids: tuple[int, ...]
     trick_winners: tuple[int, ...]
     tricks_won: tuple[int, ...]
@@ -129,8 +134,10 @@ class Outcome(NamedTuple):
 
 
 def trick_of(plays: list[tuple[int, Play]], winner: int, trump: int, revealed: tuple[int, ...]) -> Trick:
-    """The :class:`Trick` of ``plays`` (in order), won by ``winner`` with ``trump``; ``revealed`` after it."""
-    return Trick(plays[0][0], tuple(plays), winner, trump, revealed)
+    """The :class:`Trick` of ``plays`` (in order), won by ``winner`` with ``trump`` (a colour code or
+    ``NO_TRUMP``); ``revealed``, card ids, turned up after it."""
+    cards = tuple([CARDS[card] for card in revealed]) if revealed else ()
+    return Trick(plays[0][0], tuple(plays), winner, colour_of(trump), cards)
 
 
 def round_result(
@@ -143,9 +150,10 @@ def round_result(
     tricks_won: tuple[int, ...],
     points: tuple[int, ...],
 ) -> RoundResult:
-    """The :class:`RoundResult` of a round scored after ``tricks`` (``trump``: after its first reveal)."""
+    """The :class:`RoundResult` of a round scored after ``tricks`` (``trump``: the colour code after its
+    first reveal, or ``NO_TRUMP``)."""
     winners = tuple([trick.winner for trick in tricks])
-    return RoundResult(round_number, cards, dealer, trump, bids, winners, tricks_won, points)
+    return RoundResult(round_number, cards, dealer, colour_of(trump), bids, winners, tricks_won, points)
 
 
 def places_for(
@@ -175,7 +183,7 @@ def trick_winner(
         if card < NUM_COLOURED:
             colour, rank = card >> 4, card & 15
         elif card == WILD:
-            colour = play.color  # type: ignore[assignment]
+            colour = play.colour  # type: ignore[assignment]
             rank = play.value if wild_values else 16  # type: ignore[assignment]
         else:
             continue
@@ -609,7 +617,7 @@ class GameState:
         if card == WILD:
             if play.trump is not None:
                 return f"seat {seat} played wild naming a trump (a wild declares a colour)"
-            if play.color is None:
+            if play.colour is None:
                 return f"seat {seat} played wild without declaring a colour"
             if self._wild_values:
                 if play.value is None:
@@ -619,7 +627,7 @@ class GameState:
             elif play.value is not None:
                 return f"seat {seat} played wild declaring a value, which this ruleset does not allow"
             return None
-        if play.color is not None or play.value is not None:
+        if play.colour is not None or play.value is not None:
             return f"seat {seat} played {name} with a declaration (only a wild declares a colour)"
         if card != CHANGE:
             if play.trump is not None:
@@ -665,7 +673,7 @@ class GameState:
         else:
             self._action_plays[seat] = self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
             if card == WILD:
-                self._lead_to(seat, play.color, code)  # type: ignore[arg-type]
+                self._lead_to(seat, play.colour, code)  # type: ignore[arg-type]
             else:
                 if card in (NOTRUMP, CHANGE):
                     self._recount = True  # the trump may change under the cards already played

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, Bid, Play
-from .cards import CARDS, CHANGE, NOTRUMP, WILD, Card, Colour
+from .cards import CARDS, CHANGE, NOTRUMP, WILD, Card, Colour, colour_code, colour_of
 from .rules import Ruleset, WildTie
-from .state import NO_TRUMP, GameState, Phase, RoundResult, Trick, trick_winner
+from .state import GameState, Phase, RoundResult, Trick, trick_winner
 from .visibility import seen
 
 
@@ -78,8 +78,8 @@ class SeatView:
             return None
         rules = self.ruleset
         later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
-        trump = NO_TRUMP if self.trump is None else int(self.trump)
-        lead = NO_TRUMP if self.lead is None else int(self.lead)
+        trump = colour_code(self.trump)
+        lead = colour_code(self.lead)
         return trick_winner(self.trick, trump, lead, later_wins, rules.wild_declares_value)
 
     def would_win(self, play: Play) -> bool:
@@ -99,13 +99,13 @@ class SeatView:
         elif play.card.id == CHANGE and play.trump is not None and not voided:
             trump = play.trump
         lead = next(
-            (done.card.colour if done.card.is_coloured else done.color for _, done in trick if _leads(done)), None
+            (done.card.colour if done.card.is_coloured else done.colour for _, done in trick if _leads(done)), None
         )
         later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
         winner = trick_winner(
             trick,
-            NO_TRUMP if trump is None else int(trump),
-            NO_TRUMP if lead is None else int(lead),
+            colour_code(trump),
+            colour_code(lead),
             later_wins,
             rules.wild_declares_value,
         )
@@ -126,7 +126,7 @@ class SeatView:
                 elif card.is_coloured:
                     lead = card.colour
                 elif card.id == WILD:
-                    lead = play.color
+                    lead = play.colour
         return shown
 
 
@@ -152,10 +152,10 @@ def view_for(state: GameState, seat: int) -> SeatView:
         hand=tuple(CARDS[card] for card in numbers.hand),
         hand_sizes=tuple(numbers.hand_sizes),
         turned=tuple(CARDS[card] for card in numbers.turned),
-        trump=None if numbers.trump == NO_TRUMP else Colour(numbers.trump),
+        trump=colour_of(numbers.trump),
         bids=tuple(None if bid < 0 else bid for bid in numbers.bids),
         trick=tuple(state.trick),
-        lead=None if numbers.lead == NO_TRUMP else Colour(numbers.lead),
+        lead=colour_of(numbers.lead),
         tricks=tuple(state.tricks),
         tricks_won=tuple(numbers.tricks_won),
         results=tuple(state.results),

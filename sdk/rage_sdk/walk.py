@@ -50,7 +50,7 @@ def play_of(play: RecordPlay, record: GameRecord) -> Play:
     card = CARDS[card_id(play.card)]
     if card.id == WILD:
         value = play.value if record.ruleset.wild_declares_value else None
-        return Play(card, color=_colour(play.color), value=value)
+        return Play(card, colour=_colour(play.color), value=value)
     if card.id == CHANGE and record.ruleset.change_mode is ChangeMode.CHOOSE:
         return Play(card, trump=_colour(play.trump))
     return Play(card)

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from . import engine_events as engine
 from .actions import BIDS, NUM_PLAY_CODES, PLAYS, Action, Bid, Play
-from .cards import CARDS, WILD, Card, Colour
+from .cards import CARDS, COLOURS_OR_NONE, WILD, Card, colour_of
 from .events import (
     BidMade,
     BidsShown,
@@ -31,24 +31,13 @@ from .events import (
 from .history import GameHistory, Snapshot
 from .pb import bot_pb2 as pb
 from .rules import Ruleset
-from .state import NO_TRUMP, Phase
+from .state import Phase
 from .view import SeatView
 from .visibility import Seen
 
 PROTOCOL_VERSION = 1
 BID = pb.DECISION_KIND_BID
 PLAY = pb.DECISION_KIND_PLAY
-
-
-def colour_code(colour: int | None) -> int:
-    return NO_TRUMP if colour is None else int(colour)
-
-
-_COLOUR_OR_NONE: tuple[Colour | None, ...] = (*Colour, None)  # indexed by a colour code, -1 for none
-
-
-def colour_of(code: int) -> Colour | None:
-    return _COLOUR_OR_NONE[code]
 
 
 def cards_of(ids: Iterable[int]) -> tuple[Card, ...]:
@@ -274,8 +263,8 @@ def view_of(request: pb.DecisionRequest, info: GameInfo, history: GameHistory) -
     view.round_number = v.round
     view.cards = v.cards
     view.dealer = v.dealer
-    view.trump = _COLOUR_OR_NONE[v.trump]
-    view.lead = _COLOUR_OR_NONE[v.lead]
+    view.trump = COLOURS_OR_NONE[v.trump]
+    view.lead = COLOURS_OR_NONE[v.lead]
     view.legal_actions = legal
     view._history = history
     view._moment = history.wait(view)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rage_sdk import Play, SeatView
+from rage_sdk.cards import colour_code
 from rage_sdk.events import GameInfo
 from rage_sdk.examples.heuristic_bot import HeuristicBot
 from rage_sdk.rules import WildTie
-from rage_sdk.state import NO_TRUMP, trick_winner
+from rage_sdk.state import trick_winner
 
 
 class FeederBot(HeuristicBot):
@@ -52,11 +53,11 @@ class FeederBot(HeuristicBot):
         rules = view.ruleset
         lead = view.lead
         if lead is None:
-            lead = play.card.colour if play.card.is_coloured else play.color
+            lead = play.card.colour if play.card.is_coloured else play.colour
         trick = (*view.trick, (view.seat, play))
-        trump = NO_TRUMP if view.trump is None else int(view.trump)
+        trump = colour_code(view.trump)
         later_wins = rules.wild_tie is WildTie.LATER_WINS and not rules.wild_declares_value
-        lead_code = NO_TRUMP if lead is None else int(lead)
+        lead_code = colour_code(lead)
         return trick_winner(trick, trump, lead_code, later_wins, rules.wild_declares_value)
 
 

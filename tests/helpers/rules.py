@@ -36,7 +36,7 @@ def play_of(text: str | Play) -> Play:
         return text
     card, _, declared = text.partition(":")
     if card == "wild" and declared:
-        return Play.of("wild", color=declared[0], value=int(declared[1:]) if declared[1:] else None)
+        return Play.of("wild", colour=declared[0], value=int(declared[1:]) if declared[1:] else None)
     if card == "change" and declared:
         return Play.of("change", trump=declared)
     return Play.of(card)
@@ -45,8 +45,8 @@ def play_of(text: str | Play) -> Play:
 def show(play: Play) -> str:
     """The text form of a play, the inverse of :func:`play_of`."""
     text = play.card.token
-    if play.color is not None:
-        text += f":{play.color.letter}" + ("" if play.value is None else str(play.value))
+    if play.colour is not None:
+        text += f":{play.colour.letter}" + ("" if play.value is None else str(play.value))
     elif play.trump is not None:
         text += f":{play.trump.letter}"
     return text
@@ -129,8 +129,9 @@ def trump(state: GameState) -> str | None:
     return colour_letter(state.trump)
 
 
-def colour_letter(colour: int) -> str | None:
-    return None if colour == NO_TRUMP else Colour(colour).letter
+def colour_letter(colour: int | Colour | None) -> str | None:
+    """The letter of a colour (a trick's or round's ``Colour | None``, or the engine's code with ``NO_TRUMP``)."""
+    return None if colour is None or colour == NO_TRUMP else Colour(colour).letter
 
 
 def turned(state: GameState) -> list[str]:

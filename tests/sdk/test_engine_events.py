@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from rage_sdk.cards import colour_code
 from rage_sdk.engine_events import (
     EVERYONE,
     BidMade,
@@ -23,9 +24,11 @@ def _oracle(before: GameState, after: GameState, seat: int, code: int) -> list[E
     """A play's events read off the state before and after it (the way the referee once learnt them)."""
     grown = len(after.tricks) > len(before.tricks) or after.round_number != before.round_number
     trick = after.tricks[-1] if grown else None
-    revealed = trick.revealed if trick else ()
+    revealed = tuple(card.id for card in trick.revealed) if trick else ()
     turned = tuple(after.turned[len(before.turned) : len(after.turned) - len(revealed)])
-    events: list[EngineEvent] = [CardPlayed(EVERYONE, seat, code, turned, trick.trump if trick else after.trump)]
+    events: list[EngineEvent] = [
+        CardPlayed(EVERYONE, seat, code, turned, colour_code(trick.trump) if trick else after.trump)
+    ]
     if trick is not None:
         events.append(TrickWon(EVERYONE, trick.winner, revealed, after.trump))
     if after.round_number != before.round_number:

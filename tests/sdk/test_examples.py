@@ -118,7 +118,7 @@ def test_fundex_example_play_by_play() -> None:
     assert state.trump == NO_TRUMP
     next_play()
     next_play()
-    assert state.tricks[3].winner == 1 and state.tricks[3].trump == NO_TRUMP
+    assert state.tricks[3].winner == 1 and state.tricks[3].trump is None
     assert state.trump == NO_TRUMP and turned(state) == ["y9", "r3"]
 
     # "Player A won one trick, Player B won two tricks and Player C won one trick" and 1, 12, 16 points.

@@ -22,7 +22,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 from rage_sdk.actions import PLAYS, Bid, Play
-from rage_sdk.cards import CARDS, CHANGE, MINUS5, NOTRUMP, NUM_COLOURED, NUM_COLOURS, PLUS5, TOKENS, WILD, Card, Colour
+from rage_sdk.cards import (
+    CARDS,
+    CHANGE,
+    MINUS5,
+    NOTRUMP,
+    NUM_COLOURED,
+    NUM_COLOURS,
+    PLUS5,
+    TOKENS,
+    WILD,
+    Card,
+    Colour,
+    colour_code,
+)
 from rage_sdk.deal import seeded_deal, shuffled
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.rules import PRESETS, Ruleset, Tiebreak
@@ -50,18 +63,18 @@ def _non_canonical_plays() -> list[Play]:
     return [
         Play(wild),  # a wild without a colour
         Play(wild, value=3),  # a value but no colour
-        Play(wild, color=red, value=16),
-        Play(wild, color=blue, value=-1),
-        Play(wild, color=red, trump=blue),  # a wild naming a trump
+        Play(wild, colour=red, value=16),
+        Play(wild, colour=blue, value=-1),
+        Play(wild, colour=red, trump=blue),  # a wild naming a trump
         Play(wild, trump=blue),
-        Play(change, color=red),  # a change declaring a wild's colour
-        Play(change, color=red, trump=blue),
+        Play(change, colour=red),  # a change declaring a wild's colour
+        Play(change, colour=red, trump=blue),
         Play(change, value=4),
         Play(notrump, trump=red),
-        Play(notrump, color=red),
+        Play(notrump, colour=red),
         Play(plus5, value=5),
         Play(CARDS[MINUS5], trump=blue),
-        Play(Card.of("r5"), color=red),
+        Play(Card.of("r5"), colour=red),
         Play(Card.of("b7"), trump=blue),
         Play(Card.of("g0"), value=0),
     ]
@@ -74,7 +87,7 @@ def key(action: Bid | Play) -> Key:
     """An action as a plain tuple (compared and hashed by value, and fast)."""
     if isinstance(action, Bid):
         return ("bid", action.tricks)
-    return (action.card.id, action.color, action.value, action.trump)
+    return (action.card.id, action.colour, action.value, action.trump)
 
 
 CANDIDATE_PLAYS: tuple[Play, ...] = (*PLAYS, *_non_canonical_plays())
@@ -97,7 +110,7 @@ def lead_colour(trick: list[tuple[int, Play]] | tuple[tuple[int, Play], ...]) ->
         if play.card.id < NUM_COLOURED:
             return play.card.id >> 4
         if play.card.id == WILD:
-            return int(play.color)  # type: ignore[arg-type]
+            return int(play.colour)  # type: ignore[arg-type]
     return None
 
 
@@ -144,12 +157,12 @@ def expected_winner(trick: Trick, rules: Ruleset) -> int:
             entries.append((order, seat, card >> 4, card & 15, False))
         elif card == WILD:
             rank = play.value if rules.wild_declares_value else 16
-            entries.append((order, seat, int(play.color), rank, True))  # type: ignore[arg-type]
+            entries.append((order, seat, int(play.colour), rank, True))  # type: ignore[arg-type]
     if not entries:
         return trick.plays[0][0]
     lead = entries[0][2]
     trump = trick.trump
-    target = trump if trump != NO_TRUMP and any(colour == trump for _, _, colour, _, _ in entries) else lead
+    target = trump if trump is not None and any(colour == trump for _, _, colour, _, _ in entries) else lead
     contenders = [entry for entry in entries if entry[2] == target]
     best = max(rank for _, _, _, rank, _ in contenders)
     top = [entry for entry in contenders if entry[3] == best]
@@ -277,7 +290,7 @@ _LEAVES = (type(None), int, bool, str, float, Bid, Phase, Colour)
 
 
 def view_cards(value: Any, memo: dict[int, frozenset[int]], depth: int = 0) -> frozenset[int]:
-    """Every card id held anywhere in a value: Card objects, the cards of Plays, the card ids of Tricks.
+    """Every card id held anywhere in a value: Card objects (a Trick's turned-up cards too), the cards of Plays.
 
     Walks tuples, lists, sets, dicts, pydantic models, dataclasses and any other object's attributes.
     ``memo`` maps the id of a container already walked to its cards; the caller keeps every walked
@@ -295,8 +308,6 @@ def view_cards(value: Any, memo: dict[int, frozenset[int]], depth: int = 0) -> f
     if known is not None:
         return known
     cards: set[int] = set()
-    if isinstance(value, Trick):  # its plays, and the card ids turned up after it
-        cards.update(getattr(value, "revealed", ()))
     if isinstance(value, list | tuple | set | frozenset):
         items: Any = value
     elif isinstance(value, dict):
@@ -501,7 +512,7 @@ class GameChecker:
         assert model is not None
         model.play(play)
         if trick_ended:
-            assert state.tricks[-1].trump == model.trump, "the trump the trick ended with"
+            assert colour_code(state.tricks[-1].trump) == model.trump, "the trump the trick ended with"
             model.end_trick()
         model.compare(state)
 
@@ -515,7 +526,7 @@ class GameChecker:
         assert seats == [(trick.leader + offset) % n for offset in range(n)], "plays go clockwise"
         assert seats.count(trick.winner) == 1, "the winner played in the trick"
         assert trick.winner == expected_winner(trick, state.ruleset)
-        assert set(getattr(trick, "revealed", ())) <= set(state.turned)
+        assert {card.id for card in trick.revealed} <= set(state.turned)
         if index + 1 < len(state.tricks):
             assert state.tricks[index + 1].leader == trick.winner
         elif state.phase is Phase.PLAY:

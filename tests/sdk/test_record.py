@@ -106,7 +106,7 @@ def positions(data: dict[str, Any]) -> Iterator[tuple[int, int, int, int, GameSt
 def _engine_play(play: dict[str, Any], rules: Ruleset) -> Play:
     value = play.get("value") if rules.wild_declares_value else None
     trump = play.get("trump") if play["card"] == "change" and rules.change_mode == "choose" else None
-    return Play.of(play["card"], color=play.get("color"), value=value, trump=trump)
+    return Play.of(play["card"], colour=play.get("color"), value=value, trump=trump)
 
 
 def find_record(
@@ -163,7 +163,7 @@ def assert_round_trip(state: GameState) -> dict[str, Any]:
     assert [r["points"] for r in report["rounds"]] == [list(r.points) for r in state.results]
     assert [r["trick_winners"] for r in report["rounds"]] == [list(r.trick_winners) for r in state.results]
     assert [r["trump"] for r in report["rounds"]] == [
-        None if r.trump == NO_TRUMP else Colour(r.trump).letter for r in state.results
+        None if r.trump is None else r.trump.letter for r in state.results
     ]
     # The record says exactly what the engine saw.
     assert data["format"] == FORMAT

@@ -21,7 +21,6 @@ from tests.helpers.rules import (
     pile_top,
     play,
     started,
-    tokens,
     trump,
     turned,
 )
@@ -118,7 +117,7 @@ def test_wild_declares_a_colour_and_the_trump_colour_is_allowed() -> None:
     assert trump(state) == "r"
     assert legal(state) == ["g1", *WILDS]
     assert_illegal(state, "wild", "played wild without declaring a colour")
-    assert_illegal(state, Play.of("wild", color="r", value=5), "declaring a value, which this ruleset does not allow")
+    assert_illegal(state, Play.of("wild", colour="r", value=5), "declaring a value, which this ruleset does not allow")
     assert_illegal(state, Play.of("wild", trump="r"), "wild naming a trump")
     play(state, "wild:r")
     assert legal(state) == ["r3"]
@@ -130,8 +129,8 @@ def test_wild_declares_value_with_the_colour() -> None:
     wilds = [f"wild:{letter}{value}" for letter in "roygbp" for value in range(16)]
     assert legal(state) == ["g1", *wilds]
     assert_illegal(state, "wild:b", "without declaring a value 0-15")
-    assert_illegal(state, Play.of("wild", color="b", value=16), "declaring value 16 (must be 0-15)")
-    assert_illegal(state, Play.of("wild", color="b", value=-1), "declaring value -1 (must be 0-15)")
+    assert_illegal(state, Play.of("wild", colour="b", value=16), "declaring value 16 (must be 0-15)")
+    assert_illegal(state, Play.of("wild", colour="b", value=-1), "declaring value -1 (must be 0-15)")
     play(state, "wild:b7")
     assert legal(state) == ["b1"]
 
@@ -144,7 +143,7 @@ def test_notrump_scope_trick_cancels_at_once_and_reveals_after_the_trick() -> No
     play(state, "y5", "notrump")
     assert state.trump == NO_TRUMP and turned(state) == ["r0"]
     play(state, "r9")
-    assert state.tricks[0].winner == 1 and state.tricks[0].trump == NO_TRUMP
+    assert state.tricks[0].winner == 1 and state.tricks[0].trump is None
     assert turned(state) == ["r0", "plus5", "b4"] and trump(state) == "b"
     assert pile_top(state, 1) == ["g1"]
 
@@ -157,7 +156,7 @@ def test_notrump_scope_round_cancels_for_the_rest_of_the_round_until_a_change() 
     play(state, "y5", "notrump", "r9")
     assert state.trump == NO_TRUMP and turned(state) == ["r0"] and pile_top(state, 1) == ["b4"]
     play(state, "g2", "r3", "r10")
-    assert state.trump == NO_TRUMP and state.tricks[1].trump == NO_TRUMP
+    assert state.trump == NO_TRUMP and state.tricks[1].trump is None
     play(state, "change:o", "o1", "o2")
     assert [trick.winner for trick in state.tricks] == [1, 1, 0]
     assert trump(state) == "o"
@@ -193,7 +192,7 @@ def test_change_reveal_on_an_empty_pile_leaves_no_trump() -> None:
     assert state.trump == NO_TRUMP
     while state.trick_number == 1:
         state.apply(state.legal_actions()[0])
-    assert state.tricks[0].trump == NO_TRUMP
+    assert state.tricks[0].trump is None
 
 
 def test_change_choose_names_a_colour_in_the_pile_other_than_the_trump() -> None:
@@ -276,7 +275,7 @@ def test_change_choose_without_effect_after_a_notrump_leaves_the_reveal_due() ->
     while state.trick_number == 1:
         state.apply(state.legal_actions()[0])
     assert turned(state) == pile and state.pile_size == 0
-    assert tokens(state.tricks[0].revealed) == pile[1:]
+    assert [card.token for card in state.tricks[0].revealed] == pile[1:]
     assert state.trump == NO_TRUMP
 
 
@@ -308,7 +307,7 @@ def test_change_without_effect_does_not_end_the_cancellation() -> None:
     hands = [["change"], ["change"], ["notrump"]]
     state = started(hands, ["r0", "b4", "g1", "y2"], first_action_of_kind_only=True)
     play(state, "change", "notrump", "change")
-    assert state.tricks[0].trump == NO_TRUMP and state.tricks[0].winner == 1
+    assert state.tricks[0].trump is None and state.tricks[0].winner == 1
     assert turned(state) == ["r0", "b4", "g1"] and trump(state) == "g"
 
 

@@ -79,7 +79,7 @@ def _crafted(hands: list[list[str]], plays: list[str], viewer: int | None = None
         state.apply(state.legal_bids()[1])
     for token in plays:
         card, _, colour = token.partition(" as ")
-        state.apply(Play.of(card, color=colour or None))
+        state.apply(Play.of(card, colour=colour or None))
     return view_for(state, state.to_move if viewer is None else viewer)
 
 

@@ -6,7 +6,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rage_sdk.cards import NUM_COLOURED, WILD
+from rage_sdk.cards import NUM_COLOURED, WILD, colour_code
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import NO_TRUMP, GameState, Phase, Trick, trick_winner
 
@@ -19,7 +19,7 @@ def _lead(trick: Trick) -> int:
         if play.card.id < NUM_COLOURED:
             return play.card.id >> 4
         if play.card.id == WILD:
-            return play.color  # type: ignore[return-value]
+            return play.colour  # type: ignore[return-value]
     return NO_TRUMP
 
 
@@ -45,4 +45,6 @@ def test_kept_winner_is_trick_winner(game: tuple[Ruleset, int], seed: int) -> No
         if len(state.tricks) > finished:
             trick = state.tricks[-1]
             wild_values = ruleset.wild_declares_value
-            assert trick.winner == trick_winner(trick.plays, trick.trump, _lead(trick), state._later_wins, wild_values)
+            assert trick.winner == trick_winner(
+                trick.plays, colour_code(trick.trump), _lead(trick), state._later_wins, wild_values
+            )

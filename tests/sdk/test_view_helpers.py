@@ -104,8 +104,8 @@ def test_would_win_is_whether_the_play_takes_the_trick_as_it_stands() -> None:
     view = view_for(state, 2)
     assert not view.would_win(Play.of("r3")), "under the lead's r9"
     assert view.would_win(Play.of("p1")), "a trump"
-    assert view.would_win(Play.of("wild", color="r")), "a wild of the lead colour is above every red card"
-    assert not view.would_win(Play.of("wild", color="g"))
+    assert view.would_win(Play.of("wild", colour="r")), "a wild of the lead colour is above every red card"
+    assert not view.would_win(Play.of("wild", colour="g"))
     assert not view.would_win(Play.of("b2"))
 
 

@@ -19,7 +19,7 @@ from rage_sdk.decisions import Decision, decisions
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord
 from rage_sdk.replay import replay
-from rage_sdk.state import NO_TRUMP, GameState
+from rage_sdk.state import GameState
 from rage_sdk.view import SeatView, view_for
 from rich.console import RenderableType
 from rich.table import Table
@@ -186,7 +186,7 @@ class _SeatRound:
 def _round_title(view: SeatView, names: Sequence[str]) -> Text:
     return Text.assemble(
         f"Round {view.round_number}: {view.cards} card{'s' * (view.cards != 1)}, dealer {names[view.dealer]}, trump ",
-        colour_text(NO_TRUMP if view.trump is None else int(view.trump)),
+        colour_text(view.trump),
         f" (turned up: {' '.join(card.token for card in view.turned) or 'nothing'})",
     )
 

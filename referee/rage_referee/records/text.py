@@ -6,8 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rage_sdk.actions import Action, Bid, Play
-from rage_sdk.cards import CHANGE, COLOUR_NAMES, WILD, Card
-from rage_sdk.state import NO_TRUMP
+from rage_sdk.cards import CHANGE, WILD, Card, Colour
 from rich.text import Text
 
 from ..text import name_text
@@ -19,9 +18,9 @@ def card_text(play: Play) -> Text:
     """A play as coloured text: ``g12``, ``wild=b``, ``change->r``."""
     card = play.card
     text = Text(card.token, style=COLOUR_STYLES[card.token[0]] if card.is_coloured else "bold")
-    if play.color is not None:
-        declared = play.color.letter + ("" if play.value is None else str(play.value))
-        text.append(f"={declared}", style=COLOUR_STYLES[play.color.letter])
+    if play.colour is not None:
+        declared = play.colour.letter + ("" if play.value is None else str(play.value))
+        text.append(f"={declared}", style=COLOUR_STYLES[play.colour.letter])
     if play.trump is not None:
         text.append(f"->{play.trump.letter}", style=COLOUR_STYLES[play.trump.letter])
     return text
@@ -32,10 +31,10 @@ def cards_text(cards: Sequence[Card]) -> Text:
     return Text(" ").join(card_text(Play(card)) for card in cards)
 
 
-def colour_text(colour: int) -> Text:
-    if colour == NO_TRUMP:
+def colour_text(colour: Colour | None) -> Text:
+    if colour is None:
         return Text("none", style="dim")
-    return Text(COLOUR_NAMES[colour], style=COLOUR_STYLES["roygbp"[colour]])
+    return Text(str(colour), style=COLOUR_STYLES[colour.letter])
 
 
 def action_text(action: Action) -> Text:

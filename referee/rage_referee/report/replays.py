@@ -18,7 +18,7 @@ from rage_sdk import Bid, GameState, Play, view_for
 from rage_sdk.actions import Action
 from rage_sdk.cards import TOKENS, Colour
 from rage_sdk.record import GameRecord
-from rage_sdk.state import NO_TRUMP, RoundResult, Trick
+from rage_sdk.state import RoundResult, Trick
 from rage_sdk.view import SeatView
 from rage_sdk.walk import Step as WalkStep
 from rage_sdk.walk import steps as walk
@@ -69,10 +69,8 @@ def _after(step: WalkStep, state: GameState) -> Step:
     return Step(step.round_number, step.dealer, step.trick, step.seat, step.action, state)
 
 
-def _letter(colour: int | Colour | None) -> str | None:
-    if colour is None or colour == NO_TRUMP:
-        return None
-    return Colour(colour).letter
+def _letter(colour: Colour | None) -> str | None:
+    return None if colour is None else colour.letter
 
 
 def _plays(plays: Sequence[tuple[int, Play]]) -> list[list[Any]]:
@@ -83,7 +81,7 @@ def _table(step: Step, trick: Sequence[tuple[int, Play]], tricks: Sequence[Trick
     """The cards on the table: the trick so far, or the trick this play finished with its winner."""
     if step.trick and not trick and tricks:
         last = tricks[-1]
-        return {"table": _plays(last.plays), "winner": last.winner, "revealed": [TOKENS[c] for c in last.revealed]}
+        return {"table": _plays(last.plays), "winner": last.winner, "revealed": [card.token for card in last.revealed]}
     return {"table": _plays(trick), "winner": None, "revealed": []}
 
 

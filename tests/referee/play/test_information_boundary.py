@@ -33,7 +33,7 @@ from rage_referee.seats import Answer, BotHandle, BotSpec, Key, LocalConnection,
 from rage_sdk import Bot, Play, wire
 from rage_sdk.actions import CHANGE_COLOUR_BASE, WILD_COLOUR_BASE
 from rage_sdk.bot import BotFactory, BotRunner
-from rage_sdk.cards import CARDS, CHANGE, NUM_COLOURED, WILD, card_id
+from rage_sdk.cards import CARDS, CHANGE, NUM_COLOURED, WILD, card_id, colour_code
 from rage_sdk.engine_events import EVERYONE
 from rage_sdk.pb import bot_pb2 as pb
 from rage_sdk.rules import Bidding, Ruleset
@@ -307,13 +307,13 @@ def expected_view(view: SeatView) -> dict[str, Any]:
         "round": view.round_number,
         "cards": view.cards,
         "dealer": view.dealer,
-        "trump": wire.colour_code(view.trump),
+        "trump": colour_code(view.trump),
         "hand": [card.id for card in view.hand],
         "hand_sizes": list(view.hand_sizes),
         "turned": [card.id for card in view.turned],
         "bids": [-1 if bid is None else bid for bid in view.bids],
         "trick": len(view.tricks) + 1 if view.phase is Phase.PLAY else 0,
-        "lead": wire.colour_code(view.lead),
+        "lead": colour_code(view.lead),
         "trick_plays": [play.code for _, play in view.trick],
         "trick_leader": view.trick[0][0] if view.trick else view.seat,
         "tricks_won": list(view.tricks_won),
