@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import socket
-import shutil
 import subprocess
 import sys
 import tempfile
