@@ -12,6 +12,7 @@ import shlex
 import shutil
 import sys
 import sysconfig
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from setuptools import setup
@@ -45,13 +46,27 @@ def why_pure() -> str | None:
     return None
 
 
+def stale_extensions(root: Path, keep: set[str]) -> list[Path]:
+    """The extension modules under ``root/rage_sdk`` of modules not in ``keep``: an earlier build's, left
+    in place, which Python would import instead of the ``.py`` beside them (and whose shared library no
+    longer holds them)."""
+    stale = []
+    for built in sorted((root / "rage_sdk").rglob("*")):
+        suffix = next((suffix for suffix in EXTENSION_SUFFIXES if built.name.endswith(suffix)), None)
+        if suffix is not None:
+            name = ".".join(built.relative_to(root).parts)[: -len(suffix)]
+            if name not in keep:
+                stale.append(built)
+    return stale
+
+
 def extensions() -> list[object]:
     reason = why_pure()
+    keep = set() if reason is not None else {*compiled_modules(), f"{GROUP}__mypyc"}
+    for built in stale_extensions(HERE, keep):
+        built.unlink()
     if reason is not None:
         print(f"rage-sdk: the engine installs as pure Python: {reason}", file=sys.stderr)
-        for name in [*compiled_modules(), f"{GROUP}__mypyc"]:  # an earlier build's, in place, would be imported
-            for built in HERE.glob(name.replace(".", "/") + ".*.so"):
-                built.unlink()
         return []
     from mypyc.build import mypycify
 
@@ -60,4 +75,5 @@ def extensions() -> list[object]:
     return list(mypycify(paths, group_name=GROUP, opt_level="3"))
 
 
-setup(ext_modules=extensions())
+if __name__ == "__main__":  # as setuptools runs it (a test imports the helpers above under another name)
+    setup(ext_modules=extensions())

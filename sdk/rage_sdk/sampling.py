@@ -46,6 +46,7 @@ from math import comb
 
 from .actions import BIDS
 from .cards import NUM_COLOURED
+from .compiled import mypyc_attr
 from .state import GameState, Phase
 from .view import SeatView
 
@@ -121,6 +122,7 @@ def _check_view(view: SeatView) -> None:
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # an extension point: search bots subclass it
 class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 

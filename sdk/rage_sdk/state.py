@@ -54,6 +54,7 @@ from .cards import (
     Colour,
     colour_of,
 )
+from .compiled import mypyc_attr
 from .deal import dealt_cards
 from .engine_events import (
     EVERYONE,
@@ -270,6 +271,7 @@ def _seated_plays(players: int) -> tuple[tuple[tuple[int, Play], ...], ...]:
     return tuple(tuple((seat, play) for play in PLAYS) for seat in range(players))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the referee's checks and tests subclass it
 class GameState:
     """One game of Rage, from the first deal to the last round's score.
 
