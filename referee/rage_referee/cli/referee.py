@@ -573,6 +573,12 @@ def create_command(
 def _league_line(league: pb.LeagueInfo) -> str:
     status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
+    if league.ladder:
+        line = (
+            f"{league.name}: {status}, ladder, {league.games_done} games, {league.players} per table, "
+            f"ruleset {league.ruleset}, {deals}"
+        )
+        return line + (f"; submitted bots: {league.sandbox}" if league.sandbox else "")
     bots = ", ".join(f"{bot} {league.versions[bot]}" if bot in league.versions else bot for bot in league.bots)
     line = (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
@@ -640,12 +646,22 @@ def standings_command(
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
 ) -> None:
-    """The league's rating table, as rage ratings prints it."""
+    """The league's rating table, as rage ratings prints it; a ladder's leaderboard (rank, bot, owner, version,
+    mu, sigma, rating = mu - 3 sigma, sets, games, last game, status)."""
     from rage_sdk.pb import referee_pb2 as pb
 
     from ..hosted.messages import audit_of, rating_row
 
     reply = remote(referee, token, tls_ca).call("GetStandings", pb.LeagueRequest(league=league))
+    if reply.HasField("ladder"):
+        from .ladder_table import render_ladder
+
+        render_ladder(reply.ladder, format)
+        deals = (
+            f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
+        )
+        (out if format is Format.TABLE else err).print(deals)
+        return
     owners = {row.bot: row.owner for row in reply.rows}
     audits = {row.bot: audit for row in reply.rows if (audit := audit_of(row)) is not None}
     rows = [rating_row(row) for row in reply.rows]
@@ -769,6 +785,12 @@ def _show(event: pb.LeagueEvent) -> None:
                 f"  fault: {name_text(fault.bot)} {fault.kind} in game {fault.game} ({where}): {bot_text(fault.detail)}"
             )
         out.print(line, style="yellow", markup=False)
+    elif kind == "ladder_changed":
+        ladder = event.ladder_changed
+        rows = ", ".join(
+            f"{row.rank}. {name_text(row.bot)} {row.version} {row.rating:.2f}" for row in ladder.rows if row.rank
+        )
+        out.print(f"  leaderboard after {ladder.sets} sets ({ladder.games} games): {rows}", style="cyan")
     elif kind == "standings_changed":
         table = event.standings_changed
         rows = ", ".join(f"{name_text(row.bot)} {row.elo:.0f}" for row in table.rows)

@@ -1,0 +1,152 @@
+"""A hosted ladder, called in process on loopback (submitted bots run without the sandbox here):
+
+- a contest file makes a ladder; start, pause, resume and cancel it as a league;
+- submitted bots join at any time and play duplicate sets at the matchmaker's tables, owners apart;
+- a new version replaces the old one at the tables (the old keeps its rating, retired); a version that
+  fails to build leaves the previous one playing, its owner told why in the reply;
+- a bot that crashes at every start is forfeited and fails, without dragging the others' ratings;
+- the leaderboard (GetStandings) and Watch's ladder events; a contest file with a schedule is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+from rage_referee.submissions.pack import chunks, pack
+from rage_sdk.pb import referee_pb2 as pb
+
+from tests.referee.hosted.test_hosted_submissions import ENTRY, MANIFEST, Referee, bot_folder, run
+
+CONTEST = """
+name = "ladder"
+players = 2
+
+[ruleset]
+preset = "amigo"
+rounds = [1]
+
+[time]
+decision_ms = 2000
+
+[ladder]
+concurrency = 2
+placement_sets = 2
+"""
+CRASHING = 'name = "crash"\nruntime = "python"\nrun = "python -c \'raise SystemExit(3)\'"\n'
+BROKEN = MANIFEST.replace("python -m compileall -q .", "python -c 'raise SystemExit(1)'")
+
+
+async def submit(hosted: Referee, name: str, folder: Path, owner: str = "", token: str = ENTRY) -> pb.SubmitBotReply:
+    data = pack(folder)
+
+    async def requests() -> AsyncIterator[pb.SubmitBotChunk]:
+        for number, piece in enumerate(chunks(data)):
+            first = number == 0
+            yield pb.SubmitBotChunk(
+                name=name if first else "", format="tar.gz" if first else "", owner=owner, data=piece
+            )
+
+    reply: pb.SubmitBotReply = await hosted.stub.SubmitBot(requests(), metadata=hosted.as_(token), timeout=120)
+    return reply
+
+
+async def standings(hosted: Referee, token: str = ENTRY) -> pb.Ladder:
+    reply = await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"), token)
+    assert reply.HasField("ladder")
+    return reply.ladder
+
+
+async def until(hosted: Referee, check: object, timeout: float = 120.0) -> pb.Ladder:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ladder = await standings(hosted)
+        if check(ladder):  # type: ignore[operator]
+            return ladder
+        await asyncio.sleep(0.3)
+    raise AssertionError(f"the ladder never got there: {ladder}")
+
+
+def rows(ladder: pb.Ladder) -> dict[str, pb.LadderRow]:
+    return {f"{row.bot}@{row.version}": row for row in ladder.rows}
+
+
+@pytest.mark.slow
+def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path) -> None:
+    async def scenario(hosted: Referee) -> None:
+        created = await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        assert created.ladder and created.games_total == 0 and created.deal_commitment
+        tokens = {}
+        for name, owner in (("ann", "a"), ("bob", "b"), ("cat", "c")):
+            tokens[name] = (await submit(hosted, name, bot_folder(tmp_path / name), owner)).token
+        crash = bot_folder(tmp_path / "crash", CRASHING)
+        await submit(hosted, "crash", crash, "d")
+        await hosted.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        late = await submit(hosted, "dan", bot_folder(tmp_path / "dan"), "a")  # joins while it runs; ann's owner
+        assert late.version.build == pb.BUILD_STATE_OK
+
+        first = await until(hosted, lambda ladder: ladder.sets >= 8 and any(r.status == "failed" for r in ladder.rows))
+        failed = [row for row in first.rows if row.status == "failed"]
+        assert [row.bot for row in failed] == ["crash"] and failed[0].rank == 0
+        assert {row.bot for row in first.rows} == {"ann", "bob", "cat", "crash", "dan"}
+
+        folder = tmp_path / "bob"
+        (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# version 2\n")
+        second = await submit(hosted, "bob", folder, token=tokens["bob"])
+        broken = bot_folder(tmp_path / "cat2", BROKEN)
+        refused = await submit(hosted, "cat", broken, token=tokens["cat"])
+        assert refused.version.build == pb.BUILD_STATE_FAILED and "exit code 1" in refused.version.build_detail
+        new = f"bob@{second.bot.version}"
+        later = await until(hosted, lambda ladder: rows(ladder).get(new) is not None and rows(ladder)[new].sets >= 2)
+        statuses = {key: row.status for key, row in rows(later).items()}
+        assert statuses[new] in ("placement", "active")
+        old = [key for key in statuses if key.startswith("bob@") and key != new]
+        assert len(old) == 1 and statuses[old[0]] == "retired"  # keeps its games and rating
+        assert rows(later)[old[0]].sets >= rows(first)[old[0]].sets > 0
+        cats = [key for key in statuses if key.startswith("cat@")]
+        assert len(cats) == 1 and statuses[cats[0]] in ("placement", "active")  # the failed build never joined
+
+        paused = await hosted.call("PauseLeague", pb.LeagueRequest(league="ladder"))
+        assert paused.status == pb.LEAGUE_STATUS_PAUSED
+        while hosted.contest.leagues.playing("ladder"):
+            await asyncio.sleep(0.1)
+        settled = await standings(hosted)
+        assert settled.games == settled.sets * 2  # every set whole: two seatings of one deal at two seats
+        games = hosted.contest.store.games(hosted.contest.store.league("ladder", create=False), False)
+        for set_games in _by_set(games).values():
+            assert len(set_games) == 2 and len({g.seed for g in set_games}) == 1
+            assert set_games[0].figures.seats == tuple(reversed(set_games[1].figures.seats))
+            owners = {"ann": "a", "dan": "a"}
+            assert len({owners.get(bot, bot) for bot in set_games[0].figures.seats}) == 2  # owners apart
+        cancelled = await hosted.call("CancelLeague", pb.LeagueRequest(league="ladder"))
+        assert cancelled.status == pb.LEAGUE_STATUS_CANCELLED
+
+    run(tmp_path, scenario)
+
+
+def _by_set(games: list) -> dict[int, list]:  # type: ignore[type-arg]
+    sets: dict[int, list] = {}  # type: ignore[type-arg]
+    for game in games:
+        sets.setdefault(game.set_id, []).append(game)
+    return sets
+
+
+def test_a_contest_file_with_a_schedule_is_refused_naming_the_key(tmp_path: Path) -> None:
+    async def scenario(hosted: Referee) -> None:
+        for key in ("games = 4", "bots = []", "games_per_table = 2"):
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                text = CONTEST.replace("players = 2", f"players = 2\n{key}")
+                await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=text))
+            assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            name = key.split(" ")[0]
+            assert info.value.details() == f"definition.{name}: not in a contest file: a ladder makes its own tables"
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            bad = CONTEST.replace("concurrency = 2", "concurrency = 0")
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=bad))
+        assert info.value.details().startswith("definition.ladder.concurrency: ")
+
+    run(tmp_path, scenario)
