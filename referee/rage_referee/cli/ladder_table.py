@@ -30,14 +30,33 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def render_ladder(ladder: pb.Ladder, fmt: Format) -> None:
-    """Print ``ladder``'s rows (each with :func:`~rage_referee.hosted.ladder_messages.row_fields`)."""
+def render_ladder(ladder: pb.Ladder, fmt: Format, final: pb.Ladder | None = None) -> None:
+    """Print the leaderboard ``ladder``, then the ``final``'s standings when there are; JSON: one object,
+    ``{"league", "sets", "games", "rows", "final"}``."""
+
+    if fmt is Format.JSON:
+        document = _document(ladder)
+        if final is not None:
+            document["final"] = _document(final)
+        print(json.dumps(document, indent=1))
+        return
+    _render(ladder, fmt)
+    if final is not None:
+        print()
+        _render(final, fmt)
+
+
+def _document(ladder: pb.Ladder) -> dict[str, Any]:
     from ..hosted.ladder_messages import row_fields
 
     rows = [row_fields(row) for row in ladder.rows]
-    if fmt is Format.JSON:
-        print(json.dumps({"league": ladder.league, "sets": ladder.sets, "games": ladder.games, "rows": rows}, indent=1))
-        return
+    return {"league": ladder.league, "sets": ladder.sets, "games": ladder.games, "rows": rows}
+
+
+def _render(ladder: pb.Ladder, fmt: Format) -> None:
+    from ..hosted.ladder_messages import row_fields
+
+    rows = [row_fields(row) for row in ladder.rows]
     columns = list(rows[0]) if rows else ["rank", "bot", "owner", "version", "rating", "status"]
     if fmt is Format.CSV:
         buffer = io.StringIO()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, Integer, String, UniqueConstraint, func, select
+from sqlalchemy import JSON, DateTime, Integer, String, UniqueConstraint, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -53,9 +53,31 @@ class LadderSetRow(LadderBase):
     bots: Mapped[list[str]] = mapped_column(JSON)
     versions: Mapped[list[str]] = mapped_column(JSON)
     """Each bot's version, in the order of ``bots``."""
-    final: Mapped[bool] = mapped_column(Boolean, default=False)
-    """A set of the final (finalize), not of the ladder."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LadderFinalRow(LadderBase):
+    """A ladder's final (finalize): once there, submissions are frozen and the finalists pinned."""
+
+    __tablename__ = "hosted_ladder_finals"
+
+    league_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    final_league_id: Mapped[int] = mapped_column(Integer, unique=True)
+    """The final's own row in ``leagues``: its games, and its own secret deal key."""
+    bots: Mapped[list[str]] = mapped_column(JSON)
+    """The finalists, best first on the ladder's leaderboard when it was finalized."""
+    versions: Mapped[list[str]] = mapped_column(JSON)
+    max_games: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class LadderFinal:
+    league_id: int
+    final_league_id: int
+    bots: tuple[str, ...]
+    versions: tuple[str, ...]
+    max_games: int
 
 
 @dataclass(frozen=True)
@@ -78,7 +100,6 @@ class LadderSet:
     size: int
     bots: tuple[str, ...]
     versions: tuple[str, ...]
-    final: bool = False
 
     @property
     def indices(self) -> range:
@@ -100,7 +121,7 @@ def _version(row: LadderVersionRow) -> LadderVersion:
 
 
 def _set(row: LadderSetRow) -> LadderSet:
-    return LadderSet(row.set_id, row.first, row.size, tuple(row.bots), tuple(row.versions), row.final)
+    return LadderSet(row.set_id, row.first, row.size, tuple(row.bots), tuple(row.versions))
 
 
 class LadderBook:
@@ -134,9 +155,7 @@ class LadderBook:
             query = select(LadderVersionRow).where(LadderVersionRow.league_id == league_id)
             return [_version(row) for row in session.scalars(query.order_by(LadderVersionRow.id))]
 
-    def add_set(
-        self, league_id: int, bots: tuple[str, ...], versions: tuple[str, ...], size: int, final: bool = False
-    ) -> LadderSet:
+    def add_set(self, league_id: int, bots: tuple[str, ...], versions: tuple[str, ...], size: int) -> LadderSet:
         """A new set of ``size`` games at a table of ``bots`` (at ``versions``), committed before it is played."""
         with Session(self.engine) as session:
             last = session.scalar(
@@ -150,7 +169,6 @@ class LadderBook:
                 size=size,
                 bots=list(bots),
                 versions=list(versions),
-                final=final,
                 created_at=datetime.now(UTC),
             )
             session.add(row)
@@ -159,6 +177,34 @@ class LadderBook:
             except IntegrityError:
                 raise StoreError(f"ladder {league_id}: another referee adds its sets: run one at a time") from None
             return _set(row)
+
+    def add_final(self, final: LadderFinal) -> LadderFinal:
+        """Freeze the ladder for its final; the final it has already when there is one."""
+        with Session(self.engine) as session:
+            row = LadderFinalRow(
+                league_id=final.league_id,
+                final_league_id=final.final_league_id,
+                bots=list(final.bots),
+                versions=list(final.versions),
+                max_games=final.max_games,
+                created_at=datetime.now(UTC),
+            )
+            session.add(row)
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+        stored = self.final(final.league_id)
+        assert stored is not None
+        return stored
+
+    def final(self, league_id: int) -> LadderFinal | None:
+        """The ladder's final, once it is finalized."""
+        with Session(self.engine) as session:
+            row = session.get(LadderFinalRow, league_id)
+            if row is None:
+                return None
+            return LadderFinal(row.league_id, row.final_league_id, tuple(row.bots), tuple(row.versions), row.max_games)
 
     def sets(self, league_id: int) -> list[LadderSet]:
         """The ladder's sets by id."""

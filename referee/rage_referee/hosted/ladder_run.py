@@ -155,7 +155,7 @@ class LadderRun(LeagueRun):
         unfinished = [
             s
             for s in self.book.sets(self.league_id)
-            if not s.final and s.set_id not in self.playing and not set(s.indices) <= self.stored
+            if s.set_id not in self.playing and not set(s.indices) <= self.stored
         ]
         chosen = unfinished[:free]
         busy = {bot for s in [*self.playing.values(), *chosen] for bot in s.bots}

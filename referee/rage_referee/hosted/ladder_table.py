@@ -1,8 +1,8 @@
 """A ladder's leaderboard, a pure function of its book (versions, sets) and its stored games.
 
 A set counts once every one of its games is stored, in the order its last game was stored: a referee
-killed and restarted reads the same games in the same order and computes the same table. Sets of the
-final are not the ladder's: they rate no version. A version's status:
+killed and restarted reads the same games in the same order and computes the same table. A version's
+status:
 
 - ``failed``: forfeited (crashed, could not start, too many faults) in each of its last
   :data:`FAILED_AFTER` sets; it plays no more, and its bot's previous version plays in its place;
@@ -98,7 +98,7 @@ def set_results(
     position = {index: place for place, index in enumerate(order)}
     whole: list[tuple[int, SetResult]] = []
     for played in sets:
-        if played.final or any(index not in by_index or index not in position for index in played.indices):
+        if any(index not in by_index or index not in position for index in played.indices):
             continue
         bots = {bot: key for bot, key in zip(played.bots, played.keys)}
         points = dict.fromkeys(played.keys, 0.0)

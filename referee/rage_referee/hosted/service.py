@@ -10,8 +10,10 @@ import asyncio
 import functools
 import json
 import logging
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
@@ -313,6 +315,27 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         return await self._change_league(request, context, "cancel")
 
     @refusals
+    async def FinalizeLadder(self, request: pb.FinalizeRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("finalize a ladder")
+        name = self._league(request.league).name
+        entry = await self.contest.leagues.finalize(name, request.top or None, request.max_games or None)
+        return self._info(entry)
+
+    async def ExportFinal(self, request: pb.LeagueRequest, context: Any) -> AsyncIterator[pb.BundleFile]:
+        try:
+            self._caller(context).require_admin("export a final")
+            entry = self._league(request.league)
+            with tempfile.TemporaryDirectory() as folder:
+                await asyncio.to_thread(self.contest.leagues.final_bundle, entry, Path(folder))
+                files = sorted(path for path in Path(folder).rglob("*") if path.is_file())
+                contents = [(path.relative_to(folder).as_posix(), path.read_bytes()) for path in files]
+        except ContestError as error:
+            await context.abort(error.code, str(error))
+            return
+        for path, data in contents:
+            yield pb.BundleFile(path=path, data=data)
+
+    @refusals
     async def RevealDealKey(self, request: pb.LeagueRequest, context: Any) -> pb.DealKey:
         self._caller(context).require_admin("reveal a deal key")
         name = self._league(request.league).name
@@ -353,9 +376,14 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         caller = self._caller(context)
         entry = self._league(request.league)
         if is_ladder(entry.definition):
-            state = await asyncio.to_thread(self.contest.leagues.state, entry)
-            commitment = self.contest.leagues.deal_commitment(entry)
-            return pb.Standings(league=entry.name, deal_commitment=commitment, ladder=ladder(entry.name, state))
+            leagues = self.contest.leagues
+            state = await asyncio.to_thread(leagues.state, entry)
+            final = await asyncio.to_thread(leagues.final_standings, entry, state)
+            commitment = leagues.deal_commitment(entry)
+            reply = pb.Standings(league=entry.name, deal_commitment=commitment, ladder=ladder(entry.name, state))
+            if final is not None:
+                reply.final.CopyFrom(final)
+            return reply
         release = release_of(entry)
         fit = None if release.over or caller.role is Role.ADMIN else await self._released_fit(entry, release)
         table = fit.table if fit is not None else None

@@ -255,7 +255,7 @@ class ListLeaguesReply(_message.Message):
     def __init__(self, leagues: _Optional[_Iterable[_Union[LeagueInfo, _Mapping]]] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment", "pairs", "ladder")
+    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment", "pairs", "ladder", "final")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     INTERVALS_FIELD_NUMBER: _ClassVar[int]
@@ -263,6 +263,7 @@ class Standings(_message.Message):
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     PAIRS_FIELD_NUMBER: _ClassVar[int]
     LADDER_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
     league: str
     games: int
     intervals: bool
@@ -270,7 +271,8 @@ class Standings(_message.Message):
     deal_commitment: str
     pairs: _containers.RepeatedCompositeFieldContainer[StandingsPair]
     ladder: Ladder
-    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ..., pairs: _Optional[_Iterable[_Union[StandingsPair, _Mapping]]] = ..., ladder: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
+    final: Ladder
+    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ..., pairs: _Optional[_Iterable[_Union[StandingsPair, _Mapping]]] = ..., ladder: _Optional[_Union[Ladder, _Mapping]] = ..., final: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
 
 class Ladder(_message.Message):
     __slots__ = ("league", "sets", "games", "rows", "final")
@@ -315,6 +317,14 @@ class LadderRow(_message.Message):
     separated: bool
     difference: float
     def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., owner: _Optional[str] = ..., version: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., rating: _Optional[float] = ..., sets: _Optional[int] = ..., games: _Optional[int] = ..., last_game_unix: _Optional[int] = ..., status: _Optional[str] = ..., separated: _Optional[bool] = ..., difference: _Optional[float] = ...) -> None: ...
+
+class BundleFile(_message.Message):
+    __slots__ = ("path", "data")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    data: bytes
+    def __init__(self, path: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
 
 class FinalizeRequest(_message.Message):
     __slots__ = ("league", "top", "max_games")

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import grpc
 import pytest
+from rage_referee.league.bundle import verify_bundle
 from rage_referee.submissions.pack import chunks, pack
 from rage_sdk.pb import referee_pb2 as pb
 
-from tests.referee.hosted.test_hosted_submissions import ENTRY, MANIFEST, Referee, bot_folder, run
+from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
+from tests.referee.hosted.test_hosted_submitted_league import wait_over
 
 CONTEST = """
 name = "ladder"
@@ -122,8 +124,29 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
             assert set_games[0].figures.seats == tuple(reversed(set_games[1].figures.seats))
             owners = {"ann": "a", "dan": "a"}
             assert len({owners.get(bot, bot) for bot in set_games[0].figures.seats}) == 2  # owners apart
-        cancelled = await hosted.call("CancelLeague", pb.LeagueRequest(league="ladder"))
-        assert cancelled.status == pb.LEAGUE_STATUS_CANCELLED
+
+        request = pb.FinalizeRequest(league="ladder", top=3, max_games=12)
+        finalized = await hosted.call("FinalizeLadder", request)
+        assert finalized.status == pb.LEAGUE_STATUS_RUNNING and len(finalized.versions) == 3
+        leaders = [row.bot for row in (await standings(hosted)).rows if row.rank][:3]
+        assert sorted(finalized.versions) == sorted(leaders)
+        info = await wait_over(hosted, "ladder")
+        assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
+        reply = await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"))
+        final = reply.final
+        assert final.final and sorted(row.bot for row in final.rows) == sorted(leaders)
+        assert 6 <= final.games <= 12 and final.games % 6 == 0  # whole round robins: 3 pairs, 2 games a set
+        assert [row.HasField("separated") for row in final.rows] == [True, True, False]
+        with pytest.raises(grpc.aio.AioRpcError) as refusal:
+            await hosted.call("FinalizeLadder", request)
+        assert refusal.value.details() == "ladder 'ladder' is finished; only a ladder that has run has a final"
+
+        bundle = tmp_path / "bundle"
+        async for file in hosted.stub.ExportFinal(pb.LeagueRequest(league="ladder"), metadata=hosted.as_(ADMIN)):
+            (bundle / file.path).parent.mkdir(parents=True, exist_ok=True)
+            (bundle / file.path).write_bytes(file.data)
+        check = verify_bundle(bundle)
+        assert check.problems == [] and check.games == final.games
 
     run(tmp_path, scenario)
 
@@ -148,5 +171,22 @@ def test_a_contest_file_with_a_schedule_is_refused_naming_the_key(tmp_path: Path
             bad = CONTEST.replace("concurrency = 2", "concurrency = 0")
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=bad))
         assert info.value.details().startswith("definition.ladder.concurrency: ")
+
+    run(tmp_path, scenario)
+
+
+def test_a_ladder_starts_pauses_resumes_and_cancels_as_a_league(tmp_path: Path) -> None:
+    async def scenario(hosted: Referee) -> None:
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        for verb, status in (
+            ("StartLeague", pb.LEAGUE_STATUS_RUNNING),
+            ("PauseLeague", pb.LEAGUE_STATUS_PAUSED),
+            ("ResumeLeague", pb.LEAGUE_STATUS_RUNNING),
+            ("CancelLeague", pb.LEAGUE_STATUS_CANCELLED),
+        ):
+            assert (await hosted.call(verb, pb.LeagueRequest(league="ladder"))).status == status
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder"))
+        assert info.value.details() == "ladder 'ladder' is cancelled; only a ladder that has run has a final"
 
     run(tmp_path, scenario)
