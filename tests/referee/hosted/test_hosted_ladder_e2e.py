@@ -14,6 +14,8 @@ import json
 import os
 import shutil
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from rage_referee.hosted.ladder_run import read_state
 from rage_referee.hosted.registry import Registry
 from rage_referee.league.schedule import duplicate_set
 from rage_referee.league.store import Store
+from rage_referee.seats import free_port
 from rage_sdk.pb import referee_pb2 as pb
 
 from tests.conftest import require, require_command
@@ -106,6 +109,41 @@ def shown(document: dict[str, Any]) -> list[tuple[Any, ...]]:
     return [(f"{r['bot']}@{r['version']}", r["status"], r["mu"], r["sigma"], r["sets"]) for r in document["rows"]]
 
 
+def page(port: int, path: str, token: str) -> tuple[int, str]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def pages(port: int, tokens: dict[str, str], games: list[Any]) -> None:
+    """The live pages of the (paused) ladder: its leaderboard, a bot's versions with their ratings, and a
+    game's log of a submitted bot for its owner alone."""
+    status, text = page(port, "/leagues/open/index.html", tokens["cat"])
+    assert status == 200 and "Leaderboard" in text
+    for bot in OWNERS:
+        assert f'data-bot="{bot}"' in text
+    status, text = page(port, "/leagues/open/bots/bob.html", tokens["cat"])
+    assert status == 200 and text.count("retired: rating") == 1 and "sets" in text
+    game = max(g.index for g in games if "ann" in g.figures.seats and g.index in shown_games(games))
+    status, text = page(port, f"/leagues/open/logs/ann/{game:05d}.html", tokens["ann"])
+    assert status == 200 and "bot-log" in text, text[:500]
+    status, text = page(port, f"/leagues/open/logs/ann/{game:05d}.html", tokens["cat"])
+    assert status == 403, text
+    status, text = page(port, f"/leagues/open/games/{game:05d}.html", tokens["ann"])
+    assert status == 200 and "ann" in text
+
+
+def shown_games(games: list[Any]) -> set[int]:
+    """The games whose duplicate set is stored whole (two games at two seats)."""
+    sizes: dict[int, int] = {}
+    for game in games:
+        sizes[game.set_id] = sizes.get(game.set_id, 0) + 1
+    return {game.index for game in games if sizes[game.set_id] == 2}
+
+
 def test_a_hosted_ladder_from_submissions_to_a_verified_final(tmp_path: Path) -> None:
     require_command("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
@@ -113,7 +151,8 @@ def test_a_hosted_ladder_from_submissions_to_a_verified_final(tmp_path: Path) ->
     database = f"sqlite:///{tmp_path / 'referee' / 'contest.sqlite'}"
     contest = tmp_path / "contest.toml"
     contest.write_text(CONTEST)
-    with referee_server(tmp_path / "referee", database) as referee:
+    http = free_port()
+    with referee_server(tmp_path / "referee", database, "--http", str(http)) as referee:
         tokens = {}
         for name, owner in OWNERS.items():
             folder = folder_of(tmp_path, name, CRASHING if name == "crash" else MANIFEST)
@@ -163,6 +202,8 @@ def test_a_hosted_ladder_from_submissions_to_a_verified_final(tmp_path: Path) ->
         assert set(by_index) <= {index for ladder_set in sets for index in ladder_set.indices}
         for ladder_set in sets:
             assert len({OWNERS[bot] for bot in ladder_set.bots}) == len(ladder_set.bots)  # owners apart
+
+        pages(http, tokens, games)
 
         table = cli(referee, referee.entry, "standings", "open")
         assert table.exit_code == 0, table.output
