@@ -98,15 +98,12 @@ class LadderRun(LeagueRun):
         sandbox: Sandbox | None = None,
         log_dir: Path = UNUSED_LOG_DIR,
         runner: RunnerSettings = LOCAL,
-        frozen: bool = False,
     ) -> None:
         super().__init__(name, league_id, config, {}, store, registry, hub, None, sandbox, log_dir, runner)
         self.settings = settings
         self.book = book
         self.allow = allow
         self.hosted = submissions
-        self.frozen = frozen
-        """Submissions are frozen (the final): no version joins any more."""
         self.rng = random.Random()
         self.set_size = len(seatings(config.players))
         self.playing: dict[int, LadderSet] = {}
@@ -128,7 +125,9 @@ class LadderRun(LeagueRun):
         try:
             while not self.stopping:
                 self.wake.clear()
-                for ladder_set in await asyncio.to_thread(self._next_sets):
+                playing, stored = list(self.playing.values()), set(self.stored)  # the thread reads copies
+                for ladder_set in await asyncio.to_thread(self._next_sets, playing, stored):
+                    self.playing[ladder_set.set_id] = ladder_set
                     task = asyncio.create_task(self._play_set(ladder_set), name=f"{self.name} set {ladder_set.set_id}")
                     tasks.add(task)
                     task.add_done_callback(self._set_done(tasks))
@@ -149,20 +148,19 @@ class LadderRun(LeagueRun):
 
         return done
 
-    def _next_sets(self) -> list[LadderSet]:
-        """The sets to start now (blocking): the book's unfinished ones first, then the matchmaker's tables."""
-        free = self.settings.concurrency - len(self.playing)
+    def _next_sets(self, playing: list[LadderSet], stored: set[int]) -> list[LadderSet]:
+        """The sets to start now, besides those ``playing`` (blocking; ``stored``: the games stored): the
+        book's unfinished ones first, then the matchmaker's tables."""
+        free = self.settings.concurrency - len(playing)
+        busy_sets = {s.set_id for s in playing}
         unfinished = [
-            s
-            for s in self.book.sets(self.league_id)
-            if s.set_id not in self.playing and not set(s.indices) <= self.stored
+            s for s in self.book.sets(self.league_id) if s.set_id not in busy_sets and not set(s.indices) <= stored
         ]
         chosen = unfinished[:free]
-        busy = {bot for s in [*self.playing.values(), *chosen] for bot in s.bots}
+        busy = {bot for s in [*playing, *chosen] for bot in s.bots}
         free -= len(chosen)
         if free > 0:
-            if not self.frozen:
-                join_newest(self.book, self.registry, self.hosted, self.league_id)
+            join_newest(self.book, self.registry, self.hosted, self.league_id)
             state = read_state(self.store, self.book, self.registry, self.league_id, self.settings)
             versions = {row.key: row.version for row in state.rows}
             candidates = state.candidates(self.settings, busy)
@@ -173,8 +171,6 @@ class LadderRun(LeagueRun):
                         self.league_id, bots, tuple(versions[key].version for key in table), self.set_size
                     )
                 )
-        for ladder_set in chosen:
-            self.playing[ladder_set.set_id] = ladder_set
         return chosen
 
     async def _play_set(self, ladder_set: LadderSet) -> None:
@@ -234,13 +230,19 @@ class LadderRun(LeagueRun):
         bots: list[BotSpec] = []
         submitted: dict[str, Submission] = {}
         for bot, version in zip(ladder_set.bots, ladder_set.versions):
+            address = ""
             if version != ADDRESS_VERSION:
                 assert self.hosted is not None
-                submission = await asyncio.to_thread(self.hosted.submission, bot, version)
+                try:
+                    submission = await asyncio.to_thread(self.hosted.submission, bot, version)
+                except ContestError as error:  # deleted meanwhile: the referee plays its seats
+                    log.warning("ladder %s: bot %s cannot play: %s", self.name, bot, error)
+                    ledger.forfeit(bot, f"its version cannot be launched: {error}")
+                    bots.append(BotSpec(bot, address, BotKind.ADDRESS))
+                    continue
                 submitted[bot] = submission
                 bots.append(BotSpec(bot, f"{SUBMISSION}{submission.folder}", BotKind.SUBMISSION))
                 continue
-            address = ""
             try:
                 address = await callable_address(self.registry.bot(bot).address, self.allow)
             except ContestError as error:
@@ -272,8 +274,3 @@ class LadderRun(LeagueRun):
         for runner in self.set_runners.values():
             runner.stop()
         self.wake.set()
-
-    def readdress(self, bot: str, address: str) -> None:
-        """Sets started from now on call ``bot`` at ``address`` (the registry's, read as each set starts)."""
-        for runner in self.set_runners.values():
-            runner.readdress(bot, address)

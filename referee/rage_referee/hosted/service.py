@@ -138,9 +138,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         commitment = self.contest.leagues.deal_commitment(entry)
         submissions = self.contest.submissions
         ladder = is_ladder(entry.definition)
-        submitted = submissions.versions.submitted().intersection(entry.bots) or (
-            ladder and submissions.versions.submitted()
-        )
+        submitted = submissions.versions.submitted()
+        if not ladder:  # a ladder plays every submitted bot
+            submitted &= set(entry.bots)
         sandbox = submissions.policy.describe() if submitted else ""
         pins = submissions.versions.pins(entry.league_id)
         info = messages.league_info(entry, done, commitment, sandbox, pins)

@@ -57,6 +57,12 @@ async def submit(hosted: Referee, name: str, folder: Path, owner: str = "", toke
     return reply
 
 
+async def watch(hosted: Referee) -> list[pb.LeagueEvent]:
+    """A Watch of the ladder with an entrant's token, to its end."""
+    stream = hosted.stub.Watch(pb.WatchRequest(league="ladder"), metadata=hosted.as_(ENTRY))
+    return [event async for event in stream]
+
+
 async def standings(hosted: Referee, token: str = ENTRY) -> pb.Ladder:
     reply = await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"), token)
     assert reply.HasField("ladder")
@@ -88,6 +94,7 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
         crash = bot_folder(tmp_path / "crash", CRASHING)
         await submit(hosted, "crash", crash, "d")
         await hosted.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        watched = asyncio.create_task(watch(hosted))
         late = await submit(hosted, "dan", bot_folder(tmp_path / "dan"), "a")  # joins while it runs; ann's owner
         assert late.version.build == pb.BUILD_STATE_OK
 
@@ -147,6 +154,13 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
             (bundle / file.path).write_bytes(file.data)
         check = verify_bundle(bundle)
         assert check.problems == [] and check.games == final.games
+
+        events = await asyncio.wait_for(watched, 30)  # the stream ends with the ladder
+        boards = [event.ladder_changed for event in events if event.WhichOneof("kind") == "ladder_changed"]
+        assert len(boards) >= 8 and [b.sets for b in boards] == sorted(b.sets for b in boards)
+        assert all(board.games == 2 * board.sets for board in boards)
+        finished = [event.game_finished for event in events if event.WhichOneof("kind") == "game_finished"]
+        assert finished and all(len(game.seats) == 2 for game in finished)
 
     run(tmp_path, scenario)
 
