@@ -29,7 +29,7 @@ from ..ladder.matchmaker import pick_tables
 from ..ladder.settings import LadderSettings
 from ..league.config import LeagueConfig
 from ..league.runner import league_deals
-from ..league.schedule import duplicate_set
+from ..league.schedule import SCHEDULE_VERSION, ScheduledGame, duplicate_set, secret_order
 from ..league.seatings import seatings
 from ..league.store import Store
 from ..play.deals import Deals
@@ -78,6 +78,13 @@ def join_newest(book: LadderBook, registry: Registry, submissions: Submissions |
         current = submissions.versions.current(bot.name)
         if current is not None:
             book.join(league_id, bot.name, current.version)
+
+
+def ladder_games(ladder_set: LadderSet, seed: int) -> list[ScheduledGame]:
+    """The games of a set dealt ``seed``: its bots in every seating of the balanced design, in an order drawn
+    from the deal (as a league's sets are), so no bot knows from its seat which game of the set it plays."""
+    plan = secret_order(seatings(len(ladder_set.bots)), seed, SCHEDULE_VERSION)
+    return duplicate_set(ladder_set.bots, seed, ladder_set.set_id, ladder_set.first, plan)
 
 
 class LadderRun(LeagueRun):
@@ -191,7 +198,7 @@ class LadderRun(LeagueRun):
         seed = self.deals.seed_for(ladder_set.set_id)
         occasion = Occasion("league", self.name, ladder_set.set_id, self.deals.commitment)
         control = self.config.time.control()
-        games = duplicate_set(ladder_set.bots, seed, ladder_set.set_id, ladder_set.first)
+        games = ladder_games(ladder_set, seed)
         specs = [
             GameSpec(game.index, self.config.ruleset, game.seats, game.seed, control, occasion)
             for game in games

@@ -17,9 +17,13 @@ from pathlib import Path
 
 import grpc
 import pytest
+from rage_referee.hosted.ladder_run import ladder_games
 from rage_referee.league.bundle import verify_bundle
+from rage_referee.league.store import GameRow
 from rage_referee.submissions.pack import chunks, pack
 from rage_sdk.pb import referee_pb2 as pb
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
 
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
 from tests.referee.hosted.test_hosted_submitted_league import wait_over
@@ -202,5 +206,45 @@ def test_a_ladder_starts_pauses_resumes_and_cancels_as_a_league(tmp_path: Path) 
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder"))
         assert info.value.details() == "ladder 'ladder' is cancelled; only a ladder that has run has a final"
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.slow
+def test_a_set_cut_short_is_finished_first_with_its_seats_and_deal(tmp_path: Path) -> None:
+    """As after a kill -9 between a set's games: its first game stored, its second not. The run plays the
+    second first, seated and dealt as the book's set says, and the table counts the set once."""
+
+    async def scenario(hosted: Referee) -> None:
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        for name, owner in (("ann", "a"), ("bob", "b")):
+            await submit(hosted, name, bot_folder(tmp_path / name), owner)
+        await hosted.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        await until(hosted, lambda ladder: ladder.sets >= 2)
+        await hosted.call("PauseLeague", pb.LeagueRequest(league="ladder"))
+        while hosted.contest.leagues.playing("ladder"):
+            await asyncio.sleep(0.1)
+        store, book = hosted.contest.store, hosted.contest.leagues.book
+        league_id = store.league("ladder", create=False)
+        cut = next(s for s in book.sets(league_id) if set(s.indices) <= store.finished(league_id))
+        kept = store.record(league_id, cut.first)
+        with Session(store.engine) as session:  # the second game of the set never stored
+            session.execute(delete(GameRow).where(GameRow.league_id == league_id, GameRow.index == cut.first + 1))
+            session.commit()
+        before = await standings(hosted)
+        assert before.sets == len([s for s in book.sets(league_id) if set(s.indices) <= store.finished(league_id)])
+        await hosted.call("ResumeLeague", pb.LeagueRequest(league="ladder"))
+        deadline = time.monotonic() + 60
+        while cut.first + 1 not in store.finished(league_id):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        replayed = store.games(league_id)
+        pair = [game for game in replayed if game.set_id == cut.set_id]
+        assert [game.index for game in pair] == [cut.first, cut.first + 1]
+        assert pair[0].seed == pair[1].seed and pair[1].figures.seats == tuple(reversed(pair[0].figures.seats))
+        assert store.record(league_id, cut.first) == kept
+        planned = [g.seats for g in ladder_games(cut, pair[0].seed)]
+        assert [game.figures.seats for game in pair] == planned
+        await hosted.call("CancelLeague", pb.LeagueRequest(league="ladder"))
 
     run(tmp_path, scenario)

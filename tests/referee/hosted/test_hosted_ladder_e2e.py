@@ -23,9 +23,8 @@ import pytest
 from rage_referee.cli import app
 from rage_referee.hosted.ladder_book import LadderBook
 from rage_referee.hosted.ladder_definition import ladder_definition
-from rage_referee.hosted.ladder_run import read_state
+from rage_referee.hosted.ladder_run import ladder_games, read_state
 from rage_referee.hosted.registry import Registry
-from rage_referee.league.schedule import duplicate_set
 from rage_referee.league.store import Store
 from rage_referee.seats import free_port
 from rage_sdk.pb import referee_pb2 as pb
@@ -195,7 +194,8 @@ def test_a_hosted_ladder_from_submissions_to_a_verified_final(tmp_path: Path) ->
         by_index = {game.index: game for game in games}
         assert len(by_index) == len(games) and {g.index for g in games_then} <= set(by_index)
         for ladder_set in sets:  # every stored game is its set's, seated as the set's plan says: none played twice
-            for planned in duplicate_set(ladder_set.bots, 0, ladder_set.set_id, ladder_set.first):
+            seed = next((by_index[i].seed for i in ladder_set.indices if i in by_index), 0)
+            for planned in ladder_games(ladder_set, seed):
                 if planned.index in by_index:
                     assert by_index[planned.index].figures.seats == planned.seats
                     assert by_index[planned.index].set_id == ladder_set.set_id
