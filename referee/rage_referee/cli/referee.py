@@ -573,6 +573,12 @@ def create_command(
 def _league_line(league: pb.LeagueInfo) -> str:
     status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
+    if league.ladder:
+        line = (
+            f"{league.name}: {status}, ladder, {league.games_done} games, {league.players} per table, "
+            f"ruleset {league.ruleset}, {deals}"
+        )
+        return line + (f"; submitted bots: {league.sandbox}" if league.sandbox else "")
     bots = ", ".join(f"{bot} {league.versions[bot]}" if bot in league.versions else bot for bot in league.bots)
     line = (
         f"{league.name}: {status}, {league.games_done}/{league.games_total} games, "
@@ -629,6 +635,74 @@ def reveal_command(
     out.print(f"{reply.league}: deal key {reply.key} (commitment {reply.commitment})")
 
 
+@app.command("finalize")
+def finalize_command(
+    league: LeagueArgument,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            min=2, help="Finalists: the top K bots of the leaderboard (default: every active bot).", show_default=False
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="The cap on the final's games, in whole round robins (default: 1000).", show_default=False
+        ),
+    ] = None,
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Finalize a ladder (admin token): freeze it, pin each finalist's active version and play a duplicate round
+    robin among them until every adjacent pair of its standings is separated, or the cap; the ladder then finishes."""
+    from rage_sdk.pb import referee_pb2 as pb
+
+    request = pb.FinalizeRequest(league=league, top=top or 0, max_games=max_games or 0)
+    reply = remote(referee, token, tls_ca).call("FinalizeLadder", request)
+    out.print(_league_line(reply), markup=False)
+    finalists = ", ".join(f"{bot} {version}" for bot, version in sorted(reply.versions.items()))
+    out.print(f"finalists: {finalists}; follow it with: rage referee watch {league}", markup=False)
+
+
+@app.command("export")
+def export_command(
+    league: LeagueArgument,
+    folder: Annotated[
+        Path, typer.Argument(help="The folder to write the bundle into (new or empty).", show_default=False)
+    ],
+    referee: RefereeOption = DEFAULT_REFEREE,
+    token: TokenOption = None,
+    tls_ca: TlsCaOption = None,
+) -> None:
+    """Write a finished ladder's final as a contest bundle (admin token), its deal key revealed; check it with
+    rage league verify-bundle."""
+    import grpc
+    from rage_sdk.pb import referee_pb2 as pb
+    from rage_sdk.pb import referee_pb2_grpc
+
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        fail(f"{folder}: give a new or empty folder")
+    target = remote(referee, token, tls_ca)
+    with target.channel() as channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
+        try:
+            files = list(stub.ExportFinal(pb.LeagueRequest(league=league), metadata=target.metadata()))
+        except grpc.RpcError as error:
+            refused(error, target.address)
+    try:
+        for file in files:
+            path = folder / file.path
+            if path.resolve().parent != folder.resolve() and folder.resolve() not in path.resolve().parents:
+                fail(f"the referee sent a file outside the bundle: {file.path[:80]!r}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(file.data)
+    except OSError as error:
+        fail(f"cannot write {folder}: {error.strerror or error}")
+    out.print(f"the final of {league}: {len(files)} files written to {folder}/", markup=False)
+    out.print(f"check it with: rage league verify-bundle {folder}", markup=False)
+
+
 # ---------------------------------------------------------------------- anyone with a token
 
 
@@ -640,12 +714,22 @@ def standings_command(
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
 ) -> None:
-    """The league's rating table, as rage ratings prints it."""
+    """The league's rating table, as rage ratings prints it; a ladder's leaderboard (rank, bot, owner, version,
+    mu, sigma, rating = mu - 3 sigma, sets, games, last game, status)."""
     from rage_sdk.pb import referee_pb2 as pb
 
     from ..hosted.messages import audit_of, rating_row
 
     reply = remote(referee, token, tls_ca).call("GetStandings", pb.LeagueRequest(league=league))
+    if reply.HasField("ladder"):
+        from .ladder_table import render_ladder
+
+        render_ladder(reply.ladder, format, reply.final if reply.HasField("final") else None)
+        deals = (
+            f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
+        )
+        (out if format is Format.TABLE else err).print(deals)
+        return
     owners = {row.bot: row.owner for row in reply.rows}
     audits = {row.bot: audit for row in reply.rows if (audit := audit_of(row)) is not None}
     rows = [rating_row(row) for row in reply.rows]
@@ -757,7 +841,7 @@ def _show(event: pb.LeagueEvent) -> None:
             for name, total, place in zip(game.seats, game.totals, game.places)
         )
         forfeited = f"  forfeited: {', '.join(map(name_text, game.forfeited))}" if game.forfeited else ""
-        done = (f"[{game.games_done}/{game.games_total}]", "dim")
+        done = (f"[{game.games_done}/{game.games_total}]" if game.games_total else f"[{game.games_done}]", "dim")
         out.print(Text.assemble(f"game {game.game}: {seats}{forfeited}  ", done))
     elif kind == "bot_faulted":
         fault = event.bot_faulted
@@ -769,6 +853,12 @@ def _show(event: pb.LeagueEvent) -> None:
                 f"  fault: {name_text(fault.bot)} {fault.kind} in game {fault.game} ({where}): {bot_text(fault.detail)}"
             )
         out.print(line, style="yellow", markup=False)
+    elif kind == "ladder_changed":
+        ladder = event.ladder_changed
+        rows = ", ".join(
+            f"{row.rank}. {name_text(row.bot)} {row.version} {row.rating:.2f}" for row in ladder.rows if row.rank
+        )
+        out.print(f"  leaderboard after {ladder.sets} sets ({ladder.games} games): {rows}", style="cyan")
     elif kind == "standings_changed":
         table = event.standings_changed
         rows = ", ".join(f"{name_text(row.bot)} {row.elo:.0f}" for row in table.rows)

@@ -12,7 +12,7 @@ from ..runner.settings import LOCAL, RunnerSettings
 from .addresses import AllowList
 from .auth import Authenticator, token_hash
 from .events import EventHub
-from .leagues import LeagueManager
+from .ladders import LadderManager
 from .registry import Registry
 from .standings import StandingsCache
 from .submissions import SandboxPolicy, Submissions
@@ -26,7 +26,7 @@ class Contest:
     auth: Authenticator
     allow: AllowList
     hub: EventHub
-    leagues: LeagueManager
+    leagues: LadderManager
     standings: StandingsCache
     submissions: Submissions
 
@@ -60,7 +60,7 @@ class Contest:
             Authenticator(admin_token, registry.holder_of_hash),
             allow,
             hub,
-            LeagueManager(registry, store, hub, allow, submissions, runner),
+            LadderManager(registry, store, hub, allow, submissions, runner),
             StandingsCache(store),
             submissions,
         )

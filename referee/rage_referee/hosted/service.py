@@ -10,8 +10,10 @@ import asyncio
 import functools
 import json
 import logging
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
@@ -31,6 +33,8 @@ from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from .events import Watcher
+from .ladder_definition import is_ladder, read_ladder
+from .ladder_messages import ladder, ladder_event
 from .leagues import failure_text, memory_notice, release_of
 from .registry import ENTRY_ENTRANT, EntrantEntry, LeagueEntry, LeagueStatus
 from .standings import Table, point_table
@@ -133,10 +137,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         done = self.contest.store.count(entry.league_id)
         commitment = self.contest.leagues.deal_commitment(entry)
         submissions = self.contest.submissions
-        submitted = submissions.versions.submitted().intersection(entry.bots)
+        ladder = is_ladder(entry.definition)
+        submitted = submissions.versions.submitted()
+        if not ladder:  # a ladder plays every submitted bot
+            submitted &= set(entry.bots)
         sandbox = submissions.policy.describe() if submitted else ""
         pins = submissions.versions.pins(entry.league_id)
-        return messages.league_info(entry, done, commitment, sandbox, pins)
+        info = messages.league_info(entry, done, commitment, sandbox, pins)
+        info.ladder = ladder
+        return info
 
     def _current(self, name: str) -> str:
         entry = self.contest.submissions.versions.current(name)
@@ -269,6 +278,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def CreateLeague(self, request: pb.CreateLeagueRequest, context: Any) -> pb.LeagueInfo:
         self._caller(context).require_admin("create a league")
+        if is_ladder(request.definition):
+            ladder = await asyncio.to_thread(read_ladder, request.definition, request.name)
+            entry = self.contest.leagues.create_ladder(ladder, request.definition)
+            log.info("ladder %s created", entry.name)
+            return self._info(entry)
         registered = self.contest.leagues.targets()
         # Off the event loop: a big schedule takes a second to build, and other calls must not wait for it.
         definition = await asyncio.to_thread(read_definition, request.definition, request.name, registered)
@@ -299,6 +313,27 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def CancelLeague(self, request: pb.LeagueRequest, context: Any) -> pb.LeagueInfo:
         return await self._change_league(request, context, "cancel")
+
+    @refusals
+    async def FinalizeLadder(self, request: pb.FinalizeRequest, context: Any) -> pb.LeagueInfo:
+        self._caller(context).require_admin("finalize a ladder")
+        name = self._league(request.league).name
+        entry = await self.contest.leagues.finalize(name, request.top or None, request.max_games or None)
+        return self._info(entry)
+
+    async def ExportFinal(self, request: pb.LeagueRequest, context: Any) -> AsyncIterator[pb.BundleFile]:
+        try:
+            self._caller(context).require_admin("export a final")
+            entry = self._league(request.league)
+            with tempfile.TemporaryDirectory() as folder:
+                await asyncio.to_thread(self.contest.leagues.final_bundle, entry, Path(folder))
+                files = sorted(path for path in Path(folder).rglob("*") if path.is_file())
+                contents = [(path.relative_to(folder).as_posix(), path.read_bytes()) for path in files]
+        except ContestError as error:
+            await context.abort(error.code, str(error))
+            return
+        for path, data in contents:
+            yield pb.BundleFile(path=path, data=data)
 
     @refusals
     async def RevealDealKey(self, request: pb.LeagueRequest, context: Any) -> pb.DealKey:
@@ -340,6 +375,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         (point estimates) while a duplicate set is still being played."""
         caller = self._caller(context)
         entry = self._league(request.league)
+        if is_ladder(entry.definition):
+            leagues = self.contest.leagues
+            state = await asyncio.to_thread(leagues.state, entry)
+            final = await asyncio.to_thread(leagues.final_standings, entry, state)
+            commitment = leagues.deal_commitment(entry)
+            reply = pb.Standings(league=entry.name, deal_commitment=commitment, ladder=ladder(entry.name, state))
+            if final is not None:
+                reply.final.CopyFrom(final)
+            return reply
         release = release_of(entry)
         fit = None if release.over or caller.role is Role.ADMIN else await self._released_fit(entry, release)
         table = fit.table if fit is not None else None
@@ -353,7 +397,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def GetRecord(self, request: pb.GetRecordRequest, context: Any) -> pb.GameRecord:
         self._caller(context)
         entry = self._league(request.league)
-        if request.game >= entry.games_total:
+        if request.game >= entry.games_total and not is_ladder(entry.definition):
             raise InvalidArgument("game", f"league {entry.name!r} has games 0-{entry.games_total - 1}")
         record = self.contest.store.record(entry.league_id, request.game)
         if record is None:
@@ -393,7 +437,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
         stored = store.count(entry.league_id) if games is None else len(games)
         yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
-        fit = None if release is None or not stored else await self._released_fit(entry, release, games)
+        ladder_shown = is_ladder(entry.definition)  # its leaderboard rates whole sets alone: shown to anyone
+        fit = None if release is None or not stored or ladder_shown else await self._released_fit(entry, release, games)
         released = None
         if release is not None:
             shown = {game.index for game in release.released(games or ())}
@@ -405,7 +450,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             for event in game_events if released is None else released.history(game.index, game_events):
                 yield event
         fitted = 0
-        if fit is not None and fit.table is not None:
+        if ladder_shown:
+            yield ladder_event(name, await asyncio.to_thread(self.contest.leagues.state, entry))
+        elif fit is not None and fit.table is not None:
             yield messages.standings_event(name, fit.table, self.contest.submissions.versions.pins(entry.league_id))
         elif stored:
             table = await self.contest.standings.points(entry.league_id, forfeits_of(entry.definition), games)
@@ -439,7 +486,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 sent = released.live(live)
                 for event in sent:
                     yield event
-                if any(event.WhichOneof("kind") == "game_finished" for event in sent):
+                if not ladder_shown and any(event.WhichOneof("kind") == "game_finished" for event in sent):
                     forfeits = forfeits_of(entry.definition)
                     partial = (await self._released_fit(entry, release)).table  # none: every stored game is shown
                     whole = partial or await self.contest.standings.points(entry.league_id, forfeits)

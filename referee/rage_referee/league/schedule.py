@@ -210,7 +210,7 @@ def schedule(
             deal = deal_seed(set_id, key=deal_key, seed=seed)
             if duplicate:
                 order = tuple(table[i] for i in shuffled(tuple(range(players)), seed, 2_000_000 + set_id))
-                out += duplicate_set(order, deal, set_id, len(out), _secret_order(seatings(players), deal, version))
+                out += duplicate_set(order, deal, set_id, len(out), secret_order(seatings(players), deal, version))
             else:
                 rotation = played[t] % players
                 if rotation == 0:
@@ -221,7 +221,7 @@ def schedule(
     return out
 
 
-def _secret_order(plan: tuple[Seating, ...], deal: int, version: int) -> tuple[Seating, ...]:
+def secret_order(plan: tuple[Seating, ...], deal: int, version: int) -> tuple[Seating, ...]:
     """A set's seatings in the order its games are played: drawn from the set's deal seed, which no bot
     knows before the set is over (version 1: the design's own order)."""
     if version == 1:

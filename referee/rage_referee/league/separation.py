@@ -66,11 +66,17 @@ class SetWatch:
         rows = rating_table(self.complete, samples=0, with_skill=False, forfeits=self.forfeits)
         return [row.name for row in rows if not math.isnan(row.elo)]
 
-    def separated(self) -> bool:
-        """Every adjacent pair of the standings separated, over the complete sets."""
+    def pairs(self) -> tuple[list[str], list[PairRow]]:
+        """The standings over the complete sets, best first, and every pair of them (the better-placed as
+        ``a``), Holm-corrected across the matrix."""
         order = self.order()
         figures = {
             (a, b): self.figures.get((a, b)) or [-x for x in self.figures.get((b, a), [])]
             for a, b in combinations(order, 2)
         }
-        return adjacent_separated(pair_rows(figures), order)
+        return order, pair_rows(figures)
+
+    def separated(self) -> bool:
+        """Every adjacent pair of the standings separated, over the complete sets."""
+        order, rows = self.pairs()
+        return adjacent_separated(rows, order)

@@ -313,6 +313,14 @@ class Store:
             query = select(GameRow.index).where(GameRow.league_id == league_id)
             return list(session.scalars(query.order_by(GameRow.finished_at, GameRow.id)))
 
+    def finish_times(self, league_id: int) -> dict[int, float]:
+        """When each of the league's stored games was stored (seconds since the epoch), by index, in the order
+        they were stored."""
+        with Session(self.engine) as session:
+            query = select(GameRow.index, GameRow.finished_at).where(GameRow.league_id == league_id)
+            rows = session.execute(query.order_by(GameRow.finished_at, GameRow.id))
+            return {index: _aware(at).timestamp() for index, at in rows}
+
     def record(self, league_id: int, index: int) -> dict[str, Any] | None:
         """One stored game's rage-record/1, or ``None`` when it is not stored."""
         with Session(self.engine) as session:
@@ -343,6 +351,11 @@ _COLUMNS = [
     GameRow.rounds,
     GameRow.faults,
 ]
+
+
+def _aware(at: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _game(

@@ -42,6 +42,9 @@ from ..hosted.bot_logs import game_log, league_logs, logged_games
 from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.events import Watcher
+from ..hosted.ladder_definition import is_ladder
+from ..hosted.ladder_messages import ladder
+from ..hosted.ladder_table import LadderState
 from ..hosted.leagues import release_of
 from ..hosted.messages import STATUS
 from ..hosted.registry import LeagueEntry, LeagueStatus
@@ -72,6 +75,7 @@ from .pages import (
     render_game,
     render_games,
     render_index,
+    render_ladder,
     render_log,
     replay_script,
 )
@@ -113,19 +117,33 @@ def allowed_views(caller: Caller, game: FinishedGame, owners: Mapping[str, str])
     return [*own, SPECTATOR]
 
 
-def version_lines(versions: Sequence[VersionEntry], pinned: str | None) -> list[VersionLine]:
+def version_lines(
+    versions: Sequence[VersionEntry], pinned: str | None, rated: Mapping[str, str] | None = None
+) -> list[VersionLine]:
     """A submitted bot's versions as its page in a hosted league lists them, newest first; ``pinned`` is
-    the version the league plays."""
+    the version the league plays; ``rated``: in a ladder, each version's status and rating there."""
+    rated = rated or {}
+
+    def status(entry: VersionEntry) -> str:
+        if entry.version in rated:
+            return rated[entry.version] + (", pinned for the final" if entry.version == pinned else "")
+        return "plays in this league" if entry.version == pinned else "built" if entry.ok else "failed to build"
+
     return [
-        VersionLine(
-            entry.short,
-            entry.submitted_at,
-            entry.seconds,
-            "plays in this league" if entry.version == pinned else "built" if entry.ok else "failed to build",
-            "" if entry.ok else entry.detail,
-        )
+        VersionLine(entry.short, entry.submitted_at, entry.seconds, status(entry), "" if entry.ok else entry.detail)
         for entry in versions
     ]
+
+
+def ladder_lines(state: LadderState) -> dict[str, str]:
+    """Each version's line on a ladder: its status and rating, by version (``sha256:HEX``)."""
+    return {
+        row.version.version: (
+            f"{row.status}{f' #{row.rank}' if row.rank else ''}: rating {row.rating.conservative:.2f} "
+            f"(mu {row.rating.mu:.2f}, sigma {row.rating.sigma:.2f}), {row.rating.sets} sets, {row.rating.games} games"
+        )
+        for row in state.rows
+    }
 
 
 class PageCache:
@@ -213,7 +231,8 @@ class LivePages:
                 collusion=table.collusion,
                 played=len(stored),
             )
-            owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if bot.name in entry.bots}
+            ladder = is_ladder(entry.definition)  # every bot plays a ladder
+            owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if ladder or bot.name in entry.bots}
             snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
             self._snapshots[entry.name] = snapshot
             return entry, snapshot
@@ -266,8 +285,16 @@ class LivePages:
         return page
 
     async def index(self, request: Request) -> str:
-        _, snapshot = await self.snapshot(request)
+        entry, snapshot = await self.snapshot(request)
+        if is_ladder(entry.definition):
+            return await self.cached(snapshot, "index.html", lambda: {"index.html": self._ladder_page(entry, snapshot)})
         return await self.cached(snapshot, "index.html", lambda: {"index.html": render_index(snapshot.league)})
+
+    def _ladder_page(self, entry: LeagueEntry, snapshot: Snapshot) -> str:
+        """A ladder's front page: its leaderboard now, and its final's standings once there are (blocking)."""
+        leagues = self.contest.leagues
+        state = leagues.state(entry)
+        return render_ladder(snapshot.league, ladder(entry.name, state), leagues.final_standings(entry, state))
 
     async def games_list(self, request: Request, number: int) -> str:
         _, snapshot = await self.snapshot(request)
@@ -304,8 +331,9 @@ class LivePages:
             pins = versions.pins(entry.league_id)
             folder, shown = league_logs(self.contest.submissions.root, entry.name), self.shown(entry, league)
             pages = {}
+            rated = ladder_lines(self.contest.leagues.state(entry)) if is_ladder(entry.definition) else {}
             for file, bot in bots.items():
-                lines = version_lines(versions.of(bot), pins.get(bot))
+                lines = version_lines(versions.of(bot), pins.get(bot), rated)
                 owner = OwnerView(logged_games(folder, bot, shown))
                 pages[f"bots/{file}.html"] = render_bot(full, bot, lines)
                 pages[f"bots/{file}.html?owner"] = render_bot(full, bot, lines, owner)

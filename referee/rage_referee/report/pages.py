@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
@@ -199,6 +199,22 @@ def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), 
             root="../",
         )
     )
+
+
+def render_ladder(league: League, ladder: Any, final: Any | None) -> str:
+    """A ladder's front page: its leaderboard (a ``rage.v1.Ladder``), its final's standings once finalized,
+    and its recent games."""
+    recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
+    return (
+        environment()
+        .get_template("ladder.html")
+        .render(league=league, ladder=ladder, final=final, recent=recent, root="", own=None, last_game=last_game)
+    )
+
+
+def last_game(unix: int) -> str:
+    """When a version last played, in UTC; empty before its first set."""
+    return datetime.fromtimestamp(unix, UTC).strftime("%Y-%m-%d %H:%M") if unix else ""
 
 
 def log_file(bot: str, game: int) -> str:

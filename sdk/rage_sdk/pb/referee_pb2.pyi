@@ -208,7 +208,7 @@ class LeagueRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ...) -> None: ...
 
 class LeagueInfo(_message.Message):
-    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions", "memory_notice")
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions", "memory_notice", "ladder")
     class VersionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -228,6 +228,7 @@ class LeagueInfo(_message.Message):
     SANDBOX_FIELD_NUMBER: _ClassVar[int]
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
     MEMORY_NOTICE_FIELD_NUMBER: _ClassVar[int]
+    LADDER_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: LeagueStatus
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -240,7 +241,8 @@ class LeagueInfo(_message.Message):
     sandbox: str
     versions: _containers.ScalarMap[str, str]
     memory_notice: str
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ..., memory_notice: _Optional[str] = ...) -> None: ...
+    ladder: bool
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ..., memory_notice: _Optional[str] = ..., ladder: _Optional[bool] = ...) -> None: ...
 
 class ListLeaguesRequest(_message.Message):
     __slots__ = ()
@@ -253,20 +255,86 @@ class ListLeaguesReply(_message.Message):
     def __init__(self, leagues: _Optional[_Iterable[_Union[LeagueInfo, _Mapping]]] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment", "pairs")
+    __slots__ = ("league", "games", "intervals", "rows", "deal_commitment", "pairs", "ladder", "final")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     INTERVALS_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     PAIRS_FIELD_NUMBER: _ClassVar[int]
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
     league: str
     games: int
     intervals: bool
     rows: _containers.RepeatedCompositeFieldContainer[StandingsRow]
     deal_commitment: str
     pairs: _containers.RepeatedCompositeFieldContainer[StandingsPair]
-    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ..., pairs: _Optional[_Iterable[_Union[StandingsPair, _Mapping]]] = ...) -> None: ...
+    ladder: Ladder
+    final: Ladder
+    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ..., pairs: _Optional[_Iterable[_Union[StandingsPair, _Mapping]]] = ..., ladder: _Optional[_Union[Ladder, _Mapping]] = ..., final: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
+
+class Ladder(_message.Message):
+    __slots__ = ("league", "sets", "games", "rows", "final")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    sets: int
+    games: int
+    rows: _containers.RepeatedCompositeFieldContainer[LadderRow]
+    final: bool
+    def __init__(self, league: _Optional[str] = ..., sets: _Optional[int] = ..., games: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[LadderRow, _Mapping]]] = ..., final: _Optional[bool] = ...) -> None: ...
+
+class LadderRow(_message.Message):
+    __slots__ = ("rank", "bot", "owner", "version", "mu", "sigma", "rating", "sets", "games", "last_game_unix", "status", "separated", "difference")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    LAST_GAME_UNIX_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    bot: str
+    owner: str
+    version: str
+    mu: float
+    sigma: float
+    rating: float
+    sets: int
+    games: int
+    last_game_unix: int
+    status: str
+    separated: bool
+    difference: float
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., owner: _Optional[str] = ..., version: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., rating: _Optional[float] = ..., sets: _Optional[int] = ..., games: _Optional[int] = ..., last_game_unix: _Optional[int] = ..., status: _Optional[str] = ..., separated: _Optional[bool] = ..., difference: _Optional[float] = ...) -> None: ...
+
+class BundleFile(_message.Message):
+    __slots__ = ("path", "data")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    data: bytes
+    def __init__(self, path: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class FinalizeRequest(_message.Message):
+    __slots__ = ("league", "top", "max_games")
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    league: str
+    top: int
+    max_games: int
+    def __init__(self, league: _Optional[str] = ..., top: _Optional[int] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class StandingsPair(_message.Message):
     __slots__ = ("a", "b", "sets", "difference", "low", "high", "los", "p", "low_corrected", "high_corrected", "p_corrected", "separated")
@@ -383,18 +451,20 @@ class WatchRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ..., history: _Optional[bool] = ...) -> None: ...
 
 class LeagueEvent(_message.Message):
-    __slots__ = ("league", "status_changed", "game_finished", "bot_faulted", "standings_changed")
+    __slots__ = ("league", "status_changed", "game_finished", "bot_faulted", "standings_changed", "ladder_changed")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_CHANGED_FIELD_NUMBER: _ClassVar[int]
     GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
     BOT_FAULTED_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    LADDER_CHANGED_FIELD_NUMBER: _ClassVar[int]
     league: str
     status_changed: StatusChanged
     game_finished: GameFinished
     bot_faulted: BotFaulted
     standings_changed: Standings
-    def __init__(self, league: _Optional[str] = ..., status_changed: _Optional[_Union[StatusChanged, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., bot_faulted: _Optional[_Union[BotFaulted, _Mapping]] = ..., standings_changed: _Optional[_Union[Standings, _Mapping]] = ...) -> None: ...
+    ladder_changed: Ladder
+    def __init__(self, league: _Optional[str] = ..., status_changed: _Optional[_Union[StatusChanged, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., bot_faulted: _Optional[_Union[BotFaulted, _Mapping]] = ..., standings_changed: _Optional[_Union[Standings, _Mapping]] = ..., ladder_changed: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
 
 class StatusChanged(_message.Message):
     __slots__ = ("status", "games_done", "games_total", "reason")

@@ -134,6 +134,16 @@ class RefereeStub:
                 request_serializer=rage_dot_v1_dot_referee__pb2.WatchRequest.SerializeToString,
                 response_deserializer=rage_dot_v1_dot_referee__pb2.LeagueEvent.FromString,
                 _registered_method=True)
+        self.FinalizeLadder = channel.unary_unary(
+                '/rage.v1.Referee/FinalizeLadder',
+                request_serializer=rage_dot_v1_dot_referee__pb2.FinalizeRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.LeagueInfo.FromString,
+                _registered_method=True)
+        self.ExportFinal = channel.unary_stream(
+                '/rage.v1.Referee/ExportFinal',
+                request_serializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
+                response_deserializer=rage_dot_v1_dot_referee__pb2.BundleFile.FromString,
+                _registered_method=True)
 
 
 class RefereeServicer:
@@ -290,6 +300,23 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def FinalizeLadder(self, request, context):
+        """The organizer (admin token), for a ladder (a contest file with a [ladder] table): freeze its
+        submissions, pin each bot's active version and play a duplicate round robin among the `top` bots of
+        its leaderboard until every adjacent pair is separated or the cap on games; the ladder then finishes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportFinal(self, request, context):
+        """The organizer: a finished ladder's final as a contest bundle (rage league verify-bundle checks it), one
+        file a message, its deal key revealed (deal-key.json) as it is written.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RefereeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -392,6 +419,16 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.Watch,
                     request_deserializer=rage_dot_v1_dot_referee__pb2.WatchRequest.FromString,
                     response_serializer=rage_dot_v1_dot_referee__pb2.LeagueEvent.SerializeToString,
+            ),
+            'FinalizeLadder': grpc.unary_unary_rpc_method_handler(
+                    servicer.FinalizeLadder,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.FinalizeRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.LeagueInfo.SerializeToString,
+            ),
+            'ExportFinal': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportFinal,
+                    request_deserializer=rage_dot_v1_dot_referee__pb2.LeagueRequest.FromString,
+                    response_serializer=rage_dot_v1_dot_referee__pb2.BundleFile.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -934,6 +971,60 @@ class Referee:
             '/rage.v1.Referee/Watch',
             rage_dot_v1_dot_referee__pb2.WatchRequest.SerializeToString,
             rage_dot_v1_dot_referee__pb2.LeagueEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FinalizeLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rage.v1.Referee/FinalizeLadder',
+            rage_dot_v1_dot_referee__pb2.FinalizeRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.LeagueInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportFinal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/rage.v1.Referee/ExportFinal',
+            rage_dot_v1_dot_referee__pb2.LeagueRequest.SerializeToString,
+            rage_dot_v1_dot_referee__pb2.BundleFile.FromString,
             options,
             channel_credentials,
             insecure,

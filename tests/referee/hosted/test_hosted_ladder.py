@@ -1,0 +1,250 @@
+"""A hosted ladder, called in process on loopback (submitted bots run without the sandbox here):
+
+- a contest file makes a ladder; start, pause, resume and cancel it as a league;
+- submitted bots join at any time and play duplicate sets at the matchmaker's tables, owners apart;
+- a new version replaces the old one at the tables (the old keeps its rating, retired); a version that
+  fails to build leaves the previous one playing, its owner told why in the reply;
+- a bot that crashes at every start is forfeited and fails, without dragging the others' ratings;
+- the leaderboard (GetStandings) and Watch's ladder events; a contest file with a schedule is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+from rage_referee.hosted.ladder_run import ladder_games
+from rage_referee.league.bundle import verify_bundle
+from rage_referee.league.store import GameRow
+from rage_referee.submissions.pack import chunks, pack
+from rage_sdk.pb import referee_pb2 as pb
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
+from tests.referee.hosted.test_hosted_submitted_league import wait_over
+
+CONTEST = """
+name = "ladder"
+players = 2
+
+[ruleset]
+preset = "amigo"
+rounds = [1]
+
+[time]
+decision_ms = 2000
+
+[ladder]
+concurrency = 2
+placement_sets = 2
+"""
+CRASHING = 'name = "crash"\nruntime = "python"\nrun = "python -c \'raise SystemExit(3)\'"\n'
+BROKEN = MANIFEST.replace("python -m compileall -q .", "python -c 'raise SystemExit(1)'")
+
+
+async def submit(hosted: Referee, name: str, folder: Path, owner: str = "", token: str = ENTRY) -> pb.SubmitBotReply:
+    data = pack(folder)
+
+    async def requests() -> AsyncIterator[pb.SubmitBotChunk]:
+        for number, piece in enumerate(chunks(data)):
+            first = number == 0
+            yield pb.SubmitBotChunk(
+                name=name if first else "", format="tar.gz" if first else "", owner=owner, data=piece
+            )
+
+    reply: pb.SubmitBotReply = await hosted.stub.SubmitBot(requests(), metadata=hosted.as_(token), timeout=120)
+    return reply
+
+
+async def watch(hosted: Referee) -> list[pb.LeagueEvent]:
+    """A Watch of the ladder with an entrant's token, to its end."""
+    stream = hosted.stub.Watch(pb.WatchRequest(league="ladder"), metadata=hosted.as_(ENTRY))
+    return [event async for event in stream]
+
+
+async def standings(hosted: Referee, token: str = ENTRY) -> pb.Ladder:
+    reply = await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"), token)
+    assert reply.HasField("ladder")
+    return reply.ladder
+
+
+async def until(hosted: Referee, check: object, timeout: float = 120.0) -> pb.Ladder:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ladder = await standings(hosted)
+        if check(ladder):  # type: ignore[operator]
+            return ladder
+        await asyncio.sleep(0.3)
+    raise AssertionError(f"the ladder never got there: {ladder}")
+
+
+def rows(ladder: pb.Ladder) -> dict[str, pb.LadderRow]:
+    return {f"{row.bot}@{row.version}": row for row in ladder.rows}
+
+
+@pytest.mark.slow
+def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path) -> None:
+    async def scenario(hosted: Referee) -> None:
+        created = await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        assert created.ladder and created.games_total == 0 and created.deal_commitment
+        tokens = {}
+        for name, owner in (("ann", "a"), ("bob", "b"), ("cat", "c")):
+            tokens[name] = (await submit(hosted, name, bot_folder(tmp_path / name), owner)).token
+        crash = bot_folder(tmp_path / "crash", CRASHING)
+        await submit(hosted, "crash", crash, "d")
+        await hosted.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        watched = asyncio.create_task(watch(hosted))
+        late = await submit(hosted, "dan", bot_folder(tmp_path / "dan"), "a")  # joins while it runs; ann's owner
+        assert late.version.build == pb.BUILD_STATE_OK
+
+        first = await until(hosted, lambda ladder: ladder.sets >= 8 and any(r.status == "failed" for r in ladder.rows))
+        failed = [row for row in first.rows if row.status == "failed"]
+        assert [row.bot for row in failed] == ["crash"] and failed[0].rank == 0
+        assert {row.bot for row in first.rows} == {"ann", "bob", "cat", "crash", "dan"}
+
+        folder = tmp_path / "bob"
+        (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# version 2\n")
+        second = await submit(hosted, "bob", folder, token=tokens["bob"])
+        broken = bot_folder(tmp_path / "cat2", BROKEN)
+        refused = await submit(hosted, "cat", broken, token=tokens["cat"])
+        assert refused.version.build == pb.BUILD_STATE_FAILED and "exit code 1" in refused.version.build_detail
+        new = f"bob@{second.bot.version}"
+        later = await until(hosted, lambda ladder: rows(ladder).get(new) is not None and rows(ladder)[new].sets >= 2)
+        statuses = {key: row.status for key, row in rows(later).items()}
+        assert statuses[new] in ("placement", "active")
+        old = [key for key in statuses if key.startswith("bob@") and key != new]
+        assert len(old) == 1 and statuses[old[0]] == "retired"  # keeps its games and rating
+        assert rows(later)[old[0]].sets >= rows(first)[old[0]].sets > 0
+        cats = [key for key in statuses if key.startswith("cat@")]
+        assert len(cats) == 1 and statuses[cats[0]] in ("placement", "active")  # the failed build never joined
+
+        paused = await hosted.call("PauseLeague", pb.LeagueRequest(league="ladder"))
+        assert paused.status == pb.LEAGUE_STATUS_PAUSED
+        while hosted.contest.leagues.playing("ladder"):
+            await asyncio.sleep(0.1)
+        settled = await standings(hosted)
+        assert settled.games == settled.sets * 2  # every set whole: two seatings of one deal at two seats
+        games = hosted.contest.store.games(hosted.contest.store.league("ladder", create=False), False)
+        for set_games in _by_set(games).values():
+            assert len(set_games) == 2 and len({g.seed for g in set_games}) == 1
+            assert set_games[0].figures.seats == tuple(reversed(set_games[1].figures.seats))
+            owners = {"ann": "a", "dan": "a"}
+            assert len({owners.get(bot, bot) for bot in set_games[0].figures.seats}) == 2  # owners apart
+
+        request = pb.FinalizeRequest(league="ladder", top=3, max_games=12)
+        finalized = await hosted.call("FinalizeLadder", request)
+        assert finalized.status == pb.LEAGUE_STATUS_RUNNING and len(finalized.versions) == 3
+        leaders = [row.bot for row in (await standings(hosted)).rows if row.rank][:3]
+        assert sorted(finalized.versions) == sorted(leaders)
+        info = await wait_over(hosted, "ladder")
+        assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
+        reply = await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"))
+        final = reply.final
+        assert final.final and sorted(row.bot for row in final.rows) == sorted(leaders)
+        assert 6 <= final.games <= 12 and final.games % 6 == 0  # whole round robins: 3 pairs, 2 games a set
+        assert [row.HasField("separated") for row in final.rows] == [True, True, False]
+        with pytest.raises(grpc.aio.AioRpcError) as refusal:
+            await hosted.call("FinalizeLadder", request)
+        assert refusal.value.details() == "ladder 'ladder' is finished; only a ladder that has run has a final"
+
+        bundle = tmp_path / "bundle"
+        async for file in hosted.stub.ExportFinal(pb.LeagueRequest(league="ladder"), metadata=hosted.as_(ADMIN)):
+            (bundle / file.path).parent.mkdir(parents=True, exist_ok=True)
+            (bundle / file.path).write_bytes(file.data)
+        check = verify_bundle(bundle)
+        assert check.problems == [] and check.games == final.games
+
+        events = await asyncio.wait_for(watched, 30)  # the stream ends with the ladder
+        boards = [event.ladder_changed for event in events if event.WhichOneof("kind") == "ladder_changed"]
+        assert len(boards) >= 8 and [b.sets for b in boards] == sorted(b.sets for b in boards)
+        assert all(board.games == 2 * board.sets for board in boards)
+        finished = [event.game_finished for event in events if event.WhichOneof("kind") == "game_finished"]
+        assert finished and all(len(game.seats) == 2 for game in finished)
+
+    run(tmp_path, scenario)
+
+
+def _by_set(games: list) -> dict[int, list]:  # type: ignore[type-arg]
+    sets: dict[int, list] = {}  # type: ignore[type-arg]
+    for game in games:
+        sets.setdefault(game.set_id, []).append(game)
+    return sets
+
+
+def test_a_contest_file_with_a_schedule_is_refused_naming_the_key(tmp_path: Path) -> None:
+    async def scenario(hosted: Referee) -> None:
+        for key in ("games = 4", "bots = []", "games_per_table = 2"):
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                text = CONTEST.replace("players = 2", f"players = 2\n{key}")
+                await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=text))
+            assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            name = key.split(" ")[0]
+            assert info.value.details() == f"definition.{name}: not in a contest file: a ladder makes its own tables"
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            bad = CONTEST.replace("concurrency = 2", "concurrency = 0")
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=bad))
+        assert info.value.details().startswith("definition.ladder.concurrency: ")
+
+    run(tmp_path, scenario)
+
+
+def test_a_ladder_starts_pauses_resumes_and_cancels_as_a_league(tmp_path: Path) -> None:
+    async def scenario(hosted: Referee) -> None:
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        for verb, status in (
+            ("StartLeague", pb.LEAGUE_STATUS_RUNNING),
+            ("PauseLeague", pb.LEAGUE_STATUS_PAUSED),
+            ("ResumeLeague", pb.LEAGUE_STATUS_RUNNING),
+            ("CancelLeague", pb.LEAGUE_STATUS_CANCELLED),
+        ):
+            assert (await hosted.call(verb, pb.LeagueRequest(league="ladder"))).status == status
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder"))
+        assert info.value.details() == "ladder 'ladder' is cancelled; only a ladder that has run has a final"
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.slow
+def test_a_set_cut_short_is_finished_first_with_its_seats_and_deal(tmp_path: Path) -> None:
+    """As after a kill -9 between a set's games: its first game stored, its second not. The run plays the
+    second first, seated and dealt as the book's set says, and the table counts the set once."""
+
+    async def scenario(hosted: Referee) -> None:
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        for name, owner in (("ann", "a"), ("bob", "b")):
+            await submit(hosted, name, bot_folder(tmp_path / name), owner)
+        await hosted.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        await until(hosted, lambda ladder: ladder.sets >= 2)
+        await hosted.call("PauseLeague", pb.LeagueRequest(league="ladder"))
+        while hosted.contest.leagues.playing("ladder"):
+            await asyncio.sleep(0.1)
+        store, book = hosted.contest.store, hosted.contest.leagues.book
+        league_id = store.league("ladder", create=False)
+        cut = next(s for s in book.sets(league_id) if set(s.indices) <= store.finished(league_id))
+        kept = store.record(league_id, cut.first)
+        with Session(store.engine) as session:  # the second game of the set never stored
+            session.execute(delete(GameRow).where(GameRow.league_id == league_id, GameRow.index == cut.first + 1))
+            session.commit()
+        before = await standings(hosted)
+        assert before.sets == len([s for s in book.sets(league_id) if set(s.indices) <= store.finished(league_id)])
+        await hosted.call("ResumeLeague", pb.LeagueRequest(league="ladder"))
+        deadline = time.monotonic() + 60
+        while cut.first + 1 not in store.finished(league_id):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        replayed = store.games(league_id)
+        pair = [game for game in replayed if game.set_id == cut.set_id]
+        assert [game.index for game in pair] == [cut.first, cut.first + 1]
+        assert pair[0].seed == pair[1].seed and pair[1].figures.seats == tuple(reversed(pair[0].figures.seats))
+        assert store.record(league_id, cut.first) == kept
+        planned = [g.seats for g in ladder_games(cut, pair[0].seed)]
+        assert [game.figures.seats for game in pair] == planned
+        await hosted.call("CancelLeague", pb.LeagueRequest(league="ladder"))
+
+    run(tmp_path, scenario)
