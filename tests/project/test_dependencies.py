@@ -18,11 +18,23 @@ SDK_DEPENDENCIES = {"grpcio", "grpcio-health-checking", "protobuf", "pydantic"}
 """All a bot's environment needs besides the SDK."""
 
 
+def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:``, which run only for the type checker."""
+    found: list[ast.AST] = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for child in node.orelse:
+                found += [child, *_run_time_nodes(child)]
+            continue
+        found += [node, *_run_time_nodes(node)]
+    return found
+
+
 def imported(tree: Path) -> set[str]:
-    """The top-level names of every absolute import in the ``.py`` files under ``tree``."""
+    """The top-level names of every absolute import run in the ``.py`` files under ``tree``."""
     names: set[str] = set()
     for path in tree.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in _run_time_nodes(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
