@@ -539,7 +539,7 @@ class GameChecker:
         check_conservation(state)
         check_views(state)
         assert result.dealer == self.round_dealer
-        assert self.trump_model is not None and result.trump == self.trump_model.first
+        assert self.trump_model is not None and colour_code(result.trump) == self.trump_model.first
         assert result.cards == rules.rounds[result.round_number - 1]
         assert len(state.tricks) == result.cards
         assert result.trick_winners == tuple(trick.winner for trick in state.tricks)
