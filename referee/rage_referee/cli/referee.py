@@ -289,7 +289,7 @@ def serve_command(
         assert settings.policy is not None
         err.print(f"submitted bots: {settings.policy.describe()}", markup=False)
         if runner.kind is RunnerKind.RAY:
-            err.print(f"leagues: {runner.describe()} a league", markup=False)
+            err.print(f"leagues: {runner.describe()} a league; ladders: one worker a set", markup=False)
         if pages is not None:
             err.print(f"league pages on {pages_url(host, pages)} (read-only; sign in with a token)", markup=False)
 

@@ -10,6 +10,10 @@ moment it ends; when a set's last game is stored the leaderboard (:mod:`.ladder_
 from the stored games and announced. A set the book holds with games unstored (the referee stopped, or
 a game failed) is played to its end before any new table.
 
+On Ray a set's runner places one worker, whatever ``--ray-workers`` says: the set's games play one after
+another, so a second worker would only start, take the versions and launch every bot of the set again, and
+hold a CPU another set waits for. ``concurrency`` sets at once take ``concurrency`` workers.
+
 Before each round of matchmaking the run takes in every bot's newest version that built: a new version
 joins the ladder and replaces the previous one at the tables; a version that failed to build is never
 seen, so the previous one plays on. The run is a :class:`~.leagues.LeagueRun` (its stopping, failure
@@ -212,7 +216,7 @@ class LadderRun(LeagueRun):
             if game.set_id == ladder_set.set_id:
                 ledger.add_stored(game)  # a resumed set's fault counts go on
         bots, submitted = await self._bots(ladder_set, ledger)
-        runner = self.runner_settings.make(
+        runner = self.runner_settings.one_worker().make(
             bots,
             ledger,
             concurrency=1,

@@ -9,7 +9,7 @@ again never stores a game twice, and a driver killed and run again resumes from 
 
 A worker process that dies mid-game costs its games in flight one more try each: Ray restarts the
 actor (which launches its bots again) and the driver sends those games again once it is back, up
-to ``max_retries`` times each.
+to ``max_retries`` times each. One that dies while starting its bots is waited for the same way, once.
 
 The driver owns the :class:`~rage_referee.play.game.FaultLedger`. Each game starts with a copy of it
 and the driver adds the game's charged faults when it returns, so a bot forfeited by its faults
@@ -283,8 +283,7 @@ class RayRunner(GameRunner):
         self._actors = [actor.remote(k + 1, bots, log_dir, forfeited, retry, *settings) for k in range(workers)]
         try:
             self._shipped = await self._shipments()
-            moved, shipped = dict(self.moved), self._shipped
-            started = asyncio.gather(*(_awaited(a.start.remote(moved, shipped)) for a in self._actors))
+            started = asyncio.gather(*(self._first_start(actor) for actor in self._actors))
             starts: list[WorkerStart] = await asyncio.wait_for(started, START_SECONDS)
         except TimeoutError:
             await self._stop_all()
@@ -420,19 +419,27 @@ class RayRunner(GameRunner):
             raise
         return game
 
-    async def _back(self, actor: Any) -> None:
+    async def _first_start(self, actor: Any) -> WorkerStart:
+        """A worker's start; one that dies while starting its bots is waited for once, as Ray restarts it."""
+        try:
+            start: WorkerStart = await _awaited(actor.start.remote(dict(self.moved), self._shipped))
+        except RayActorError:
+            return await self._back(actor)
+        return start
+
+    async def _back(self, actor: Any) -> WorkerStart:
         """Wait until a restarted worker has started its bots again (at most :data:`RESTART_SECONDS`)."""
         deadline = asyncio.get_running_loop().time() + RESTART_SECONDS
         while True:
             try:
-                await _awaited(actor.start.remote(dict(self.moved), self._shipped))
+                start: WorkerStart = await _awaited(actor.start.remote(dict(self.moved), self._shipped))
             except ActorUnavailableError:
                 if asyncio.get_running_loop().time() > deadline:
                     raise
                 await asyncio.sleep(RESTART_POLL)
                 continue
             self._restarting.discard(actor)
-            return
+            return start
 
     def readdress(self, bot: str, address: str) -> None:
         """Call ``bot`` at ``address``: each game sent from now on carries it to its worker (module docstring)."""

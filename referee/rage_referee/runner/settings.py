@@ -76,6 +76,12 @@ class RunnerSettings(BaseModel):
             base["workers"] = workers
         return RunnerSettings.model_validate({**base, "kind": "ray", "address": address})
 
+    def one_worker(self) -> RunnerSettings:
+        """These settings with one Ray worker (locally: as they are), for games that play one after another."""
+        if self.kind is RunnerKind.LOCAL:
+            return self
+        return self.model_copy(update={"workers": 1})
+
     def describe(self) -> str:
         if self.kind is RunnerKind.LOCAL:
             return "games on this machine"

@@ -9,7 +9,9 @@ started with ``ray start --head`` (token authentication on) and a worker node jo
 - a bot at an address moved mid-league (``RayRunner.readdress``) is called at its new address by both
   workers of the worker node from the games sent after the move;
 - the hosted referee's league of submitted bots plays on the worker node, in its sandbox, and resumes
-  there after the referee is stopped and started again.
+  there after the referee is stopped and started again;
+- ``rage referee serve --ray``'s ladder of submitted bots plays whole duplicate sets, each on one worker of
+  the worker node, in its sandbox, through a worker SIGKILLed mid-ladder.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -32,6 +35,10 @@ from tests.helpers.ray_cluster import RayCluster, ray_cluster
 
 require(importlib.util.find_spec("ray") is not None, "Ray", "pip install -e '.[ray]' (make install does)")
 
+from rage_referee.hosted.ladder_book import LadderBook, LadderSet  # noqa: E402
+from rage_referee.hosted.ladder_run import ladder_games  # noqa: E402
+from rage_referee.hosted.registry import Registry  # noqa: E402
+from rage_referee.league.store import Store  # noqa: E402
 from rage_referee.matches.match import match_specs  # noqa: E402
 from rage_referee.play.deals import Deals  # noqa: E402
 from rage_referee.play.finished import FinishedGame  # noqa: E402
@@ -39,13 +46,16 @@ from rage_referee.play.game import FaultLedger  # noqa: E402
 from rage_referee.play.spec import TimeControl  # noqa: E402
 from rage_referee.runner.ray import RayRunner  # noqa: E402
 from rage_referee.seats import BotProcess, BotSpec  # noqa: E402
+from rage_referee.submissions.version import short_version  # noqa: E402
 from rage_sdk.record import ruleset_of  # noqa: E402
 from rage_sdk.replay import verify  # noqa: E402
 
 from tests.helpers.bots import read_dump  # noqa: E402
+from tests.referee.hosted.test_hosted_ladder_e2e import CONTEST, folder_of, ladder_of, offline, shown  # noqa: E402
 from tests.referee.runner.test_ray_hosted import play_submitted_league_with_a_restart  # noqa: E402
 from tests.referee.runner.test_ray_runner import BOTS, ROOT, league_file, stored  # noqa: E402
 from tests.referee.runner.test_ray_submitted import sandbox_tools, submitted_league  # noqa: E402, F401
+from tests.referee.test_referee_server import cli, referee_server  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -230,3 +240,86 @@ def test_a_bot_moved_mid_league_is_called_at_its_new_address_by_every_worker(
     reached = {message.start.index for message in read_dump(dump) if message.HasField("start")}
     assert sent_after <= reached, "every game sent after the move was played at the new address"
     assert reached <= set(range(moved_after, total)), "none finished before the move"
+
+
+@pytest.mark.usefixtures("sandbox_tools")
+def test_a_ladder_of_submitted_bots_plays_whole_sets_on_the_worker_node_through_a_killed_worker(
+    ray_cluster_nodes: RayCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rage referee serve --ray`` with 2 workers a league; a ladder of 2 sets at once on the worker node's 2
+    CPUs, each set on one worker of its own, a worker SIGKILLed once mid-ladder; then paused: every set
+    whole but those the pause cut (finished on resuming), each game stored once and at its version."""
+    tmp_path.chmod(0o755)
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", ray_cluster_nodes.env["RAY_AUTH_TOKEN_PATH"])  # the referee's
+    database = f"sqlite:///{tmp_path / 'referee' / 'contest.sqlite'}"
+    contest = tmp_path / "contest.toml"
+    contest.write_text(CONTEST)
+    options = ("--ray", ray_cluster_nodes.address, "--ray-workers", "2")
+    with referee_server(tmp_path / "referee", database, *options) as referee:
+        versions = {}
+        for name, owner in LADDER_OWNERS.items():
+            folder = folder_of(tmp_path, name)
+            (folder / "bot.py").write_text((folder / "bot.py").read_text() + f"\n# {name}\n")  # a version its own
+            result = cli(referee, referee.entry, "submit", str(folder), "--name", name, "--owner", owner)
+            assert result.exit_code == 0, result.output
+            versions[name] = re.search(rf"^{name}: version (\S+) ", result.stderr, re.M)[1]  # type: ignore[index]
+        assert cli(referee, referee.admin, "create", str(contest)).exit_code == 0
+        assert cli(referee, referee.admin, "start", "open").exit_code == 0
+        killed = None
+        deadline = time.monotonic() + LADDER_TIMEOUT
+        while ladder_of(referee)["sets"] < LADDER_SETS:
+            assert time.monotonic() < deadline, f"{LADDER_SETS} sets never ended: {referee.log.read_text()[-3000:]}"
+            if killed is None and len(ladder_stored(database)[0]) >= 3:
+                if workers := ray_cluster_nodes.game_workers():
+                    killed = workers[0].pid
+                    workers[0].send_signal(signal.SIGKILL)
+            time.sleep(0.2)
+        assert killed is not None, "the ladder played its sets before a worker could be killed"
+        assert cli(referee, referee.admin, "pause", "open").exit_code == 0
+        stored_then = -1
+        while stored_then != len(ladder_stored(database)[0]):  # the games in flight end; no new one starts
+            stored_then = len(ladder_stored(database)[0])
+            time.sleep(1.0)
+        shown_now, (rows, _) = shown(ladder_of(referee)), offline(database)
+        log = referee.log.read_text()
+    assert shown_now == rows, "the leaderboard is the one its stored games give"
+    games, sets = ladder_stored(database)
+    assert len(games) == len({game.index for game in games}), "no game stored twice"
+    by_index = {game.index: game for game in games}
+    cut = [s for s in sets if not set(s.indices) <= set(by_index)]
+    assert len(sets) - len(cut) >= LADDER_SETS and len(cut) <= 2, "every set whole, but those the pause cut"
+    assert set(by_index) <= {index for s in sets for index in s.indices}, "each game one of a set in the book"
+    for ladder_set in sets:
+        seed = next((by_index[i].seed for i in ladder_set.indices if i in by_index), 0)
+        for planned in ladder_games(ladder_set, seed):
+            if (game := by_index.get(planned.index)) is None:
+                continue
+            assert game.figures.seats == planned.seats, f"game {game.index} seated as its set's plan says"
+            assert verify(json.dumps(game.record)).ok, f"game {game.index} does not replay"
+            seats = zip(game.figures.seats, game.record["meta"]["bots"], strict=True)
+            named = {bot: short_version(seat["submission"]) for bot, seat in seats}
+            assert named == {bot: versions[bot] for bot in ladder_set.bots}, "each bot at its submitted version"
+    assert not re.search(r"game \d+ failed", log), "the killed worker's game was played again, none failed"
+    assert "ladders: one worker a set" in " ".join(log.split())
+    folder = tmp_path / "referee" / "contest.submissions" / ".logs" / "open"
+    logs = list(folder.rglob("*.log"))
+    assert {path.relative_to(folder).parts[0] for path in logs} == {"worker-1"}, "each set on one worker"
+    lines = [line for path in logs for line in path.read_text().splitlines()]
+    launches = [line for line in lines if " launches " in line]
+    assert launches and all(line.endswith("(in the sandbox)") for line in launches), "launched in the sandbox"
+    assert {line for line in lines if line.startswith("serving on ")} == {"serving on unix:/run/rage/bot.sock"}
+
+
+LADDER_OWNERS = {"ann": "north", "bob": "east", "cat": "south", "dan": "west"}
+LADDER_SETS = 6
+LADDER_TIMEOUT = 180.0
+
+
+def ladder_stored(database: str) -> tuple[list[FinishedGame], list[LadderSet]]:
+    """The ladder's stored games, with their records, and the sets of its book."""
+    store = Store(database, create=False)
+    try:
+        league_id = Registry(store.engine).league("open").league_id
+        return store.games(league_id), LadderBook(store.engine).sets(league_id)
+    finally:
+        store.close()

@@ -7,6 +7,7 @@ import asyncio
 import importlib.util
 import json
 import signal
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -220,6 +221,39 @@ def test_a_game_whose_worker_dies_past_its_retries_fails_in_one_line(ray_address
     assert str(error).startswith(f"game {spec.game_id}: its worker died 1 times: ") and "\n" not in str(error)
     played = sorted(game.index for game in finished)
     assert played == sorted(set(range(6)) - {spec.game_id}), "the other games all finish, once each"
+
+
+@pytest.mark.slow
+def test_a_worker_killed_while_it_starts_its_bots_is_waited_for_and_plays(ray_address: str, tmp_path: Path) -> None:
+    dawdler = f"{sys.executable} {BOTS / 'dawdler.py'}"
+    slow = BotSpec.of("a", f"sh -c 'sleep 2 && exec {dawdler} --port {{port}}'")  # serves 2 s after its launch
+    games = specs(names(DAWDLERS), 3)
+    finished: list[FinishedGame] = []
+    killed: list[int] = []
+
+    def kill_the_worker_as_it_starts() -> None:
+        deadline = time.monotonic() + 60
+        while not (workers := game_workers()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # its bot "a" is not serving yet
+        if workers:
+            killed.append(workers[0].pid)
+            workers[0].send_signal(signal.SIGKILL)
+
+    async def run() -> None:
+        killer = threading.Thread(target=kill_the_worker_as_it_starts)
+        killer.start()
+        try:
+            bots = [slow, *DAWDLERS[1:]]
+            async with RayRunner(bots, FaultLedger(20), log_dir=tmp_path / "logs", workers=1) as runner:
+                await runner.run(games, finished.append)
+        finally:
+            killer.join()
+
+    asyncio.run(run())
+    assert killed, "no worker to kill"
+    assert sorted(game.index for game in finished) == [0, 1, 2], "the restarted worker played every game"
+    assert all(not game.figures.faults for game in finished), "its bots all started again"
 
 
 # --------------------------------------------------------------------------- rage league run --ray

@@ -92,3 +92,10 @@ def test_a_ray_address_where_nothing_listens_is_one_line(tmp_path: Path) -> None
     assert result.exit_code == 1, result.output
     assert f"cannot run the league: cannot reach the Ray cluster at {address}: Connection refused" in result.output
     assert "Traceback" not in result.output
+
+
+def test_one_worker_keeps_the_cluster_and_its_working_dir(tmp_path: Path) -> None:
+    settings = RunnerSettings.model_validate({"kind": "ray", "workers": 8, "working_dir": "bots"})
+    one = RunnerSettings.ray("10.0.0.5:6379", settings).one_worker()
+    assert (one.kind, one.address, one.workers, one.working_dir) == (RunnerKind.RAY, "10.0.0.5:6379", 1, "bots")
+    assert RunnerSettings().one_worker() == RunnerSettings()
