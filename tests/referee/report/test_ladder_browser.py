@@ -1,0 +1,165 @@
+"""A hosted ladder's pages in headless Chromium, read as its entrants read them while it runs and once finalized:
+
+- the leaderboard (rank, bot, owner, version, rating = mu - 3 sigma, sets, games, status) is the one
+  ``GetStandings`` gives, an owner's HTML shown as text, and it follows the ladder as sets end, unreloaded;
+- a bot's page lists its versions with their status and rating, its games link to their replays;
+- an owner (signed in with its bot's token) sees its seat's cards and what its bot wrote to its stderr in a
+  game, HTML shown as text; another entrant sees neither;
+- once finalized, the final's standings, each adjacent pair marked separated or not, and the final's games.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rage_sdk.pb import referee_pb2 as pb
+
+from tests.helpers.ladder_pages import LiveLadder, live_ladder
+from tests.helpers.report import chromium
+
+pytestmark = pytest.mark.slow
+
+OWNERS = {"ann": "<i>north</i>", "bob": "east", "cat": "south"}
+SETS = re.compile(r"(\d+) sets \((\d+) games\)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[LiveLadder]:
+    """The ladder of ann (the diarist, its owner's name HTML), bob and cat, started."""
+    folder = tmp_path_factory.mktemp("ladder")
+    folder.chmod(0o755)
+    with live_ladder(folder, OWNERS, {"ann"}) as ladder:
+        ladder.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        yield ladder
+
+
+def signed_in(browser: Any, live: LiveLadder, token: str) -> Any:
+    """A page of a new browser context that has signed in with ``token`` through the sign-in form."""
+    page = browser.new_context().new_page()
+    page.goto(f"{live.base}/login")
+    page.fill("input[name=token]", token)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live.base}/")
+    return page
+
+
+def board_rows(page: Any, section: str) -> list[list[str]]:
+    rows = page.locator(f"#{section} table.ladder tbody tr")
+    return [rows.nth(k).locator("td").all_inner_texts() for k in range(rows.count())]
+
+
+def expected_row(row: pb.LadderRow) -> list[str]:
+    return [
+        str(row.rank or ""),
+        row.bot,
+        row.owner,
+        row.version,
+        f"{row.mu:.2f}",
+        f"{row.sigma:.2f}",
+        f"{row.rating:.2f}",
+        str(row.sets),
+        str(row.games),
+    ]
+
+
+def sets_shown(page: Any) -> int:
+    match = SETS.search(page.locator("#standings .legend").inner_text())
+    assert match is not None
+    return int(match[1])
+
+
+def test_the_leaderboard_follows_the_ladder_as_sets_end(live: LiveLadder, browser: Any) -> None:
+    live.resume()
+    live.until(lambda reply: reply.ladder.sets >= 1, "a first set")
+    page = signed_in(browser, live, live.tokens["bob"])
+    page.goto(f"{live.base}/leagues/ladder/")
+    page.wait_for_function("document.body.dataset.following === 'yes'")
+    before = sets_shown(page)
+    page.evaluate("window.unreloaded = true")
+    page.wait_for_function(
+        f"Number(/(\\d+) sets/.exec(document.querySelector('#standings .legend').textContent)[1]) > {before}",
+        timeout=120_000,
+    )
+    assert page.evaluate("window.unreloaded === true")  # redrawn in place, not reloaded
+    assert sets_shown(page) > before
+
+
+def test_the_leaderboard_shows_each_versions_rating_and_escapes_owners(live: LiveLadder, browser: Any) -> None:
+    live.until(lambda reply: reply.ladder.sets >= 4, "four sets")
+    live.pause()
+    ladder = live.standings().ladder
+    page = signed_in(browser, live, live.tokens["cat"])
+    page.goto(f"{live.base}/leagues/ladder/")
+    shown = board_rows(page, "standings")
+    assert [cells[:9] for cells in shown] == [expected_row(row) for row in ladder.rows]
+    assert [cells[10] for cells in shown] == [row.status for row in ladder.rows]
+    for row in ladder.rows:
+        assert row.rating == pytest.approx(row.mu - 3 * row.sigma)  # shown to 2 places above
+    assert "<i>north</i>" in [cells[2] for cells in shown]  # the owner's HTML as text
+    assert page.locator("#standings table.ladder i").count() == 0
+    assert SETS.search(page.locator("#standings .legend").inner_text()) is not None
+    assert sets_shown(page) == ladder.sets
+
+    page.locator("#standings table.ladder a", has_text="ann").click()
+    assert page.locator("h2.bot-name").inner_text() == "ann"
+    versions = page.locator("table.versions tbody tr")
+    ann = next(row for row in ladder.rows if row.bot == "ann")
+    assert versions.count() == 1
+    cells = versions.first.locator("td").all_inner_texts()
+    assert cells[0] == ann.version
+    assert f"rating {ann.rating:.2f} (mu {ann.mu:.2f}, sigma {ann.sigma:.2f}), {ann.sets} sets" in cells[3]
+    assert page.locator("#games table.games tbody tr").count() == ann.games
+
+    page.goto(f"{live.base}/leagues/ladder/")
+    first = page.locator("#games table.games tbody tr").first
+    index = int(first.get_attribute("data-game") or "")
+    first.locator("a").first.click()
+    page.wait_for_selector("#board tbody tr")
+    assert page.locator("h2").first.inner_text() == f"Game {index}"
+    assert re.fullmatch(r"\d+ / \d+", page.locator("#position").inner_text())
+    seats = [page.locator(f"#board tr[data-seat='{seat}'] td.name").first.inner_text() for seat in (0, 1)]
+    for seat, bot in enumerate(seats):  # cat's own seat's hand, if it played; no other
+        shown_cards = page.locator(f"#board tr[data-seat='{seat}'] td.hand .card").count()
+        assert shown_cards == 0 or bot == "cat", f"seat {seat} ({bot})'s hand shown to cat"
+
+
+def test_an_owner_sees_its_seat_and_its_bots_log_and_no_one_else_does(live: LiveLadder, browser: Any) -> None:
+    live.until(lambda reply: reply.ladder.sets >= 4, "four sets")
+    live.pause()
+    ann = signed_in(browser, live, live.tokens["ann"])
+    ann.goto(f"{live.base}/leagues/ladder/bots/ann.html")
+    row = ann.locator("#games table.games tbody tr").first
+    index = int(row.get_attribute("data-game") or "")
+    seat_link = row.locator("a.own-seat")
+    seat = int((seat_link.get_attribute("href") or "").rsplit("=", 1)[1])
+    row.locator("a.own-log").click()
+    assert ann.locator("h2").inner_text() == f"ann in game {index}"
+    lines = ann.locator("pre.bot-log").inner_text().splitlines()
+    assert [line for line in lines if line.startswith("diarist")] == [f"diarist <b>: game {index} at seat {seat}"]
+    assert ann.locator("pre.bot-log b").count() == 0
+    log_url = ann.url
+    ann.goto(f"{live.base}/leagues/ladder/games/{index:05d}.html#view={seat}")
+    assert ann.locator("#view").input_value() == str(seat)
+    ann.wait_for_selector(f"#board tr[data-seat='{seat}'] td.hand .card")
+    assert ann.locator(f"#board tr[data-seat='{seat}'] td.hand .card").count() >= 1  # its own cards
+    assert ann.locator(f"#board tr[data-seat='{1 - seat}'] td.hand .card").count() == 0
+
+    bob = signed_in(browser, live, live.tokens["bob"])
+    bob.goto(f"{live.base}/leagues/ladder/bots/ann.html")
+    assert bob.locator("h2.bot-name").inner_text() == "ann"
+    assert bob.locator("a.own-log").count() == 0 and bob.locator("a.own-seat").count() == 0
+    reply = bob.goto(log_url)
+    assert reply is not None and reply.status == 403
+    assert "diarist" not in bob.content()
+    bob.goto(f"{live.base}/leagues/ladder/games/{index:05d}.html")
+    options = bob.locator("#view option").evaluate_all("options => options.map(o => o.value)")
+    assert str(seat) not in options and "all" not in options
