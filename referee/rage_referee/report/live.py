@@ -230,8 +230,9 @@ class LivePages:
                 audits=table.audits,
                 collusion=table.collusion,
                 played=len(stored),
+                ladder=is_ladder(entry.definition),
             )
-            ladder = is_ladder(entry.definition)  # every bot plays a ladder
+            ladder = league.ladder  # every bot plays a ladder
             owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if ladder or bot.name in entry.bots}
             snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
             self._snapshots[entry.name] = snapshot
@@ -326,6 +327,7 @@ class LivePages:
                 audits=league.audits,
                 collusion=league.collusion,
                 played=league.played,
+                ladder=league.ladder,
             )
             versions = self.contest.submissions.versions
             pins = versions.pins(entry.league_id)

@@ -96,6 +96,8 @@ class League:
     played: int | None = None
     """Games stored, those of duplicate sets still being played (not shown) included; none: every game is shown.
     A live page's count, as its event stream counts them."""
+    ladder: bool = False
+    """A hosted ladder's pages: its front page is its leaderboard (and final), with no crosstable nor history."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)

@@ -163,3 +163,17 @@ def test_an_owner_sees_its_seat_and_its_bots_log_and_no_one_else_does(live: Live
     bob.goto(f"{live.base}/leagues/ladder/games/{index:05d}.html")
     options = bob.locator("#view option").evaluate_all("options => options.map(o => o.value)")
     assert str(seat) not in options and "all" not in options
+
+
+def test_the_ladders_header_links_to_its_own_sections(live: LiveLadder, browser: Any) -> None:
+    # the header offered a league's "crosstable" and "history", sections a ladder's page does not have
+    live.until(lambda reply: reply.ladder.sets >= 1, "a first set")
+    page = signed_in(browser, live, live.tokens["bob"])
+    for path in ("", "bots/bob.html"):
+        page.goto(f"{live.base}/leagues/ladder/{path}")
+        links = page.locator("header nav a").evaluate_all("links => links.map(a => a.href)")
+        assert links, "no links in the header"
+        for link in links:
+            page.goto(link)
+            anchor = link.split("#", 1)[1]
+            assert page.locator(f"#{anchor}").count() == 1, f"{link}: no section {anchor}"
