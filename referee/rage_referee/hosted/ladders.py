@@ -208,6 +208,7 @@ class LadderManager(LeagueManager):
                 self.store,
                 self.registry,
                 self.hub,
+                lambda: self.state(entry),
                 submitted,
                 sandbox,
                 league_logs(log_dir.parent, final_name(entry.name)) if self.submissions is not None else log_dir,
