@@ -103,6 +103,8 @@ HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
 """A refusal's HTTP status by its gRPC code; any other refusal is 400."""
 GAMES_LIST = re.compile(r"games-(\d{3})\.html")
 GAME_PATH = re.compile(r"(\d{5})\.html")
+FINAL_GAME_PATH = re.compile(r"final/(\d{5})\.html")
+FINAL_VIEW_PATH = re.compile(r"final/(\d{5})\.(all|public|\d{1,2})\.js")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
 LOG_PATH = re.compile(r"logs/([^/]+)/(\d{5})\.html")
 
@@ -179,6 +181,8 @@ class Snapshot:
     """Pages rendered from it, by path (a game's page by path and the views it offers)."""
     owners: Mapping[str, str] = field(default_factory=dict)
     """The entrant of each of the league's bots (empty for the organizer's, or one no longer registered)."""
+    final: Sequence[FinishedGame] = ()
+    """A finalized ladder's final's games, those shown (their duplicate sets whole), most recent first."""
 
 
 class LivePages:
@@ -213,6 +217,8 @@ class LivePages:
             if cached is not None and self._keeps(entry, cached, fresh):
                 return entry, cached
             stored, cost = await _timed(self.contest.store.games, entry.league_id, False)
+            final_stored, final_cost = await _timed(self._final_games, entry)
+            cost += final_cost
             games = release_of(entry).released(stored)
             if entry.status is LeagueStatus.RUNNING or len(games) < len(stored):  # sets still being played: out
                 table, fit = await _timed(point_table, games)
@@ -234,19 +240,36 @@ class LivePages:
             )
             ladder = league.ladder  # every bot plays a ladder
             owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if ladder or bot.name in entry.bots}
-            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
+            final = sorted(release_of(entry).released(final_stored), key=lambda game: -game.index)
+            count = len(stored) + len(final_stored)
+            snapshot = Snapshot(count, time.monotonic(), league, cost=cost, owners=owners, final=final)
             self._snapshots[entry.name] = snapshot
             return entry, snapshot
 
     def _keeps(self, entry: LeagueEntry, cached: Snapshot, fresh: bool) -> bool:
         """Whether ``cached`` still shows the league: it has every game stored, or the league runs and the
         snapshot is younger than :data:`REFRESH` seconds (unless ``fresh``) and than its cost allows."""
-        if cached.count == self.contest.store.count(entry.league_id):
+        if cached.count == self._stored(entry):
             return True
         if entry.status is not LeagueStatus.RUNNING:
             return False
         kept = cached.cost / REBUILD_SHARE
         return _age(cached) < (kept if fresh else max(REFRESH, kept))
+
+    def _final_league(self, entry: LeagueEntry) -> int | None:
+        """The league its final's games are stored in, for a finalized ladder."""
+        final = self.contest.leagues.book.final(entry.league_id) if is_ladder(entry.definition) else None
+        return None if final is None else final.final_league_id
+
+    def _final_games(self, entry: LeagueEntry) -> list[FinishedGame]:
+        """A finalized ladder's final's stored games (none for any other league)."""
+        final = self._final_league(entry)
+        return [] if final is None else self.contest.store.games(final, False)
+
+    def _stored(self, entry: LeagueEntry) -> int:
+        """The league's stored games, with its final's for a finalized ladder."""
+        final = self._final_league(entry)
+        return self.contest.store.count(entry.league_id) + (0 if final is None else self.contest.store.count(final))
 
     async def shown_count(self, entry: LeagueEntry) -> int:
         """How many of the league's games are shown now (their duplicate sets whole): read once for every
@@ -295,7 +318,8 @@ class LivePages:
         """A ladder's front page: its leaderboard now, and its final's standings once there are (blocking)."""
         leagues = self.contest.leagues
         state = leagues.state(entry)
-        return render_ladder(snapshot.league, ladder(entry.name, state), leagues.final_standings(entry, state))
+        final = leagues.final_standings(entry, state)
+        return render_ladder(snapshot.league, ladder(entry.name, state), final, snapshot.final)
 
     async def games_list(self, request: Request, number: int) -> str:
         _, snapshot = await self.snapshot(request)
@@ -402,6 +426,45 @@ class LivePages:
 
         return await self.cached(snapshot, key, render)
 
+    async def final_game(self, request: Request, index: int) -> tuple[LeagueEntry, Snapshot, FinishedGame]:
+        """Game ``index`` of a finalized ladder's final, once shown."""
+        entry, snapshot = await self.snapshot(request)
+        game = next((game for game in snapshot.final if game.index == index), None)
+        if game is None:
+            entry, snapshot = await self.snapshot(request, fresh=True)
+            game = next((game for game in snapshot.final if game.index == index), None)
+        if game is None:
+            raise LookupError(
+                f"game {index} of the final of {snapshot.league.name} is not shown: there is no final, it has not "
+                "finished, or games dealt the same hands are still to be played"
+            )
+        return entry, snapshot, game
+
+    async def final_game_page(self, request: Request, index: int) -> str:
+        """A game of the ladder's final, with the views the caller may see."""
+        _, snapshot, game = await self.final_game(request, index)
+        views = allowed_views(self.caller(request), game, snapshot.owners)
+        key = f"final/{index:05d}.html?{','.join(views)}"
+        return await self.cached(snapshot, key, lambda: {key: render_game(snapshot.league, game, views, final=True)})
+
+    async def final_replay(self, request: Request, index: int, view: str) -> str:
+        entry, snapshot, game = await self.final_game(request, index)
+        if view not in allowed_views(self.caller(request), game, snapshot.owners):
+            raise PermissionError(f"this token may not see view {view} of the final's game {index}")
+        key = f"final/{index:05d}.{view}.js"
+        final = self._final_league(entry)
+        assert final is not None  # the game is the final's
+
+        def render() -> dict[str, str]:
+            record = self.contest.store.record(final, index) or {}
+            try:
+                data = _replay_views(record, [fault.to_json() for fault in game.figures.faults], view)
+            except (ValueError, IllegalActionError) as error:
+                raise LookupError(f"no replay of the final's game {index}: {error}") from None
+            return {key: replay_script(data)}
+
+        return await self.cached(snapshot, key, render)
+
     def leagues_page(self) -> str:
         registry = self.contest.registry
         leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
@@ -430,9 +493,10 @@ class LivePages:
                 while (event := await home.run(watcher.next())) is not None:
                     kind = str(event.WhichOneof("kind"))
                     data = _event_data(event, kind)
-                    if "game" in data and release.waiting(store.set_games(entry.league_id, data["game"])):
+                    league_id = self._final_league(entry) if data.get("final") else entry.league_id
+                    if "game" in data and release.waiting(store.set_games(league_id or 0, data["game"])):
                         continue  # shown once its duplicate set is stored whole, by the page drawn then
-                    if kind == "game_finished":
+                    if kind == "game_finished" and not data["final"]:
                         data["games_done"] = await self.shown_count(entry)
                     yield {"event": kind, "data": json.dumps(data)}
             finally:
@@ -449,11 +513,15 @@ def _event_data(event: Any, kind: str) -> dict[str, Any]:
     if kind == "game_finished":
         game = event.game_finished
         return {"game": game.game, "games_done": game.games_done, "seats": [capped(s, 60) for s in game.seats],
-                "totals": list(game.totals), "places": list(game.places), "faults": game.faults}  # fmt: skip
+                "totals": list(game.totals), "places": list(game.places), "faults": game.faults,
+                "final": game.final}  # fmt: skip
     if kind == "bot_faulted":
         fault = event.bot_faulted
         return {"game": fault.game, "bot": capped(fault.bot, 60), "kind": capped(fault.kind, 40),
-                "round": fault.round, "trick": fault.trick, "detail": capped(fault.detail)}  # fmt: skip
+                "round": fault.round, "trick": fault.trick, "detail": capped(fault.detail),
+                "final": fault.final}  # fmt: skip
+    if kind == "final_changed":
+        return {"games": event.final_changed.games}
     if kind == "status_changed":
         changed = event.status_changed
         status = next((name for name, value in STATUS.items() if value == changed.status), None)
@@ -561,6 +629,11 @@ def create_app(contest: Contest, home: Home) -> Starlette:
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
                 return HTMLResponse(await pages.game_page(request, int(match[1])))
+            if match := FINAL_GAME_PATH.fullmatch(path):
+                return HTMLResponse(await pages.final_game_page(request, int(match[1])))
+            if match := FINAL_VIEW_PATH.fullmatch(path):
+                text = await pages.final_replay(request, int(match[1]), match[2])
+                return Response(text, media_type="text/javascript")
             if match := LOG_PATH.fullmatch(path):
                 return HTMLResponse(await pages.bot_log(request, match[1], int(match[2])))
             if match := VIEW_PATH.fullmatch(path.removeprefix("games/")):

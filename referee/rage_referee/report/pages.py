@@ -203,14 +203,23 @@ def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), 
     )
 
 
-def render_ladder(league: League, ladder: Any, final: Any | None) -> str:
-    """A ladder's front page: its leaderboard (a ``rage.v1.Ladder``), its final's standings once finalized,
-    and its recent games."""
+def render_ladder(league: League, ladder: Any, final: Any | None, final_games: Sequence[FinishedGame] = ()) -> str:
+    """A ladder's front page: its leaderboard (a ``rage.v1.Ladder``), its final's standings and games once
+    finalized, and its recent games."""
     recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
     return (
         environment()
         .get_template("ladder.html")
-        .render(league=league, ladder=ladder, final=final, recent=recent, root="", own=None, last_game=last_game)
+        .render(
+            league=league,
+            ladder=ladder,
+            final=final,
+            final_games=final_games,
+            recent=recent,
+            root="",
+            own=None,
+            last_game=last_game,
+        )
     )
 
 
@@ -230,15 +239,17 @@ def render_log(league: League, game: FinishedGame, log: GameLog) -> str:
     return environment().get_template("log.html").render(league=league, game=game, log=log, seat=seat, root="../../")
 
 
-def render_game(league: League, game: FinishedGame, views: Sequence[str], logs: Sequence[str] = ()) -> str:
+def render_game(
+    league: League, game: FinishedGame, views: Sequence[str], logs: Sequence[str] = (), final: bool = False
+) -> str:
     """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it. ``logs``: the bots
-    whose log of the game it links to."""
+    whose log of the game it links to; ``final``: a game of a ladder's final (``final/NNNNN.html``)."""
     labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
     choices = [
         (view, labels.get(view) or f"seat {view}: {capped(game.figures.seats[int(view)], 60)}") for view in views
     ]
     template = environment().get_template("game.html")
-    return template.render(league=league, game=game, choices=choices, logs=logs, root="../")
+    return template.render(league=league, game=game, choices=choices, logs=logs, root="../", final=final)
 
 
 def replay_script(data: dict[str, Any]) -> str:

@@ -42,6 +42,16 @@ def live(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Liv
         yield ladder
 
 
+@pytest.fixture(scope="module")
+def finalizing(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[LiveLadder]:
+    """Another such ladder, started, to be finalized."""
+    folder = tmp_path_factory.mktemp("final")
+    folder.chmod(0o755)
+    with live_ladder(folder, OWNERS, {"ann"}) as ladder:
+        ladder.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        yield ladder
+
+
 def signed_in(browser: Any, live: LiveLadder, token: str) -> Any:
     """A page of a new browser context that has signed in with ``token`` through the sign-in form."""
     page = browser.new_context().new_page()
@@ -177,3 +187,46 @@ def test_the_ladders_header_links_to_its_own_sections(live: LiveLadder, browser:
             page.goto(link)
             anchor = link.split("#", 1)[1]
             assert page.locator(f"#{anchor}").count() == 1, f"{link}: no section {anchor}"
+
+
+def test_the_finals_standings_and_games_show_as_it_plays(finalizing: LiveLadder, browser: Any) -> None:
+    live = finalizing
+    live.until(lambda reply: reply.ladder.sets >= 2, "two sets")
+    page = signed_in(browser, live, live.tokens["bob"])
+    page.goto(f"{live.base}/leagues/ladder/")
+    page.wait_for_function("document.body.dataset.following === 'yes'")
+    page.evaluate("window.unreloaded = true")
+    assert page.locator("#final").count() == 0
+    live.call("FinalizeLadder", pb.FinalizeRequest(league="ladder", top=3, max_games=12))
+    final = live.until(lambda reply: reply.final.games > 0 and reply.final.games % 6 == 0, "the final's first round")
+    page.wait_for_function(  # redrawn in place as its sets end
+        "document.querySelectorAll('#final table.final-games tbody tr').length >= 6", timeout=60_000
+    )
+    assert page.evaluate("window.unreloaded === true")
+    deadline = 120
+    while live.call("ListLeagues", pb.ListLeaguesRequest()).leagues[0].status != pb.LEAGUE_STATUS_FINISHED:
+        deadline -= 1
+        assert deadline > 0, "the final never finished"
+        page.wait_for_timeout(500)
+    final = live.standings().final
+
+    page.goto(f"{live.base}/leagues/ladder/")
+    shown = board_rows(page, "final")
+    assert [cells[:9] for cells in shown] == [expected_row(row) for row in final.rows]
+    marks = [cells[11] for cells in shown]
+    assert marks == [("yes" if row.separated else "no") if row.HasField("separated") else "" for row in final.rows]
+    assert marks[-1] == "" and all(mark in ("yes", "no") for mark in marks[:-1])
+    assert f"{final.sets} sets ({final.games} games)" in page.locator("#final .legend").inner_text()
+    games = page.locator("#final table.final-games tbody tr")
+    indices = [int(games.nth(k).get_attribute("data-game") or "") for k in range(games.count())]
+    assert sorted(indices) == list(range(final.games))
+    finalists = {row.bot for row in final.rows}
+    seats = games.first.locator("span.seat").all_inner_texts()
+    assert len(seats) == 2 and {seat.split(" ")[0] for seat in seats} <= finalists
+
+    games.first.locator("a").click()
+    page.wait_for_selector("#board tbody tr")
+    assert page.locator("h2").first.inner_text() == f"Final game {indices[0]}"
+    assert re.fullmatch(r"\d+ / \d+", page.locator("#position").inner_text())
+    options = page.locator("#view option").evaluate_all("options => options.map(o => o.value)")
+    assert "all" not in options and "public" in options
