@@ -81,6 +81,10 @@ def expected_row(row: pb.LadderRow) -> list[str]:
     ]
 
 
+def ann_games(ladder: pb.Ladder) -> int:
+    return sum(row.games for row in ladder.rows if row.bot == "ann")
+
+
 def sets_shown(page: Any) -> int:
     match = SETS.search(page.locator("#standings .legend").inner_text())
     assert match is not None
@@ -121,6 +125,8 @@ def test_the_leaderboard_shows_each_versions_rating_and_escapes_owners(live: Liv
 
     page.locator("#standings table.ladder a", has_text="ann").click()
     assert page.locator("h2.bot-name").inner_text() == "ann"
+    summary = page.locator("p.summary").inner_text()  # a league's Elo over every version's games was shown here
+    assert summary.startswith(f"{ann_games(ladder)} games, mean score") and "elo" not in summary
     versions = page.locator("table.versions tbody tr")
     ann = next(row for row in ladder.rows if row.bot == "ann")
     assert versions.count() == 1
