@@ -40,6 +40,8 @@ placement_sets = 2
 """
 DIARIST = 'name = "diarist"\nruntime = "python"\nrun = "python bot.py"\n'
 """A bot that writes ``diarist <b>: game N at seat S`` to its stderr as each game starts."""
+CRASHING = 'name = "crash"\nruntime = "python"\nrun = "python -c \'raise SystemExit(3)\'"\n'
+"""A bot that exits at every start."""
 
 
 @dataclass
@@ -95,9 +97,12 @@ def diarist_folder(folder: Path) -> Path:
 
 
 @contextmanager
-def live_ladder(folder: Path, owners: dict[str, str], diarists: set[str]) -> Iterator[LiveLadder]:
+def live_ladder(
+    folder: Path, owners: dict[str, str], diarists: set[str], crashing: frozenset[str] = frozenset()
+) -> Iterator[LiveLadder]:
     """The ladder "ladder" created with the bots of ``owners`` submitted (each with its owner; those in
-    ``diarists`` the diarist, the others the random example bot), not started; its pages served."""
+    ``diarists`` the diarist, those in ``crashing`` one that exits at every start, the others the random
+    example bot), not started; its pages served."""
     loop = asyncio.new_event_loop()
     ready: list[LiveLadder] = []
     failed: list[BaseException] = []
@@ -110,7 +115,10 @@ def live_ladder(folder: Path, owners: dict[str, str], diarists: set[str]) -> Ite
                 live = LiveLadder(f"http://127.0.0.1:{bound_port(server)}", hosted, loop)
                 await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
                 for name, owner in owners.items():
-                    source = diarist_folder(folder / name) if name in diarists else bot_folder(folder / name)
+                    if name in crashing:
+                        source = bot_folder(folder / name, CRASHING)
+                    else:
+                        source = diarist_folder(folder / name) if name in diarists else bot_folder(folder / name)
                     live.tokens[name] = (await submit(hosted, name, source, owner)).token
                 ready.append(live)
                 await stop.wait()

@@ -178,12 +178,23 @@ class OwnerView:
     """The games whose part of the bot's log may be read now."""
 
 
+def played_figures(bot: BotRecord) -> tuple[float, float]:
+    """A bot's mean score and mean place over every game it played (whoever forfeited in it)."""
+    seats = [(game.figures, game.figures.seats.index(bot.name)) for game in bot.games]
+    if not seats:
+        return 0.0, 0.0
+    scores = [figures.totals[seat] for figures, seat in seats]
+    places = [figures.places[seat] for figures, seat in seats]
+    return sum(scores) / len(seats), sum(places) / len(seats)
+
+
 def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), owner: OwnerView | None = None) -> str:
     """A bot's page: its versions (a submitted bot's), figures, faults and games; ``owner``: with links to
     each game from its seat and to its log of the game."""
     bot = league.bots[name]
     games = sorted(bot.games, key=lambda game: -game.index)[:MAX_GAMES_LISTED]
     row = next((row for row in league.rows if row.name == name), None)
+    ladder_figures = played_figures(bot) if league.ladder else None
     own = None
     if owner is not None:
         own = {game.index: (game.figures.seats.index(name), game.index in owner.logged) for game in games}
@@ -194,6 +205,7 @@ def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), 
             league=league,
             bot=bot,
             row=row,
+            ladder_figures=ladder_figures,
             games=games,
             versions=versions,
             own=own,

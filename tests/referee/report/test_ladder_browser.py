@@ -23,6 +23,7 @@ from tests.helpers.report import chromium
 pytestmark = pytest.mark.slow
 
 OWNERS = {"ann": "<i>north</i>", "bob": "east", "cat": "south"}
+CRASH = {**OWNERS, "crash": "west"}
 SETS = re.compile(r"(\d+) sets \((\d+) games\)")
 
 
@@ -34,10 +35,10 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[LiveLadder]:
-    """The ladder of ann (the diarist, its owner's name HTML), bob and cat, started."""
+    """The ladder of ann (the diarist, its owner's name HTML), bob, cat and crash (exits at every start), started."""
     folder = tmp_path_factory.mktemp("ladder")
     folder.chmod(0o755)
-    with live_ladder(folder, OWNERS, {"ann"}) as ladder:
+    with live_ladder(folder, CRASH, {"ann"}, frozenset({"crash"})) as ladder:
         ladder.call("StartLeague", pb.LeagueRequest(league="ladder"))
         yield ladder
 
@@ -146,6 +147,29 @@ def test_the_leaderboard_shows_each_versions_rating_and_escapes_owners(live: Liv
     for seat, bot in enumerate(seats):  # cat's own seat's hand, if it played; no other
         shown_cards = page.locator(f"#board tr[data-seat='{seat}'] td.hand .card").count()
         assert shown_cards == 0 or bot == "cat", f"seat {seat} ({bot})'s hand shown to cat"
+
+
+def test_a_crashing_bots_page_lists_its_forfeits(live: LiveLadder, browser: Any) -> None:
+    live.resume()
+    live.until(lambda reply: any(row.status == "failed" for row in reply.ladder.rows), "crash fails")
+    live.pause()
+    ladder = live.standings().ladder
+    page = signed_in(browser, live, live.tokens["bob"])
+    page.goto(f"{live.base}/leagues/ladder/")
+    crash = next(cells for cells in board_rows(page, "standings") if cells[1] == "crash")
+    assert crash[0] == "" and crash[10] == "failed"
+    page.locator("#standings table.ladder a", has_text="crash").click()
+    faults = page.locator("#faults table.faults tbody tr")
+    played = [int(t) for t in page.locator("#games table.games tbody tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.game)")]  # fmt: skip
+    rows = [faults.nth(k).locator("td").all_inner_texts() for k in range(faults.count())]
+    assert played and sorted({int(cells[0]) for cells in rows}) == sorted(played), rows  # in every game it sat at
+    assert all(cells[3] == "forfeited" and "could not start" in cells[5] for cells in rows), rows
+    assert "failed" in page.locator("table.versions tbody tr").first.inner_text()
+    faults.first.locator("a").click()
+    page.wait_for_selector("#board tbody tr")
+    assert int(page.locator("h2").first.inner_text().split()[-1]) in played
+    assert next(row for row in ladder.rows if row.bot == "crash").rank == 0
 
 
 def test_an_owner_sees_its_seat_and_its_bots_log_and_no_one_else_does(live: LiveLadder, browser: Any) -> None:
