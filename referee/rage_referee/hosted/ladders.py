@@ -211,7 +211,7 @@ class LadderManager(LeagueManager):
                 lambda: self.state(entry),
                 submitted,
                 sandbox,
-                league_logs(log_dir.parent, final_name(entry.name)) if self.submissions is not None else log_dir,
+                league_logs(self.submissions.root, final_name(entry.name)) if self.submissions is not None else log_dir,
                 self.runner,
             )
         else:

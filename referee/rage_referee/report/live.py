@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
@@ -43,6 +44,7 @@ from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.events import Watcher
 from ..hosted.ladder_definition import is_ladder
+from ..hosted.ladder_final import final_name
 from ..hosted.ladder_messages import ladder
 from ..hosted.ladder_table import LadderState
 from ..hosted.leagues import release_of
@@ -104,6 +106,7 @@ HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
 GAMES_LIST = re.compile(r"games-(\d{3})\.html")
 GAME_PATH = re.compile(r"(\d{5})\.html")
 FINAL_GAME_PATH = re.compile(r"final/(\d{5})\.html")
+FINAL_LOG_PATH = re.compile(r"final/logs/([^/]+)/(\d{5})\.html")
 FINAL_VIEW_PATH = re.compile(r"final/(\d{5})\.(all|public|\d{1,2})\.js")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
 LOG_PATH = re.compile(r"logs/([^/]+)/(\d{5})\.html")
@@ -440,12 +443,40 @@ class LivePages:
             )
         return entry, snapshot, game
 
+    def _final_logs(self, entry: LeagueEntry, snapshot: Snapshot) -> tuple[Path, Callable[[int], bool]]:
+        """Where the ladder's final's bot logs are, and which of its games may be shown."""
+        indices = {game.index for game in snapshot.final}
+        over = release_of(entry).over
+        return league_logs(self.contest.submissions.root, final_name(entry.name)), lambda game: over or game in indices
+
     async def final_game_page(self, request: Request, index: int) -> str:
-        """A game of the ladder's final, with the views the caller may see."""
-        _, snapshot, game = await self.final_game(request, index)
+        """A game of the ladder's final, with the views the caller may see and a link to the log of each bot
+        of it whose seat it may see."""
+        entry, snapshot, game = await self.final_game(request, index)
         views = allowed_views(self.caller(request), game, snapshot.owners)
+        folder, shown = self._final_logs(entry, snapshot)
+
+        def render() -> dict[str, str]:
+            seen = [game.figures.seats[int(view)] for view in views if view.isdigit()]
+            logs = [name for name in seen if index in logged_games(folder, name, shown)]
+            return {key: render_game(snapshot.league, game, views, logs, final=True)}
+
         key = f"final/{index:05d}.html?{','.join(views)}"
-        return await self.cached(snapshot, key, lambda: {key: render_game(snapshot.league, game, views, final=True)})
+        return await self.cached(snapshot, key, render)
+
+    async def final_log(self, request: Request, file: str, index: int) -> str:
+        """What a bot wrote to its log during game ``index`` of the ladder's final: for its owner and the
+        organizer alone, once the game is shown."""
+        caller = self.caller(request)
+        entry, snapshot, game = await self.final_game(request, index)
+        name = next((bot for bot in game.figures.seats if bot_file(bot) == file), None)
+        if name is None:
+            raise LookupError(f"bot {capped(file, 60)!r} did not play the final's game {index}")
+        if not caller.owns(name, snapshot.owners.get(name, "")):
+            raise PermissionError(f"only the owner of bot {capped(name, 60)!r} or the organizer may read its log")
+        folder, shown = self._final_logs(entry, snapshot)
+        log = await asyncio.to_thread(game_log, folder, name, index, shown)
+        return render_log(snapshot.league, game, log, final=True)
 
     async def final_replay(self, request: Request, index: int, view: str) -> str:
         entry, snapshot, game = await self.final_game(request, index)
@@ -629,6 +660,8 @@ def create_app(contest: Contest, home: Home) -> Starlette:
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
                 return HTMLResponse(await pages.game_page(request, int(match[1])))
+            if match := FINAL_LOG_PATH.fullmatch(path):
+                return HTMLResponse(await pages.final_log(request, match[1], int(match[2])))
             if match := FINAL_GAME_PATH.fullmatch(path):
                 return HTMLResponse(await pages.final_game_page(request, int(match[1])))
             if match := FINAL_VIEW_PATH.fullmatch(path):

@@ -245,10 +245,16 @@ def log_file(bot: str, game: int) -> str:
     return f"logs/{bot_file(bot)}/{game_file(game)}.html"
 
 
-def render_log(league: League, game: FinishedGame, log: GameLog) -> str:
-    """A bot's log of one game: what it wrote while the game ran."""
+def render_log(league: League, game: FinishedGame, log: GameLog, final: bool = False) -> str:
+    """A bot's log of one game: what it wrote while the game ran; ``final``: a game of a ladder's final
+    (``final/logs/BOT/NNNNN.html``)."""
     seat = game.figures.seats.index(log.bot)
-    return environment().get_template("log.html").render(league=league, game=game, log=log, seat=seat, root="../../")
+    root = "../../../" if final else "../../"
+    return (
+        environment()
+        .get_template("log.html")
+        .render(league=league, game=game, log=log, seat=seat, root=root, final=final)
+    )
 
 
 def render_game(

@@ -260,3 +260,22 @@ def test_the_finals_standings_and_games_show_as_it_plays(finalizing: LiveLadder,
     assert re.fullmatch(r"\d+ / \d+", page.locator("#position").inner_text())
     options = page.locator("#view option").evaluate_all("options => options.map(o => o.value)")
     assert "all" not in options and "public" in options
+
+    ann = signed_in(browser, live, live.tokens["ann"])
+    ann.goto(f"{live.base}/leagues/ladder/")
+    played = ann.locator("#final table.final-games tbody tr", has_text="ann").first
+    index = int(played.get_attribute("data-game") or "")
+    played.locator("a").click()
+    seat = int(ann.locator("#view").input_value())
+    ann.locator("p.logs a.own-log").click()  # its stderr of the final's game
+    assert ann.locator("h2").inner_text() == f"ann in the final's game {index}"
+    lines = ann.locator("pre.bot-log").inner_text().splitlines()
+    assert [line for line in lines if line.startswith("diarist")] == [f"diarist <b>: game {index} at seat {seat}"]
+    log_url = ann.url
+    assert log_url.endswith(f"/leagues/ladder/final/logs/ann/{index:05d}.html")
+    ann.locator("h2 a").click()  # back to the game, from its seat
+    assert ann.locator("h2").first.inner_text() == f"Final game {index}"
+    reply = page.goto(log_url)  # bob
+    assert reply is not None and reply.status == 403 and "diarist" not in page.content()
+    page.goto(f"{live.base}/leagues/ladder/final/{index:05d}.html")
+    assert page.locator("p.logs a.own-log", has_text="ann").count() == 0
