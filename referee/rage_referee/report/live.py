@@ -200,6 +200,8 @@ class LivePages:
         """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
         self._renders: dict[str, asyncio.Lock] = {}
         self._builds: dict[str, asyncio.Lock] = {}
+        self._finals: dict[str, int] = {}
+        """Each finalized ladder's final's league, by the ladder's name."""
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -252,16 +254,22 @@ class LivePages:
     def _keeps(self, entry: LeagueEntry, cached: Snapshot, fresh: bool) -> bool:
         """Whether ``cached`` still shows the league: it has every game stored, or the league runs and the
         snapshot is younger than :data:`REFRESH` seconds (unless ``fresh``) and than its cost allows."""
-        if cached.count == self._stored(entry):
+        if cached.count == self._stored(entry, cached.league.ladder):
             return True
         if entry.status is not LeagueStatus.RUNNING:
             return False
         kept = cached.cost / REBUILD_SHARE
         return _age(cached) < (kept if fresh else max(REFRESH, kept))
 
-    def _final_league(self, entry: LeagueEntry) -> int | None:
-        """The league its final's games are stored in, for a finalized ladder."""
-        final = self.contest.leagues.book.final(entry.league_id) if is_ladder(entry.definition) else None
+    def _final_league(self, entry: LeagueEntry, ladder: bool | None = None) -> int | None:
+        """The league its final's games are stored in, for a finalized ladder (``ladder``: whether the league
+        is one, when known): asked of the store until there is one."""
+        known = self._finals.get(entry.name)
+        if known is not None or not (is_ladder(entry.definition) if ladder is None else ladder):
+            return known
+        final = self.contest.leagues.book.final(entry.league_id)
+        if final is not None:
+            self._finals[entry.name] = final.final_league_id
         return None if final is None else final.final_league_id
 
     def _final_games(self, entry: LeagueEntry) -> list[FinishedGame]:
@@ -269,9 +277,9 @@ class LivePages:
         final = self._final_league(entry)
         return [] if final is None else self.contest.store.games(final, False)
 
-    def _stored(self, entry: LeagueEntry) -> int:
+    def _stored(self, entry: LeagueEntry, ladder: bool) -> int:
         """The league's stored games, with its final's for a finalized ladder."""
-        final = self._final_league(entry)
+        final = self._final_league(entry, ladder)
         return self.contest.store.count(entry.league_id) + (0 if final is None else self.contest.store.count(final))
 
     async def shown_count(self, entry: LeagueEntry) -> int:
