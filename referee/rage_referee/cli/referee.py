@@ -826,6 +826,13 @@ def _place(place: int) -> str:
     return f"{place}{'th' if 10 <= place % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
 
 
+def _apart(row: pb.LadderRow) -> str:
+    """How a final's row stands against the next: separated (its difference) or not."""
+    if not row.HasField("separated"):
+        return ""
+    return f" ({'separated' if row.separated else 'not separated'}, {row.difference:+.2f})"
+
+
 def _show(event: pb.LeagueEvent) -> None:
     kind = event.WhichOneof("kind")
     if kind == "status_changed":
@@ -842,16 +849,15 @@ def _show(event: pb.LeagueEvent) -> None:
         )
         forfeited = f"  forfeited: {', '.join(map(name_text, game.forfeited))}" if game.forfeited else ""
         done = (f"[{game.games_done}/{game.games_total}]" if game.games_total else f"[{game.games_done}]", "dim")
-        out.print(Text.assemble(f"game {game.game}: {seats}{forfeited}  ", done))
+        out.print(Text.assemble(f"{'final game' if game.final else 'game'} {game.game}: {seats}{forfeited}  ", done))
     elif kind == "bot_faulted":
         fault = event.bot_faulted
         where = f"round {fault.round}" + (f", trick {fault.trick}" if fault.trick else ", bidding")
+        which = f"{'final game' if fault.final else 'game'} {fault.game}"
         if fault.kind == "forfeited":
-            line = f"  forfeited: {name_text(fault.bot)} in game {fault.game} from {where} on: {bot_text(fault.detail)}"
+            line = f"  forfeited: {name_text(fault.bot)} in {which} from {where} on: {bot_text(fault.detail)}"
         else:
-            line = (
-                f"  fault: {name_text(fault.bot)} {fault.kind} in game {fault.game} ({where}): {bot_text(fault.detail)}"
-            )
+            line = f"  fault: {name_text(fault.bot)} {fault.kind} in {which} ({where}): {bot_text(fault.detail)}"
         out.print(line, style="yellow", markup=False)
     elif kind == "ladder_changed":
         ladder = event.ladder_changed
@@ -859,6 +865,10 @@ def _show(event: pb.LeagueEvent) -> None:
             f"{row.rank}. {name_text(row.bot)} {row.version} {row.rating:.2f}" for row in ladder.rows if row.rank
         )
         out.print(f"  leaderboard after {ladder.sets} sets ({ladder.games} games): {rows}", style="cyan")
+    elif kind == "final_changed":
+        final = event.final_changed
+        rows = ", ".join(f"{row.rank}. {name_text(row.bot)}{_apart(row)}" for row in final.rows if row.rank)
+        out.print(f"  final after {final.sets} sets ({final.games} games): {rows}", style="cyan")
     elif kind == "standings_changed":
         table = event.standings_changed
         rows = ", ".join(f"{name_text(row.bot)} {row.elo:.0f}" for row in table.rows)

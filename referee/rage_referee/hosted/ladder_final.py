@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from rage_sdk.pb import referee_pb2 as pb
@@ -29,8 +29,10 @@ from ..runner.settings import LOCAL, RunnerSettings
 from ..sandbox import Sandbox
 from ..submissions.store import Submission
 from ..submissions.version import short_version
+from . import messages
 from .events import EventHub
 from .ladder_book import ADDRESS_VERSION, LadderFinal
+from .ladder_messages import final_event
 from .ladder_table import LadderState
 from .leagues import UNUSED_LOG_DIR, LeagueRun
 from .registry import Registry
@@ -113,7 +115,10 @@ def final_ladder(ladder: str, final: LadderFinal, watch: SetWatch, state: Ladder
 
 
 class FinalRun(LeagueRun):
-    """The final of a ladder, played one round robin at a time until separated or capped; complete then."""
+    """The final of a ladder, played one round robin at a time until separated or capped; complete then.
+
+    Each of its games is announced on the ladder's stream as a game of the final, and after each of its
+    whole sets its standings (:func:`final_ladder`)."""
 
     def __init__(
         self,
@@ -123,6 +128,7 @@ class FinalRun(LeagueRun):
         store: Store,
         registry: Registry,
         hub: EventHub,
+        ladder_state: Callable[[], LadderState],
         submissions: Mapping[str, Submission] | None = None,
         sandbox: Sandbox | None = None,
         log_dir: Path = UNUSED_LOG_DIR,
@@ -133,11 +139,18 @@ class FinalRun(LeagueRun):
             name, final.final_league_id, config, {}, store, registry, hub, submissions, sandbox, log_dir, runner
         )
         self.final = final
+        self.ladder_state = ladder_state
+        """The frozen ladder's leaderboard (blocking): the finalists' ratings there."""
         self.watch: SetWatch | None = None
+        self.state: LadderState | None = None
+        self.done = 0
+        """The final's games stored."""
 
     async def play(self) -> bool:
         """Play round robins until the finalists' order is shown or the cap; whether the final is over."""
         watch = self.watch = await asyncio.to_thread(final_watch, self.config, self.store, self.final)
+        self.state = await asyncio.to_thread(self.ladder_state)
+        self.done = await asyncio.to_thread(self.store.count, self.league_id)
         deals = league_deals(self.config, self.store, self.league_id, create=False)
         games = league_schedule(self.config, deals)
         self.total = len(games)
@@ -170,6 +183,12 @@ class FinalRun(LeagueRun):
         return True
 
     def _final_game(self, game: FinishedGame) -> None:
-        assert self.watch is not None
+        """A game of the final is stored: announced; the final's standings too when it completes a set."""
+        assert self.watch is not None and self.state is not None
         self.played += 1
-        self.watch.add(game)
+        self.done += 1
+        whole = self.watch.add(game)
+        for event in messages.game_events(self.name, game, self.done, self.total, final=True):
+            self.hub.publish(event)
+        if whole:
+            self.hub.publish(final_event(self.name, final_ladder(self.name, self.final, self.watch, self.state)))

@@ -39,6 +39,11 @@ def ladder_event(league: str, state: LadderState) -> pb.LeagueEvent:
     return pb.LeagueEvent(league=league, ladder_changed=ladder(league, state))
 
 
+def final_event(league: str, final: pb.Ladder) -> pb.LeagueEvent:
+    """The ladder ``league``'s final's standings (``final_ladder``) as an event of its stream."""
+    return pb.LeagueEvent(league=league, final_changed=final)
+
+
 def row_fields(row: pb.LadderRow) -> dict[str, Any]:
     """One row as plain values, by :data:`COLUMNS` (``last_game`` in UTC, empty before the first set)."""
     from datetime import UTC, datetime

@@ -208,9 +208,10 @@ class LadderManager(LeagueManager):
                 self.store,
                 self.registry,
                 self.hub,
+                lambda: self.state(entry),
                 submitted,
                 sandbox,
-                league_logs(log_dir.parent, final_name(entry.name)) if self.submissions is not None else log_dir,
+                league_logs(self.submissions.root, final_name(entry.name)) if self.submissions is not None else log_dir,
                 self.runner,
             )
         else:

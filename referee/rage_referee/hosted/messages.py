@@ -205,8 +205,9 @@ def standings_event(
     return pb.LeagueEvent(league=league, standings_changed=standings(league, table, "", versions, owners))
 
 
-def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[pb.LeagueEvent]:
-    """A game's end, then each charged fault, then one ``forfeited`` event per seat the referee played for."""
+def game_events(league: str, game: FinishedGame, done: int, total: int, final: bool = False) -> list[pb.LeagueEvent]:
+    """A game's end, then each charged fault, then one ``forfeited`` event per seat the referee played for;
+    ``final``: a game of the ladder ``league``'s final, counted among the final's games."""
     figures = game.figures
     forfeited = sorted(figures.forfeited)
     finished = pb.GameFinished(
@@ -218,6 +219,7 @@ def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[
         games_done=done,
         games_total=total,
         forfeited=[name for name in map(figures.bot_at, forfeited) if name is not None],
+        final=final,
     )
     events = [pb.LeagueEvent(league=league, game_finished=finished)]
     decisions: dict[int, list[Fault]] = {}
@@ -229,6 +231,8 @@ def game_events(league: str, game: FinishedGame, done: int, total: int) -> list[
     for entries in decisions.values():
         detail = f"{entries[0].detail}: the referee played its {len(entries)} decisions"
         events.append(pb.LeagueEvent(league=league, bot_faulted=_faulted(game, entries[0], detail)))
+    for event in events[1:]:
+        event.bot_faulted.final = final
     return events
 
 

@@ -22,7 +22,6 @@ from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
 from ..league.release import SetRelease
-from ..league.store import Store
 from ..play.finished import FinishedGame
 from ..seats.spec import seat_address
 from . import events, messages
@@ -33,10 +32,12 @@ from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from .events import Watcher
+from .final_stream import FinalStream, is_final_game
 from .ladder_definition import is_ladder, read_ladder
 from .ladder_messages import ladder, ladder_event
 from .leagues import failure_text, memory_notice, release_of
 from .registry import ENTRY_ENTRANT, EntrantEntry, LeagueEntry, LeagueStatus
+from .released import Released
 from .standings import Table, point_table
 from .submissions import next_chunk
 
@@ -56,46 +57,6 @@ class _Fit:
     stored: int
     shown: int
     table: Table | None
-
-
-class _Released:
-    """What a stream for anyone but the organizer is sent of the league's games: a game's events once its
-    duplicate set is stored whole (held till then), each game's ``games_done`` counting the games the
-    stream has shown (with those shown before it subscribed, without history), so it rises as it goes."""
-
-    def __init__(self, release: SetRelease, store: Store, league_id: int, shown: set[int], done: int) -> None:
-        self.release, self.store, self.league_id = release, store, league_id
-        self._shown = shown
-        """The stored games sent as the stream begins (with history)."""
-        self._done = done
-        """The games the stream has shown, and those it counts as shown before it began."""
-        self._held: dict[int, list[pb.LeagueEvent]] = {}
-        """The events of games whose set is still being played, by game."""
-
-    def history(self, game: int, events: list[pb.LeagueEvent]) -> list[pb.LeagueEvent]:
-        """A stored game's events, sent now (its set was whole as the stream began) or held."""
-        if game in self._shown:
-            return self._numbered(events)
-        self._held[game] = events
-        return []
-
-    def live(self, event: pb.LeagueEvent) -> list[pb.LeagueEvent]:
-        """A live game event held, and every held event whose set is whole now, in the order they came."""
-        game = event.game_finished.game if event.WhichOneof("kind") == "game_finished" else event.bot_faulted.game
-        self._held.setdefault(game, []).append(event)
-        whole = [game for game in self._held if not self.release.waiting(self.store.set_games(self.league_id, game))]
-        return self._numbered([event for game in whole for event in self._held.pop(game)])
-
-    def _numbered(self, events: list[pb.LeagueEvent]) -> list[pb.LeagueEvent]:
-        sent = []
-        for event in events:
-            copy = pb.LeagueEvent()
-            copy.CopyFrom(event)  # the hub's, shared with other streams
-            if copy.WhichOneof("kind") == "game_finished":
-                self._done += 1
-                copy.game_finished.games_done = self._done
-            sent.append(copy)
-        return sent
 
 
 def refusals(method: Callable[[S, Q, Any], Awaitable[R]]) -> Callable[[S, Q, Any], Awaitable[R]]:
@@ -429,7 +390,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         """The league's state now (subscribed first, so nothing falls between), then its live events.
 
         Anyone but the organizer is sent a game's events once its duplicate set is stored whole (held till
-        then, :class:`_Released`), and standings of those games alone, after each set.
+        then, :class:`~.released.Released`), and standings of those games alone, after each set.
         """
         registry, store = self.contest.registry, self.contest.store
         entry = registry.league(name)
@@ -442,7 +403,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         released = None
         if release is not None:
             shown = {game.index for game in release.released(games or ())}
-            released = _Released(release, store, entry.league_id, shown, 0 if history else fit.shown if fit else 0)
+            released = Released(release, store, entry.league_id, shown, 0 if history else fit.shown if fit else 0)
         seen: set[int] = set()
         for done, game in enumerate(games or (), start=1):
             seen.add(game.index)
@@ -450,8 +411,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             for event in game_events if released is None else released.history(game.index, game_events):
                 yield event
         fitted = 0
-        if ladder_shown:
+        final = FinalStream(self.contest, entry, release) if ladder_shown else None
+        if final is not None:
             yield ladder_event(name, await asyncio.to_thread(self.contest.leagues.state, entry))
+            for event in await final.begin(history):
+                yield event
         elif fit is not None and fit.table is not None:
             yield messages.standings_event(name, fit.table, self.contest.submissions.versions.pins(entry.league_id))
         elif stored:
@@ -476,6 +440,10 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             if live is None:
                 return
             kind = live.WhichOneof("kind")
+            if final is not None and is_final_game(live):  # numbered apart from the ladder's games
+                for event in final.live(live):
+                    yield event
+                continue
             if kind == "game_finished" and live.game_finished.game in seen:
                 continue
             if kind == "bot_faulted" and live.bot_faulted.game in seen:

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
@@ -43,6 +44,7 @@ from ..hosted.contest import Contest
 from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.events import Watcher
 from ..hosted.ladder_definition import is_ladder
+from ..hosted.ladder_final import final_name
 from ..hosted.ladder_messages import ladder
 from ..hosted.ladder_table import LadderState
 from ..hosted.leagues import release_of
@@ -103,6 +105,9 @@ HTTP_STATUS = {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429}
 """A refusal's HTTP status by its gRPC code; any other refusal is 400."""
 GAMES_LIST = re.compile(r"games-(\d{3})\.html")
 GAME_PATH = re.compile(r"(\d{5})\.html")
+FINAL_GAME_PATH = re.compile(r"final/(\d{5})\.html")
+FINAL_LOG_PATH = re.compile(r"final/logs/([^/]+)/(\d{5})\.html")
+FINAL_VIEW_PATH = re.compile(r"final/(\d{5})\.(all|public|\d{1,2})\.js")
 VIEW_PATH = re.compile(r"(\d{5})\.(all|public|\d{1,2})\.js")
 LOG_PATH = re.compile(r"logs/([^/]+)/(\d{5})\.html")
 
@@ -179,6 +184,8 @@ class Snapshot:
     """Pages rendered from it, by path (a game's page by path and the views it offers)."""
     owners: Mapping[str, str] = field(default_factory=dict)
     """The entrant of each of the league's bots (empty for the organizer's, or one no longer registered)."""
+    final: Sequence[FinishedGame] = ()
+    """A finalized ladder's final's games, those shown (their duplicate sets whole), most recent first."""
 
 
 class LivePages:
@@ -193,6 +200,8 @@ class LivePages:
         """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
         self._renders: dict[str, asyncio.Lock] = {}
         self._builds: dict[str, asyncio.Lock] = {}
+        self._finals: dict[str, int] = {}
+        """Each finalized ladder's final's league, by the ladder's name."""
 
     def caller(self, request: Request) -> Caller:
         token = request.cookies.get(COOKIE)
@@ -213,6 +222,8 @@ class LivePages:
             if cached is not None and self._keeps(entry, cached, fresh):
                 return entry, cached
             stored, cost = await _timed(self.contest.store.games, entry.league_id, False)
+            final_stored, final_cost = await _timed(self._final_games, entry)
+            cost += final_cost
             games = release_of(entry).released(stored)
             if entry.status is LeagueStatus.RUNNING or len(games) < len(stored):  # sets still being played: out
                 table, fit = await _timed(point_table, games)
@@ -230,22 +241,46 @@ class LivePages:
                 audits=table.audits,
                 collusion=table.collusion,
                 played=len(stored),
+                ladder=is_ladder(entry.definition),
             )
-            ladder = is_ladder(entry.definition)  # every bot plays a ladder
+            ladder = league.ladder  # every bot plays a ladder
             owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if ladder or bot.name in entry.bots}
-            snapshot = Snapshot(len(stored), time.monotonic(), league, cost=cost, owners=owners)
+            final = sorted(release_of(entry).released(final_stored), key=lambda game: -game.index)
+            count = len(stored) + len(final_stored)
+            snapshot = Snapshot(count, time.monotonic(), league, cost=cost, owners=owners, final=final)
             self._snapshots[entry.name] = snapshot
             return entry, snapshot
 
     def _keeps(self, entry: LeagueEntry, cached: Snapshot, fresh: bool) -> bool:
         """Whether ``cached`` still shows the league: it has every game stored, or the league runs and the
         snapshot is younger than :data:`REFRESH` seconds (unless ``fresh``) and than its cost allows."""
-        if cached.count == self.contest.store.count(entry.league_id):
+        if cached.count == self._stored(entry, cached.league.ladder):
             return True
         if entry.status is not LeagueStatus.RUNNING:
             return False
         kept = cached.cost / REBUILD_SHARE
         return _age(cached) < (kept if fresh else max(REFRESH, kept))
+
+    def _final_league(self, entry: LeagueEntry, ladder: bool | None = None) -> int | None:
+        """The league its final's games are stored in, for a finalized ladder (``ladder``: whether the league
+        is one, when known): asked of the store until there is one."""
+        known = self._finals.get(entry.name)
+        if known is not None or not (is_ladder(entry.definition) if ladder is None else ladder):
+            return known
+        final = self.contest.leagues.book.final(entry.league_id)
+        if final is not None:
+            self._finals[entry.name] = final.final_league_id
+        return None if final is None else final.final_league_id
+
+    def _final_games(self, entry: LeagueEntry) -> list[FinishedGame]:
+        """A finalized ladder's final's stored games (none for any other league)."""
+        final = self._final_league(entry)
+        return [] if final is None else self.contest.store.games(final, False)
+
+    def _stored(self, entry: LeagueEntry, ladder: bool) -> int:
+        """The league's stored games, with its final's for a finalized ladder."""
+        final = self._final_league(entry, ladder)
+        return self.contest.store.count(entry.league_id) + (0 if final is None else self.contest.store.count(final))
 
     async def shown_count(self, entry: LeagueEntry) -> int:
         """How many of the league's games are shown now (their duplicate sets whole): read once for every
@@ -294,7 +329,8 @@ class LivePages:
         """A ladder's front page: its leaderboard now, and its final's standings once there are (blocking)."""
         leagues = self.contest.leagues
         state = leagues.state(entry)
-        return render_ladder(snapshot.league, ladder(entry.name, state), leagues.final_standings(entry, state))
+        final = leagues.final_standings(entry, state)
+        return render_ladder(snapshot.league, ladder(entry.name, state), final, snapshot.final)
 
     async def games_list(self, request: Request, number: int) -> str:
         _, snapshot = await self.snapshot(request)
@@ -326,6 +362,7 @@ class LivePages:
                 audits=league.audits,
                 collusion=league.collusion,
                 played=league.played,
+                ladder=league.ladder,
             )
             versions = self.contest.submissions.versions
             pins = versions.pins(entry.league_id)
@@ -400,6 +437,73 @@ class LivePages:
 
         return await self.cached(snapshot, key, render)
 
+    async def final_game(self, request: Request, index: int) -> tuple[LeagueEntry, Snapshot, FinishedGame]:
+        """Game ``index`` of a finalized ladder's final, once shown."""
+        entry, snapshot = await self.snapshot(request)
+        game = next((game for game in snapshot.final if game.index == index), None)
+        if game is None:
+            entry, snapshot = await self.snapshot(request, fresh=True)
+            game = next((game for game in snapshot.final if game.index == index), None)
+        if game is None:
+            raise LookupError(
+                f"game {index} of the final of {snapshot.league.name} is not shown: there is no final, it has not "
+                "finished, or games dealt the same hands are still to be played"
+            )
+        return entry, snapshot, game
+
+    def _final_logs(self, entry: LeagueEntry, snapshot: Snapshot) -> tuple[Path, Callable[[int], bool]]:
+        """Where the ladder's final's bot logs are, and which of its games may be shown."""
+        indices = {game.index for game in snapshot.final}
+        over = release_of(entry).over
+        return league_logs(self.contest.submissions.root, final_name(entry.name)), lambda game: over or game in indices
+
+    async def final_game_page(self, request: Request, index: int) -> str:
+        """A game of the ladder's final, with the views the caller may see and a link to the log of each bot
+        of it whose seat it may see."""
+        entry, snapshot, game = await self.final_game(request, index)
+        views = allowed_views(self.caller(request), game, snapshot.owners)
+        folder, shown = self._final_logs(entry, snapshot)
+
+        def render() -> dict[str, str]:
+            seen = [game.figures.seats[int(view)] for view in views if view.isdigit()]
+            logs = [name for name in seen if index in logged_games(folder, name, shown)]
+            return {key: render_game(snapshot.league, game, views, logs, final=True)}
+
+        key = f"final/{index:05d}.html?{','.join(views)}"
+        return await self.cached(snapshot, key, render)
+
+    async def final_log(self, request: Request, file: str, index: int) -> str:
+        """What a bot wrote to its log during game ``index`` of the ladder's final: for its owner and the
+        organizer alone, once the game is shown."""
+        caller = self.caller(request)
+        entry, snapshot, game = await self.final_game(request, index)
+        name = next((bot for bot in game.figures.seats if bot_file(bot) == file), None)
+        if name is None:
+            raise LookupError(f"bot {capped(file, 60)!r} did not play the final's game {index}")
+        if not caller.owns(name, snapshot.owners.get(name, "")):
+            raise PermissionError(f"only the owner of bot {capped(name, 60)!r} or the organizer may read its log")
+        folder, shown = self._final_logs(entry, snapshot)
+        log = await asyncio.to_thread(game_log, folder, name, index, shown)
+        return render_log(snapshot.league, game, log, final=True)
+
+    async def final_replay(self, request: Request, index: int, view: str) -> str:
+        entry, snapshot, game = await self.final_game(request, index)
+        if view not in allowed_views(self.caller(request), game, snapshot.owners):
+            raise PermissionError(f"this token may not see view {view} of the final's game {index}")
+        key = f"final/{index:05d}.{view}.js"
+        final = self._final_league(entry)
+        assert final is not None  # the game is the final's
+
+        def render() -> dict[str, str]:
+            record = self.contest.store.record(final, index) or {}
+            try:
+                data = _replay_views(record, [fault.to_json() for fault in game.figures.faults], view)
+            except (ValueError, IllegalActionError) as error:
+                raise LookupError(f"no replay of the final's game {index}: {error}") from None
+            return {key: replay_script(data)}
+
+        return await self.cached(snapshot, key, render)
+
     def leagues_page(self) -> str:
         registry = self.contest.registry
         leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
@@ -428,9 +532,10 @@ class LivePages:
                 while (event := await home.run(watcher.next())) is not None:
                     kind = str(event.WhichOneof("kind"))
                     data = _event_data(event, kind)
-                    if "game" in data and release.waiting(store.set_games(entry.league_id, data["game"])):
+                    league_id = self._final_league(entry) if data.get("final") else entry.league_id
+                    if "game" in data and release.waiting(store.set_games(league_id or 0, data["game"])):
                         continue  # shown once its duplicate set is stored whole, by the page drawn then
-                    if kind == "game_finished":
+                    if kind == "game_finished" and not data["final"]:
                         data["games_done"] = await self.shown_count(entry)
                     yield {"event": kind, "data": json.dumps(data)}
             finally:
@@ -447,11 +552,15 @@ def _event_data(event: Any, kind: str) -> dict[str, Any]:
     if kind == "game_finished":
         game = event.game_finished
         return {"game": game.game, "games_done": game.games_done, "seats": [capped(s, 60) for s in game.seats],
-                "totals": list(game.totals), "places": list(game.places), "faults": game.faults}  # fmt: skip
+                "totals": list(game.totals), "places": list(game.places), "faults": game.faults,
+                "final": game.final}  # fmt: skip
     if kind == "bot_faulted":
         fault = event.bot_faulted
         return {"game": fault.game, "bot": capped(fault.bot, 60), "kind": capped(fault.kind, 40),
-                "round": fault.round, "trick": fault.trick, "detail": capped(fault.detail)}  # fmt: skip
+                "round": fault.round, "trick": fault.trick, "detail": capped(fault.detail),
+                "final": fault.final}  # fmt: skip
+    if kind == "final_changed":
+        return {"games": event.final_changed.games}
     if kind == "status_changed":
         changed = event.status_changed
         status = next((name for name, value in STATUS.items() if value == changed.status), None)
@@ -559,6 +668,13 @@ def create_app(contest: Contest, home: Home) -> Starlette:
                 return HTMLResponse(await pages.bot(request, path[5:-5]))
             if match := GAME_PATH.fullmatch(path.removeprefix("games/")):
                 return HTMLResponse(await pages.game_page(request, int(match[1])))
+            if match := FINAL_LOG_PATH.fullmatch(path):
+                return HTMLResponse(await pages.final_log(request, match[1], int(match[2])))
+            if match := FINAL_GAME_PATH.fullmatch(path):
+                return HTMLResponse(await pages.final_game_page(request, int(match[1])))
+            if match := FINAL_VIEW_PATH.fullmatch(path):
+                text = await pages.final_replay(request, int(match[1]), match[2])
+                return Response(text, media_type="text/javascript")
             if match := LOG_PATH.fullmatch(path):
                 return HTMLResponse(await pages.bot_log(request, match[1], int(match[2])))
             if match := VIEW_PATH.fullmatch(path.removeprefix("games/")):

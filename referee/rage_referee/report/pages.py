@@ -96,6 +96,8 @@ class League:
     played: int | None = None
     """Games stored, those of duplicate sets still being played (not shown) included; none: every game is shown.
     A live page's count, as its event stream counts them."""
+    ladder: bool = False
+    """A hosted ladder's pages: its front page is its leaderboard (and final), with no crosstable nor history."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)
@@ -176,12 +178,23 @@ class OwnerView:
     """The games whose part of the bot's log may be read now."""
 
 
+def played_figures(bot: BotRecord) -> tuple[float, float]:
+    """A bot's mean score and mean place over every game it played (whoever forfeited in it)."""
+    seats = [(game.figures, game.figures.seats.index(bot.name)) for game in bot.games]
+    if not seats:
+        return 0.0, 0.0
+    scores = [figures.totals[seat] for figures, seat in seats]
+    places = [figures.places[seat] for figures, seat in seats]
+    return sum(scores) / len(seats), sum(places) / len(seats)
+
+
 def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), owner: OwnerView | None = None) -> str:
     """A bot's page: its versions (a submitted bot's), figures, faults and games; ``owner``: with links to
     each game from its seat and to its log of the game."""
     bot = league.bots[name]
     games = sorted(bot.games, key=lambda game: -game.index)[:MAX_GAMES_LISTED]
     row = next((row for row in league.rows if row.name == name), None)
+    ladder_figures = played_figures(bot) if league.ladder else None
     own = None
     if owner is not None:
         own = {game.index: (game.figures.seats.index(name), game.index in owner.logged) for game in games}
@@ -192,6 +205,7 @@ def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), 
             league=league,
             bot=bot,
             row=row,
+            ladder_figures=ladder_figures,
             games=games,
             versions=versions,
             own=own,
@@ -201,14 +215,23 @@ def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), 
     )
 
 
-def render_ladder(league: League, ladder: Any, final: Any | None) -> str:
-    """A ladder's front page: its leaderboard (a ``rage.v1.Ladder``), its final's standings once finalized,
-    and its recent games."""
+def render_ladder(league: League, ladder: Any, final: Any | None, final_games: Sequence[FinishedGame] = ()) -> str:
+    """A ladder's front page: its leaderboard (a ``rage.v1.Ladder``), its final's standings and games once
+    finalized, and its recent games."""
     recent = sorted(league.games, key=lambda game: -game.index)[:RECENT_GAMES]
     return (
         environment()
         .get_template("ladder.html")
-        .render(league=league, ladder=ladder, final=final, recent=recent, root="", own=None, last_game=last_game)
+        .render(
+            league=league,
+            ladder=ladder,
+            final=final,
+            final_games=final_games,
+            recent=recent,
+            root="",
+            own=None,
+            last_game=last_game,
+        )
     )
 
 
@@ -222,21 +245,29 @@ def log_file(bot: str, game: int) -> str:
     return f"logs/{bot_file(bot)}/{game_file(game)}.html"
 
 
-def render_log(league: League, game: FinishedGame, log: GameLog) -> str:
-    """A bot's log of one game: what it wrote while the game ran."""
+def render_log(league: League, game: FinishedGame, log: GameLog, final: bool = False) -> str:
+    """A bot's log of one game: what it wrote while the game ran; ``final``: a game of a ladder's final
+    (``final/logs/BOT/NNNNN.html``)."""
     seat = game.figures.seats.index(log.bot)
-    return environment().get_template("log.html").render(league=league, game=game, log=log, seat=seat, root="../../")
+    root = "../../../" if final else "../../"
+    return (
+        environment()
+        .get_template("log.html")
+        .render(league=league, game=game, log=log, seat=seat, root=root, final=final)
+    )
 
 
-def render_game(league: League, game: FinishedGame, views: Sequence[str], logs: Sequence[str] = ()) -> str:
+def render_game(
+    league: League, game: FinishedGame, views: Sequence[str], logs: Sequence[str] = (), final: bool = False
+) -> str:
     """A game's replay page; its data is loaded per view from ``NNNNN.VIEW.js`` beside it. ``logs``: the bots
-    whose log of the game it links to."""
+    whose log of the game it links to; ``final``: a game of a ladder's final (``final/NNNNN.html``)."""
     labels = {"all": "everything (organizer)", "public": "spectator (no hands)"}
     choices = [
         (view, labels.get(view) or f"seat {view}: {capped(game.figures.seats[int(view)], 60)}") for view in views
     ]
     template = environment().get_template("game.html")
-    return template.render(league=league, game=game, choices=choices, logs=logs, root="../")
+    return template.render(league=league, game=game, choices=choices, logs=logs, root="../", final=final)
 
 
 def replay_script(data: dict[str, Any]) -> str:

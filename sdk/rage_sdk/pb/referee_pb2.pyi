@@ -451,20 +451,22 @@ class WatchRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ..., history: _Optional[bool] = ...) -> None: ...
 
 class LeagueEvent(_message.Message):
-    __slots__ = ("league", "status_changed", "game_finished", "bot_faulted", "standings_changed", "ladder_changed")
+    __slots__ = ("league", "status_changed", "game_finished", "bot_faulted", "standings_changed", "ladder_changed", "final_changed")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_CHANGED_FIELD_NUMBER: _ClassVar[int]
     GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
     BOT_FAULTED_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_CHANGED_FIELD_NUMBER: _ClassVar[int]
     LADDER_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_CHANGED_FIELD_NUMBER: _ClassVar[int]
     league: str
     status_changed: StatusChanged
     game_finished: GameFinished
     bot_faulted: BotFaulted
     standings_changed: Standings
     ladder_changed: Ladder
-    def __init__(self, league: _Optional[str] = ..., status_changed: _Optional[_Union[StatusChanged, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., bot_faulted: _Optional[_Union[BotFaulted, _Mapping]] = ..., standings_changed: _Optional[_Union[Standings, _Mapping]] = ..., ladder_changed: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
+    final_changed: Ladder
+    def __init__(self, league: _Optional[str] = ..., status_changed: _Optional[_Union[StatusChanged, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., bot_faulted: _Optional[_Union[BotFaulted, _Mapping]] = ..., standings_changed: _Optional[_Union[Standings, _Mapping]] = ..., ladder_changed: _Optional[_Union[Ladder, _Mapping]] = ..., final_changed: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
 
 class StatusChanged(_message.Message):
     __slots__ = ("status", "games_done", "games_total", "reason")
@@ -479,7 +481,7 @@ class StatusChanged(_message.Message):
     def __init__(self, status: _Optional[_Union[LeagueStatus, str]] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameFinished(_message.Message):
-    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total", "forfeited")
+    __slots__ = ("game", "seats", "totals", "places", "faults", "games_done", "games_total", "forfeited", "final")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
@@ -488,6 +490,7 @@ class GameFinished(_message.Message):
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
     game: int
     seats: _containers.RepeatedScalarFieldContainer[str]
     totals: _containers.RepeatedScalarFieldContainer[int]
@@ -496,10 +499,11 @@ class GameFinished(_message.Message):
     games_done: int
     games_total: int
     forfeited: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., forfeited: _Optional[_Iterable[str]] = ...) -> None: ...
+    final: bool
+    def __init__(self, game: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., faults: _Optional[int] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., forfeited: _Optional[_Iterable[str]] = ..., final: _Optional[bool] = ...) -> None: ...
 
 class BotFaulted(_message.Message):
-    __slots__ = ("game", "bot", "seat", "kind", "round", "trick", "detail")
+    __slots__ = ("game", "bot", "seat", "kind", "round", "trick", "detail", "final")
     GAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -507,6 +511,7 @@ class BotFaulted(_message.Message):
     ROUND_FIELD_NUMBER: _ClassVar[int]
     TRICK_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
     game: int
     bot: str
     seat: int
@@ -514,4 +519,5 @@ class BotFaulted(_message.Message):
     round: int
     trick: int
     detail: str
-    def __init__(self, game: _Optional[int] = ..., bot: _Optional[str] = ..., seat: _Optional[int] = ..., kind: _Optional[str] = ..., round: _Optional[int] = ..., trick: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
+    final: bool
+    def __init__(self, game: _Optional[int] = ..., bot: _Optional[str] = ..., seat: _Optional[int] = ..., kind: _Optional[str] = ..., round: _Optional[int] = ..., trick: _Optional[int] = ..., detail: _Optional[str] = ..., final: _Optional[bool] = ...) -> None: ...

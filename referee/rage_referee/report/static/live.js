@@ -6,6 +6,7 @@
   const status = document.getElementById("live-status");
   const replaying = document.getElementById("replay") !== null;
   let shown = Number(document.getElementById("games-count").textContent.split(" ")[0]);
+  let finalShown = 0; // a ladder's final: its games in whole sets, as its last standings event counted them
   let pending = null;
   const refresh = () => {
     pending = null;
@@ -14,7 +15,9 @@
       .then((html) => {
         const page = new DOMParser().parseFromString(html, "text/html");
         const count = page.getElementById("games-count");
-        if (count && Number(count.textContent.split(" ")[0]) < shown && pending === null) {
+        const final = page.querySelector("table.final-games");
+        const behind = (final ? Number(final.dataset.games) : 0) < finalShown;
+        if (((count && Number(count.textContent.split(" ")[0]) < shown) || behind) && pending === null) {
           pending = setTimeout(refresh, 2000); // the server draws newer games in a moment
         }
         for (const id of ["main", "games-count"]) {
@@ -57,12 +60,16 @@
   source.addEventListener("game_finished", (e) => {
     const game = JSON.parse(e.data);
     const seats = game.seats.map((name, k) => name + " " + game.totals[k] + " (" + game.places[k] + ")").join(", ");
-    feed("game " + game.game + " finished: " + seats);
-    games(game.games_done);
+    feed((game.final ? "final game " : "game ") + game.game + " finished: " + seats);
+    if (!game.final) games(game.games_done);
   });
   source.addEventListener("bot_faulted", (e) => {
     const f = JSON.parse(e.data);
-    feed("game " + f.game + ": " + f.bot + " " + f.kind + " (round " + f.round + ", trick " + f.trick + "): " + f.detail, "fault");
+    feed((f.final ? "final game " : "game ") + f.game + ": " + f.bot + " " + f.kind + " (round " + f.round + ", trick " + f.trick + "): " + f.detail, "fault");
+  });
+  source.addEventListener("final_changed", (e) => {
+    finalShown = JSON.parse(e.data).games;
+    if (!replaying && pending === null) pending = setTimeout(refresh, 300);
   });
   source.addEventListener("status_changed", (e) => {
     const league = JSON.parse(e.data).status;
