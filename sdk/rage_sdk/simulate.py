@@ -17,10 +17,10 @@ def random_game(ruleset: Ruleset, players: int, seed: int, rng: random.Random | 
     state = GameState(ruleset, players)
     decisions = 0
     while not state.is_terminal():
-        state.deal_seeded(seed)
+        state.deal_seeded(seed, events=False)  # nobody reads them here
         turns = players * (state.cards + 1)  # each seat bids once and plays each of its cards
         for _ in range(turns):
             actions = state.legal_actions()
-            state.apply(actions[int(rng.random() * len(actions))])
+            state.apply(actions[int(rng.random() * len(actions))], events=False)
         decisions += turns
     return state, decisions

@@ -271,6 +271,36 @@ def _seated_plays(players: int) -> tuple[tuple[tuple[int, Play], ...], ...]:
     return tuple(tuple((seat, play) for play in PLAYS) for seat in range(players))
 
 
+class _Table:
+    """What the engine reads of a ruleset at a table of ``players``, worked out once: every state of
+    that table (its copies, the sampler's worlds) shares it rather than reading the ruleset again."""
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        ruleset.check_players(players)
+        self.rounds: Final = ruleset.rounds
+        self.deck: Final = ruleset.deck
+        self.bidding: Final = ruleset.bidding
+        self.trick_scope: Final = ruleset.notrump_scope is NotrumpScope.TRICK
+        self.choose: Final = ruleset.change_mode is ChangeMode.CHOOSE
+        self.wild_values: Final = ruleset.wild_declares_value
+        # Between two equal ranks the later card wins only for plain wilds under later_wins.
+        self.later_wins: Final = ruleset.wild_tie is WildTie.LATER_WINS and not ruleset.wild_declares_value
+        self.anytime: Final = ruleset.action_cards_anytime
+        self.first_only: Final = ruleset.first_action_of_kind_only
+        self.plus_minus_one: Final = ruleset.plus_minus_one
+        self.wild_plays: Final = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
+        self.scoring: Final = _Scoring.of(ruleset)
+        self.next: Final = _next_seats(players)
+        self.seated: Final = _seated_plays(players)
+        self.told: Final = prebuilt(ruleset.bidding, players, max(ruleset.rounds))
+
+
+@cache
+def _table(ruleset: Ruleset, players: int) -> _Table:
+    """The :class:`_Table` of ``ruleset`` at ``players`` seats (:class:`RulesetError` if they cannot sit)."""
+    return _Table(ruleset, players)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # the referee's checks and tests subclass it
 class GameState:
     """One game of Rage, from the first deal to the last round's score.
@@ -281,35 +311,23 @@ class GameState:
 
     __slots__: Final = (  # Final: a compiled class keeps it too, for code that lists the attributes
         "_action_plays",
-        "_anytime",
         "_best",
         "_bonus",
-        "_choose",
         "_dealt_hands",
         "_dealt_pile",
-        "_first_only",
         "_hand_plays",
         "_history",
         "_keys",
-        "_later_wins",
-        "_next",
         "_pile",
         "_pile_colours",
         "_pile_colours_size",
-        "_plus_minus_one",
         "_recount",
         "_reveal_after_trick",
-        "_scoring",
-        "_seated",
+        "_table",
         "_told",
-        "_told_bids",
         "_told_played",
-        "_told_won",
         "_trick_actions",
         "_trick_bonus",
-        "_trick_scope",
-        "_wild_plays",
-        "_wild_values",
         "_winner",
         "bids",
         "bids_made",
@@ -336,27 +354,16 @@ class GameState:
     )
 
     def __init__(self, ruleset: Ruleset, players: int, *, first_round: int = 1, dealer: int = 0) -> None:
-        ruleset.check_players(players)
-        if not 1 <= first_round <= len(ruleset.rounds):
-            raise ValueError(f"first_round must be 1..{len(ruleset.rounds)}, not {first_round}")
+        table = _table(ruleset, players)
+        if not 1 <= first_round <= len(table.rounds):
+            raise ValueError(f"first_round must be 1..{len(table.rounds)}, not {first_round}")
         if not 0 <= dealer < players:
             raise ValueError(f"dealer must be a seat 0..{players - 1}, not {dealer}")
         self.ruleset = ruleset
         self.players = players
-        self._trick_scope = ruleset.notrump_scope is NotrumpScope.TRICK
-        self._choose = ruleset.change_mode is ChangeMode.CHOOSE
-        self._wild_values = ruleset.wild_declares_value
-        # Between two equal ranks the later card wins only for plain wilds under later_wins.
-        self._later_wins = ruleset.wild_tie is WildTie.LATER_WINS and not ruleset.wild_declares_value
-        self._anytime = ruleset.action_cards_anytime
-        self._first_only = ruleset.first_action_of_kind_only
-        self._wild_plays = WILD_VALUE_PLAYS if ruleset.wild_declares_value else WILD_COLOUR_PLAYS
-        self._next = _next_seats(players)
-        self._seated = _seated_plays(players)
-        self._plus_minus_one = ruleset.plus_minus_one
-        self._scoring = _Scoring.of(ruleset)
+        self._table = table
         self._history = True
-        self._told_played, self._told_won, self._told_bids = prebuilt(ruleset.bidding, players, max(ruleset.rounds))
+        self._told_played = table.told.played
         self._dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._dealt_pile: tuple[int, ...] = ()
 
@@ -426,7 +433,7 @@ class GameState:
         :class:`RoundDealt` for each seat."""
         if self.phase is not Phase.DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
-        cards = self.ruleset.rounds[self.round_number - 1]
+        cards = self._table.rounds[self.round_number - 1]
         if len(hands) != self.players:
             raise InvalidDealError(f"round {self.round_number}: {len(hands)} hands for {self.players} players")
         for seat, hand in enumerate(hands):
@@ -455,23 +462,26 @@ class GameState:
         """
         self._start_round(len(hands[0]), hands, pile)
 
-    def deal_seeded(self, seed: int) -> Events:
-        """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`."""
+    def deal_seeded(self, seed: int, *, events: bool = True) -> Events:
+        """Deal this round from ``seed`` with the documented shuffle of :mod:`rage_sdk.deal`; its events,
+        none with ``events=False`` (for a caller that reads none: the deal is the same)."""
         if self.phase is not Phase.DEAL:
             raise InvalidDealError(f"round {self.round_number}: no deal is due now ({self.phase.value})")
         hands, pile = dealt_cards(self.ruleset, self.players, seed, self.round_number)
-        return self._start_round(len(hands[0]), hands, pile)
+        return self._start_round(len(hands[0]), hands, pile, events)
 
-    def _start_round(self, cards: int, hands: Sequence[Sequence[int]], pile: Sequence[int]) -> Events:
+    def _start_round(
+        self, cards: int, hands: Sequence[Sequence[int]], pile: Sequence[int], events: bool = True
+    ) -> Events:
         """Deal ``hands`` (by seat, as dealt) and ``pile`` (top first); ``tuple()`` of a tuple is itself."""
-        self._reset_round(cards, list(map(sorted, hands)), list(reversed(pile)))
+        self._reset_round(cards, [sorted(hand) for hand in hands], list(reversed(pile)))
         if self._history:
-            self._dealt_hands = tuple(map(tuple, hands))
+            self._dealt_hands = tuple([tuple(hand) for hand in hands])
             self._dealt_pile = tuple(pile)
         self.trump = self.first_trump = self._reveal()
         self._told = self._told_played[self.trump]
         self.phase = Phase.BID
-        return self._dealt() if self._history else NO_EVENTS
+        return self._dealt() if self._history and events else NO_EVENTS
 
     def _reveal(self) -> int:
         """Turn cards from the top of the pile until a coloured one: its colour, or ``NO_TRUMP``."""
@@ -486,14 +496,14 @@ class GameState:
     # ------------------------------------------------------------------ bidding
     def legal_bids(self) -> list[Bid]:
         cards = self.cards
-        if not self._plus_minus_one:
+        if not self._table.plus_minus_one:
             return list(BIDS[: cards + 1])
         forbidden = self._forbidden_bid()
         return [BIDS[tricks] for tricks in range(cards + 1) if tricks != forbidden]
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden number under ``plus_minus_one``, else -1."""
-        if not self._plus_minus_one or self.to_move != self.dealer:
+        if not self._table.plus_minus_one or self.to_move != self.dealer:
             return -1
         return self.cards - sum(bid for bid in self.bids if bid is not None)
 
@@ -503,7 +513,7 @@ class GameState:
             return f"seat {seat} bid {tricks!r}, which is not a whole number"
         if not 0 <= tricks <= self.cards:
             return f"seat {seat} bid {tricks}, but a bid must be 0..{self.cards} (cards in hand)"
-        if self._plus_minus_one and tricks == self._forbidden_bid():
+        if self._table.plus_minus_one and tricks == self._forbidden_bid():
             return (
                 f"dealer seat {seat} bid {tricks}, making the bids add up to {self.cards} tricks "
                 "(plus_minus_one forbids it)"
@@ -517,7 +527,7 @@ class GameState:
         if seat == self.dealer:
             self.phase = Phase.PLAY
             self.trick_number = 1
-        self.to_move = self._next[seat]
+        self.to_move = self._table.next[seat]
 
     # ------------------------------------------------------------------ playing
     def legal_plays(self) -> list[Play]:
@@ -531,7 +541,7 @@ class GameState:
             start = bisect_left(hand, low)
             if start < len(coloured) and hand[start] < low + 16:  # must follow the lead colour
                 follow = coloured[start : bisect_left(hand, low + 16, start)]
-                if self._anytime and self._action_plays[seat] is not _NO_PLAYS:
+                if self._table.anytime and self._action_plays[seat] is not _NO_PLAYS:
                     follow += self._actions(seat)
                 return follow
         if self._action_plays[seat] is _NO_PLAYS:
@@ -548,7 +558,7 @@ class GameState:
     def _held_action_plays(self, hand: list[int]) -> list[Play] | None:
         """:meth:`_plays_of_actions` of ``hand``, looked up by the action cards it holds (the lists
         are shared between states and never changed)."""
-        key = (self._wild_values, self._choose, tuple(hand[bisect_left(hand, NUM_COLOURED) :]))
+        key = (self._table.wild_values, self._table.choose, tuple(hand[bisect_left(hand, NUM_COLOURED) :]))
         plays = _ACTION_PLAYS.get(key, _NO_PLAYS)
         if plays is _NO_PLAYS:
             plays = _ACTION_PLAYS[key] = self._plays_of_actions(hand)
@@ -562,8 +572,8 @@ class GameState:
         for card in hand[bisect_left(hand, NUM_COLOURED) :]:
             if card != previous:  # copies of an action card are one choice
                 if card == WILD:
-                    plays += self._wild_plays
-                elif card == CHANGE and self._choose:
+                    plays += self._table.wild_plays
+                elif card == CHANGE and self._table.choose:
                     if not live:
                         return None
                     qualifying = self._change_colours() if self._effective(CHANGE) else None
@@ -584,7 +594,7 @@ class GameState:
 
     def _effective(self, card: int) -> bool:
         """Whether an action card played now takes effect (``first_action_of_kind_only``)."""
-        return not (self._first_only and self._trick_actions & _ACTION_BIT[card])
+        return not (self._table.first_only and self._trick_actions & _ACTION_BIT[card])
 
     def _change_colours(self) -> list[int]:
         """Colours a choose-mode change may name now: in the pile, other than the current trump."""
@@ -602,7 +612,7 @@ class GameState:
             return f"seat {seat} played {TOKENS[card]}, which is not in its hand"
         lead = self.lead
         # An action card's id >> 4 is 6, never a colour: one test covers "not of the lead colour".
-        if lead >= 0 and card >> 4 != lead and not (card >= NUM_COLOURED and self._anytime):
+        if lead >= 0 and card >> 4 != lead and not (card >= NUM_COLOURED and self._table.anytime):
             index = bisect_left(hand, lead << 4)
             if index < len(hand) and hand[index] >> 4 == lead:
                 return (
@@ -621,7 +631,7 @@ class GameState:
                 return f"seat {seat} played wild naming a trump (a wild declares a colour)"
             if play.colour is None:
                 return f"seat {seat} played wild without declaring a colour"
-            if self._wild_values:
+            if self._table.wild_values:
                 if play.value is None:
                     return f"seat {seat} played wild without declaring a value 0-15"
                 if not 0 <= play.value <= 15:
@@ -636,7 +646,7 @@ class GameState:
                 return f"seat {seat} played {name} naming a trump (only a change does)"
             return None
         named = play.trump
-        if not self._choose:
+        if not self._table.choose:
             if named is not None:
                 return f"seat {seat} played change naming {COLOUR_NAMES[named]}, but in reveal mode it names no colour"
             return None
@@ -662,13 +672,13 @@ class GameState:
 
     def _play(self, play: Play, turned: int = -1) -> Events:
         """Take ``play`` for the seat to move: the general path (action cards, rollouts). Its events, given
-        ``turned``, the cards face up before it (-1: none wanted, as in a rollout)."""
+        ``turned``, the cards face up before it (-1: none wanted, as in a rollout or ``events=False``)."""
         seat, card, code = self.to_move, play.card.id, play.code
         hand = self.hands[seat]
-        index = bisect_left(hand, card)
+        index = hand.index(card)
         del hand[index]
         trick = self.trick
-        trick.append(self._seated[seat][code])
+        trick.append(self._table.seated[seat][code])
         if card < NUM_COLOURED:
             del self._hand_plays[seat][index]
             self._lead_to(seat, card >> 4, code)
@@ -680,16 +690,17 @@ class GameState:
                 if card in (NOTRUMP, CHANGE):
                     self._recount = True  # the trump may change under the cards already played
                 self._action(card, play)
+        played: Events | None
         if turned < 0:
-            played = NO_EVENTS
+            played = None
         elif len(self.turned) == turned or not self._history:
             played = self._told[seat][code]  # prebuilt for the trump after the play (none without history)
         else:
             played = (CardPlayed(EVERYONE, seat, code, tuple(self.turned[turned:]), self.trump),)
         if len(trick) == self.players:
             return self._end_trick(played)
-        self.to_move = self._next[seat]
-        return played
+        self.to_move = self._table.next[seat]
+        return NO_EVENTS if played is None else played
 
     def _lead_to(self, seat: int, colour: int, code: int) -> None:
         """Keep the trick's winner so far up to date with ``seat``'s play ``code`` of ``colour``, a
@@ -699,20 +710,20 @@ class GameState:
             self._keys = _RANK_KEYS[self.trump][colour]
         key = self._keys[code]
         # Only wilds tie (coloured cards are one of each); the later wins under later_wins.
-        if key > self._best or (key == self._best and self._later_wins and code >= NUM_COLOURED):
+        if key > self._best or (key == self._best and self._table.later_wins and code >= NUM_COLOURED):
             self._best, self._winner = key, seat
 
     def _action(self, card: int, play: Play) -> None:
         """The effect of a notrump, change, plus5 or minus5 as it is played."""
         bit = _ACTION_BIT[card]
-        if self._first_only and self._trick_actions & bit:
+        if self._table.first_only and self._trick_actions & bit:
             return
         self._trick_actions |= bit
         if card == NOTRUMP:
             self.trump = NO_TRUMP
-            self._reveal_after_trick = self._trick_scope
+            self._reveal_after_trick = self._table.trick_scope
         elif card == CHANGE:
-            if self._choose:
+            if self._table.choose:
                 if play.trump is not None:
                     self._take_from_pile(play.trump)
                     self.trump = play.trump
@@ -736,12 +747,12 @@ class GameState:
                 return
         raise AssertionError("a change named a colour the pile does not hold")  # checked before
 
-    def _end_trick(self, played: Events) -> Events:
+    def _end_trick(self, played: Events | None) -> Events:
         """Close the full trick: its winner leads the next, or the round is scored. Its events: those
-        of its last play (``played``), the trick won and the round scored."""
+        of its last play (``played``; ``None``: no events wanted), the trick won and the round scored."""
         trick, trump = self.trick, self.trump
         if self._recount or self._best < 0:  # a trump changed in the trick, or no card could win it
-            winner = trick_winner(trick, trump, self.lead, self._later_wins, self._wild_values)
+            winner = trick_winner(trick, trump, self.lead, self._table.later_wins, self._table.wild_values)
             self._recount = False
         else:
             winner = self._winner
@@ -761,23 +772,22 @@ class GameState:
             self.trump = self._reveal()
             self._told = self._told_played[self.trump]
             revealed = tuple(self.turned[start:])
-        if not self._history:
-            if self.trick_number == self.cards:
-                self._end_round()
-            else:
-                self.trick_number += 1
-            return NO_EVENTS
-        self.tricks.append(trick_of(trick, winner, trump, revealed))
-        won = TrickWon(EVERYONE, winner, revealed, self.trump) if revealed else self._told_won[self.trump][winner]
-        if self.trick_number < self.cards:
+        if self._history:
+            self.tricks.append(trick_of(trick, winner, trump, revealed))
+        last = self.trick_number == self.cards
+        if last:
+            self._end_round()
+        else:
             self.trick_number += 1
-            return (*played, won)
-        return (*played, won, *self._end_round())
+        if played is None or not self._history:
+            return NO_EVENTS
+        won = TrickWon(EVERYONE, winner, revealed, self.trump) if revealed else self._table.told.won[self.trump][winner]
+        return (*played, won, *self._scored()) if last else (*played, won)
 
-    def _end_round(self) -> Events:
-        """Score the round just played; its :class:`RoundScored` (none without history)."""
+    def _end_round(self) -> None:
+        """Score the round just played, and keep its result and log (with history)."""
         cards, won, bids, bonus = self.cards, self.tricks_won, self.bids, self._bonus
-        per_trick, hit, zero_hit, miss, double_tricks, double_round, one_card_sweeps = self._scoring
+        per_trick, hit, zero_hit, miss, double_tricks, double_round, one_card_sweeps = self._table.scoring
         sweep = cards if cards > 1 or one_card_sweeps else -1  # the tricks that make a sweep count
         points = []
         for seat in range(self.players):
@@ -795,20 +805,25 @@ class GameState:
                 score *= 2
             points.append(score)
             self.totals[seat] += score
-        scored = self._log_round(tuple(bids), tuple(points)) if self._history else NO_EVENTS  # type: ignore[arg-type]
+        if self._history:
+            self._log_round(tuple(bids), tuple(points))  # type: ignore[arg-type]  # every seat has bid
         self.round_number += 1
-        self.dealer = self._next[self.dealer]
-        self.phase = Phase.OVER if self.round_number > len(self.ruleset.rounds) else Phase.DEAL
-        return scored
+        self.dealer = self._table.next[self.dealer]
+        self.phase = Phase.OVER if self.round_number > len(self._table.rounds) else Phase.DEAL
 
-    def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> Events:
-        """Keep the round's result and log; its :class:`RoundScored`."""
+    def _log_round(self, bids: tuple[int, ...], points: tuple[int, ...]) -> None:
+        """Keep the round's result and log."""
         tricks = self.tricks
         number, won = self.round_number, tuple(self.tricks_won)
         self.results.append(round_result(number, self.cards, self.dealer, self.first_trump, bids, tricks, won, points))
-        plays = tuple(seated for trick in tricks for seated in trick.plays)
+        plays = tuple([seated for trick in tricks for seated in trick.plays])
         self.logs.append(RoundLog(number, self.dealer, self._dealt_hands, self._dealt_pile, bids, plays))
-        return (RoundScored(EVERYONE, number, bids, won, points, tuple(self.totals)),)
+
+    def _scored(self) -> Events:
+        """The :class:`RoundScored` of the round just logged."""
+        result = self.results[-1]
+        won, totals = result.tricks_won, tuple(self.totals)
+        return (RoundScored(EVERYONE, result.round_number, result.bids, won, result.points, totals),)
 
     # --------------------------------------------------------------- public API
     def violation(self, action: Action, seat: int | None = None) -> str | None:
@@ -832,10 +847,12 @@ class GameState:
         """Whether the seat to move may take ``action`` now."""
         return self.violation(action) is None
 
-    def apply(self, action: Action, seat: int | None = None) -> Events:
+    def apply(self, action: Action, seat: int | None = None, *, events: bool = True) -> Events:
         """Take ``action`` for the seat to move (or check that it is ``seat``'s turn); the events it caused.
 
-        A state copied with ``history=False`` records nothing, and returns no events either.
+        With ``events=False`` it is checked and taken the same way, and builds no events (it returns
+        none), for a caller that reads none. A state copied with ``history=False`` records nothing, and
+        returns no events either.
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         """
@@ -852,10 +869,10 @@ class GameState:
                 seat=self.to_move if seat is None else seat,
             )
         if isinstance(action, Play):
-            return self._play(action, len(self.turned))
+            return self._play(action, len(self.turned) if events else -1)
         mover = self.to_move
         self._bid(action.tricks)
-        return self._bid_made(mover, action.tricks) if self._history else NO_EVENTS
+        return self._bid_made(mover, action.tricks) if self._history and events else NO_EVENTS
 
     # ---------------------------------------------------------------- the events
     def _dealt(self) -> Events:
@@ -869,8 +886,8 @@ class GameState:
     def _bid_made(self, seat: int, bid: int) -> Events:
         """The events of ``seat``'s bid, just taken."""
         if self.phase is Phase.BID:
-            return self._told_bids[seat][bid]
-        return bid_events(self.ruleset.bidding, seat, bid, self.bids, True)
+            return self._table.told.bids[seat][bid]
+        return bid_events(self._table.bidding, seat, bid, self.bids, True)
 
     def apply_unchecked(self, action: Action) -> None:
         """Take ``action`` without checking it: the rollout path.
@@ -892,31 +909,19 @@ class GameState:
         """
         twin = GameState(self.ruleset, self.players)  # then every attribute is set from this state's:
         # immutable values, and containers the engine replaces rather than changes
-        twin._anytime = self._anytime
         twin._best = self._best
-        twin._choose = self._choose
         twin._dealt_hands = self._dealt_hands
         twin._dealt_pile = self._dealt_pile
-        twin._first_only = self._first_only
         twin._keys = self._keys
-        twin._later_wins = self._later_wins
-        twin._next = self._next
         twin._pile_colours = self._pile_colours
         twin._pile_colours_size = self._pile_colours_size
-        twin._plus_minus_one = self._plus_minus_one
         twin._recount = self._recount
         twin._reveal_after_trick = self._reveal_after_trick
-        twin._scoring = self._scoring
-        twin._seated = self._seated
         twin._told = self._told
-        twin._told_bids = self._told_bids
+        twin._table = self._table
         twin._told_played = self._told_played
-        twin._told_won = self._told_won
         twin._trick_actions = self._trick_actions
         twin._trick_bonus = self._trick_bonus
-        twin._trick_scope = self._trick_scope
-        twin._wild_plays = self._wild_plays
-        twin._wild_values = self._wild_values
         twin._winner = self._winner
         twin.bids_made = self.bids_made
         twin.cards = self.cards

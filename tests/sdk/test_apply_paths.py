@@ -57,3 +57,25 @@ def test_inline_checks_agree_with_violation(preset: str, seed: int) -> None:
                     twin.apply(action)
                 assert _picture(twin) == _picture(state), action
         state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["amigo", "fundex", "waddingtons"])
+def test_no_events_asked_plays_the_same_game(preset: str) -> None:
+    """``events=False`` builds no events, and leaves the state, its record and the outcome as with events."""
+    rules, rng = Ruleset.of(preset), random.Random(5)
+    told, quiet = GameState(rules, 4), GameState(rules, 4)
+    while not told.is_terminal():
+        if told.phase is Phase.DEAL:
+            assert told.deal_seeded(7) and quiet.deal_seeded(7, events=False) == ()
+            continue
+        action = rng.choice(told.legal_actions())
+        assert told.apply(action) and quiet.apply(action, events=False) == ()
+        assert _picture(quiet) == _picture(told)
+    assert (quiet.results, quiet.logs, quiet.outcome()) == (told.results, told.logs, told.outcome())
+
+
+def test_no_events_asked_still_checks() -> None:
+    state = GameState(Ruleset.of("amigo"), 4)
+    state.deal_seeded(1, events=False)
+    with pytest.raises(IllegalActionError, match="seat"):
+        state.apply(BIDS[state.cards + 1], events=False)

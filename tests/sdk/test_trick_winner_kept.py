@@ -25,7 +25,7 @@ def _lead(trick: Trick) -> int:
 
 def _winner_now(state: GameState) -> int:
     rules = state.ruleset
-    return trick_winner(state.trick, state.trump, state.lead, state._later_wins, rules.wild_declares_value)
+    return trick_winner(state.trick, state.trump, state.lead, state._table.later_wins, rules.wild_declares_value)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -46,5 +46,5 @@ def test_kept_winner_is_trick_winner(game: tuple[Ruleset, int], seed: int) -> No
             trick = state.tricks[-1]
             wild_values = ruleset.wild_declares_value
             assert trick.winner == trick_winner(
-                trick.plays, colour_code(trick.trump), _lead(trick), state._later_wins, wild_values
+                trick.plays, colour_code(trick.trump), _lead(trick), state._table.later_wins, wild_values
             )
