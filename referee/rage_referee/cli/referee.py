@@ -751,6 +751,9 @@ def record_command(
     out_file: Annotated[
         Path | None, typer.Option("--out", help="Write it to this file (default: stdout).", show_default=False)
     ] = None,
+    final: Annotated[
+        bool, typer.Option("--final", help="A game of the ladder's final (numbered from 0 apart from the ladder's).")
+    ] = False,
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -758,7 +761,8 @@ def record_command(
     """A finished game's rage-record/1 (check it with: rage replay verify)."""
     from rage_sdk.pb import referee_pb2 as pb
 
-    reply = remote(referee, token, tls_ca).call("GetRecord", pb.GetRecordRequest(league=league, game=game))
+    request = pb.GetRecordRequest(league=league, game=game, final=final)
+    reply = remote(referee, token, tls_ca).call("GetRecord", request)
     text = json.dumps(json.loads(reply.record), indent=1)
     if out_file is None:
         print(text)
@@ -767,7 +771,7 @@ def record_command(
         out_file.write_text(text + "\n")
     except OSError as error:
         fail(f"--out: cannot write {out_file}: {error.strerror or error}")
-    err.print(f"game {game} of {league} written to {out_file}")
+    err.print(f"{'final game' if final else 'game'} {game} of {league} written to {out_file}")
 
 
 @app.command("watch")

@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 from rage_sdk.pb import referee_pb2 as pb
 
@@ -26,7 +27,7 @@ from ..seats import SUBMISSION
 from ..submissions.store import Submission
 from .addresses import AllowList, callable_address
 from .bot_logs import league_logs
-from .errors import AlreadyExists, FailedPrecondition
+from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 from .events import EventHub
 from .ladder_book import ADDRESS_VERSION, LadderBook, LadderFinal
 from .ladder_definition import LadderDefinition, is_ladder, ladder_definition
@@ -154,6 +155,27 @@ class LadderManager(LeagueManager):
         targets = {bot: f"{SUBMISSION}{bot}" for bot in final.bots}
         config = final_config(definition.config, final, targets, capped_games(final, definition.config.players))
         return final_ladder(entry.name, final, final_watch(config, self.store, final), state)
+
+    def final_record(self, entry: LeagueEntry, index: int) -> dict[str, Any]:
+        """Finished game ``index`` of the ladder's final, once anyone may read it (as ``withheld`` says; blocking).
+
+        :raises ContestError: the league is no ladder, it has no final, or the game is not there or withheld.
+        """
+        if not is_ladder(entry.definition):
+            raise InvalidArgument("final", f"league {entry.name!r} is not a ladder: it has no final")
+        final = self.book.final(entry.league_id)
+        if final is None:
+            raise FailedPrecondition(f"final: ladder {entry.name!r} has no final yet (rage referee finalize makes it)")
+        total = capped_games(final, entry.players)
+        if index >= total:
+            raise InvalidArgument("game", f"the final of ladder {entry.name!r} has games 0-{total - 1}")
+        record = self.store.record(final.final_league_id, index)
+        if record is None:
+            raise NotFound(f"game: final game {index} of ladder {entry.name!r} has not finished")
+        withheld = self.withheld(entry, index, final.final_league_id)
+        if withheld is not None:
+            raise FailedPrecondition(withheld)
+        return record
 
     def final_bundle(self, entry: LeagueEntry, folder: Path) -> int:
         """Write the finished ladder's final as a contest bundle into ``folder``, its deal key revealed; its games.

@@ -556,15 +556,21 @@ class LeagueManager:
         log.info("league %s: deal key revealed", name)
         return self.store.reveal(entry.league_id)
 
-    def withheld(self, entry: LeagueEntry, index: int) -> str | None:
+    def withheld(self, entry: LeagueEntry, index: int, final_league_id: int | None = None) -> str | None:
         """Why finished game ``index``'s record is not shown yet: other games of its duplicate set, dealt
-        the same hands, are still to be played (until the league is over)."""
-        waiting = release_of(entry).waiting(self.store.set_games(entry.league_id, index))
+        the same hands, are still to be played (until the league is over). ``final_league_id``: a game of
+        the ladder's final, stored apart."""
+        league_id = entry.league_id if final_league_id is None else final_league_id
+        waiting = release_of(entry).waiting(self.store.set_games(league_id, index))
         if waiting <= 0:
             return None
+        game = (
+            f"game {index} of league {entry.name!r}"
+            if final_league_id is None
+            else f"final game {index} of ladder {entry.name!r}"
+        )
         return (
-            f"game: game {index} of league {entry.name!r} shares its deal with {waiting} games still to be "
-            "played; its record is shown once they are"
+            f"game: {game} shares its deal with {waiting} games still to be played; its record is shown once they are"
         )
 
     def readdress(self, bot: str, address: str) -> None:

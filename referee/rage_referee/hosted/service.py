@@ -358,6 +358,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def GetRecord(self, request: pb.GetRecordRequest, context: Any) -> pb.GameRecord:
         self._caller(context)
         entry = self._league(request.league)
+        if request.final:
+            final = await asyncio.to_thread(self.contest.leagues.final_record, entry, request.game)
+            return pb.GameRecord(league=entry.name, game=request.game, record=json.dumps(final))
         if request.game >= entry.games_total and not is_ladder(entry.definition):
             raise InvalidArgument("game", f"league {entry.name!r} has games 0-{entry.games_total - 1}")
         record = self.contest.store.record(entry.league_id, request.game)

@@ -367,13 +367,15 @@ class LivePages:
             versions = self.contest.submissions.versions
             pins = versions.pins(entry.league_id)
             folder, shown = league_logs(self.contest.submissions.root, entry.name), self.shown(entry, league)
+            final_folder, final_shown = self._final_logs(entry, snapshot)
             pages = {}
             rated = ladder_lines(self.contest.leagues.state(entry)) if is_ladder(entry.definition) else {}
             for file, bot in bots.items():
                 lines = version_lines(versions.of(bot), pins.get(bot), rated)
-                owner = OwnerView(logged_games(folder, bot, shown))
-                pages[f"bots/{file}.html"] = render_bot(full, bot, lines)
-                pages[f"bots/{file}.html?owner"] = render_bot(full, bot, lines, owner)
+                final_logged = logged_games(final_folder, bot, final_shown) if snapshot.final else set()
+                owner = OwnerView(logged_games(folder, bot, shown), final_logged)
+                pages[f"bots/{file}.html"] = render_bot(full, bot, lines, final_games=snapshot.final)
+                pages[f"bots/{file}.html?owner"] = render_bot(full, bot, lines, owner, snapshot.final)
             return pages
 
         return await self.cached(snapshot, f"bots/{name}.html{'?owner' if owned else ''}", render_all)

@@ -176,6 +176,8 @@ class OwnerView:
 
     logged: set[int]
     """The games whose part of the bot's log may be read now."""
+    final_logged: set[int] = field(default_factory=set)
+    """The same of a ladder's final's games."""
 
 
 def played_figures(bot: BotRecord) -> tuple[float, float]:
@@ -188,16 +190,25 @@ def played_figures(bot: BotRecord) -> tuple[float, float]:
     return sum(scores) / len(seats), sum(places) / len(seats)
 
 
-def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), owner: OwnerView | None = None) -> str:
-    """A bot's page: its versions (a submitted bot's), figures, faults and games; ``owner``: with links to
-    each game from its seat and to its log of the game."""
+def render_bot(
+    league: League,
+    name: str,
+    versions: Sequence[VersionLine] = (),
+    owner: OwnerView | None = None,
+    final_games: Sequence[FinishedGame] = (),
+) -> str:
+    """A bot's page: its versions (a submitted bot's), figures, faults and games, and its games of a ladder's
+    final (``final_games``: those shown, of every finalist); ``owner``: with links to each game from its seat
+    and to its log of the game."""
     bot = league.bots[name]
     games = sorted(bot.games, key=lambda game: -game.index)[:MAX_GAMES_LISTED]
+    finals = sorted((game for game in final_games if name in game.figures.seats), key=lambda game: -game.index)
     row = next((row for row in league.rows if row.name == name), None)
     ladder_figures = played_figures(bot) if league.ladder else None
-    own = None
+    own = final_own = None
     if owner is not None:
         own = {game.index: (game.figures.seats.index(name), game.index in owner.logged) for game in games}
+        final_own = {game.index: (game.figures.seats.index(name), game.index in owner.final_logged) for game in finals}
     return (
         environment()
         .get_template("bot.html")
@@ -207,8 +218,10 @@ def render_bot(league: League, name: str, versions: Sequence[VersionLine] = (), 
             row=row,
             ladder_figures=ladder_figures,
             games=games,
+            finals=finals[:MAX_GAMES_LISTED],
             versions=versions,
             own=own,
+            final_own=final_own,
             forfeit=is_forfeit,
             root="../",
         )

@@ -425,12 +425,14 @@ class MemoryAudit(_message.Message):
     def __init__(self, sets: _Optional[int] = ..., estimate: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., p_value: _Optional[float] = ..., flagged: _Optional[bool] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
-    __slots__ = ("league", "game")
+    __slots__ = ("league", "game", "final")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
     league: str
     game: int
-    def __init__(self, league: _Optional[str] = ..., game: _Optional[int] = ...) -> None: ...
+    final: bool
+    def __init__(self, league: _Optional[str] = ..., game: _Optional[int] = ..., final: _Optional[bool] = ...) -> None: ...
 
 class GameRecord(_message.Message):
     __slots__ = ("league", "game", "record")

@@ -7,8 +7,10 @@ reads the final's games and standings first."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
+import grpc
 import pytest
 from rage_sdk.pb import referee_pb2 as pb
 
@@ -35,6 +37,10 @@ def test_a_watch_of_a_ladder_streams_its_finals_games_and_standings(tmp_path: Pa
         watched = asyncio.create_task(watch(hosted))
         await until(hosted, lambda ladder: ladder.sets >= 2)
         ladder_games = hosted.contest.store.count(hosted.contest.registry.league("ladder").league_id)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await hosted.call("GetRecord", pb.GetRecordRequest(league="ladder", game=0, final=True), ENTRY)
+        assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert refused.value.details() == "final: ladder 'ladder' has no final yet (rage referee finalize makes it)"
         await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder", top=3, max_games=12))
         info = await wait_over(hosted, "ladder")
         assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
@@ -55,6 +61,15 @@ def test_a_watch_of_a_ladder_streams_its_finals_games_and_standings(tmp_path: Pa
         assert [row.HasField("separated") for row in final.rows] == [True, True, False]
         kinds = [e.WhichOneof("kind") for e in events]
         assert kinds.index("final_changed") > kinds.index("game_finished")
+
+        for game in games:  # each of the final's games has its record, read as an entrant reads it
+            request = pb.GetRecordRequest(league="ladder", game=game.game, final=True)
+            record = json.loads((await hosted.call("GetRecord", request, ENTRY)).record)
+            assert record["players"] == list(game.seats)
+            assert record["result"]["totals"] == list(game.totals)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await hosted.call("GetRecord", pb.GetRecordRequest(league="ladder", game=12, final=True), ENTRY)
+        assert refused.value.details() == "game: the final of ladder 'ladder' has games 0-11"
 
         stream = hosted.stub.Watch(pb.WatchRequest(league="ladder", history=True), metadata=hosted.as_(ENTRY))
         later = [event async for event in stream]

@@ -279,3 +279,22 @@ def test_the_finals_standings_and_games_show_as_it_plays(finalizing: LiveLadder,
     assert reply is not None and reply.status == 403 and "diarist" not in page.content()
     page.goto(f"{live.base}/leagues/ladder/final/{index:05d}.html")
     assert page.locator("p.logs a.own-log", has_text="ann").count() == 0
+
+    # ann's page lists its games of the final, with its seat and its stderr of each for ann alone
+    ann.goto(f"{live.base}/leagues/ladder/")
+    rows = ann.locator("#final table.final-games tbody tr")
+    played_by_ann = sorted(
+        int(rows.nth(k).get_attribute("data-game") or "")
+        for k in range(rows.count())
+        if "ann" in [seat.split(" ")[0] for seat in rows.nth(k).locator("span.seat").all_inner_texts()]
+    )
+    ann.goto(f"{live.base}/leagues/ladder/bots/ann.html")
+    own = ann.locator("#final-games tbody tr")
+    assert sorted(int(own.nth(k).get_attribute("data-game") or "") for k in range(own.count())) == played_by_ann
+    row = ann.locator(f"#final-games tbody tr[data-game='{index}']")
+    assert row.locator("a.own-seat").inner_text() == f"seat {seat}"
+    row.locator("a.own-log").click()
+    assert ann.locator("h2").inner_text() == f"ann in the final's game {index}"
+    page.goto(f"{live.base}/leagues/ladder/bots/ann.html")  # bob reads ann's page: the games, no seat, no log
+    assert page.locator("#final-games tbody tr").count() == len(played_by_ann)
+    assert page.locator("#final-games a.own-log, #final-games a.own-seat").count() == 0
