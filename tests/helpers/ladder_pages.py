@@ -18,26 +18,13 @@ from rage_referee.report.live import bound_port, start_http
 from rage_sdk.pb import referee_pb2 as pb
 
 from tests.helpers.league import TEST_BOTS
-from tests.referee.hosted.test_hosted_ladder import submit
+from tests.referee.hosted import test_hosted_ladder as hosted_ladder
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, referee
 
 T = TypeVar("T")
 
-CONTEST = """
-name = "ladder"
-players = 2
-
-[ruleset]
-preset = "amigo"
-rounds = [1]
-
-[time]
-decision_ms = 2000
-
-[ladder]
-concurrency = 1
-placement_sets = 2
-"""
+CONTEST = hosted_ladder.CONTEST.replace("concurrency = 2", "concurrency = 1")
+"""The hosted ladder tests' contest, one set at a time."""
 DIARIST = 'name = "diarist"\nruntime = "python"\nrun = "python bot.py"\n'
 """A bot that writes ``diarist <b>: game N at seat S`` to its stderr as each game starts."""
 CRASHING = 'name = "crash"\nruntime = "python"\nrun = "python -c \'raise SystemExit(3)\'"\n'
@@ -119,7 +106,7 @@ def live_ladder(
                         source = bot_folder(folder / name, CRASHING)
                     else:
                         source = diarist_folder(folder / name) if name in diarists else bot_folder(folder / name)
-                    live.tokens[name] = (await submit(hosted, name, source, owner)).token
+                    live.tokens[name] = (await hosted_ladder.submit(hosted, name, source, owner)).token
                 ready.append(live)
                 await stop.wait()
             finally:

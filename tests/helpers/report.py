@@ -190,3 +190,14 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def signed_in(browser: Any, base: str, token: str) -> Any:
+    """A page of a new browser context that has signed in at the pages served at ``base`` with ``token``,
+    through the sign-in form."""
+    page = browser.new_context().new_page()
+    page.goto(f"{base}/login")
+    page.fill("input[name=token]", token)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    return page

@@ -18,7 +18,7 @@ import pytest
 from rage_sdk.pb import referee_pb2 as pb
 
 from tests.helpers.ladder_pages import LiveLadder, live_ladder
-from tests.helpers.report import chromium
+from tests.helpers.report import chromium, signed_in
 
 pytestmark = pytest.mark.slow
 
@@ -53,16 +53,6 @@ def finalizing(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterat
         yield ladder
 
 
-def signed_in(browser: Any, live: LiveLadder, token: str) -> Any:
-    """A page of a new browser context that has signed in with ``token`` through the sign-in form."""
-    page = browser.new_context().new_page()
-    page.goto(f"{live.base}/login")
-    page.fill("input[name=token]", token)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live.base}/")
-    return page
-
-
 def board_rows(page: Any, section: str) -> list[list[str]]:
     rows = page.locator(f"#{section} table.ladder tbody tr")
     return [rows.nth(k).locator("td").all_inner_texts() for k in range(rows.count())]
@@ -95,7 +85,7 @@ def sets_shown(page: Any) -> int:
 def test_the_leaderboard_follows_the_ladder_as_sets_end(live: LiveLadder, browser: Any) -> None:
     live.resume()
     live.until(lambda reply: reply.ladder.sets >= 1, "a first set")
-    page = signed_in(browser, live, live.tokens["bob"])
+    page = signed_in(browser, live.base, live.tokens["bob"])
     page.goto(f"{live.base}/leagues/ladder/")
     page.wait_for_function("document.body.dataset.following === 'yes'")
     before = sets_shown(page)
@@ -112,7 +102,7 @@ def test_the_leaderboard_shows_each_versions_rating_and_escapes_owners(live: Liv
     live.until(lambda reply: reply.ladder.sets >= 4, "four sets")
     live.pause()
     ladder = live.standings().ladder
-    page = signed_in(browser, live, live.tokens["cat"])
+    page = signed_in(browser, live.base, live.tokens["cat"])
     page.goto(f"{live.base}/leagues/ladder/")
     shown = board_rows(page, "standings")
     assert [cells[:9] for cells in shown] == [expected_row(row) for row in ladder.rows]
@@ -154,7 +144,7 @@ def test_a_crashing_bots_page_lists_its_forfeits(live: LiveLadder, browser: Any)
     live.until(lambda reply: any(row.status == "failed" for row in reply.ladder.rows), "crash fails")
     live.pause()
     ladder = live.standings().ladder
-    page = signed_in(browser, live, live.tokens["bob"])
+    page = signed_in(browser, live.base, live.tokens["bob"])
     page.goto(f"{live.base}/leagues/ladder/")
     crash = next(cells for cells in board_rows(page, "standings") if cells[1] == "crash")
     assert crash[0] == "" and crash[10] == "failed"
@@ -175,7 +165,7 @@ def test_a_crashing_bots_page_lists_its_forfeits(live: LiveLadder, browser: Any)
 def test_an_owner_sees_its_seat_and_its_bots_log_and_no_one_else_does(live: LiveLadder, browser: Any) -> None:
     live.until(lambda reply: reply.ladder.sets >= 4, "four sets")
     live.pause()
-    ann = signed_in(browser, live, live.tokens["ann"])
+    ann = signed_in(browser, live.base, live.tokens["ann"])
     ann.goto(f"{live.base}/leagues/ladder/bots/ann.html")
     row = ann.locator("#games table.games tbody tr").first
     index = int(row.get_attribute("data-game") or "")
@@ -193,7 +183,7 @@ def test_an_owner_sees_its_seat_and_its_bots_log_and_no_one_else_does(live: Live
     assert ann.locator(f"#board tr[data-seat='{seat}'] td.hand .card").count() >= 1  # its own cards
     assert ann.locator(f"#board tr[data-seat='{1 - seat}'] td.hand .card").count() == 0
 
-    bob = signed_in(browser, live, live.tokens["bob"])
+    bob = signed_in(browser, live.base, live.tokens["bob"])
     bob.goto(f"{live.base}/leagues/ladder/bots/ann.html")
     assert bob.locator("h2.bot-name").inner_text() == "ann"
     assert bob.locator("a.own-log").count() == 0 and bob.locator("a.own-seat").count() == 0
@@ -208,7 +198,7 @@ def test_an_owner_sees_its_seat_and_its_bots_log_and_no_one_else_does(live: Live
 def test_the_ladders_header_links_to_its_own_sections(live: LiveLadder, browser: Any) -> None:
     # the header offered a league's "crosstable" and "history", sections a ladder's page does not have
     live.until(lambda reply: reply.ladder.sets >= 1, "a first set")
-    page = signed_in(browser, live, live.tokens["bob"])
+    page = signed_in(browser, live.base, live.tokens["bob"])
     for path in ("", "bots/bob.html"):
         page.goto(f"{live.base}/leagues/ladder/{path}")
         links = page.locator("header nav a").evaluate_all("links => links.map(a => a.href)")
@@ -222,7 +212,7 @@ def test_the_ladders_header_links_to_its_own_sections(live: LiveLadder, browser:
 def test_the_finals_standings_and_games_show_as_it_plays(finalizing: LiveLadder, browser: Any) -> None:
     live = finalizing
     live.until(lambda reply: reply.ladder.sets >= 2, "two sets")
-    page = signed_in(browser, live, live.tokens["bob"])
+    page = signed_in(browser, live.base, live.tokens["bob"])
     page.goto(f"{live.base}/leagues/ladder/")
     page.wait_for_function("document.body.dataset.following === 'yes'")
     page.evaluate("window.unreloaded = true")
@@ -261,7 +251,7 @@ def test_the_finals_standings_and_games_show_as_it_plays(finalizing: LiveLadder,
     options = page.locator("#view option").evaluate_all("options => options.map(o => o.value)")
     assert "all" not in options and "public" in options
 
-    ann = signed_in(browser, live, live.tokens["ann"])
+    ann = signed_in(browser, live.base, live.tokens["ann"])
     ann.goto(f"{live.base}/leagues/ladder/")
     played = ann.locator("#final table.final-games tbody tr", has_text="ann").first
     index = int(played.get_attribute("data-game") or "")
@@ -270,7 +260,8 @@ def test_the_finals_standings_and_games_show_as_it_plays(finalizing: LiveLadder,
     ann.locator("p.logs a.own-log").click()  # its stderr of the final's game
     assert ann.locator("h2").inner_text() == f"ann in the final's game {index}"
     lines = ann.locator("pre.bot-log").inner_text().splitlines()
-    assert [line for line in lines if line.startswith("diarist")] == [f"diarist <b>: game {index} at seat {seat}"]
+    # with what its process wrote for other games of the final it played meanwhile (the final plays games at once)
+    assert f"diarist <b>: game {index} at seat {seat}" in lines
     log_url = ann.url
     assert log_url.endswith(f"/leagues/ladder/final/logs/ann/{index:05d}.html")
     ann.locator("h2 a").click()  # back to the game, from its seat

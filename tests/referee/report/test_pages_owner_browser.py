@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from rage_referee.cli import app
@@ -14,7 +13,7 @@ from rage_referee.play.finished import FinishedGame
 from typer.testing import CliRunner
 
 from tests.helpers.league import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, stored, write_league
-from tests.helpers.report import Live, chromium, live_contest
+from tests.helpers.report import Live, chromium, live_contest, signed_in
 
 
 @pytest.fixture(scope="module")
@@ -33,21 +32,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         yield served
 
 
-def signed_in(browser: Any, live: Live, token: str) -> Any:
-    """A page of a new browser context that has signed in with ``token`` through the sign-in form."""
-    page = browser.new_context().new_page()
-    page.goto(f"{live.base}/login")
-    page.fill("input[name=token]", token)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live.base}/")
-    return page
-
-
 @pytest.mark.slow
 def test_an_entrant_reads_its_bots_stderr_of_a_game_and_another_does_not(live: Live) -> None:
     games: dict[int, FinishedGame] = {game.index: game for game in live.games[:12]}
     with chromium() as browser:
-        alice = signed_in(browser, live, live.entrants["alice"])
+        alice = signed_in(browser, live.base, live.entrants["alice"])
         alice.click("text=cup")
         alice.locator("table.standings a", has_text="raiser").click()
         assert alice.locator("h2.bot-name").inner_text() == "raiser"
@@ -67,7 +56,7 @@ def test_an_entrant_reads_its_bots_stderr_of_a_game_and_another_does_not(live: L
         assert alice.locator("#view").input_value() == str(seat)
         log_url = f"{live.base}/leagues/cup/logs/raiser/{index:05d}.html"
 
-        bob = signed_in(browser, live, live.entrants["bob"])
+        bob = signed_in(browser, live.base, live.entrants["bob"])
         bob.goto(f"{live.base}/leagues/cup/bots/raiser.html")
         assert bob.locator("h2.bot-name").inner_text() == "raiser"
         assert bob.locator("table.games tbody tr").count() == len(played)

@@ -4,6 +4,7 @@ bots that cannot start named per worker, and a worker killed mid-game costing on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import signal
@@ -233,12 +234,15 @@ def test_a_worker_killed_while_it_starts_its_bots_is_waited_for_and_plays(ray_ad
 
     def kill_the_worker_as_it_starts() -> None:
         deadline = time.monotonic() + 60
-        while not (workers := game_workers()) and time.monotonic() < deadline:
+        while not killed and time.monotonic() < deadline:
+            if game_workers():
+                time.sleep(0.5)  # its bot "a" is not serving yet
+                for worker in game_workers():  # listed again: an earlier test's worker may have ended meanwhile
+                    with contextlib.suppress(psutil.NoSuchProcess):
+                        worker.send_signal(signal.SIGKILL)
+                        killed.append(worker.pid)
+                        break
             time.sleep(0.05)
-        time.sleep(0.5)  # its bot "a" is not serving yet
-        if workers:
-            killed.append(workers[0].pid)
-            workers[0].send_signal(signal.SIGKILL)
 
     async def run() -> None:
         killer = threading.Thread(target=kill_the_worker_as_it_starts)
