@@ -14,8 +14,7 @@ import math
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -31,9 +30,6 @@ from .cards import COLOUR_LETTERS, TOKENS, card_id
 from .errors import IllegalActionError, RageError
 from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError
 from .state import GameState
-
-if TYPE_CHECKING:
-    from .walk import Step
 
 FORMAT: Final = "rage-record/1"
 LONGEST_WORD: Final = 40
@@ -166,12 +162,6 @@ class GameRecord(BaseModel):
                 seat=dealer,
             )
         return GameState(self.ruleset, players, first_round=self.first_round, dealer=dealer)
-
-    def steps(self) -> Iterator[Step]:
-        """Every bid and play in the order made, each with the state before it (:func:`rage_sdk.walk.steps`)."""
-        from .walk import steps
-
-        return steps(self)
 
 
 def _loc(location: tuple[int | str, ...]) -> str:

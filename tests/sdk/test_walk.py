@@ -35,7 +35,7 @@ def test_a_first_dealer_off_the_table_breaks_a_rule() -> None:
 def test_each_step_has_the_state_before_its_decision() -> None:
     record = record_of()
     walked = 0
-    for step in record.steps():
+    for step in steps(record):
         assert step.state.current_player() == step.seat
         assert step.state.is_legal(step.action)
         assert step.state.phase is (Phase.BID if isinstance(step.action, Bid) else Phase.PLAY)
