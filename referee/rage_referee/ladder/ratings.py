@@ -6,8 +6,9 @@ order given: a restarted referee reading the same sets recomputes it to the last
 
 A version that forfeited games of a set (crashed, timed out) is rated last of that set without dragging
 its opponents: the others are rated among themselves alone, exactly as if it had not sat at the table,
-and each forfeiter alone takes a loss against them (their ratings as they were before the set). A set
-that every version forfeited changes no rating.
+and each forfeiter alone is rated as if it had played and come last below them at their places (their
+ratings as they were before the set), so forfeiting never costs less than losing. A set that every
+version forfeited changes no rating.
 
 A new version starts from its predecessor's mu (as it stands when the new version plays its first set)
 with sigma reset, so an improved bot climbs from where its last version stood.
@@ -99,8 +100,9 @@ def rate_set(before: Mapping[str, VersionRating], result: SetResult) -> dict[str
         points = [result.points[result.versions.index(v)] for v in fair]
         after.update(zip(fair, _rated([before[v] for v in fair], ranks(points))))
     if fair:
-        for loser in result.forfeited:  # last, against the others as they were before the set
-            after[loser] = _rated([before[loser], *(before[v] for v in fair)], [2, *([1] * len(fair))])[0]
+        places = ranks([result.points[result.versions.index(v)] for v in fair])
+        for loser in result.forfeited:  # last, below the others at their places, as they were before the set
+            after[loser] = _rated([*(before[v] for v in fair), before[loser]], [*places, len(fair) + 1])[-1]
     return {
         v: replace(
             before[v],

@@ -5,7 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from rage_referee.ladder.ratings import MODEL, SetResult, VersionRating, ladder_table, ranks, starting_rating
+from rage_referee.ladder.ratings import (
+    MODEL,
+    SetResult,
+    VersionRating,
+    ladder_table,
+    ranks,
+    rate_set,
+    starting_rating,
+)
 
 
 def test_ranks_share_ties_and_lead_with_the_most_points() -> None:
@@ -31,6 +39,20 @@ def test_an_opponents_rating_is_the_same_with_or_without_a_crashing_bot_at_its_t
     # the forfeiter is last of its set whatever its points, and takes the loss alone
     assert crashed["crash"].mu < MODEL.mu
     assert crashed["crash"].games == 6 and crashed["crash"].sets == 1
+
+
+def test_forfeiting_costs_as_much_as_playing_and_coming_last() -> None:
+    before = {v: VersionRating() for v in "abcd"}
+    played = rate_set(before, SetResult(0, ("a", "b", "c", "d"), (30.0, 20.0, 10.0, 0.0), games=24))
+    forfeited = rate_set(before, SetResult(0, ("a", "b", "c", "d"), (30.0, 20.0, 10.0, 50.0), frozenset("d"), games=24))
+    assert forfeited["d"].mu == played["d"].mu and forfeited["d"].sigma == played["d"].sigma
+    # against stronger opponents too: a crash in a set going badly gains nothing
+    strong = {**{v: VersionRating(mu=35.0) for v in "abc"}, "d": VersionRating()}
+    last = rate_set(strong, SetResult(1, ("a", "b", "c", "d"), (30.0, 20.0, 10.0, 0.0), games=24))["d"]
+    crashed = rate_set(strong, SetResult(1, ("a", "b", "c", "d"), (30.0, 20.0, 10.0, 0.0), frozenset("d"), games=24))[
+        "d"
+    ]
+    assert crashed.mu <= last.mu
 
 
 def test_a_set_that_every_version_forfeited_moves_no_rating() -> None:
