@@ -108,7 +108,7 @@ def final_ladder(ladder: str, final: LadderFinal, watch: SetWatch, state: Ladder
         )
         if bot in order and place + 1 < len(order):
             pair = by_pair[(bot, order[place + 1])]
-            row.separated = pair.separated
+            row.separated = pair.separates(bot)  # in the final's order, not against it
             row.difference = pair.difference
         rows.append(row)
     return pb.Ladder(league=ladder, sets=watch.sets, games=len(watch.complete), rows=rows, final=True)

@@ -85,6 +85,10 @@ class PairRow:
         """Holm's procedure over the matrix finds a difference, at ``ALPHA``."""
         return self.p_corrected <= ALPHA
 
+    def separates(self, better: str) -> bool:
+        """Separated, with ``better`` (``a`` or ``b``) the one scoring more: an order that puts it first holds."""
+        return self.separated and (self.difference > 0 if better == self.a else self.difference < 0)
+
     def flipped(self) -> PairRow:
         """The same pair as ``b`` against ``a``."""
         return PairRow(

@@ -23,9 +23,13 @@ from .schedule import ScheduledGame
 
 def adjacent_separated(rows: Sequence[PairRow], order: Sequence[str]) -> bool:
     """The rule: every bot of ``order`` (best first, two at least) separated from the next by its pair's
-    corrected sequence in ``rows`` (a pair given either way round)."""
-    separated = {frozenset((row.a, row.b)): row.separated for row in rows}
-    return len(order) >= 2 and all(separated.get(frozenset(pair), False) for pair in pairwise(order))
+    corrected sequence in ``rows`` (a pair given either way round), in the order's direction: the one
+    placed higher scores more (a pair separated the other way round says the order is wrong there)."""
+    by_pair = {frozenset((row.a, row.b)): row for row in rows}
+    return len(order) >= 2 and all(
+        (row := by_pair.get(frozenset((better, worse)))) is not None and row.separates(better)
+        for better, worse in pairwise(order)
+    )
 
 
 class SetWatch:

@@ -14,15 +14,24 @@ from tests.helpers.league import HEURISTIC, RANDOM, flat, rage, stored, write_le
 SHORT = 'preset = "amigo"\nrounds = [5, 4, 3, 2, 1]'
 
 
-def row(a: str, b: str, p_corrected: float) -> PairRow:
-    return PairRow(a, b, 10, 1.0, 0.5, 1.5, 0.9, p_corrected, 0.5, 1.5, p_corrected)
+def row(a: str, b: str, p_corrected: float, difference: float = 1.0) -> PairRow:
+    """``a`` against ``b``: ``difference`` points a game to ``a``."""
+    low, high = difference - 0.5, difference + 0.5
+    return PairRow(a, b, 10, difference, low, high, 0.9, p_corrected, low, high, p_corrected)
 
 
 def test_the_rule_asks_every_adjacent_pair_and_no_other() -> None:
-    rows = [row("a", "b", 0.01), row("c", "b", 0.02), row("a", "c", 0.5)]  # a pair either way round
+    rows = [row("a", "b", 0.01), row("c", "b", 0.02, -1.0), row("a", "c", 0.5)]  # a pair either way round
     assert adjacent_separated(rows, ["a", "b", "c"])
     assert not adjacent_separated(rows, ["a", "c", "b"])  # a and c are not separated
     assert not adjacent_separated(rows, ["a"])
+
+
+def test_a_pair_separated_against_the_order_does_not_hold_it() -> None:
+    rows = [row("a", "b", 0.01, -2.0)]  # b scores 2 points a game more than a, surely
+    assert not adjacent_separated(rows, ["a", "b"])  # the standings put a first: not shown
+    assert adjacent_separated(rows, ["b", "a"])
+    assert rows[0].separates("b") and not rows[0].separates("a")
 
 
 def test_the_watch_counts_a_set_once_its_every_game_is_in() -> None:
