@@ -34,7 +34,7 @@ from .events import EventHub
 from .ladder_book import ADDRESS_VERSION, LadderFinal
 from .ladder_messages import final_event
 from .ladder_table import LadderState
-from .leagues import UNUSED_LOG_DIR, LeagueRun
+from .leagues import FINAL_SUFFIX, UNUSED_LOG_DIR, LeagueRun
 from .registry import Registry
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ DEFAULT_MAX_GAMES = 1000
 
 def final_name(ladder: str) -> str:
     """The name the final's games are stored under."""
-    return f"{ladder}.final"
+    return f"{ladder}{FINAL_SUFFIX}"
 
 
 def round_games(bots: int, players: int) -> int:

@@ -66,8 +66,7 @@ class LadderManager(LeagueManager):
 
     def create_ladder(self, definition: LadderDefinition, text: str) -> LeagueEntry:
         """Store a new ladder (status created); its secret deal key is drawn now, before anyone can watch."""
-        if definition.name in self.store.league_names():
-            raise AlreadyExists(f"name: a league named {definition.name!r} exists already")
+        self.check_new_name(definition.name)
         config = definition.config
         league_id = self.store.league(definition.name, {"ladder": True, "players": config.players})
         league_deals(config, self.store, league_id)
@@ -94,12 +93,12 @@ class LadderManager(LeagueManager):
             entry = self.registry.league(name)
             if not is_ladder(entry.definition):
                 raise FailedPrecondition(f"league {name!r} has a schedule: only a ladder has a final")
+            if self.book.final(entry.league_id) is not None:
+                raise FailedPrecondition(f"ladder {name!r} is finalized already")
             if entry.status.over or entry.status is LeagueStatus.CREATED:
                 raise FailedPrecondition(
                     f"ladder {name!r} is {entry.status.value}; only a ladder that has run has a final"
                 )
-            if self.book.final(entry.league_id) is not None:
-                raise FailedPrecondition(f"ladder {name!r} is finalized already")
             if final_name(name) in self.store.league_names():
                 raise AlreadyExists(f"name: a league named {final_name(name)!r} exists already")
             running = self._runs.get(name)
@@ -182,6 +181,8 @@ class LadderManager(LeagueManager):
 
         :raises FailedPrecondition: the ladder has no final, or it is not finished yet.
         """
+        if not is_ladder(entry.definition):
+            raise FailedPrecondition(f"league {entry.name!r} has a schedule: only a ladder has a final")
         final = self.book.final(entry.league_id)
         if final is None:
             raise FailedPrecondition(f"ladder {entry.name!r} has no final yet: finalize it first")

@@ -50,7 +50,7 @@ from . import messages
 from .addresses import AllowList, callable_address
 from .bot_logs import league_logs
 from .definition import LeagueDefinition, league_config, schedule_key
-from .errors import AlreadyExists, ContestError, FailedPrecondition
+from .errors import AlreadyExists, ContestError, FailedPrecondition, InvalidArgument
 from .events import EventHub
 from .registry import LeagueEntry, LeagueStatus, Registry
 from .standings import point_table
@@ -64,6 +64,8 @@ LONGEST_REASON = 300
 STANDINGS_INTERVAL = 0.5
 """Seconds between two live standings events of a league, at least."""
 UNUSED_LOG_DIR = Path("logs")
+FINAL_SUFFIX = ".final"
+"""A ladder's final is stored as the league ``LADDER.final``: no league of its own may take such a name."""
 """Hosted bots are addresses: the referee launches no process and writes no bot log."""
 
 TRANSITIONS: dict[str, tuple[tuple[LeagueStatus, ...], LeagueStatus]] = {
@@ -352,10 +354,16 @@ class LeagueManager:
         self._runs: dict[str, tuple[LeagueRun, asyncio.Task[None]]] = {}
         self._lock = asyncio.Lock()
 
+    def check_new_name(self, name: str) -> None:
+        """Refuse ``name`` for a new league or ladder: taken, or a ladder's final's (:data:`FINAL_SUFFIX`)."""
+        if name.endswith(FINAL_SUFFIX):
+            raise InvalidArgument("name", f"{name!r} ends with {FINAL_SUFFIX!r}, kept for the finals of ladders")
+        if name in self.store.league_names():
+            raise AlreadyExists(f"name: a league named {name!r} exists already")
+
     def create(self, definition: LeagueDefinition, text: str) -> LeagueEntry:
         """Store a new league (status created) with its schedule's key; log its :func:`memory_notice`, if any."""
-        if definition.name in self.store.league_names():
-            raise AlreadyExists(f"name: a league named {definition.name!r} exists already")
+        self.check_new_name(definition.name)
         league_id = self.store.league(definition.name, schedule_key(definition.config))
         config = definition.config
         league_deals(config, self.store, league_id)  # a secret key is drawn now, before anyone can watch

@@ -150,7 +150,7 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
         assert [row.HasField("separated") for row in final.rows] == [True, True, False]
         with pytest.raises(grpc.aio.AioRpcError) as refusal:
             await hosted.call("FinalizeLadder", request)
-        assert refusal.value.details() == "ladder 'ladder' is finished; only a ladder that has run has a final"
+        assert refusal.value.details() == "ladder 'ladder' is finalized already"  # it said: is finished
 
         bundle = tmp_path / "bundle"
         async for file in hosted.stub.ExportFinal(pb.LeagueRequest(league="ladder"), metadata=hosted.as_(ADMIN)):
@@ -189,6 +189,28 @@ def test_a_contest_file_with_a_schedule_is_refused_naming_the_key(tmp_path: Path
             bad = CONTEST.replace("concurrency = 2", "concurrency = 0")
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=bad))
         assert info.value.details().startswith("definition.ladder.concurrency: ")
+
+    run(tmp_path, scenario)
+
+
+def test_no_league_or_ladder_takes_the_name_of_a_ladders_final(tmp_path: Path) -> None:
+    league = 'name = "ladder.final"\nplayers = 2\ngames = 2\nbots = ["a", "b"]\n[ruleset]\npreset = "amigo"\n'
+    ladder = CONTEST.replace('name = "ladder"', 'name = "ladder.final"')
+
+    async def scenario(hosted: Referee) -> None:
+        for bot, address in (("a", "127.0.0.1:1"), ("b", "127.0.0.1:2")):
+            await hosted.call("RegisterBot", pb.RegisterBotRequest(name=bot, address=address), ENTRY)
+        for text in (ladder, league):  # either would keep the ladder "ladder" from its final
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=text))
+            assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert info.value.details() == "name: 'ladder.final' ends with '.final', kept for the finals of ladders"
+        # a league of its own has no final to export: it says so, not "finalize it first"
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league.replace(".final", "")))
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            async for _ in hosted.stub.ExportFinal(pb.LeagueRequest(league="ladder"), metadata=hosted.as_(ADMIN)):
+                pass
+        assert info.value.details() == "league 'ladder' has a schedule: only a ladder has a final"
 
     run(tmp_path, scenario)
 
