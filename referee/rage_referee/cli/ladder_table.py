@@ -71,7 +71,8 @@ def _render(ladder: pb.Ladder, fmt: Format) -> None:
     title = f"{ladder.league}: {'final, ' if ladder.final else ''}{ladder.sets} sets, {ladder.games} games"
     if fmt is Format.MARKDOWN:
         print(f"**{title}**\n")
-        print("\n".join(markdown.table_lines(columns, lines)))
+        text = [k for k, column in enumerate(columns) if column not in NUMERIC]
+        print("\n".join(markdown.table_lines(columns, lines, text)))
         return
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for column in columns:

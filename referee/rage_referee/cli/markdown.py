@@ -8,7 +8,7 @@ newlines and other control characters come escaped already from :func:`~rage_ref
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 
 SPECIAL = frozenset("\\|`*_~[]<>&$")
 """Characters a cell's text shows only escaped (``$`` opens math, ``&`` an entity)."""
@@ -19,10 +19,13 @@ def cell(text: str) -> str:
     return "".join(f"\\{char}" if char in SPECIAL else char for char in text)
 
 
-def table_lines(header: Sequence[str], rows: Iterable[Sequence[str]]) -> Iterator[str]:
-    """A Markdown table's lines: the first column left, the others right-aligned (numbers), every cell escaped."""
+def table_lines(
+    header: Sequence[str], rows: Iterable[Sequence[str]], text_columns: Collection[int] = (0,)
+) -> Iterator[str]:
+    """A Markdown table's lines: the ``text_columns`` (by position; the first by default) left-aligned, the
+    others right-aligned (numbers), every cell escaped."""
     yield _line(header)
-    yield "|" + "|".join("---" if k == 0 else "---:" for k in range(len(header))) + "|"
+    yield "|" + "|".join("---" if k in text_columns else "---:" for k in range(len(header))) + "|"
     for row in rows:
         yield _line(row)
 

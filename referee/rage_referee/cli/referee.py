@@ -842,9 +842,9 @@ def _show(event: pb.LeagueEvent) -> None:
     if kind == "status_changed":
         changed = event.status_changed
         status = status_name(changed.status) + (f" ({changed.reason})" if changed.reason else "")
-        out.print(
-            Text.assemble((f"{event.league}: {status}", "bold"), f", {changed.games_done}/{changed.games_total} games")
-        )
+        played = changed.games_done  # a ladder has no total: its games go on until it is finalized
+        games = f"{played}/{changed.games_total} games" if changed.games_total else f"{played} games"
+        out.print(Text.assemble((f"{event.league}: {status}", "bold"), f", {games}"))
     elif kind == "game_finished":
         game = event.game_finished
         seats = ", ".join(

@@ -69,3 +69,5 @@ def test_csv_and_markdown_list_every_column(capsys: pytest.CaptureFixture[str]) 
     text = capsys.readouterr().out
     assert "| rank | bot | owner |" in text and "**open: 9 sets, 18 games**" in text
     assert "**open: final, 4 sets, 8 games**" in text and "| yes |" in text
+    # names and words left, numbers right: rank, bot, owner, version, mu, sigma, rating, sets, games, last game, status
+    assert text.splitlines()[3] == "|---:|---|---|---|---:|---:|---:|---:|---:|---|---|"

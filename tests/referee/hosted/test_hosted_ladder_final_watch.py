@@ -88,9 +88,15 @@ def test_rage_referee_watch_prints_the_finals_games_and_standings(capsys: pytest
         pb.LadderRow(rank=2, bot="bob", separated=False, difference=0.25),
         pb.LadderRow(rank=3, bot="cat"),
     ]
+    _show(
+        pb.LeagueEvent(
+            league="ladder", status_changed=pb.StatusChanged(status=pb.LEAGUE_STATUS_FINISHED, games_done=36)
+        )
+    )
     _show(pb.LeagueEvent(league="ladder", game_finished=game))
     _show(pb.LeagueEvent(league="ladder", final_changed=pb.Ladder(sets=2, games=4, rows=rows, final=True)))
-    lines = capsys.readouterr().out.splitlines()
+    status, *lines = capsys.readouterr().out.splitlines()
+    assert status == "ladder: finished, 36 games"  # a ladder has no total of games (it read 36/0 games)
     assert lines[0].startswith("final game 3: ann 12 (1st), bob -4 (2nd)")
     assert lines[1] == (
         "  final after 2 sets (4 games): 1. ann (separated, +3.50), 2. bob (not separated, +0.25), 3. cat"
