@@ -73,7 +73,8 @@ def pair_line(row: PairRow, players: int) -> str:
     where = f"points a game on the same deals at this table of {players}"
     a, b = name_text(row.a), name_text(row.b)
     if math.isinf(row.high):
-        return f"{a} over {b}: {row.difference:+.2f} {where} ({row.sets} sets bound no interval yet), LOS {row.los:.1%}"
+        few = f"{row.sets} sets: too few for an interval yet"
+        return f"{a} over {b}: {row.difference:+.2f} {where} ({few}), LOS {row.los:.1%}"
     spread = f" ±{(row.high - row.low) / 2:.2f}"
     return (
         f"{a} over {b}: {row.difference:+.2f}{spread} {where} (95% confidence sequence, {row.sets} sets), "

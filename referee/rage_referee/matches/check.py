@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rage_sdk.rules import Ruleset
 
@@ -86,7 +88,7 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         _fault_lines(
             report, [SeenFault(r.index, CHECK_RULESETS[r.index], f) for r in results for f in r.figures.faults]
         )
-        report.add(True, _kinds_line(results))
+        report.add(*_kinds_line(results))
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
         report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
@@ -155,11 +157,24 @@ def _log_lines(report: CheckReport, path: Path, since: int) -> None:
         report.add(False, f"  | {bot_text(line, 200)}")
 
 
-def _kinds_line(results: list[FinishedGame]) -> str:
-    played = {_kind(play) for result in results for round_ in result.record["rounds"] for play in round_["plays"]}
+def _chosen_plays(record: dict[str, Any]) -> Iterator[dict[str, object]]:
+    """The plays of ``record`` the bot chose: not those the referee played for it after a fault."""
+    faulted = {(fault["round"], fault["trick"], fault["seat"]) for fault in record.get("faults", [])}
+    players = len(record["players"])
+    for number, round_ in enumerate(record["rounds"], start=record.get("first_round", 1)):
+        for index, play in enumerate(round_["plays"]):
+            if (number, index // players + 1, play["seat"]) not in faulted:
+                yield play
+
+
+def _kinds_line(results: list[FinishedGame]) -> tuple[bool, str]:
+    """Whether the bot played any card of its own, and the line saying which kinds it chose."""
+    played = {_kind(play) for result in results for play in _chosen_plays(result.record)}
+    if not played:
+        return False, "answered with: nothing of its own (the referee played every card for it)"
     missing = sorted(set(_ALL_KINDS) - played)
     kinds = ", ".join(sorted(played & set(_ALL_KINDS)))
-    return f"answered with: {kinds}" + (f" (never chose: {', '.join(missing)})" if missing else "")
+    return True, f"answered with: {kinds}" + (f" (never chose: {', '.join(missing)})" if missing else "")
 
 
 _ALL_KINDS = ("coloured", "wild", "wild with value", "notrump", "change", "change naming a colour", "plus5", "minus5")

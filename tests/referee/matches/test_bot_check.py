@@ -141,3 +141,20 @@ def test_a_failed_check_quotes_only_what_the_bot_wrote_in_it(tmp_path: Path) -> 
     assert "speaks protocol version 2" in text
     assert "another bot's words" not in text
     assert "| serving on port " in text  # its own words
+
+
+def test_the_kinds_a_bot_answered_with_leave_out_the_referees_fallbacks() -> None:
+    from types import SimpleNamespace
+
+    from rage_referee.matches.check import _kinds_line
+
+    plays = [{"seat": 0, "card": "wild", "color": "r"}, {"seat": 1, "card": "r3"}]  # trick 1 of round 1
+    fault = {"seat": 0, "round": 1, "trick": 1, "kind": "timeout", "detail": "", "fallback": "wild"}
+    record = {"players": ["a", "b"], "first_round": 1, "rounds": [{"plays": plays}], "faults": [fault]}
+    ok, line = _kinds_line([SimpleNamespace(record=record)])  # type: ignore[list-item]
+    assert ok and line.startswith("answered with: coloured (never chose: ")  # the wild was the referee's
+    all_faulted = {**record, "faults": [fault, {**fault, "seat": 1}]}
+    assert _kinds_line([SimpleNamespace(record=all_faulted)]) == (  # type: ignore[list-item]
+        False,
+        "answered with: nothing of its own (the referee played every card for it)",
+    )

@@ -46,7 +46,7 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "6 games" in text  # 5 rounded up to 3 sets of 2
-    assert "points a game on the same deals at this table of 2 (3 sets bound no interval yet), LOS" in text
+    assert "points a game on the same deals at this table of 2 (3 sets: too few for an interval yet), LOS" in text
     assert "heuristic over random: " in text or "random over heuristic: " in text
     figures = json.loads(CliRunner().invoke(app, [*args, "--duplicate", "--json"]).stdout)
     assert figures["games"] == 6 and len(figures["pairs"]) == 1
@@ -65,7 +65,7 @@ def test_a_pair_that_never_differs_is_given_no_interval_of_no_width() -> None:
     result = CliRunner().invoke(app, [*args, "--duplicate", "--seed", "3"])
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
-    assert "+0.00 points a game on the same deals at this table of 2 (4 sets bound no interval yet)" in text
+    assert "+0.00 points a game on the same deals at this table of 2 (4 sets: too few for an interval yet)" in text
     assert "±0.00" not in text
 
 
