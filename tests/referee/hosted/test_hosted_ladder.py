@@ -130,11 +130,16 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
         settled = await standings(hosted)
         assert settled.games == settled.sets * 2  # every set whole: two seatings of one deal at two seats
         games = hosted.contest.store.games(hosted.contest.store.league("ladder", create=False), False)
-        for set_games in _by_set(games).values():
-            assert len(set_games) == 2 and len({g.seed for g in set_games}) == 1
-            assert set_games[0].figures.seats == tuple(reversed(set_games[1].figures.seats))
+        by_set = _by_set(games)
+        cut = [set_id for set_id, set_games in by_set.items() if len(set_games) < 2]
+        assert len(cut) <= 2  # the pause starts no more games: a set playing (2 at once) may stop between its two
+        for set_id, set_games in by_set.items():
+            assert len({g.seed for g in set_games}) == 1
             owners = {"ann": "a", "dan": "a"}
             assert len({owners.get(bot, bot) for bot in set_games[0].figures.seats}) == 2  # owners apart
+            if set_id not in cut:
+                assert len(set_games) == 2
+                assert set_games[0].figures.seats == tuple(reversed(set_games[1].figures.seats))
 
         request = pb.FinalizeRequest(league="ladder", top=3, max_games=12)
         finalized = await hosted.call("FinalizeLadder", request)
