@@ -152,3 +152,37 @@ def test_an_in_process_bots_log_holds_each_line_as_it_is_told(tmp_path: Path) ->
     print("bot error in game 0 (id 1), decision 1: ValueError: no", file=log)
     assert (tmp_path / "logs" / "bot.log").read_text().endswith("decision 1: ValueError: no\n")
     log.close()
+
+
+PRINTER = """
+from rage_sdk import Bot, Play, SeatView
+
+print("loading the printer")
+
+class Printer(Bot):
+    \"\"\"Prints a line at each bid.\"\"\"
+
+    def bid(self, view: SeatView) -> int:
+        print("printer bids", min(view.legal_bids))
+        return min(view.legal_bids)
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+"""
+
+
+def test_an_in_process_bots_prints_go_to_its_log_not_the_referees_output(tmp_path: Path) -> None:
+    """Its print() wrote into rage match's stdout, so ``--json`` gave no JSON; two such bots share the loop."""
+    bot = tmp_path / "printer.py"
+    bot.write_text(PRINTER)
+    result = runner.invoke(
+        app,
+        ["match", f"--bot=p={bot}:Printer", f"--bot=q={bot}:Printer", "--games=2", "--json", f"--logs={tmp_path}"],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert {name: bot["games"] for name, bot in figures["bots"].items()} == {"p": 2, "q": 2}, figures
+    for name in "pq":
+        log = (tmp_path / f"{name}.log").read_text()
+        assert "loading the printer\n" in log, log
+        assert "printer bids 0\n" in log, log
