@@ -17,9 +17,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from rage_sdk.bot import Bot, BotFactory, BotRunner, bot_class_of
+from rage_sdk.bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 
+from ..faults import FaultKind
 from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost
 from .spec import IN_PROCESS, BotSpecError
@@ -81,6 +82,8 @@ class LocalConnection(Connection):
                 return self.runner.handle([pb.GameMessage.FromString(message)])
         except KeyboardInterrupt:
             raise  # Ctrl-C, which came while the bot's code ran on the referee's thread
+        except BotNotMade as error:  # the bot said so (its traceback is in its log); the runner says so again later
+            raise ConnectionLost(str(error), FaultKind.BOT_ERROR) from None
         except BaseException as error:  # the bot's own code failed where the runner does not catch it: the bot's end
             raise ConnectionLost(_failure(error)) from None
 
