@@ -641,7 +641,9 @@ def finalize_command(
     top: Annotated[
         int | None,
         typer.Option(
-            min=2, help="Finalists: the top K bots of the leaderboard (default: every active bot).", show_default=False
+            min=2,
+            help="Finalists: the top K bots of the leaderboard (default, or K past their number: every active bot).",
+            show_default=False,
         ),
     ] = None,
     max_games: Annotated[
@@ -661,8 +663,10 @@ def finalize_command(
     request = pb.FinalizeRequest(league=league, top=top or 0, max_games=max_games or 0)
     reply = remote(referee, token, tls_ca).call("FinalizeLadder", request)
     out.print(_league_line(reply), markup=False)
-    finalists = ", ".join(f"{bot} {version}" for bot, version in sorted(reply.versions.items()))
-    out.print(f"finalists: {finalists}; follow it with: rage referee watch {league}", markup=False)
+    finalists = ", ".join(f"{bot} {reply.versions[bot]}" if bot in reply.versions else bot for bot in reply.bots)
+    out.print(f"finalists, best first: {finalists}; follow it with: rage referee watch {league}", markup=False)
+    if top is not None and top > len(reply.bots):
+        out.print(f"--top {top}: the ladder has {len(reply.bots)} active bots; all {len(reply.bots)} play the final")
 
 
 @app.command("export")

@@ -106,6 +106,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         pins = submissions.versions.pins(entry.league_id)
         info = messages.league_info(entry, done, commitment, sandbox, pins)
         info.ladder = ladder
+        final = self.contest.leagues.book.final(entry.league_id) if ladder else None
+        if final is not None:
+            info.bots.extend(final.bots)  # its finalists, best first
         return info
 
     def _current(self, name: str) -> str:
