@@ -555,6 +555,8 @@ def create_command(
         text = read_regular(file, MAX_LEAGUE_FILE_BYTES).decode()
     except (UnreadableFileError, UnicodeDecodeError) as error:
         fail(f"cannot read {file}: {error}")
+    if not text.strip():
+        fail(f"{file}: the file is empty; give a league file, or a contest file (one with a [ladder] table)")
     if name is None:
         try:
             name = None if "name" in tomllib.loads(text) else file.stem
