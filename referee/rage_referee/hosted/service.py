@@ -22,12 +22,13 @@ from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
 from ..league.release import SetRelease
+from ..limits import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION
 from ..play.finished import FinishedGame
 from ..seats.spec import seat_address
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
-from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION, check_name, check_text
+from .checks import check_name, check_text
 from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied

@@ -554,3 +554,12 @@ def test_an_empty_league_file_is_refused_naming_it(tmp_path: Path, text: str) ->
     assert result.exit_code == 2, result.output
     expected = f"{file}: the file is empty; give a league file, or a contest file (one with a [ladder] table)"
     assert one_line(result.output) == expected
+
+
+def test_a_league_file_past_the_referees_bound_is_refused_before_the_call(tmp_path: Path) -> None:
+    """Past 64 KiB it came back as 'refused (RESOURCE_EXHAUSTED): ... Received message larger than max'."""
+    file = tmp_path / "contest.toml"
+    file.write_text("# " + "x" * 100_000 + "\n")
+    result = rage("referee", "create", "--referee", "127.0.0.1:1", "--token", "x", file)
+    assert result.exit_code == 2, result.output
+    assert one_line(result.output) == f"{file}: at most 32 KiB for the referee, not 100,003 bytes"
