@@ -30,3 +30,18 @@ MAX_LEAGUE_FILE_BYTES: Final = 2**20
 MAX_RECORD_BYTES: Final = 64 * 2**20
 """The largest record file read (far above any game's: a 10-player game of 100 rounds is a few MB); a larger
 one is refused unread."""
+
+MAX_BOT_NAME: Final = 40
+"""Characters of a hosted bot's or entrant's name."""
+MAX_LEAGUE_NAME: Final = 60
+"""Characters of a hosted league's or ladder's name."""
+MAX_OWNER: Final = 100
+"""Characters of the owner given with a hosted bot."""
+MAX_VERSION: Final = 80
+"""A version as a request names it: ``sha256:`` and 64 hex digits, or 16 of them."""
+MAX_ADDRESS: Final = 260
+"""Characters of a hosted bot's ``HOST:PORT``."""
+MAX_TOKEN_LENGTH: Final = 256
+"""Characters of a token the hosted referee reads."""
+MAX_DEFINITION_BYTES: Final = 32 * 1024
+"""The largest league or contest file a hosted referee takes."""

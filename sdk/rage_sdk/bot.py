@@ -27,6 +27,7 @@ from typing import ClassVar, Protocol, TextIO
 
 from . import wire
 from .actions import Bid, Play
+from .errors import RageError
 from .events import Event, GameInfo, GameOver
 from .history import GameHistory
 from .pb import bot_pb2 as pb
@@ -91,6 +92,13 @@ class _Game:
     history: GameHistory = field(default_factory=GameHistory)
 
 
+class BotNotMade(RageError):
+    """The bot of a game could not be made (its class raised as it was made): ``str(error)`` says so, with
+    the bot's own error line. A served bot's stream ends with it; an in-process bot's decision fails."""
+
+    exit_code = 1
+
+
 class BotRunner:
     """One connection's games: turns referee messages into calls on bots, and their answers into decisions."""
 
@@ -135,11 +143,11 @@ class BotRunner:
         try:
             bot = self.factory()
         except FAILURES as error:  # told, then raised: it ends a served bot's stream, an in-process bot's decision
-            self.unmade[game] = _detail(error)
+            self.unmade[game] = f"the bot of this game could not be made: {_detail(error)}"
             failures = self.failures or sys.stderr
             print(f"bot error in game {info.index} (id {game}): making the bot failed: {_detail(error)}", file=failures)
             traceback.print_exc(file=failures)
-            raise
+            raise BotNotMade(self.unmade[game]) from error
         self.unmade.pop(game, None)
         self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
         self._guard(bot.on_game_start, info)
@@ -153,8 +161,7 @@ class BotRunner:
 
     def _decide(self, game: int, state: _Game | None, request: pb.DecisionRequest) -> pb.Decision:
         if state is None:
-            unmade = self.unmade.get(game)
-            error = f"unknown game {game}" if unmade is None else f"the bot of this game could not be made: {unmade}"
+            error = self.unmade.get(game, f"unknown game {game}")
             return pb.Decision(game=game, seq=request.seq, error=error[:500])
         try:
             view = wire.view_of(request, state.info, state.history)

@@ -27,7 +27,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
-from .bot import BotFactory, BotRunner, bot_class_of
+from .bot import BotFactory, BotNotMade, BotRunner, bot_class_of
 from .errors import RageError
 from .gc_tuning import tune_gc
 from .pb import bot_pb2 as pb
@@ -61,8 +61,8 @@ class BotServicer(bot_pb2_grpc.BotServicer):
         async for batch in request_iterator:
             try:
                 decisions = runner.handle(list(batch.messages))
-            except (asyncio.CancelledError, GeneratorExit) as error:  # the bot's own (making it): end the stream
-                raise RuntimeError(f"the bot raised {type(error).__name__}: {error}") from error
+            except BotNotMade as error:  # the stream ends saying so, whatever the bot raised (a CancelledError too)
+                await context.abort(grpc.StatusCode.ABORTED, str(error))
             if decisions:
                 yield pb.BotBatch(decisions=decisions)
 

@@ -465,6 +465,28 @@ def test_the_cli_reports_refusals_without_a_traceback(contest: Referee) -> None:
 
 
 @pytest.mark.parametrize(
+    ("token", "args", "line"),
+    [
+        ("entry", ["register", "big", "127.0.0.1:5", "--owner", "o" * 100_000], "--owner: at most 100 characters"),
+        ("entry", ["register", "b" * 41, "127.0.0.1:5"], "NAME: at most 40 characters, not 41"),
+        ("entry", ["register", "big", "1" * 300 + ":5"], "ADDRESS: at most 260 characters, not 302"),
+        ("entry", ["submit", ".", "--name", "big", "--owner", "o" * 101], "--owner: at most 100 characters, not 101"),
+        ("entry", ["standings", "c" * 61], "LEAGUE: at most 60 characters, not 61"),
+        ("t" * 100_000, ["bots"], "--token: at most 256 characters, not 100000"),
+    ],
+)
+def test_text_past_the_referees_bound_is_refused_naming_the_field(
+    contest: Referee, token: str, args: list[str], line: str
+) -> None:
+    """An owner of 100,000 characters came back as 'refused (RESOURCE_EXHAUSTED): Received message larger than
+    max'; each is now refused before any call, naming the field and its bound."""
+    result = cli(contest, contest.entry if token == "entry" else token, *args)
+    assert result.exit_code == 2, result.output[-2000:]
+    assert result.stderr.strip().startswith(line), result.stderr[-2000:]
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
     ("method", "request_", "field_"),
     [
         ("RegisterBot", pb.RegisterBotRequest(name="", address="127.0.0.1:5"), "name"),

@@ -4,6 +4,7 @@ is its message, exiting with its ``exit_code``; never a traceback."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -16,8 +17,14 @@ from rage_sdk.errors import RageError
 # no hook to print a usage error other than in its box, so the classes come from where Typer keeps
 # them; tests/referee/cli/test_cli_errors.py fails at once if a Typer release moves them.
 from typer._click import Context
-from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, UsageError
-from typer.core import TyperGroup
+from typer._click.exceptions import (
+    BadParameter,
+    MissingParameter,
+    NoArgsIsHelpError,
+    NoSuchOption,
+    UsageError,
+)
+from typer.core import TyperArgument, TyperGroup
 
 from ..text import bot_text
 from .common import fail
@@ -64,6 +71,10 @@ def parameter_name(param: Any) -> str:
 
 def one_line(error: UsageError) -> str:
     """The message of a bad command line, naming the parameter and what it takes."""
+    if isinstance(error, NoSuchOption):
+        negative = negative_argument(error)
+        if negative is not None:
+            return negative
     if not isinstance(error, BadParameter) or error.param is None:
         return bot_text(error.format_message().replace("\n", " "))
     name, allowed = parameter_name(error.param), allowed_range(error.param)
@@ -79,6 +90,17 @@ def one_line(error: UsageError) -> str:
         return f"{name}: {value} is out of range; it takes {allowed}"
     message = bot_text(error.message.removeprefix("Value error, ").rstrip("."))
     return f"{name}: {message}" + ("" if value in message else f" (got {value})")
+
+
+def negative_argument(error: NoSuchOption) -> str | None:
+    """A negative number given for a command's one number argument (``record LEAGUE -1``), which the command line
+    took for an option: refused as that argument's value out of range, not as 'No such option: -1'."""
+    if error.ctx is None or not re.fullmatch(r"-[0-9]+", error.option_name):
+        return None
+    numbers = [param for param in error.ctx.command.params if isinstance(param, TyperArgument) and allowed_range(param)]
+    if len(numbers) != 1:
+        return None
+    return f"{parameter_name(numbers[0])}: {error.option_name} is out of range; it takes {allowed_range(numbers[0])}"
 
 
 @contextmanager

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.text import Text
 
-from ..limits import MAX_GAMES
+from ..limits import MAX_ADDRESS, MAX_BOT_NAME, MAX_GAMES, MAX_LEAGUE_NAME, MAX_OWNER, MAX_TOKEN_LENGTH, MAX_VERSION
 from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
 from ..submissions.version import short_version
 from ..text import bot_text, name_text
@@ -45,13 +45,31 @@ app.add_typer(version_app, name="version")
 CALL_TIMEOUT = 30.0
 OVER = ("finished", "cancelled")
 
+
+def at_most(longest: int) -> Callable[[str | None], str | None]:
+    """A parameter's check against the referee's bound on that field, made before any call: a text past the
+    referee's request size came back as gRPC's RESOURCE_EXHAUSTED, naming no field."""
+
+    def checked(value: str | None) -> str | None:
+        if value is not None and len(value) > longest:
+            raise typer.BadParameter(f"at most {longest} characters, not {len(value)}")
+        return value
+
+    return checked
+
+
+BOT_NAME = at_most(MAX_BOT_NAME)
 RefereeOption = Annotated[
     str, typer.Option("--referee", envvar="RAGE_REFEREE", help="The referee's HOST:PORT (or $RAGE_REFEREE).")
 ]
 TokenOption = Annotated[
     str | None,
     typer.Option(
-        "--token", envvar="RAGE_TOKEN", help="Your token: admin, entrant or bot (or $RAGE_TOKEN).", show_default=False
+        "--token",
+        envvar="RAGE_TOKEN",
+        help="Your token: admin, entrant or bot (or $RAGE_TOKEN).",
+        show_default=False,
+        callback=at_most(MAX_TOKEN_LENGTH),
     ),
 ]
 TlsCaOption = Annotated[
@@ -63,7 +81,9 @@ TlsCaOption = Annotated[
         show_default=False,
     ),
 ]
-LeagueArgument = Annotated[str, typer.Argument(help="The league's name.", show_default=False)]
+LeagueArgument = Annotated[
+    str, typer.Argument(help="The league's name.", show_default=False, callback=at_most(MAX_LEAGUE_NAME))
+]
 DEFAULT_REFEREE = "localhost:50050"
 
 
@@ -305,9 +325,16 @@ def serve_command(
 
 @app.command("register")
 def register_command(
-    name: Annotated[str, typer.Argument(help="The bot's name (letters, digits, _ . -).", show_default=False)],
-    address: Annotated[str, typer.Argument(help="HOST:PORT where the referee reaches the bot.", show_default=False)],
-    owner: Annotated[str, typer.Option(help="Who enters the bot.")] = "",
+    name: Annotated[
+        str, typer.Argument(help="The bot's name (letters, digits, _ . -).", show_default=False, callback=BOT_NAME)
+    ],
+    address: Annotated[
+        str,
+        typer.Argument(
+            help="HOST:PORT where the referee reaches the bot.", show_default=False, callback=at_most(MAX_ADDRESS)
+        ),
+    ],
+    owner: Annotated[str, typer.Option(help="Who enters the bot.", callback=at_most(MAX_OWNER))] = "",
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -326,7 +353,9 @@ def register_command(
 
 @app.command("signup")
 def signup_command(
-    name: Annotated[str, typer.Argument(help="Your entrant's name (letters, digits, _ . -).", show_default=False)],
+    name: Annotated[
+        str, typer.Argument(help="Your entrant's name (letters, digits, _ . -).", show_default=False, callback=BOT_NAME)
+    ],
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -344,8 +373,10 @@ def signup_command(
 
 @app.command("update")
 def update_command(
-    name: Annotated[str, typer.Argument(help="The bot's name.", show_default=False)],
-    address: Annotated[str, typer.Argument(help="Its new HOST:PORT.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The bot's name.", show_default=False, callback=BOT_NAME)],
+    address: Annotated[
+        str, typer.Argument(help="Its new HOST:PORT.", show_default=False, callback=at_most(MAX_ADDRESS))
+    ],
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -379,8 +410,10 @@ def submit_command(
         Path,
         typer.Argument(help="The bot: a folder with rage-bot.toml (packed), a .tar.gz or a .zip.", show_default=False),
     ],
-    name: Annotated[str, typer.Option("--name", help="The bot's name on the referee.", show_default=False)],
-    owner: Annotated[str, typer.Option(help="Who enters the bot (a new bot).")] = "",
+    name: Annotated[
+        str, typer.Option("--name", help="The bot's name on the referee.", show_default=False, callback=BOT_NAME)
+    ],
+    owner: Annotated[str, typer.Option(help="Who enters the bot (a new bot).", callback=at_most(MAX_OWNER))] = "",
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -441,7 +474,7 @@ def _show_build(version: pb.VersionInfo) -> None:
 
 @app.command("builds")
 def builds_command(
-    name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False, callback=BOT_NAME)],
     logs: Annotated[bool, typer.Option(help="Show each build's log (the admin's and the bot's own token).")] = False,
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
@@ -462,10 +495,14 @@ def builds_command(
 
 @version_app.command("delete")
 def version_delete_command(
-    name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False, callback=BOT_NAME)],
     version: Annotated[
         str,
-        typer.Argument(help="The version: its 16 hex digits (as builds shows them) or sha256:HEX.", show_default=False),
+        typer.Argument(
+            help="The version: its 16 hex digits (as builds shows them) or sha256:HEX.",
+            show_default=False,
+            callback=at_most(MAX_VERSION),
+        ),
     ],
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
@@ -483,7 +520,7 @@ def version_delete_command(
 
 
 EntrantArgument = Annotated[
-    str, typer.Argument(help="The entrant's name (letters, digits, _ . -).", show_default=False)
+    str, typer.Argument(help="The entrant's name (letters, digits, _ . -).", show_default=False, callback=BOT_NAME)
 ]
 
 
@@ -548,13 +585,17 @@ def create_command(
     """Create a league from a league file (admin token); start it with: rage referee start."""
     from rage_sdk.pb import referee_pb2 as pb
 
-    from ..limits import MAX_LEAGUE_FILE_BYTES
+    from ..limits import MAX_DEFINITION_BYTES, MAX_LEAGUE_FILE_BYTES
     from ..records.file import UnreadableFileError, read_regular
 
     try:
         text = read_regular(file, MAX_LEAGUE_FILE_BYTES).decode()
     except (UnreadableFileError, UnicodeDecodeError) as error:
         fail(f"cannot read {file}: {error}")
+    if not text.strip():
+        fail(f"{file}: the file is empty; give a league file, or a contest file (one with a [ladder] table)")
+    if len(text.encode()) > MAX_DEFINITION_BYTES:
+        fail(f"{file}: at most {MAX_DEFINITION_BYTES // 1024} KiB for the referee, not {len(text.encode()):,} bytes")
     if name is None:
         try:
             name = None if "name" in tomllib.loads(text) else file.stem
@@ -641,7 +682,9 @@ def finalize_command(
     top: Annotated[
         int | None,
         typer.Option(
-            min=2, help="Finalists: the top K bots of the leaderboard (default: every active bot).", show_default=False
+            min=2,
+            help="Finalists: the top K bots of the leaderboard (default, or K past their number: every active bot).",
+            show_default=False,
         ),
     ] = None,
     max_games: Annotated[
@@ -661,8 +704,10 @@ def finalize_command(
     request = pb.FinalizeRequest(league=league, top=top or 0, max_games=max_games or 0)
     reply = remote(referee, token, tls_ca).call("FinalizeLadder", request)
     out.print(_league_line(reply), markup=False)
-    finalists = ", ".join(f"{bot} {version}" for bot, version in sorted(reply.versions.items()))
-    out.print(f"finalists: {finalists}; follow it with: rage referee watch {league}", markup=False)
+    finalists = ", ".join(f"{bot} {reply.versions[bot]}" if bot in reply.versions else bot for bot in reply.bots)
+    out.print(f"finalists, best first: {finalists}; follow it with: rage referee watch {league}", markup=False)
+    if top is not None and top > len(reply.bots):
+        out.print(f"--top {top}: the ladder has {len(reply.bots)} active bots; all {len(reply.bots)} play the final")
 
 
 @app.command("export")

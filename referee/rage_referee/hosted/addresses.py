@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from ..limits import MAX_ADDRESS
 from .errors import InvalidArgument
 
-MAX_ADDRESS = 260
 RESOLVE_TIMEOUT = 5.0
 RESOLVERS = 4
 """Threads that resolve host names, apart from the referee's others: a name whose DNS server never
@@ -83,7 +83,7 @@ def split_address(text: str, field: str) -> tuple[str, int]:
     if not text:
         raise InvalidArgument(field, "missing")
     if len(text) > MAX_ADDRESS:
-        raise InvalidArgument(field, f"at most {MAX_ADDRESS} characters")
+        raise InvalidArgument(field, f"at most {MAX_ADDRESS} characters, not {len(text)}")
     if text.startswith("["):
         host, sep, port = text[1:].partition("]:")
         valid = bool(sep) and _is_ip(host, version=6)

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 
 from rage_sdk.errors import RageError
 
+from ..limits import MAX_TOKEN_LENGTH
 from .errors import PermissionDenied, Unauthenticated
 
 if TYPE_CHECKING:
     from .registry import TokenHolder
 
 MIN_TOKEN_LENGTH = 16
-MAX_TOKEN_LENGTH = 256
 METADATA_KEY = "authorization"
 SCHEME = "bearer"
 

@@ -8,11 +8,6 @@ from .errors import InvalidArgument
 
 MAX_REQUEST_BYTES = 64 * 1024
 """The largest request the server accepts (gRPC refuses bigger ones with RESOURCE_EXHAUSTED)."""
-MAX_BOT_NAME = 40
-MAX_LEAGUE_NAME = 60
-MAX_OWNER = 100
-MAX_VERSION = 80
-"""A version as a request names it: ``sha256:`` and 64 hex digits, or 16 of them."""
 MAX_BOTS = 1000
 """Registered bots, at most."""
 MAX_BOTS_PER_ENTRANT = 100

@@ -13,8 +13,9 @@ from typing import Any
 
 from ..ladder.settings import LadderSettings, LadderSettingsError, ladder_settings
 from ..league.config import LeagueConfig
+from ..limits import MAX_LEAGUE_NAME
 from ..seats.spec import SUBMISSION
-from .checks import MAX_LEAGUE_NAME, check_name
+from .checks import check_name
 from .definition import FIELD, _parse, _validated
 from .errors import InvalidArgument
 

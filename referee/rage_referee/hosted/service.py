@@ -22,12 +22,13 @@ from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
 from ..league.release import SetRelease
+from ..limits import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION
 from ..play.finished import FinishedGame
 from ..seats.spec import seat_address
 from . import events, messages
 from .addresses import callable_address
 from .auth import Caller, Role, new_token, token_hash
-from .checks import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION, check_name, check_text
+from .checks import check_name, check_text
 from .contest import Contest
 from .definition import forfeits_of, read_definition
 from .errors import ContestError, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
@@ -106,6 +107,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         pins = submissions.versions.pins(entry.league_id)
         info = messages.league_info(entry, done, commitment, sandbox, pins)
         info.ladder = ladder
+        final = self.contest.leagues.book.final(entry.league_id) if ladder else None
+        if final is not None:
+            info.bots.extend(final.bots)  # its finalists, best first
         return info
 
     def _current(self, name: str) -> str:

@@ -60,3 +60,8 @@ class Connection(ABC):
     @property
     @abstractmethod
     def alive(self) -> bool: ...
+
+    @property
+    def failure(self) -> str | None:
+        """How the connection was lost, once it is (``stream failed: ...``)."""
+        return None

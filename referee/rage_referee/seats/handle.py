@@ -36,6 +36,8 @@ class BotHandle:
     process: BotProcess | None = None
     restarts: int = 0
     """How often the bot was restarted: a new connection knows no game until told again."""
+    relaunches: int = 0
+    """How many of the :attr:`restarts` launched the bot's process afresh; the others connected to it again."""
     restarts_before_move: int = 0
     """:attr:`restarts` when the bot was last moved (:meth:`readdress`): at its new address it has
     :data:`MAX_RESTARTS` afresh."""
@@ -84,10 +86,10 @@ class BotHandle:
         async with self._lock:
             if self.connection is not None and self.connection.alive:
                 return  # another game brought it back meanwhile
+            assert self.connection is not None
             restarted = self.restarts - self.restarts_before_move
             if restarted >= MAX_RESTARTS:
-                raise HandshakeError(f"{name_text(self.spec.name)} was restarted {restarted} times; not again")
-            assert self.connection is not None
+                raise HandshakeError(self._not_again(self.connection, restarted))
             if self.process is None and self.spec.kind is BotKind.ADDRESS:
                 await self._call_again()
                 return
@@ -99,8 +101,20 @@ class BotHandle:
                         return
                 # Dead, or alive but not answering: launch it afresh.
                 assert isinstance(self.connection, RemoteConnection)
+                self.relaunches += 1
                 self.connection.address = await self.process.start()
             await self._greet()
+
+    def _not_again(self, connection: Connection, restarted: int) -> str:
+        """Why the bot is not brought back: how its connection was lost this time, and how it was brought back
+        before (a bot that could not make its bot ended its stream; its process ran on, and was connected again)."""
+        if self.relaunches == 0:
+            how = "connected again"
+        elif self.relaunches == self.restarts:
+            how = "relaunched"
+        else:
+            how = "relaunched or connected again"
+        return f"{name_text(self.spec.name)}: {connection.failure}; it was {how} {restarted} times already, not again"
 
     async def _call_again(self) -> None:
         """Greet a bot at an address again, once its wait is over; a failed call makes the next wait longer."""

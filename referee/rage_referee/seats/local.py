@@ -2,7 +2,8 @@
 
 What the SDK says of the bot's failures (a line each, and its traceback) goes to the bot's log, as a
 launched bot's stderr does, not to the referee's terminal: a bot failing every decision wrote
-thousands of tracebacks over the referee's own lines. The log is made at the first failure.
+thousands of tracebacks over the referee's own lines. What the bot prints goes there too (:func:`bot_output`),
+never into the referee's stdout (``rage match --json`` gave no JSON). The log is made at its first line.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TextIO
 
-from rage_sdk.bot import Bot, BotFactory, BotRunner, bot_class_of
+from rage_sdk.bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 
+from ..faults import FaultKind
 from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost
 from .spec import IN_PROCESS, BotSpecError
@@ -62,10 +65,10 @@ class LocalConnection(Connection):
     For fast local testing. The bot runs on the referee's thread, so deadlines are not enforced.
     """
 
-    def __init__(self, factory: BotFactory, log_path: Path | None = None) -> None:
+    def __init__(self, factory: BotFactory, failures: FailureLog | None = None) -> None:
         self.factory = factory
-        self.failures = None if log_path is None else FailureLog(log_path)
-        """Where the bot's failures are told; the referee's stderr when none."""
+        self.failures = failures
+        """Where the bot's failures and prints are told; the referee's stderr when none."""
         self.runner = BotRunner(factory, failures=self.failures)
 
     async def open(self) -> BotIdentity:
@@ -75,9 +78,12 @@ class LocalConnection(Connection):
 
     def _handle(self, message: bytes) -> list[pb.Decision]:
         try:
-            return self.runner.handle([pb.GameMessage.FromString(message)])
+            with bot_output(self.failures):
+                return self.runner.handle([pb.GameMessage.FromString(message)])
         except KeyboardInterrupt:
             raise  # Ctrl-C, which came while the bot's code ran on the referee's thread
+        except BotNotMade as error:  # the bot said so (its traceback is in its log); the runner says so again later
+            raise ConnectionLost(str(error), FaultKind.BOT_ERROR) from None
         except BaseException as error:  # the bot's own code failed where the runner does not catch it: the bot's end
             raise ConnectionLost(_failure(error)) from None
 
@@ -98,6 +104,13 @@ class LocalConnection(Connection):
     @property
     def alive(self) -> bool:
         return True
+
+
+def bot_output(failures: FailureLog | None) -> contextlib.redirect_stdout[io.TextIOBase | TextIO]:
+    """While an in-process bot's code runs, its ``print()`` goes where its failures are told (the referee's
+    stderr when there is no log). Safe with several such bots: each one's code runs on the loop's thread with
+    no await in it, so no other bot's code runs until the stdout is given back."""
+    return contextlib.redirect_stdout(failures or sys.stderr)
 
 
 def _failure(error: BaseException) -> str:

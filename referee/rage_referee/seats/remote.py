@@ -219,6 +219,10 @@ class RemoteConnection(Connection):
         return self._failure is None
 
     @property
+    def failure(self) -> str | None:
+        return self._failure
+
+    @property
     def waiting(self) -> int:
         """Messages waiting to be written (the one the writer holds included)."""
         return self._outbox.qsize() + 1

@@ -15,7 +15,7 @@ from typing import Protocol
 from ..sandbox import Sandbox
 from ..submissions.store import Submission
 from .connection import Connection
-from .local import LocalConnection, load_bot_class
+from .local import FailureLog, LocalConnection, bot_output, load_bot_class
 from .process import BotProcess
 from .remote import Dispatcher, RemoteConnection
 from .spec import BotKind, BotSpec, BotSpecError
@@ -69,7 +69,10 @@ def log_file_name(name: str) -> str:
 
 @register(BotKind.MODULE)
 async def in_process(seat: Seat) -> Connection:
-    return LocalConnection(load_bot_class(seat.spec.target, seat.spec.folder), log_path(seat))
+    failures = FailureLog(log_path(seat))
+    with bot_output(failures):  # what the bot's file prints as it is loaded
+        bot_class = load_bot_class(seat.spec.target, seat.spec.folder)
+    return LocalConnection(bot_class, failures)
 
 
 @register(BotKind.ADDRESS)

@@ -41,6 +41,7 @@ HUGE = "99999999999999999999"
         (["test", "a=x", "b=y", "--field", "c=z", "--max-games", HUGE], f"--max-games: {HUGE} is out of range"),
         (["bot", "serve", "x.py:X", "--port", "99999"], "--port: 99999 is out of range; it takes 0 to 65,535"),
         (["referee", "record", "cup", HUGE], f"GAME: {HUGE} is out of range; it takes 0 to 999,999"),
+        (["referee", "record", "cup", "-1"], "GAME: -1 is out of range; it takes 0 to 999,999"),  # No such option
         (["ratings", "--league", "x.toml", "--name", "cup"], "--name: only with --db"),
     ],
 )

@@ -540,3 +540,23 @@ def test_a_referee_database_in_a_missing_folder_is_told_in_one_line(tmp_path: Pa
     assert result.exit_code == 1, result.output  # the port is in use: the folder is made first
     told = [line for line in result.output.splitlines() if "no such folder" in line]
     assert told == [f"{made}: no such folder; made it for the database"]
+
+
+@pytest.mark.parametrize("text", ["", " \n\n"])
+def test_an_empty_league_file_is_refused_naming_it(tmp_path: Path, text: str) -> None:
+    """rage referee create said 'definition: missing', naming neither the file nor what it lacks."""
+    file = tmp_path / "contest.toml"
+    file.write_text(text)
+    result = rage("referee", "create", "--referee", "127.0.0.1:1", "--token", "x", file)
+    assert result.exit_code == 2, result.output
+    expected = f"{file}: the file is empty; give a league file, or a contest file (one with a [ladder] table)"
+    assert one_line(result.output) == expected
+
+
+def test_a_league_file_past_the_referees_bound_is_refused_before_the_call(tmp_path: Path) -> None:
+    """Past 64 KiB it came back as 'refused (RESOURCE_EXHAUSTED): ... Received message larger than max'."""
+    file = tmp_path / "contest.toml"
+    file.write_text("# " + "x" * 100_000 + "\n")
+    result = rage("referee", "create", "--referee", "127.0.0.1:1", "--token", "x", file)
+    assert result.exit_code == 2, result.output
+    assert one_line(result.output) == f"{file}: at most 32 KiB for the referee, not 100,003 bytes"

@@ -13,18 +13,22 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
 import pytest
+from rage_referee.cli import app
 from rage_referee.hosted.ladder_run import ladder_games
 from rage_referee.league.bundle import verify_bundle
 from rage_referee.league.store import GameRow
 from rage_referee.submissions.pack import chunks, pack
 from rage_sdk.pb import referee_pb2 as pb
+from rage_sdk.pb import referee_pb2_grpc
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
+from tests.helpers.cli import runner
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
 from tests.referee.hosted.test_hosted_submitted_league import wait_over
 
@@ -146,6 +150,7 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
         assert finalized.status == pb.LEAGUE_STATUS_RUNNING and len(finalized.versions) == 3
         leaders = [row.bot for row in (await standings(hosted)).rows if row.rank][:3]
         assert sorted(finalized.versions) == sorted(leaders)
+        assert list(finalized.bots) == leaders  # best first, as the leaderboard
         info = await wait_over(hosted, "ladder")
         assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
         reply = await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"))
@@ -172,6 +177,34 @@ def test_a_ladder_plays_sets_as_bots_join_and_rates_each_version(tmp_path: Path)
         assert finished and all(len(game.seats) == 2 for game in finished)
 
     run(tmp_path, scenario)
+
+
+class Finalizing(referee_pb2_grpc.RefereeServicer):
+    """A referee whose FinalizeLadder finalizes ``ladder``: cat, ann and bob, best first (bob at an address)."""
+
+    def FinalizeLadder(self, request: pb.FinalizeRequest, context: object) -> pb.LeagueInfo:
+        versions = {"ann": "a1", "cat": "c1"}
+        return pb.LeagueInfo(name=request.league, ladder=True, players=2, bots=["cat", "ann", "bob"], versions=versions)
+
+
+@pytest.mark.parametrize("top", [None, 3, 5])
+def test_finalize_prints_the_finalists_best_first_and_what_a_top_past_them_means(top: int | None) -> None:
+    """They were printed by name (ann a1, cat c1, the bot at an address left out), and a --top past the active
+    bots' number was taken without a word."""
+    server = grpc.server(ThreadPoolExecutor(2))
+    referee_pb2_grpc.add_RefereeServicer_to_server(Finalizing(), server)  # type: ignore[no-untyped-call]
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        given = [] if top is None else ["--top", str(top)]
+        args = ["referee", "finalize", "ladder", *given, "--referee", f"127.0.0.1:{port}", "--token", ADMIN]
+        result = runner.invoke(app, args)
+    finally:
+        server.stop(0)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1] == "finalists, best first: cat c1, ann a1, bob; follow it with: rage referee watch ladder"
+    assert lines[2:] == (["--top 5: the ladder has 3 active bots; all 3 play the final"] if top == 5 else [])
 
 
 def _by_set(games: list) -> dict[int, list]:  # type: ignore[type-arg]

@@ -549,6 +549,8 @@ def test_quitter_that_exits_slowly_is_relaunched(served: dict[str, str], tmp_pat
     assert bad_faults(result) == [expected]
     assert handle.restarts == MAX_RESTARTS
     assert (tmp_path / f"{BAD}.log").read_text().count("serving on port") == MAX_RESTARTS + 1
+    last = result.games[0].figures.faults[-1].detail
+    assert last.endswith(f"; it was relaunched {MAX_RESTARTS} times already, not again"), last
 
 
 # ------------------------------------------------------------------ what a remote bot is told

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from rage_referee.cli import app
+from rage_referee.faults import FaultKind
 from rage_referee.matches.match import run_match
 from rage_referee.play.deals import Deals
 from rage_referee.seats import BotSpec
@@ -110,8 +111,8 @@ def test_a_served_bot_made_with_a_cancelled_error_ends_its_stream(tmp_path: Path
     bot = tmp_path / "once.py"
     bot.write_text(UNMADE_ONCE)
     result = match_of(tmp_path, f"python {bot}")
-    assert "e crashed (round 1, bidding, decision 2): stream failed: " in result.stderr, result.stderr
-    assert "the bot raised CancelledError: mine" in result.stderr
+    made = "the bot of this game could not be made: asyncio.exceptions.CancelledError: mine"
+    assert f"e crashed (round 1, bidding, decision 2): stream failed: ABORTED {made}" in result.stderr, result.stderr
 
 
 def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
@@ -133,7 +134,7 @@ def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
 
 def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path: Path) -> None:
     """After the crash of its first decision, each of the game's others said 'unknown game 0'; the log has
-    the traceback of the making."""
+    the traceback of the making. The first was charged as a crash ('the bot failed'), though nothing crashed."""
     unmade = tmp_path / "unmade.py"
     unmade.write_text("from rage_sdk import Bot\n\nclass Unmade(Bot):\n    def __init__(self, x):\n        pass\n")
     specs = [BotSpec.of("unmade", f"{unmade}:Unmade"), BotSpec.of("greedy", GREEDY)]
@@ -141,8 +142,8 @@ def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path
     result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), 1, Deals.public(0), log_dir=logs))
     (game,) = result.games
     why = "TypeError: Unmade.__init__() missing 1 required positional argument: 'x'"
-    details = [fault.detail for fault in game.figures.faults]
-    assert details == [f"the bot failed: {why}"] + [f"the bot of this game could not be made: {why}"] * 2
+    faults = [(fault.kind, fault.detail) for fault in game.figures.faults]
+    assert faults == [(FaultKind.BOT_ERROR, f"the bot of this game could not be made: {why}")] * 3
     assert f"making the bot failed: {why}\nTraceback" in (logs / "unmade.log").read_text()
 
 
@@ -152,3 +153,67 @@ def test_an_in_process_bots_log_holds_each_line_as_it_is_told(tmp_path: Path) ->
     print("bot error in game 0 (id 1), decision 1: ValueError: no", file=log)
     assert (tmp_path / "logs" / "bot.log").read_text().endswith("decision 1: ValueError: no\n")
     log.close()
+
+
+UNMADE = """
+from rage_sdk import Bot
+
+class Unmade(Bot):
+    def __init__(self) -> None:
+        raise ValueError("no weights file")
+
+if __name__ == "__main__":
+    from rage_sdk.server import main
+
+    main(Unmade)
+"""
+
+
+def test_a_served_bot_that_cannot_be_made_is_told_so_not_as_restarted(tmp_path: Path) -> None:
+    """It read 'stream failed: UNKNOWN Unexpected <class 'ValueError'>', then 'e was restarted 3 times; not
+    again' at each decision, where the bot's process ran all along and was only connected to again."""
+    bot = tmp_path / "unmade.py"
+    bot.write_text(UNMADE)
+    result = runner.invoke(
+        app, ["match", f"--bot=e=python {bot}", f"--bot=g={GREEDY}", "--games=1", f"--logs={tmp_path}"]
+    )
+    assert result.exit_code == 0, result.output
+    why = "stream failed: ABORTED the bot of this game could not be made: ValueError: no weights file"
+    lines = [line.split("): ", 1)[1] for line in result.stderr.splitlines() if " e crashed (" in line]
+    assert lines[:4] == [why] * 4, result.stderr  # the stream ended, and the bot was connected to again
+    assert lines[4] == f"e: {why}; it was connected again 3 times already, not again", result.stderr
+    assert "restarted" not in result.stderr
+
+
+PRINTER = """
+from rage_sdk import Bot, Play, SeatView
+
+print("loading the printer")
+
+class Printer(Bot):
+    \"\"\"Prints a line at each bid.\"\"\"
+
+    def bid(self, view: SeatView) -> int:
+        print("printer bids", min(view.legal_bids))
+        return min(view.legal_bids)
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+"""
+
+
+def test_an_in_process_bots_prints_go_to_its_log_not_the_referees_output(tmp_path: Path) -> None:
+    """Its print() wrote into rage match's stdout, so ``--json`` gave no JSON; two such bots share the loop."""
+    bot = tmp_path / "printer.py"
+    bot.write_text(PRINTER)
+    result = runner.invoke(
+        app,
+        ["match", f"--bot=p={bot}:Printer", f"--bot=q={bot}:Printer", "--games=2", "--json", f"--logs={tmp_path}"],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert {name: bot["games"] for name, bot in figures["bots"].items()} == {"p": 2, "q": 2}, figures
+    for name in "pq":
+        log = (tmp_path / f"{name}.log").read_text()
+        assert "loading the printer\n" in log, log
+        assert "printer bids 0\n" in log, log
