@@ -185,7 +185,7 @@ class AnswerError(ValueError):
 def decide(bot: Bot, view: SeatView) -> Action:
     """Ask ``bot`` the decision ``view`` is for (a bid or a play) and read its answer as the referee takes it.
 
-    A bid is a whole number of tricks (an ``int`` of any integer type) or a :class:`Bid`; a play is a
+    A bid is a whole number of tricks, 0 or more (an ``int`` of any integer type) or a :class:`Bid`; a play is a
     :class:`Play` of some ruleset (a declaration that fits its card). Whether it is legal now is the rules' to say.
 
     :raises AnswerError: the answer is none of these.
@@ -209,7 +209,7 @@ def _tricks(answer: object) -> int:
     """What ``bid()`` returned as a number of tricks: a whole number (any integer type) or a ``Bid``.
 
     :raises AnswerError: anything else, such as ``2.7`` or ``"3"``, which ``int()`` would have turned into a
-        bid the bot never chose.
+        bid the bot never chose, or a number no decision carries (``-1``).
     """
     value, tricks = answer.tricks if isinstance(answer, Bid) else answer, None
     if not isinstance(value, bool):
@@ -217,6 +217,11 @@ def _tricks(answer: object) -> int:
             tricks = operator.index(value)  # type: ignore[arg-type]
     if tricks is None:
         raise AnswerError(f"bid() returned {answer!r}, not a whole number of tricks")
+    if tricks < 0:
+        raise AnswerError(f"bid() returned {answer!r}: a bid is a number of tricks, 0 or more")
+    if tricks > wire.MAX_ACTION:
+        limit = wire.MAX_ACTION
+        raise AnswerError(f"bid() returned {answer!r}: more tricks than a decision can carry (at most {limit})")
     return tricks
 
 

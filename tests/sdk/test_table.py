@@ -90,6 +90,12 @@ def test_a_bid_that_is_no_whole_number_is_refused_naming_the_seat_and_the_answer
     assert table_error(answer) == expected
 
 
+@pytest.mark.parametrize("answer", [-1, Bid(-2)])
+def test_a_negative_bid_is_refused_as_no_number_of_tricks(answer: object) -> None:
+    expected = f"round 1: seat 1 (answering): bid() returned {answer!r}: a bid is a number of tricks, 0 or more"
+    assert table_error(answer) == expected
+
+
 def test_a_play_that_is_no_play_is_refused_naming_the_seat_and_the_answer() -> None:
     assert table_error("r1", playing=True) == "round 1, trick 1: seat 1 (answering): play() returned 'r1', not a Play"
     expected = "play() returned Play.of('wild'): no play in any ruleset (check its declaration)"
