@@ -11,7 +11,6 @@ fewer are played out per decision, but they look more like the real deal.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import math
 
@@ -20,7 +19,7 @@ from rage_sdk.cards import CARDS
 from rage_sdk.examples.heuristic_bot import win_chance
 from rage_sdk.examples.search_bot import SearchBot
 from rage_sdk.sampling import WorldSampler
-from rage_sdk.server import main
+from rage_sdk.server import bot_parser, main
 from rage_sdk.state import NO_TRUMP, GameState
 
 SPREAD = 1.0
@@ -53,7 +52,6 @@ class BidReadingBot(SearchBot):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision")
-    known, rest = parser.parse_known_args()
-    main(functools.partial(BidReadingBot, known.budget_ms), rest)
+    parser = bot_parser()
+    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision (default 100 ms)")
+    main(functools.partial(BidReadingBot, parser.parse_args().budget_ms), parser=parser)

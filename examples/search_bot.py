@@ -10,7 +10,6 @@ Each decision gets ``--budget-ms`` (never more than half the referee's deadline)
 
 from __future__ import annotations
 
-import argparse
 import functools
 import random
 import time
@@ -20,7 +19,7 @@ from rage_sdk import Action, Bot, Play, SeatView
 from rage_sdk.events import GameInfo
 from rage_sdk.rollout import aiming_policy, playout
 from rage_sdk.sampling import SamplingError, WorldSampler
-from rage_sdk.server import main
+from rage_sdk.server import bot_parser, main
 
 
 class SearchBot(Bot):
@@ -75,7 +74,6 @@ class CpuSearchBot(SearchBot):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision")
-    known, rest = parser.parse_known_args()
-    main(functools.partial(SearchBot, known.budget_ms), rest)
+    parser = bot_parser()
+    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision (default 100 ms)")
+    main(functools.partial(SearchBot, parser.parse_args().budget_ms), parser=parser)

@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, TextIO
 
 from . import wire
-from .actions import Bid, Play
+from .actions import Action, Bid, Play
 from .errors import RageError
 from .events import Event, GameInfo, GameOver
 from .history import GameHistory
 from .pb import bot_pb2 as pb
+from .state import Phase
 from .view import SeatView
 
 FAILURES = (Exception, asyncio.CancelledError, GeneratorExit)
@@ -165,23 +166,38 @@ class BotRunner:
             return pb.Decision(game=game, seq=request.seq, error=error[:500])
         try:
             view = wire.view_of(request, state.info, state.history)
-            if request.kind == wire.BID:
-                answer: Bid | Play = Bid.of(_tricks(state.bot.bid(view)))
-            else:
-                answer = state.bot.play(view)
-                if not isinstance(answer, Play):
-                    raise TypeError(f"play() returned {answer!r}, not a Play")
-            code = wire.action_code(answer)
-            if code < 0:
-                raise ValueError(f"{answer!r} is no play in any ruleset (check its declaration)")
-            return pb.Decision(game=game, seq=request.seq, action=code)
-        except FAILURES as error:  # the bot's own code failed: say so, the referee falls back
-            detail = _detail(error)
+            return pb.Decision(game=game, seq=request.seq, action=wire.action_code(decide(state.bot, view)))
+        except FAILURES as error:  # the bot's own code failed, or its answer is none: say so, the referee falls back
+            answered = isinstance(error, AnswerError)  # read here: a traceback would show the SDK, not the bot
+            detail = str(error) if answered else _detail(error)
             index = "" if state is None else f"{state.info.index} "
             failures = self.failures or sys.stderr
             print(f"bot error in game {index}(id {game}), decision {request.seq}: {detail}", file=failures)
-            traceback.print_exc(file=failures)
+            if not answered:
+                traceback.print_exc(file=failures)
             return pb.Decision(game=game, seq=request.seq, error=detail[:500])
+
+
+class AnswerError(ValueError):
+    """What a bot's ``bid()`` or ``play()`` returned is no answer; the message says what it returned and why."""
+
+
+def decide(bot: Bot, view: SeatView) -> Action:
+    """Ask ``bot`` the decision ``view`` is for (a bid or a play) and read its answer as the referee takes it.
+
+    A bid is a whole number of tricks, 0 or more (an ``int`` of any integer type) or a :class:`Bid`; a play is a
+    :class:`Play` of some ruleset (a declaration that fits its card). Whether it is legal now is the rules' to say.
+
+    :raises AnswerError: the answer is none of these.
+    """
+    if view.phase is Phase.BID:
+        return Bid.of(_tricks(bot.bid(view)))
+    play = bot.play(view)
+    if not isinstance(play, Play):
+        raise AnswerError(f"play() returned {play!r}, not a Play")
+    if play.code < 0:
+        raise AnswerError(f"play() returned {play!r}: no play in any ruleset (check its declaration)")
+    return play
 
 
 def _detail(error: BaseException) -> str:
@@ -192,15 +208,21 @@ def _detail(error: BaseException) -> str:
 def _tricks(answer: object) -> int:
     """What ``bid()`` returned as a number of tricks: a whole number (any integer type) or a ``Bid``.
 
-    :raises TypeError: anything else, such as ``2.7`` or ``"3"``, which ``int()`` would have turned
-        into a bid the bot never chose.
+    :raises AnswerError: anything else, such as ``2.7`` or ``"3"``, which ``int()`` would have turned into a
+        bid the bot never chose, or a number no decision carries (``-1``).
     """
-    if isinstance(answer, Bid):
-        return answer.tricks
-    if not isinstance(answer, bool):
+    value, tricks = answer.tricks if isinstance(answer, Bid) else answer, None
+    if not isinstance(value, bool):
         with contextlib.suppress(TypeError):
-            return operator.index(answer)  # type: ignore[arg-type]
-    raise TypeError(f"bid() returned {answer!r}, not a whole number of tricks")
+            tricks = operator.index(value)  # type: ignore[arg-type]
+    if tricks is None:
+        raise AnswerError(f"bid() returned {answer!r}, not a whole number of tricks")
+    if tricks < 0:
+        raise AnswerError(f"bid() returned {answer!r}: a bid is a number of tricks, 0 or more")
+    if tricks > wire.MAX_ACTION:
+        limit = wire.MAX_ACTION
+        raise AnswerError(f"bid() returned {answer!r}: more tricks than a decision can carry (at most {limit})")
+    return tricks
 
 
 def game_header(info: GameInfo) -> str:

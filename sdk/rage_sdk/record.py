@@ -28,7 +28,7 @@ from pydantic import (
 
 from .cards import COLOUR_LETTERS, TOKENS, card_id
 from .errors import IllegalActionError, RageError
-from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError
+from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError, unknown_preset
 from .state import GameState
 
 FORMAT: Final = "rage-record/1"
@@ -112,7 +112,7 @@ def ruleset_of(value: Any) -> Ruleset:
         raise ValueError('a preset name or an object {"preset": NAME, OPTION: VALUE, ...}')
     preset = value.get("preset")
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r} (one of {', '.join(PRESETS)})")
+        raise ValueError(unknown_preset(preset))
     for key in value:
         if key != "preset" and key not in OPTION_NAMES:
             raise ValueError(f"unknown option {key!r}")

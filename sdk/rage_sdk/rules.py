@@ -10,6 +10,7 @@ The deck and the player range come with the preset and cannot be overridden.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -117,6 +118,12 @@ class RulesetError(ValueError):
     """A ruleset that ``rules.md`` does not allow, or a table it cannot seat."""
 
 
+def unknown_preset(name: object) -> str:
+    """What to say of ``name``, no preset: the presets, and the one it is closest to, if any."""
+    guess = difflib.get_close_matches(name, PRESETS, n=1) if isinstance(name, str) else []
+    return f"unknown preset {name!r} (one of {', '.join(PRESETS)}" + (f"; did you mean {guess[0]}?)" if guess else ")")
+
+
 class Ruleset(BaseModel):
     """One set of the options of ``rules.md``: a preset with any options overridden."""
 
@@ -165,7 +172,12 @@ class Ruleset(BaseModel):
 
     @classmethod
     def of(cls, preset: str, **overrides: Any) -> Ruleset:
-        """A preset, with ``overrides`` for any options."""
+        """A preset, with ``overrides`` for any options.
+
+        :raises RulesetError: ``preset`` is none of :data:`PRESETS`.
+        """
+        if preset not in PRESETS:
+            raise RulesetError(unknown_preset(preset))
         return cls.model_validate({"preset": preset, **overrides})
 
     @cached_property

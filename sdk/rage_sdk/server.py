@@ -285,12 +285,22 @@ def port_number(text: str) -> int:
     return port
 
 
-def main(factory: BotFactory, argv: list[str] | None = None) -> None:
-    """Command-line entry for a bot file: ``python my_bot.py --port N`` or ``--listen unix:PATH``."""
+def bot_parser() -> argparse.ArgumentParser:
+    """The command line of a bot file, ``--port``, ``--host`` and ``--listen``, for a bot to add its own options to."""
     parser = argparse.ArgumentParser(description="Serve this Rage bot over gRPC.")
     parser.add_argument("--port", type=port_number, default=50051, help="port to listen on (0: any free port)")
     parser.add_argument("--host", default="[::]", help="address to listen on")
     parser.add_argument("--listen", metavar="unix:PATH", help="a Unix socket to listen on instead of a port")
+    return parser
+
+
+def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse.ArgumentParser | None = None) -> None:
+    """Command-line entry for a bot file: ``python my_bot.py --port N`` or ``--listen unix:PATH``.
+
+    A bot with options of its own passes the :func:`bot_parser` it added them to (and read them from), so that
+    ``--help`` lists them all and nothing else is taken.
+    """
+    parser = parser or bot_parser()
     args = parser.parse_args(argv)
     if args.listen is not None and not is_unix_address(args.listen):
         parser.error(f"--listen {args.listen!r}: expected unix:PATH")

@@ -1,17 +1,21 @@
 """Bots at one table in this process: a whole game dealt from a seed, each seat's bot asked its decisions.
 
-No referee, no clock, no faults: each bot gets :func:`rage_sdk.view.view_for` of its seat and its
-answer is applied as it is (an illegal one raises). For benchmarks and simulations of bots whose
-code is trusted; a contest referees its bots (``rage_referee.play.game``).
+No referee, no clock, no faults: each bot gets :func:`rage_sdk.view.view_for` of its seat, its answer is read
+as the referee reads it (:func:`rage_sdk.bot.decide`) and applied as it is (an illegal one raises), and it hears
+the events its seat may see and the game's end, as a served bot does. For benchmarks and simulations of bots
+whose code is trusted (what a bot raises is raised); a contest referees its bots (``rage_referee.play.game``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Bid
-from .bot import Bot
-from .events import GameInfo
+from . import wire
+from .bot import AnswerError, Bot, decide
+from .engine_events import EVERYONE, Events
+from .errors import InvalidActionError
+from .events import GameInfo, GameOver
+from .pb import bot_pb2 as pb
 from .rules import Ruleset
 from .state import CHANCE, GameState, Phase
 from .view import view_for
@@ -30,19 +34,41 @@ def play_table(
     """Play one game dealt from ``seed`` among ``bots`` (seat by seat) and return its finished state.
 
     Each bot is first told the game (:meth:`Bot.on_game_start`, with ``game``, the seats' ``names``,
-    default ``seat-N``, and the time control it is told of), then asked for every decision of its seat.
+    default ``seat-N``, and the time control it is told of), then asked for every decision of its seat,
+    told each event its seat may see (:meth:`Bot.on_event`) and at last the game's end (:meth:`Bot.on_game_end`).
 
+    :raises rage_sdk.errors.InvalidActionError: a bot's answer is no bid or play (``bid()`` returned ``2.7``).
     :raises rage_sdk.errors.IllegalActionError: a bot's answer breaks a rule.
     """
     seats = tuple(names) if names is not None else tuple(f"seat-{seat}" for seat in range(len(bots)))
     for seat, bot in enumerate(bots):
         bot.on_game_start(GameInfo(game, seat, seats, ruleset, 1, decision_ms, bank_ms))
-    state = GameState(ruleset, len(bots))
+    listening = [type(bot).on_event is not Bot.on_event for bot in bots]
+    state, told = GameState(ruleset, len(bots)), any(listening)
     while not state.is_terminal():
         seat = state.current_player()
         if seat == CHANCE:
-            state.deal_seeded(seed)
-            continue
-        bot, view = bots[seat], view_for(state, seat)
-        state.apply(Bid.of(bot.bid(view)) if state.phase is Phase.BID else bot.play(view), seat)
+            events = state.deal_seeded(seed, events=told)
+        else:
+            bot = bots[seat]
+            try:
+                action = decide(bot, view_for(state, seat))
+            except AnswerError as error:
+                trick = state.trick_number if state.phase is Phase.PLAY else None
+                detail = f"seat {seat} ({bot.display_name()}): {error}"
+                raise InvalidActionError(detail, round_number=state.round_number, trick=trick, seat=seat) from None
+            events = state.apply(action, seat, events=told)
+        _tell(bots, listening, events)
+    outcome = state.outcome()
+    for bot in bots:
+        bot.on_game_end(GameOver(outcome.totals, outcome.places, ()))
     return state
+
+
+def _tell(bots: Sequence[Bot], listening: list[bool], events: Events) -> None:
+    """Each listening bot the events its seat may see, decoded from the messages a served bot receives."""
+    for event in events:
+        heard = wire.event_of(pb.Event.FromString(wire.event_bytes(event)))
+        for seat, bot in enumerate(bots):
+            if listening[seat] and event.to in (EVERYONE, seat):
+                bot.on_event(heard)

@@ -38,6 +38,8 @@ from .visibility import Seen
 PROTOCOL_VERSION = 1
 BID = pb.DECISION_KIND_BID
 PLAY = pb.DECISION_KIND_PLAY
+MAX_ACTION = 2**32 - 1
+"""The largest number a decision's ``action`` (a ``uint32``) carries: no negative one travels."""
 
 
 def cards_of(ids: Iterable[int]) -> tuple[Card, ...]:

@@ -117,6 +117,19 @@ def test_ruleset_is_a_preset_with_options_overridden() -> None:
     assert rules.deck == Ruleset.of("fundex").deck
 
 
+@pytest.mark.parametrize(
+    ("preset", "message"),
+    [
+        ("notapreset", "unknown preset 'notapreset' (one of amigo, fundex, waddingtons, amigo1985)"),
+        ("fundx", "unknown preset 'fundx' (one of amigo, fundex, waddingtons, amigo1985; did you mean fundex?)"),
+    ],
+)
+def test_a_preset_that_is_none_is_named_in_one_line(preset: str, message: str) -> None:
+    with pytest.raises(RulesetError) as raised:
+        Ruleset.of(preset)
+    assert str(raised.value) == message
+
+
 @pytest.mark.parametrize("option", ["deck", "players", "min_players", "max_players", "wild", "plus5"])
 def test_deck_and_player_range_cannot_be_overridden(option: str) -> None:
     """rules.md, Presets: 'the deck and the player range come with the preset and cannot be overridden.'"""

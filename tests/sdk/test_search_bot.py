@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from rage_referee.play.finished import FinishedGame
 from rage_referee.play.game import FaultLedger
 from rage_referee.play.spec import GameSpec
@@ -71,3 +73,12 @@ def test_a_game_against_the_examples_has_no_fault() -> None:
 
     (result,) = asyncio.run(play())
     assert not result.figures.faults, result.figures.faults
+
+
+@pytest.mark.parametrize("example", ["search_bot.py", "bid_reading_bot.py"])
+def test_help_lists_the_budget_beside_the_serving_options(example: str) -> None:
+    shown = subprocess.run(
+        [sys.executable, str(EXAMPLES / example), "--help"], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert "--budget-ms BUDGET_MS" in shown and "thinking time per decision (default 100 ms)" in shown, shown
+    assert "--port PORT" in shown and "--listen unix:PATH" in shown, shown

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+from rage_sdk.actions import Bid, Play
 from rage_sdk.bot import Bot
-from rage_sdk.events import GameInfo
+from rage_sdk.cards import Card
+from rage_sdk.errors import InvalidActionError
+from rage_sdk.events import BidMade, BidsShown, Event, GameInfo, GameOver, RoundScored, RoundStarted
 from rage_sdk.examples.greedy_bot import GreedyBot
 from rage_sdk.examples.random_bot import RandomBot
 from rage_sdk.rules import Ruleset
@@ -47,3 +51,98 @@ def test_a_table_is_deterministic_for_a_seed_and_names_seats_by_default() -> Non
     noting = Noting()
     play_table(ruleset, [noting, RandomBot(), RandomBot()], seed=1)
     assert noting.told[0].players == ("seat-0", "seat-1", "seat-2")
+
+
+class Index:
+    """A whole number of another integer type: ``operator.index`` reads it."""
+
+    def __index__(self) -> int:
+        return 0
+
+
+class Answering(RandomBot):
+    """A random bot whose ``bid()`` returns ``answer`` as it is, or whose ``play()`` does."""
+
+    name = "answering"
+
+    def __init__(self, answer: object, playing: bool = False) -> None:
+        super().__init__()
+        self.answer, self.playing = answer, playing
+
+    def bid(self, view: SeatView) -> int:
+        return super().bid(view) if self.playing else self.answer  # type: ignore[return-value]
+
+    def play(self, view: SeatView) -> Play:
+        return self.answer if self.playing else super().play(view)  # type: ignore[return-value]
+
+
+def table_error(answer: object, playing: bool = False) -> str:
+    """The one line :func:`play_table` raises for seat 1 answering ``answer``."""
+    bots: list[Bot] = [RandomBot(), Answering(answer, playing), RandomBot()]
+    with pytest.raises(InvalidActionError) as raised:
+        play_table(Ruleset.of("amigo", rounds=[3]), bots, seed=2)
+    return str(raised.value)
+
+
+@pytest.mark.parametrize("answer", [True, 2.0, "1", None])
+def test_a_bid_that_is_no_whole_number_is_refused_naming_the_seat_and_the_answer(answer: object) -> None:
+    expected = f"round 1: seat 1 (answering): bid() returned {answer!r}, not a whole number of tricks"
+    assert table_error(answer) == expected
+
+
+@pytest.mark.parametrize("answer", [-1, Bid(-2)])
+def test_a_negative_bid_is_refused_as_no_number_of_tricks(answer: object) -> None:
+    expected = f"round 1: seat 1 (answering): bid() returned {answer!r}: a bid is a number of tricks, 0 or more"
+    assert table_error(answer) == expected
+
+
+def test_a_play_that_is_no_play_is_refused_naming_the_seat_and_the_answer() -> None:
+    assert table_error("r1", playing=True) == "round 1, trick 1: seat 1 (answering): play() returned 'r1', not a Play"
+    expected = "play() returned Play.of('wild'): no play in any ruleset (check its declaration)"
+    assert table_error(Play.of("wild"), playing=True).endswith(expected)
+
+
+@pytest.mark.parametrize("answer", [Bid.of(0), Index(), 0])
+def test_a_bid_of_any_integer_type_or_a_bid_is_taken(answer: object) -> None:
+    state = play_table(Ruleset.of("amigo", rounds=[3]), [RandomBot(), Answering(answer), RandomBot()], seed=2)
+    assert state.results[0].bids[1] == 0
+
+
+class Listening(RandomBot):
+    """A random bot that keeps the events it hears, the hands it is asked with, and the game's end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heard: list[Event] = []
+        self.hands: list[tuple[Card, ...]] = []
+        self.over: list[GameOver] = []
+
+    def on_event(self, event: Event) -> None:
+        self.heard.append(event)
+
+    def bid(self, view: SeatView) -> int:
+        self.hands.append(view.hand)
+        return super().bid(view)
+
+    def on_game_end(self, over: GameOver) -> None:
+        self.over.append(over)
+
+
+def test_a_table_tells_each_bot_the_events_its_seat_may_see_and_the_end() -> None:
+    ruleset = Ruleset.of("amigo", rounds=[3, 2], bidding="hidden")
+    bots = [Listening(), Listening(), Listening()]
+    state = play_table(ruleset, bots, seed=5)
+    outcome = state.outcome()
+    for seat, bot in enumerate(bots):
+        kinds = [type(event).__name__ for event in bot.heard]
+        assert kinds[:2] == ["RoundStarted", "BidMade"]
+        dealt = [event for event in bot.heard if isinstance(event, RoundStarted)]
+        assert [event.hand for event in dealt] == bot.hands  # its own hand, as it was asked with
+        made = [event for event in bot.heard if isinstance(event, BidMade)]
+        assert [event.seat for event in made] == [seat, seat]  # hidden: only its own bid, as made
+        shown = [event.bids for event in bot.heard if isinstance(event, BidsShown)]
+        assert shown == [result.bids for result in state.results]
+        assert kinds.count("CardPlayed") == 3 * 3 + 3 * 2 and kinds.count("TrickWon") == 3 + 2
+        scored = [event for event in bot.heard if isinstance(event, RoundScored)]
+        assert [event.totals for event in scored][-1] == outcome.totals
+        assert bot.over == [GameOver(outcome.totals, outcome.places, ())]

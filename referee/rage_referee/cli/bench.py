@@ -48,10 +48,10 @@ def engine_command(
     """Complete games with uniformly random legal decisions, in one process on one core.
 
     The engine and the baseline take turns of a tenth of a second, so both see the same machine load."""
-    from rage_sdk.rules import PRESETS, Ruleset, RulesetError
+    from rage_sdk.rules import PRESETS, Ruleset, RulesetError, unknown_preset
 
     if ruleset not in PRESETS:
-        fail(f"--ruleset: unknown preset {ruleset!r} (one of {', '.join(PRESETS)})")
+        fail(f"--ruleset: {unknown_preset(ruleset)}")
     from ..bench.engine import baseline_games, engine_games, take_turns
 
     rules = Ruleset.of(ruleset)

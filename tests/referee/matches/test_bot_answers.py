@@ -56,3 +56,11 @@ def test_a_bid_that_is_no_whole_number_is_the_bots_error(tmp_path: Path, answer:
 @pytest.mark.parametrize("answer", ["0", "Index()", "Bid.of(0)", "view.legal_bids[0]"])
 def test_a_whole_number_of_any_kind_is_a_bid(tmp_path: Path, answer: str) -> None:
     assert bid_faults(tmp_path, answer) == []
+
+
+@pytest.mark.parametrize("answer", ["-1", "Bid(-1)"])
+def test_a_negative_bid_is_the_bots_error_saying_what_a_bid_is(tmp_path: Path, answer: str) -> None:
+    """A negative number cannot travel as a decision's action (a uint32): the SDK says what was wrong with it."""
+    details = bid_faults(tmp_path, answer)
+    shown = answer.replace("Bid(", "Bid.of(")  # as repr() shows it
+    assert details == [f"bid() returned {shown}: a bid is a number of tricks, 0 or more"] * 2
