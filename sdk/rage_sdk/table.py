@@ -55,7 +55,8 @@ def play_table(
                 action = decide(bot, view_for(state, seat))
             except AnswerError as error:
                 trick = state.trick_number if state.phase is Phase.PLAY else None
-                detail = f"seat {seat} ({bot.display_name()}): {error}"
+                who = bot.display_name() if names is None else seats[seat]
+                detail = f"seat {seat} ({who}): {error}"
                 raise InvalidActionError(detail, round_number=state.round_number, trick=trick, seat=seat) from None
             events = state.apply(action, seat, events=told)
         _tell(bots, listening, events)

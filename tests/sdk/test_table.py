@@ -146,3 +146,10 @@ def test_a_table_tells_each_bot_the_events_its_seat_may_see_and_the_end() -> Non
         scored = [event for event in bot.heard if isinstance(event, RoundScored)]
         assert [event.totals for event in scored][-1] == outcome.totals
         assert bot.over == [GameOver(outcome.totals, outcome.places, ())]
+
+
+def test_a_bad_answer_names_the_seat_by_the_name_the_table_gave_it() -> None:
+    bots: list[Bot] = [RandomBot(), Answering(-1), RandomBot()]
+    with pytest.raises(InvalidActionError) as raised:
+        play_table(Ruleset.of("amigo", rounds=[3]), bots, seed=2, names=["ann", "bob", "cat"])
+    assert str(raised.value) == "round 1: seat 1 (bob): bid() returned -1: a bid is a number of tricks, 0 or more"
