@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class RageError(Exception):
@@ -40,3 +43,16 @@ class InvalidActionError(IllegalActionError):
 
 class InvalidDealError(RageError, ValueError):
     """Hands and pile that are not a deal of this ruleset for this round."""
+
+
+def first_problem(error: ValidationError) -> str:
+    """The first problem pydantic found, in one line naming its field: ``rounds[0]: Input should be ...``."""
+    problem = error.errors(include_url=False)[0]
+    where = ""
+    for part in problem["loc"]:
+        if isinstance(part, int):
+            where += f"[{part}]"
+        elif not part.startswith("function-") and "[" not in part:
+            where += f".{part}" if where else part
+    message = "missing field" if problem["type"] == "missing" else problem["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message

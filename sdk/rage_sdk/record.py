@@ -27,8 +27,8 @@ from pydantic import (
 )
 
 from .cards import COLOUR_LETTERS, TOKENS, card_id
-from .errors import IllegalActionError, RageError
-from .rules import OPTION_NAMES, PRESETS, ChangeMode, Ruleset, RulesetError, unknown_preset
+from .errors import IllegalActionError, RageError, first_problem
+from .rules import ChangeMode, Ruleset, RulesetError
 from .state import GameState
 
 FORMAT: Final = "rage-record/1"
@@ -104,22 +104,7 @@ class RecordRound(BaseModel):
 
 def ruleset_of(value: Any) -> Ruleset:
     """A ruleset from a record's ``ruleset`` field; :class:`ValueError` naming what is wrong."""
-    if isinstance(value, Ruleset):
-        return value
-    if isinstance(value, str):
-        value = {"preset": value}
-    if not isinstance(value, dict):
-        raise ValueError('a preset name or an object {"preset": NAME, OPTION: VALUE, ...}')
-    preset = value.get("preset")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise ValueError(unknown_preset(preset))
-    for key in value:
-        if key != "preset" and key not in OPTION_NAMES:
-            raise ValueError(f"unknown option {key!r}")
-    try:
-        return Ruleset.model_validate(value)
-    except ValidationError as error:
-        raise ValueError(_first_problem(error, prefix="")) from None
+    return value if isinstance(value, Ruleset) else Ruleset.from_json(value)
 
 
 class GameRecord(BaseModel):
@@ -164,26 +149,6 @@ class GameRecord(BaseModel):
         return GameState(self.ruleset, players, first_round=self.first_round, dealer=dealer)
 
 
-def _loc(location: tuple[int | str, ...]) -> str:
-    text = ""
-    for part in location:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif not part.startswith("function-") and "[" not in part:
-            text += f".{part}" if text else part
-    return text
-
-
-def _first_problem(error: ValidationError, prefix: str) -> str:
-    problem = error.errors(include_url=False)[0]
-    where = _loc(tuple(problem["loc"]))
-    where = f"{prefix}.{where}" if prefix and where else prefix or where
-    message = problem["msg"].removeprefix("Value error, ")
-    if problem["type"] == "missing":
-        message = "missing field"
-    return f"{where}: {message}" if where else message
-
-
 def load_record(text: str | bytes) -> GameRecord:
     """Parse and check a record's shape and deal; :class:`MalformedRecordError` names the field."""
     data = parse_json(text)
@@ -193,7 +158,7 @@ def load_record(text: str | bytes) -> GameRecord:
     try:
         record = GameRecord.model_validate(data)
     except ValidationError as error:
-        raise MalformedRecordError(_first_problem(error, prefix="")) from None
+        raise MalformedRecordError(first_problem(error)) from None
     check_shape(record)
     return record
 

@@ -16,9 +16,10 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, model_validator
 
 from .cards import CHANGE, MINUS5, NOTRUMP, NUM_COLOURED, PLUS5, WILD
+from .errors import first_problem
 
 PresetName = Literal["amigo", "fundex", "waddingtons", "amigo1985"]
 
@@ -174,11 +175,31 @@ class Ruleset(BaseModel):
     def of(cls, preset: str, **overrides: Any) -> Ruleset:
         """A preset, with ``overrides`` for any options.
 
-        :raises RulesetError: ``preset`` is none of :data:`PRESETS`.
+        :raises RulesetError: ``preset`` is none of :data:`PRESETS`, or an override is no option or no value of it.
         """
-        if preset not in PRESETS:
+        return cls.from_json({"preset": preset, **overrides})
+
+    @classmethod
+    def from_json(cls, value: object) -> Ruleset:
+        """A ruleset as a record's ``ruleset`` field gives it: a preset's name, or ``{"preset": NAME, OPTION: VALUE}``.
+
+        :raises RulesetError: one line naming what is wrong (the preset, an option, or its value).
+        """
+        if isinstance(value, str):
+            value = {"preset": value}
+        if not isinstance(value, dict):
+            raise RulesetError('a preset name or an object {"preset": NAME, OPTION: VALUE, ...}')
+        preset = value.get("preset")
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesetError(unknown_preset(preset))
-        return cls.model_validate({"preset": preset, **overrides})
+        for key in value:
+            if key != "preset" and key not in OPTION_NAMES:
+                guess = difflib.get_close_matches(str(key), OPTION_NAMES, n=1)
+                raise RulesetError(f"unknown option {key!r}" + (f" (did you mean {guess[0]}?)" if guess else ""))
+        try:
+            return cls.model_validate(value)
+        except ValidationError as error:
+            raise RulesetError(first_problem(error)) from None
 
     @cached_property
     def edition(self) -> Edition:

@@ -6,7 +6,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
 from rage_sdk.cards import Card, Colour
 from rage_sdk.rules import Ruleset, RulesetError
 from rage_sdk.state import GameState
@@ -133,7 +132,7 @@ def test_a_preset_that_is_none_is_named_in_one_line(preset: str, message: str) -
 @pytest.mark.parametrize("option", ["deck", "players", "min_players", "max_players", "wild", "plus5"])
 def test_deck_and_player_range_cannot_be_overridden(option: str) -> None:
     """rules.md, Presets: 'the deck and the player range come with the preset and cannot be overridden.'"""
-    with pytest.raises(ValidationError, match=option):
+    with pytest.raises(RulesetError, match=f"^unknown option '{option}'"):
         Ruleset.of("amigo", **{option: 3})
 
 
@@ -183,3 +182,17 @@ def test_a_ruleset_is_checked_once_and_cannot_change_after() -> None:
     assert rules.rounds == (3, 2)
     assert hash(rules) == hash(Ruleset.model_validate_json('{"preset": "amigo", "rounds": [3, 2]}'))
     assert len({Ruleset.of("fundex"), Ruleset.of("fundex"), rules}) == 2
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"round": [1]}, "unknown option 'round' (did you mean rounds?)"),
+        ({"rounds": [0]}, "rounds: every round deals at least 1 card"),
+        ({"rounds": "3"}, "rounds: Input should be a valid tuple"),
+    ],
+)
+def test_a_bad_override_is_told_in_one_line_naming_it(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesetError) as raised:
+        Ruleset.of("amigo", **overrides)
+    assert str(raised.value) == message

@@ -200,14 +200,14 @@ def test_an_in_process_bot_that_cannot_be_made_is_charged_not_a_traceback(one_ga
     asked: list[str | Path] = ["--seat", "0", "--round", "1", "--trick", "0", "--logs", tmp_path / "logs"]
     result = rage("replay", "ask", one_game, unmade, *asked)
     assert result.exit_code == 0, result.output
-    assert "crashed: the bot failed: RuntimeError: cannot make this bot" in flat(result.stdout)
+    assert "bot_error: the bot of this game could not be made: RuntimeError: cannot ma" in flat(result.stdout)
     assert "making the bot failed" in (tmp_path / "logs" / "asked.log").read_text()
     specs = [BotSpec.of("unmade", unmade), BotSpec.of("greedy", GREEDY)]
     match = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2, 1]), 2, log_dir=tmp_path))
     for game in match.games:
         seat = game.figures.seats.index("unmade")
         assert game.figures.faults and all(fault.seat == seat for fault in game.figures.faults)
-        assert game.figures.faults[0].kind.value == "crashed"
+        assert game.figures.faults[0].kind.value == "bot_error"
 
 
 def test_views_a_served_bot_got_are_rebuilt_for_an_in_process_one(tmp_path: Path) -> None:
