@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import json
 import math
+import os
 import re
 import sys
 from collections import Counter
@@ -151,6 +152,10 @@ class GameRecord(BaseModel):
 
 def load_record(text: str | bytes) -> GameRecord:
     """Parse and check a record's shape and deal; :class:`MalformedRecordError` names the field."""
+    if isinstance(text, os.PathLike) or (isinstance(text, str) and len(text) < 4096 and text.endswith(".json")):
+        raise MalformedRecordError(
+            f"load_record takes a record's JSON text, not a path: load_record(Path({os.fspath(text)!r}).read_text())"
+        )
     data = parse_json(text)
     if not isinstance(data, dict):
         raise MalformedRecordError("a record is a JSON object")

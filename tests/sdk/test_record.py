@@ -10,6 +10,7 @@ import copy
 import json
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rage_sdk.actions import Bid, Play
 from rage_sdk.cards import CHANGE, NUM_COLOURED, TOKENS, Colour, card_id
-from rage_sdk.record import FORMAT, load_record, record_of
+from rage_sdk.record import FORMAT, MalformedRecordError, load_record, record_of
 from rage_sdk.replay import Verdict, verify
 from rage_sdk.rules import Ruleset
 from rage_sdk.state import CHANCE, NO_TRUMP, GameState
@@ -772,3 +773,11 @@ def test_fuzzed_records_never_raise(fuzz_base: dict[str, Any], data: st.DataObje
     verdict = check(record)
     if verdict.exit_code:
         assert verdict.message
+
+
+@pytest.mark.parametrize("given", ["games/game-00000.json", Path("games/game-00000.json")])
+def test_a_path_handed_to_load_record_is_told_to_read_the_file(given: object) -> None:
+    with pytest.raises(MalformedRecordError) as raised:
+        load_record(given)  # type: ignore[arg-type]
+    told = "load_record takes a record's JSON text, not a path"
+    assert str(raised.value) == f"{told}: load_record(Path('games/game-00000.json').read_text())"
