@@ -54,10 +54,10 @@ def action_code(action: Action) -> int:
 
 def action_of(kind: int, code: int) -> Action:
     """The action a decision's number stands for; :class:`ValueError` if it stands for none."""
-    if kind == BID:
-        if not 0 <= code < len(BIDS):
-            raise ValueError(f"bid {code} is out of range")
-        return BIDS[code]
+    if kind == BID:  # any number of tricks: more than the hand holds is the rules' to refuse
+        if code < 0:
+            raise ValueError(f"bid {code} is no number of tricks")
+        return Bid.of(code)
     if not 0 <= code < NUM_PLAY_CODES or code == WILD:
         raise ValueError(f"play code {code} is not a play (codes are 0-95 and 97-{NUM_PLAY_CODES - 1})")
     return PLAYS[code]

@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from rage_referee.faults import FaultKind
+from rage_referee.faults import Fault, FaultKind
 from rage_referee.matches.match import run_match
 from rage_referee.play.deals import Deals
 from rage_referee.seats import BotSpec
@@ -35,13 +35,18 @@ class Odd(Bot):
 """
 
 
-def bid_faults(tmp_path: Path, answer: str) -> list[str]:
-    """The details of the bid faults of a one-round game in which the bot's ``bid()`` returns ``answer``."""
+def faults_of(tmp_path: Path, answer: str) -> list[Fault]:
+    """The faults of two one-round games of three cards in which the bot's ``bid()`` returns ``answer``."""
     file = tmp_path / "odd.py"
     file.write_text(BOT.format(answer=answer))
     specs = [BotSpec.of("odd", f"{file}:Odd"), BotSpec.of("greedy", f"{example_bot('greedy_bot')}:GreedyBot")]
     result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[3]), 2, Deals.public(1), log_dir=tmp_path))
-    faults = [fault for game in result.games for fault in game.figures.faults]
+    return [fault for game in result.games for fault in game.figures.faults]
+
+
+def bid_faults(tmp_path: Path, answer: str) -> list[str]:
+    """The details of the bid faults, each the bot's error, when the bot's ``bid()`` returns ``answer``."""
+    faults = faults_of(tmp_path, answer)
     assert all(fault.kind is FaultKind.BOT_ERROR and fault.trick == 0 for fault in faults), faults
     return [fault.detail for fault in faults]
 
@@ -64,3 +69,11 @@ def test_a_negative_bid_is_the_bots_error_saying_what_a_bid_is(tmp_path: Path, a
     details = bid_faults(tmp_path, answer)
     shown = answer.replace("Bid(", "Bid.of(")  # as repr() shows it
     assert details == [f"bid() returned {shown}: a bid is a number of tricks, 0 or more"] * 2
+
+
+@pytest.mark.parametrize("answer", ["4", "113", "2**32 - 1"])
+def test_a_bid_of_more_tricks_than_the_hand_holds_is_illegal_however_many(tmp_path: Path, answer: str) -> None:
+    """A bid of 4 with 3 cards and one of 113 break the same rule (113 was 'malformed': 'bid 113 is out of range')."""
+    faults = faults_of(tmp_path, answer)
+    assert [fault.kind for fault in faults] == [FaultKind.ILLEGAL] * 2, faults
+    assert all(str(eval(answer)) in fault.detail for fault in faults), faults
