@@ -255,6 +255,8 @@ def load_league(path: Path) -> LeagueConfig:
         raise LeagueConfigError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
         raise LeagueConfigError(f"{path}: not valid TOML: nested too deeply") from None
+    if not data:
+        raise LeagueConfigError(f"{path}: the file is empty; a league file names its bots in [bots] at least")
     data.setdefault("name", path.stem)
     try:
         config = LeagueConfig.model_validate(data)

@@ -560,3 +560,13 @@ def test_a_league_file_past_the_referees_bound_is_refused_before_the_call(tmp_pa
     result = rage("referee", "create", "--referee", "127.0.0.1:1", "--token", "x", file)
     assert result.exit_code == 2, result.output
     assert one_line(result.output) == f"{file}: at most 32 KiB for the referee, not 100,003 bytes"
+
+
+@pytest.mark.parametrize("text", ["", "# nothing yet\n"])
+def test_running_an_empty_league_file_says_it_is_empty(tmp_path: Path, text: str) -> None:
+    """rage league run said 'bots: missing' of a file with nothing in it."""
+    file = tmp_path / "league.toml"
+    file.write_text(text)
+    result = rage("league", "run", file)
+    assert result.exit_code == 2, result.output
+    assert one_line(result.output) == f"{file}: the file is empty; a league file names its bots in [bots] at least"
