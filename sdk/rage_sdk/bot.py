@@ -178,8 +178,10 @@ class BotRunner:
             return pb.Decision(game=game, seq=request.seq, error=detail[:500])
 
 
-class AnswerError(ValueError):
+class AnswerError(RageError, ValueError):
     """What a bot's ``bid()`` or ``play()`` returned is no answer; the message says what it returned and why."""
+
+    exit_code = 1
 
 
 def decide(bot: Bot, view: SeatView) -> Action:
