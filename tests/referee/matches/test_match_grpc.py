@@ -367,14 +367,16 @@ def test_garbage_is_charged_malformed_or_timeout(served: dict[str, str], tmp_pat
 
     def kind_for(turn: Turn) -> str | None:
         what = garbage.garbage_for(turn.number, wire_kind[turn.kind])
+        if what == "out_of_range" and turn.kind == "bid":
+            return "illegal"  # a bid of 9999 tricks: a number of tricks, more than the hand holds
         return None if what is None else kinds[what]
 
     expected = expected_faults(result, kind_for)
     assert bad_faults(result) == expected
-    assert {kind for kind, _, _ in expected[0]} == {"timeout", "malformed"}
+    assert {kind for kind, _, _ in expected[0]} == {"timeout", "malformed", "illegal"}
     assert_fallbacks(result)
     for fault in result.games[0].figures.faults:
-        if fault.kind.value == "malformed":
+        if fault.kind.value in ("malformed", "illegal"):
             assert str(garbage.OUT_OF_RANGE) in fault.detail or str(garbage.BARE_WILD) in fault.detail
 
 
