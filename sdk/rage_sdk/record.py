@@ -366,6 +366,10 @@ def check_shape(record: GameRecord) -> None:
 
 def record_json(state: GameState, players: list[str]) -> dict[str, Any]:
     """The record of every round ``state`` has finished, with its result, as JSON data."""
+    if isinstance(players, str):
+        raise TypeError(f"players is a list of the seats' names, not the text {players!r}")
+    if len(players) != state.players:
+        raise ValueError(f"players: {len(players)} names for {state.players} seats")
     if not state.logs:
         raise ValueError("no round finished yet: nothing to record")
     choose = state.ruleset.change_mode is ChangeMode.CHOOSE
