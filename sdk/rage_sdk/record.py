@@ -156,6 +156,8 @@ def load_record(text: str | bytes) -> GameRecord:
         raise MalformedRecordError(
             f"load_record takes a record's JSON text, not a path: load_record(Path({os.fspath(text)!r}).read_text())"
         )
+    if not isinstance(text, str | bytes):
+        raise MalformedRecordError(f"load_record takes a record's JSON text (or bytes), not a {type(text).__name__}")
     data = parse_json(text)
     if not isinstance(data, dict):
         raise MalformedRecordError("a record is a JSON object")

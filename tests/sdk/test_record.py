@@ -796,3 +796,11 @@ def test_record_of_with_names_that_do_not_name_every_seat_is_refused() -> None:
         record_of(state, "abc")  # type: ignore[arg-type]
     assert str(text.value) == "players is a list of the seats' names, not the text 'abc'"
     assert load_record(record_of(state, ["a", "b", "c"]).dumps()).players == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(("given", "kind"), [({"format": FORMAT}, "dict"), (None, "NoneType")])
+def test_json_data_handed_to_load_record_is_told_it_takes_text(given: object, kind: str) -> None:
+    """``load_record(json.load(file))`` was ``AttributeError: 'dict' object has no attribute 'startswith'``."""
+    with pytest.raises(MalformedRecordError) as raised:
+        load_record(given)  # type: ignore[arg-type]
+    assert str(raised.value) == f"load_record takes a record's JSON text (or bytes), not a {kind}"
