@@ -17,7 +17,7 @@ import math
 from rage_sdk import Colour, SeatView
 from rage_sdk.cards import CARDS
 from rage_sdk.examples.heuristic_bot import win_chance
-from rage_sdk.examples.search_bot import SearchBot
+from rage_sdk.examples.search_bot import SearchBot, budget
 from rage_sdk.sampling import WorldSampler
 from rage_sdk.server import bot_parser, main
 from rage_sdk.state import NO_TRUMP, GameState
@@ -53,5 +53,5 @@ class BidReadingBot(SearchBot):
 
 if __name__ == "__main__":
     parser = bot_parser()
-    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision (default 100 ms)")
+    parser.add_argument("--budget-ms", type=budget, default=100, help="thinking time per decision (default 100 ms)")
     main(functools.partial(BidReadingBot, parser.parse_args().budget_ms), parser=parser)

@@ -10,7 +10,9 @@ Each decision gets ``--budget-ms`` (never more than half the referee's deadline)
 
 from __future__ import annotations
 
+import argparse
 import functools
+import math
 import random
 import time
 from collections.abc import Callable
@@ -73,7 +75,18 @@ class CpuSearchBot(SearchBot):
         super().__init__(budget_ms, clock)
 
 
+def budget(text: str) -> float:
+    """A ``--budget-ms`` value: milliseconds, more than 0 (with none, the bot never searched)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text} is no time in milliseconds (more than 0)")
+    return value
+
+
 if __name__ == "__main__":
     parser = bot_parser()
-    parser.add_argument("--budget-ms", type=float, default=100, help="thinking time per decision (default 100 ms)")
+    parser.add_argument("--budget-ms", type=budget, default=100, help="thinking time per decision (default 100 ms)")
     main(functools.partial(SearchBot, parser.parse_args().budget_ms), parser=parser)

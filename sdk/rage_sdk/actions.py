@@ -32,6 +32,11 @@ NUM_PLAY_CODES: Final = WILD_VALUE_BASE + NUM_COLOURS * NUM_VALUES
 NOT_CANONICAL: Final = -1
 
 
+def _colour(colour: str | Colour | None) -> Colour | None:
+    """A colour given as a :class:`Colour` or its letter (:class:`ValueError` for any other letter)."""
+    return colour if colour is None or isinstance(colour, Colour) else Colour.from_letter(colour)
+
+
 def _renamed(old: str, new: str) -> None:
     warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
 
@@ -102,22 +107,17 @@ class Play:
     @staticmethod
     def of(
         card: str | Card,
-        colour: str | None = None,
+        colour: str | Colour | None = None,
         value: int | None = None,
-        trump: str | None = None,
+        trump: str | Colour | None = None,
         *,
-        color: str | None = None,
+        color: str | Colour | None = None,
     ) -> Play:
-        """A play from tokens and colour letters; the interned object when there is one."""
+        """A play from a card or its token, and colours or their letters; the interned object when there is one."""
         if color is not None:
             _renamed("Play.of(color=...)", "Play.of(colour=...)")
             colour = color if colour is None else colour
-        play = Play(
-            card if isinstance(card, Card) else Card.of(card),
-            None if colour is None else Colour.from_letter(colour),
-            value,
-            None if trump is None else Colour.from_letter(trump),
-        )
+        play = Play(card if isinstance(card, Card) else Card.of(card), _colour(colour), value, _colour(trump))
         return PLAYS[play.code] if play.code != NOT_CANONICAL else play
 
     def _key(self) -> tuple[int, int | None, int | None, int | None]:

@@ -55,11 +55,11 @@ class Bot:
 
     def bid(self, view: SeatView) -> int:
         """How many tricks to bid: one of ``view.legal_bids``."""
-        raise NotImplementedError(f"{type(self).__name__} does not override bid(), which every Bot must")
+        raise NotImplementedError(not_overridden(type(self), "bid"))
 
     def play(self, view: SeatView) -> Play:
         """The card to play, with its declaration: one of ``view.legal_plays``."""
-        raise NotImplementedError(f"{type(self).__name__} does not override play(), which every Bot must")
+        raise NotImplementedError(not_overridden(type(self), "play"))
 
     def on_game_start(self, game: GameInfo) -> None:
         """A game begins: the seat, the table, the ruleset and the time control."""
@@ -76,6 +76,17 @@ class Bot:
 
 
 BotFactory = Callable[[], Bot]
+
+
+def not_overridden(bot_class: type[Bot], method: str) -> str:
+    """The line that says ``bot_class`` lacks ``method`` (``bid`` or ``play``), which every bot overrides."""
+    return f"{bot_class.__name__} does not override {method}(), which every Bot must"
+
+
+def unfinished(bot_class: type[Bot]) -> str | None:
+    """Why ``bot_class`` cannot play, when it does not override :meth:`Bot.bid` or :meth:`Bot.play`; else none."""
+    missing = [method for method in ("bid", "play") if getattr(bot_class, method) is getattr(Bot, method)]
+    return not_overridden(bot_class, missing[0]) if missing else None
 
 
 def bot_class_of(factory: BotFactory) -> type[Bot]:

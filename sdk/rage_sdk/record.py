@@ -156,6 +156,8 @@ def load_record(text: str | bytes) -> GameRecord:
         raise MalformedRecordError(
             f"load_record takes a record's JSON text, not a path: load_record(Path({os.fspath(text)!r}).read_text())"
         )
+    if not isinstance(text, str | bytes):
+        raise MalformedRecordError(f"load_record takes a record's JSON text (or bytes), not a {type(text).__name__}")
     data = parse_json(text)
     if not isinstance(data, dict):
         raise MalformedRecordError("a record is a JSON object")
@@ -366,6 +368,10 @@ def check_shape(record: GameRecord) -> None:
 
 def record_json(state: GameState, players: list[str]) -> dict[str, Any]:
     """The record of every round ``state`` has finished, with its result, as JSON data."""
+    if isinstance(players, str):
+        raise TypeError(f"players is a list of the seats' names, not the text {players!r}")
+    if len(players) != state.players:
+        raise ValueError(f"players: {len(players)} names for {state.players} seats")
     if not state.logs:
         raise ValueError("no round finished yet: nothing to record")
     choose = state.ruleset.change_mode is ChangeMode.CHOOSE

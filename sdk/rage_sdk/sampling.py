@@ -127,6 +127,9 @@ class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 
     def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: object = 1000) -> None:
+        if not isinstance(view, SeatView):
+            hint = ": WorldSampler(view_for(state, seat))" if isinstance(view, GameState) else ""
+            raise TypeError(f"WorldSampler takes a SeatView, not a {type(view).__name__}{hint}")
         # object, not int: a value of another type gets this ValueError in both builds (compiled, the
         # annotation would be checked at the call, with a TypeError)
         if type(max_tries) is not int or max_tries < 1:

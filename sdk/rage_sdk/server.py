@@ -27,7 +27,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
-from .bot import BotFactory, BotNotMade, BotRunner, bot_class_of
+from .bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of, unfinished
 from .errors import RageError
 from .gc_tuning import tune_gc
 from .pb import bot_pb2 as pb
@@ -294,6 +294,19 @@ def bot_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _refusal(factory: object) -> str | None:
+    """Why :func:`main` cannot serve ``factory``, in one line: a bot, not its class; a class that is no
+    :class:`Bot`; a bot class missing ``bid()`` or ``play()``. None for a bot class or any other callable."""
+    if isinstance(factory, Bot):
+        name = type(factory).__name__
+        return f"main() takes the bot's class, not a bot: main({name}), not main({name}())"
+    if not isinstance(factory, type):
+        return None if callable(factory) else f"main() takes a rage_sdk.Bot subclass, not {factory!r}"
+    if not issubclass(factory, Bot):
+        return f"main() takes a rage_sdk.Bot subclass; {factory.__name__} is not one"
+    return unfinished(factory)
+
+
 def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse.ArgumentParser | None = None) -> None:
     """Command-line entry for a bot file: ``python my_bot.py --port N`` or ``--listen unix:PATH``.
 
@@ -302,6 +315,9 @@ def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse
     """
     parser = parser or bot_parser()
     args = parser.parse_args(argv)
+    refused = _refusal(factory)
+    if refused is not None:
+        parser.exit(2, f"{refused}\n")
     if args.listen is not None and not is_unix_address(args.listen):
         parser.error(f"--listen {args.listen!r}: expected unix:PATH")
     try:

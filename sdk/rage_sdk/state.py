@@ -354,6 +354,9 @@ class GameState:
     )
 
     def __init__(self, ruleset: Ruleset, players: int, *, first_round: int = 1, dealer: int = 0) -> None:
+        if not isinstance(ruleset, Ruleset):
+            hint = f": Ruleset.of({ruleset!r})" if isinstance(ruleset, str) else ""
+            raise TypeError(f"a game's ruleset is a rage_sdk.Ruleset, not {ruleset!r}{hint}")
         table = _table(ruleset, players)
         if not 1 <= first_round <= len(table.rounds):
             raise ValueError(f"first_round must be 1..{len(table.rounds)}, not {first_round}")

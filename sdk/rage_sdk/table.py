@@ -39,12 +39,22 @@ def play_table(
 
     :raises rage_sdk.errors.InvalidActionError: a bot's answer is no bid or play (``bid()`` returned ``2.7``).
     :raises rage_sdk.errors.IllegalActionError: a bot's answer breaks a rule.
+    :raises TypeError: a bot is no :class:`Bot` (its class given for it), or the ruleset is no :class:`Ruleset`.
+    :raises ValueError: ``names`` does not name every seat.
     """
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, type):
+            raise TypeError(f"seat {seat}: {bot.__name__} is a class, and play_table takes bots: {bot.__name__}()")
+        if not isinstance(bot, Bot):
+            raise TypeError(f"seat {seat}: {bot!r} is no rage_sdk.Bot")
+    if names is not None and len(names) != len(bots):
+        raise ValueError(f"names: {len(names)} names for {len(bots)} bots")
+    state = GameState(ruleset, len(bots))
     seats = tuple(names) if names is not None else tuple(f"seat-{seat}" for seat in range(len(bots)))
     for seat, bot in enumerate(bots):
         bot.on_game_start(GameInfo(game, seat, seats, ruleset, 1, decision_ms, bank_ms))
     listening = [type(bot).on_event is not Bot.on_event for bot in bots]
-    state, told = GameState(ruleset, len(bots)), any(listening)
+    told = any(listening)
     while not state.is_terminal():
         seat = state.current_player()
         if seat == CHANCE:

@@ -90,6 +90,8 @@ class SeatView:
         reveals the pile's next colour cannot be foreseen, so the trump stays as it is. Seats still to play
         may take the trick yet.
         """
+        if not isinstance(play, Play):
+            raise TypeError(f"would_win takes a Play, one of view.legal_plays, not {play!r}")
         rules = self.ruleset
         trick = (*self.trick, (self.seat, play))
         trump = self.trump

@@ -84,7 +84,11 @@ def steps(
     its tricks are still in the state.
 
     :raises rage_sdk.errors.IllegalActionError: at the first rule the record breaks.
+    :raises TypeError: ``record`` is no :class:`GameRecord` (a record's text: :func:`rage_sdk.record.load_record` it).
     """
+    if not isinstance(record, GameRecord):
+        hint = ": steps(load_record(text))" if isinstance(record, str | bytes) else ""
+        raise TypeError(f"steps takes a GameRecord, not a {type(record).__name__}{hint}")
     state = record.start_state() if state is None else state
     players = len(record.players)
     for index, round_ in enumerate(record.rounds):

@@ -114,6 +114,15 @@ def test_a_colour_prints_as_its_name() -> None:
     assert CARDS[0].colour == 0 and f"{Colour.BLUE:d}" == "4"
 
 
+def test_play_of_takes_a_colour_as_a_colour_or_its_letter() -> None:
+    """A bot holds colours as ``Colour`` (``view.trump``, ``play.colour``): ``Play.of("wild", colour=Colour.BLUE)``
+    was ``TypeError: must be str, not Colour`` (compiled: ``str or None object expected``)."""
+    assert Play.of("wild", colour=Colour.BLUE) is Play.of("wild", colour="b")
+    assert Play.of("change", trump=Colour.RED) == Play.of("change", trump="r")
+    with pytest.raises(ValueError, match=r"unknown colour 'x' \(expected one of r o y g b p\)"):
+        Play.of("wild", colour="x")
+
+
 def test_a_plays_colour_and_its_old_name() -> None:
     wild = Play.of("wild", colour="b")
     assert wild.colour is Colour.BLUE and type(wild.colour) is Colour

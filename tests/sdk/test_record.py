@@ -781,3 +781,26 @@ def test_a_path_handed_to_load_record_is_told_to_read_the_file(given: object) ->
         load_record(given)  # type: ignore[arg-type]
     told = "load_record takes a record's JSON text, not a path"
     assert str(raised.value) == f"{told}: load_record(Path('games/game-00000.json').read_text())"
+
+
+def test_record_of_with_names_that_do_not_name_every_seat_is_refused() -> None:
+    """Two names for a game of three made a record that ``load_record`` then refused ('2 players')."""
+    from rage_sdk.examples.random_bot import RandomBot
+    from rage_sdk.table import play_table
+
+    state = play_table(Ruleset.of("amigo", rounds=[2]), [RandomBot(), RandomBot(), RandomBot()], seed=1)
+    with pytest.raises(ValueError) as short:
+        record_of(state, ["a", "b"])
+    assert str(short.value) == "players: 2 names for 3 seats"
+    with pytest.raises(TypeError) as text:
+        record_of(state, "abc")  # type: ignore[arg-type]
+    assert str(text.value) == "players is a list of the seats' names, not the text 'abc'"
+    assert load_record(record_of(state, ["a", "b", "c"]).dumps()).players == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(("given", "kind"), [({"format": FORMAT}, "dict"), (None, "NoneType")])
+def test_json_data_handed_to_load_record_is_told_it_takes_text(given: object, kind: str) -> None:
+    """``load_record(json.load(file))`` was ``AttributeError: 'dict' object has no attribute 'startswith'``."""
+    with pytest.raises(MalformedRecordError) as raised:
+        load_record(given)  # type: ignore[arg-type]
+    assert str(raised.value) == f"load_record takes a record's JSON text (or bytes), not a {kind}"

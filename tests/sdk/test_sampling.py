@@ -213,3 +213,12 @@ def test_a_view_that_does_not_hold_together_is_refused_naming_the_field(change: 
     view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
     with pytest.raises(SamplingError, match=re.escape(message)):
         WorldSampler(dataclasses.replace(view, **change))
+
+
+def test_a_state_given_for_a_view_is_refused_saying_how_to_make_one() -> None:
+    """``WorldSampler(state)`` was ``AttributeError: 'GameState' object has no attribute 'seat'``."""
+    state = GameState(Ruleset.of("amigo"), 4)
+    state.deal_seeded(seed=7)
+    with pytest.raises(TypeError) as info:
+        WorldSampler(state)  # type: ignore[arg-type]
+    assert str(info.value) == "WorldSampler takes a SeatView, not a GameState: WorldSampler(view_for(state, seat))"

@@ -82,3 +82,18 @@ def test_help_lists_the_budget_beside_the_serving_options(example: str) -> None:
     ).stdout
     assert "--budget-ms BUDGET_MS" in shown and "thinking time per decision (default 100 ms)" in shown, shown
     assert "--port PORT" in shown and "--listen unix:PATH" in shown, shown
+
+
+@pytest.mark.parametrize("example", ["search_bot.py", "bid_reading_bot.py"])
+@pytest.mark.parametrize("given", ["-5", "0", "nan", "inf"])
+def test_a_budget_that_is_no_time_is_refused(example: str, given: str) -> None:
+    """``--budget-ms -5`` (or 0) served a bot that never searched, playing its first legal action."""
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / example), "--port", "0", "--budget-ms", given],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.endswith(f"argument --budget-ms: {given} is no time in milliseconds (more than 0)"), last

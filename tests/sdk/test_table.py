@@ -153,3 +153,38 @@ def test_a_bad_answer_names_the_seat_by_the_name_the_table_gave_it() -> None:
     with pytest.raises(InvalidActionError) as raised:
         play_table(Ruleset.of("amigo", rounds=[3]), bots, seed=2, names=["ann", "bob", "cat"])
     assert str(raised.value) == "round 1: seat 1 (bob): bid() returned -1: a bid is a number of tricks, 0 or more"
+
+
+def test_a_bot_class_given_for_a_bot_is_refused_naming_the_seat() -> None:
+    """``play_table(ruleset, [MyBot, ...])`` (the class, as ``main()`` takes it) was ``TypeError: Bot.on_game_start()
+    missing 1 required positional argument: 'game'``."""
+    with pytest.raises(TypeError) as info:
+        play_table(Ruleset.of("amigo"), [RandomBot(), GreedyBot, RandomBot()], seed=1)  # type: ignore[list-item]
+    assert str(info.value) == "seat 1: GreedyBot is a class, and play_table takes bots: GreedyBot()"
+    with pytest.raises(TypeError) as info:
+        play_table(Ruleset.of("amigo"), [RandomBot(), RandomBot(), "greedy"], seed=1)  # type: ignore[list-item]
+    assert str(info.value) == "seat 2: 'greedy' is no rage_sdk.Bot"
+
+
+def test_names_that_do_not_name_every_seat_are_refused() -> None:
+    """Two names for three bots were taken: the bots were told a table of two."""
+    with pytest.raises(ValueError) as info:
+        play_table(Ruleset.of("amigo"), [RandomBot(), RandomBot(), RandomBot()], seed=1, names=["a", "b"])
+    assert str(info.value) == "names: 2 names for 3 bots"
+
+
+def test_a_ruleset_given_by_its_name_is_refused_saying_how_to_make_one() -> None:
+    """``GameState("amigo", 4)`` was ``AttributeError: 'str' object has no attribute 'check_players'``."""
+    from rage_sdk.simulate import random_game
+    from rage_sdk.state import GameState
+
+    expected = "a game's ruleset is a rage_sdk.Ruleset, not 'amigo': Ruleset.of('amigo')"
+    with pytest.raises(TypeError) as info:
+        GameState("amigo", 4)  # type: ignore[arg-type]
+    assert str(info.value) == expected
+    with pytest.raises(TypeError) as info:
+        play_table("amigo", [RandomBot(), RandomBot(), RandomBot()], seed=1)  # type: ignore[arg-type]
+    assert str(info.value) == expected
+    with pytest.raises(TypeError) as info:
+        random_game({"preset": "amigo"}, 4, seed=1)  # type: ignore[arg-type]
+    assert str(info.value) == "a game's ruleset is a rage_sdk.Ruleset, not {'preset': 'amigo'}"

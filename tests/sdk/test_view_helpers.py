@@ -134,3 +134,12 @@ def test_would_win_agrees_with_the_engine_on_the_last_card_of_each_trick(preset:
                     checked += 1
             state.apply(rng.choice(state.legal_actions()))
     assert checked > 100
+
+
+def test_would_win_given_a_card_is_refused_saying_it_takes_a_play() -> None:
+    """``view.would_win(view.hand[0])`` was ``AttributeError: 'Card' object has no attribute 'card'``."""
+    state = started([["r5", "g3"], ["r7", "g9"]])
+    view = view_for(state, 0)
+    with pytest.raises(TypeError) as info:
+        view.would_win(view.hand[0])  # type: ignore[arg-type]
+    assert str(info.value) == "would_win takes a Play, one of view.legal_plays, not Card.of('r5')"

@@ -67,3 +67,11 @@ def test_a_walk_leaves_a_state_it_is_given_and_not_another() -> None:
     list(steps(record, mine))
     assert mine.is_terminal()
     assert not GameState(record.ruleset, len(record.players)).is_terminal()
+
+
+def test_a_records_text_handed_to_steps_is_refused_saying_to_load_it() -> None:
+    """``steps(Path("game.json").read_text())`` was ``AttributeError: 'str' object has no attribute 'start_state'``."""
+    text = record_of().dumps()
+    with pytest.raises(TypeError) as info:
+        next(steps(text))  # type: ignore[arg-type]
+    assert str(info.value) == "steps takes a GameRecord, not a str: steps(load_record(text))"

@@ -167,6 +167,9 @@ class Spinner(Bot):
         while True:
             pass
 
+    def play(self, view):
+        return view.legal_plays[0]
+
 if __name__ == "__main__":
     main(Spinner)
 """

@@ -162,6 +162,12 @@ class Unmade(Bot):
     def __init__(self) -> None:
         raise ValueError("no weights file")
 
+    def bid(self, view):
+        return min(view.legal_bids)
+
+    def play(self, view):
+        return view.legal_plays[0]
+
 if __name__ == "__main__":
     from rage_sdk.server import main
 
