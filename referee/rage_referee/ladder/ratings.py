@@ -11,7 +11,8 @@ ratings as they were before the set), so forfeiting never costs less than losing
 version forfeited changes no rating.
 
 A new version starts from its predecessor's mu (as it stands when the new version plays its first set)
-with sigma reset, so an improved bot climbs from where its last version stood.
+with sigma reset, so an improved bot climbs from where its last version stood. A version's skill does not
+drift (its code is fixed), so the model has no dynamics factor: sets only ever make a rating surer.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from dataclasses import dataclass, field, replace
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-MODEL = PlackettLuce()
-"""OpenSkill's defaults: mu 25, sigma 25/3."""
+MODEL = PlackettLuce(tau=0.0)
+"""OpenSkill's defaults (mu 25, sigma 25/3) without its dynamics factor: a version's code never changes,
+so its skill does not drift, and a set never makes its rating less sure. (The default tau = 25/300 adds
+that much spread before every update, for players who change; measured on ``rage bench contest`` it kept
+the leaderboard's close pairs swapping: the top 8 held in order from a median 5472 games at nine seeds,
+3744 without it.)"""
 
 
 @dataclass(frozen=True)

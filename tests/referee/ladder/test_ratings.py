@@ -29,6 +29,14 @@ def test_one_set_is_one_update_of_its_ranked_totals() -> None:
     assert table["a"].conservative == table["a"].mu - 3 * table["a"].sigma
 
 
+def test_a_set_never_makes_a_versions_rating_less_sure() -> None:
+    # A version's code is fixed, so its skill does not drift: a tie between two well-known versions
+    # leaves each as sure as before (a dynamics factor would widen sigma before every update).
+    known = {v: VersionRating(mu=25.0, sigma=0.5, sets=400) for v in "ab"}
+    after = rate_set(known, SetResult(0, ("a", "b"), (10.0, 10.0), games=2))
+    assert all(after[v].sigma <= known[v].sigma and after[v].mu == known[v].mu for v in "ab")
+
+
 def test_an_opponents_rating_is_the_same_with_or_without_a_crashing_bot_at_its_table() -> None:
     history = [SetResult(0, ("a", "b", "x"), (4.0, 9.0, 1.0), games=6)]
     with_crash = [*history, SetResult(1, ("a", "b", "crash"), (7.0, 2.0, 20.0), frozenset({"crash"}), games=6)]
