@@ -124,9 +124,12 @@ class SandboxSettings(BaseModel):
 
 def _system_paths() -> list[Path]:
     """What every sandboxed bot may read: the system, the referee's Python and the SDK (of the Python's
-    installed packages, only the SDK's are shown: :func:`.bot_python.bot_python`)."""
+    installed packages, only the SDK's are shown: :func:`.bot_python.bot_python`), with the files its
+    links lead to (a checkout's SDK, installed editable, links its example bots to the checkout's examples/)."""
+    sdk = Path(rage_sdk.__file__).resolve().parent
     paths = [Path(p) for p in ("/usr", "/etc", "/opt")]
-    paths += [Path(sys.base_prefix), Path(sys.prefix), Path(rage_sdk.__file__).resolve().parent]
+    paths += [Path(sys.base_prefix), Path(sys.prefix), sdk]
+    paths += [link.resolve() for link in sdk.rglob("*") if link.is_symlink()]
     return [path for path in paths if path.exists()]
 
 

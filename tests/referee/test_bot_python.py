@@ -16,10 +16,15 @@ from rage_referee.bot_python import bot_python
 
 from tests.conftest import require, require_command
 
-SDK = ["rage_sdk", "rage_sdk.examples", "grpc", "grpc_health.v1.health", "google.protobuf", "pydantic"]
+SDK = ["rage_sdk", "rage_sdk.examples", "rage_sdk.examples.heuristic_bot", "grpc", "grpc_health.v1.health"]
+SDK += ["google.protobuf", "pydantic"]
 REFEREE = ["rage_referee", "numpy", "scipy", "sqlalchemy", "rich", "typer", "starlette", "uvicorn", "jinja2"]
 RANDOM = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
-FOUND = f"import importlib.util as u; print(*(f'found {{n}}' for n in {SDK + REFEREE!r} if u.find_spec(n)), sep='\\n')"
+FOUND = (  # a module's file, not only its name (a checkout's example bots are links to its examples/)
+    "import importlib.util as u, os; "
+    f"print(*(f'found {{n}}' for n in {SDK + REFEREE!r} if (s := u.find_spec(n)) and os.path.exists(s.origin)),"
+    " sep='\\n')"
+)
 
 
 def test_only_the_sdks_distributions_are_shown_inside_the_covered_package_folders() -> None:
