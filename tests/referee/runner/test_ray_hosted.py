@@ -236,6 +236,37 @@ rounds = [3, 2]
 """
 
 
+SLOW_BOT = """# The random bot at 20 ms a decision.
+
+import time
+
+from rage_sdk import Play, SeatView
+from rage_sdk.examples.random_bot import RandomBot
+from rage_sdk.server import main
+
+
+class SlowBot(RandomBot):
+    def bid(self, view: SeatView) -> int:
+        time.sleep(0.02)
+        return super().bid(view)
+
+    def play(self, view: SeatView) -> Play:
+        time.sleep(0.02)
+        return super().play(view)
+
+
+main(SlowBot)
+"""
+
+
+def slow_bot_folder(folder: Path) -> Path:
+    """The random bot at 20 ms a decision: its league lasts seconds, so the referee stops it halfway (at
+    full speed the 16 games end in 0.2 s, between two of the test's looks at the league)."""
+    bot = bot_folder(folder)
+    (bot / "bot.py").write_text(SLOW_BOT)
+    return bot
+
+
 @asynccontextmanager
 async def hosted_on_ray(folder: Path, ray_address: str) -> AsyncIterator[Referee]:
     """A hosted referee whose leagues play on the Ray at ``ray_address``, its submitted bots in the sandbox."""
@@ -275,7 +306,7 @@ def play_submitted_league_with_a_restart(ray_address: str, tmp_path: Path) -> No
     require_command("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     require(os.geteuid() == 0, "root (the sandbox runs each bot as a user of its own)", "run the tests as root")
     tmp_path.chmod(0o755)
-    folder = bot_folder(tmp_path / "bot")
+    folder = slow_bot_folder(tmp_path / "bot")
     pins: dict[str, str] = {}
 
     async def first_run() -> None:
@@ -310,4 +341,7 @@ def play_submitted_league_with_a_restart(ray_address: str, tmp_path: Path) -> No
     logs = list((tmp_path / "submissions" / ".logs" / "cup").rglob("worker-*/rnd.log"))
     assert logs, "the bots ran on the workers"
     assert all("serving on unix:/run/rage/bot.sock" in log.read_text() for log in logs), "in the sandbox"
-    assert sum(log.read_text().count("launches python bot.py (in the sandbox)") for log in logs) >= 4
+    launches = {
+        str(log.relative_to(tmp_path)): log.read_text().count("launches python bot.py (in the sandbox)") for log in logs
+    }
+    assert sum(launches.values()) >= 4, f"each of 2 workers launches the bot in each run: {launches}"
