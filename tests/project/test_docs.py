@@ -77,6 +77,19 @@ def test_every_option_is_explained_with_every_value(option: str) -> None:
         assert values == {"true", "false"}, option
 
 
+def test_the_scoring_section_doubles_on_a_sweep_what_the_engine_doubles() -> None:
+    """A double_tricks sweep doubles t * points_per_trick and counts a won plus5 or minus5 once, as the engine
+    does (tests/sdk/test_rules_scoring.py) and the public conformance case 06 shows (a sweep of 6 tricks with a
+    plus5 scores 17); the page counted the plus5 and minus5 in the trick points it doubled."""
+    scoring = RULES.split("## Scoring a round")[1].split("\n## ")[0]
+    bullets = {
+        m[1]: " ".join(m[2].split()) for m in re.finditer(r"- \*\*([a-z ]+)\*\*,?:? (.*?)(?=\n- |\n\n)", scoring, re.S)
+    }
+    assert bullets["trick points"] == "`t * points_per_trick`;"
+    assert "5 for each `plus5`" in bullets["card points"]
+    assert "counts the trick points twice and the card points once" in bullets["sweep"]
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_pages_link_the_repositorys_own_docs(page: str) -> None:
     text = (ROOT / page).read_text()
