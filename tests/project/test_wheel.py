@@ -1,10 +1,10 @@
 """The two wheels, built with pip as a user would: the SDK's (``rage-sdk``) alone serves a bot, and with the
 referee's (``rage-arena``) gives a working ``rage`` with the bundled example bots.
 
-The wheels are built from a copy of the source with this environment's build tools. The referee's fresh
-environment takes the installed dependencies from this one through a path file, so it needs no network;
-the SDK's installs its four dependencies with pip from the index this machine's pip is set to use, so it
-holds nothing else.
+The wheels are built with this environment's build tools from a copy of the source, the SDK's from a copy
+of ``sdk/`` alone (as from its sdist). The referee's fresh environment takes the installed dependencies from
+this one through a path file, so it needs no network; the SDK's installs its four dependencies with pip from
+the index this machine's pip is set to use, so it holds nothing else.
 """
 
 from __future__ import annotations
@@ -75,12 +75,15 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
     top = tmp_path_factory.mktemp("wheels")
     source = top / "source"
     shutil.copytree(ROOT, source, symlinks=True, ignore=SKIP)
+    sdk = top / "sdk-source"  # sdk/ alone, its links followed, as its sdist holds it: nothing of the repository above
+    shutil.copytree(ROOT / "sdk", sdk, ignore=SKIP)
     made = Wheels(
-        sdk=build(source / "sdk", top / "sdk"),
+        sdk=build(sdk, top / "sdk"),
         referee=build(source, top / "referee"),
-        pure_sdk=build(source / "sdk", top / "pure", RAGE_PURE_PYTHON="1"),
+        pure_sdk=build(sdk, top / "pure", RAGE_PURE_PYTHON="1"),
     )
-    shutil.rmtree(source)  # nothing may come from the source tree now
+    shutil.rmtree(source)  # nothing may come from the source trees now
+    shutil.rmtree(sdk)
     return made
 
 
