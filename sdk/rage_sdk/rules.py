@@ -2,8 +2,8 @@
 
 A :class:`Ruleset` is a preset plus overridden options::
 
-    Ruleset.preset("fundex")
-    Ruleset(preset="amigo", bidding="secret", sweep="double_tricks")
+    Ruleset.of("fundex")
+    Ruleset.of("amigo", bidding="secret", sweep="double_tricks")
 
 The deck and the player range come with the preset and cannot be overridden.
 """
@@ -155,6 +155,8 @@ class Ruleset(BaseModel):
             data = {"preset": data}
         if isinstance(data, dict) and data.get("preset") in PRESETS:
             return {**PRESETS[data["preset"]], **data}
+        if isinstance(data, dict) and "preset" in data:  # one error, not one for each option it would have filled
+            raise ValueError(unknown_preset(data["preset"]))
         return data
 
     @model_validator(mode="after")

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from rage_sdk.cards import Card, Colour
 from rage_sdk.rules import Ruleset, RulesetError
 from rage_sdk.state import GameState
@@ -127,6 +128,9 @@ def test_a_preset_that_is_none_is_named_in_one_line(preset: str, message: str) -
     with pytest.raises(RulesetError) as raised:
         Ruleset.of(preset)
     assert str(raised.value) == message
+    with pytest.raises(ValidationError) as invalid:  # the model made directly: one error, not one for each option
+        Ruleset(preset=preset)  # type: ignore[call-arg]
+    assert [error["msg"] for error in invalid.value.errors()] == [f"Value error, {message}"]
 
 
 @pytest.mark.parametrize("option", ["deck", "players", "min_players", "max_players", "wild", "plus5"])
