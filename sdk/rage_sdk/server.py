@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import os
 import signal
 import socket
@@ -304,7 +305,24 @@ def _refusal(factory: object) -> str | None:
         return None if callable(factory) else f"main() takes a rage_sdk.Bot subclass, not {factory!r}"
     if not issubclass(factory, Bot):
         return f"main() takes a rage_sdk.Bot subclass; {factory.__name__} is not one"
+    needed = _arguments_needed(factory)
+    if needed:
+        name = factory.__name__
+        return (
+            f"{name}() needs {', '.join(needed)}: main() makes a bot for each game with no arguments; "
+            f"give them defaults, or pass a function that makes one (main(lambda: {name}(...)))"
+        )
     return unfinished(factory)
+
+
+def _arguments_needed(bot_class: type[Bot]) -> list[str]:
+    """The arguments without a default that making a ``bot_class`` takes (none when its signature is unknown)."""
+    try:
+        parameters = inspect.signature(bot_class).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    optional = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [p.name for p in parameters if p.default is inspect.Parameter.empty and p.kind not in optional]
 
 
 def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse.ArgumentParser | None = None) -> None:

@@ -17,9 +17,10 @@ class BidsOnly(Bot):
 
 
 def refusal(factory: object, capsys: pytest.CaptureFixture[str]) -> str:
-    """The one line ``main(factory)`` exits with, before it serves (a test's port 0 would serve at once)."""
+    """The one line ``main(factory)`` exits with, before it serves (a factory it takes meets the bad --listen
+    next, and exits saying so: the test fails, and serves nothing)."""
     with pytest.raises(SystemExit) as info:
-        main(factory, ["--port", "0"])  # type: ignore[arg-type]
+        main(factory, ["--listen", "nowhere"])  # type: ignore[arg-type]
     assert info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "Traceback" not in err
@@ -42,6 +43,23 @@ def test_a_bot_missing_a_method_is_refused_before_it_serves(capsys: pytest.Captu
     """It served, and failed every play it was asked with the same error."""
     line = refusal(BidsOnly, capsys)
     assert line.endswith("BidsOnly does not override play(), which every Bot must"), line
+
+
+class Deep(RandomBot):
+    """A bot whose making takes an argument."""
+
+    def __init__(self, depth: int, *extra: int, width: int = 2) -> None:
+        super().__init__()
+        self.depth = depth
+
+
+def test_a_bot_class_that_cannot_be_made_without_arguments_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """It served, and every game's stream failed: the bot of this game could not be made: TypeError ... depth."""
+    line = refusal(Deep, capsys)
+    assert line.endswith(
+        "Deep() needs depth: main() makes a bot for each game with no arguments; "
+        "give them defaults, or pass a function that makes one (main(lambda: Deep(...)))"
+    ), line
 
 
 def test_a_factory_that_makes_a_bot_is_taken() -> None:
