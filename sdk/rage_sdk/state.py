@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from .actions import (
     BIDS,
@@ -299,6 +299,19 @@ class _Table:
 def _table(ruleset: Ruleset, players: int) -> _Table:
     """The :class:`_Table` of ``ruleset`` at ``players`` seats (:class:`RulesetError` if they cannot sit)."""
     return _Table(ruleset, players)
+
+
+def _action(action: object) -> Action:
+    """``action``, a :class:`Bid` or a :class:`Play`; anything else is a caller's slip, told in one line with
+    what it likely meant (a bare number for a bid, a card or its token for a play)."""
+    if isinstance(action, Bid | Play):
+        return action
+    given = repr(action) if action is None or isinstance(action, Card) else f"the {type(action).__name__} {action!r}"
+    if type(action) is int:
+        given += f" (a bid of {action} is Bid.of({action}))"
+    elif isinstance(action, Card | str):
+        given += f" (a play of it is Play.of({action!r}))"
+    raise TypeError(f"an action is a Bid or a Play, not {given}")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the referee's checks and tests subclass it
@@ -829,8 +842,14 @@ class GameState:
         return (RoundScored(EVERYONE, result.round_number, result.bids, won, result.points, totals),)
 
     # --------------------------------------------------------------- public API
-    def violation(self, action: Action, seat: int | None = None) -> str | None:
-        """Why ``action`` (by ``seat``, default the seat to move) is illegal now, or ``None``."""
+    def violation(self, action: object, seat: object = None) -> str | None:
+        """Why ``action`` (by ``seat``, default the seat to move) is illegal now, or ``None``.
+
+        :raises TypeError: ``action`` is no :class:`Bid` or :class:`Play`, or ``seat`` no seat number.
+        """
+        action = _action(action)
+        if seat is not None and type(seat) is not int:
+            raise TypeError(f"seat is a seat number, 0 to {self.players - 1}, not {seat!r}")
         phase = self.phase
         playing = phase is Phase.PLAY
         if not playing and phase is not Phase.BID:
@@ -846,11 +865,14 @@ class GameState:
             return f"seat {self.to_move} must bid, not {action!r}"
         return self._bid_violation(action)
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether the seat to move may take ``action`` now."""
+    def is_legal(self, action: object) -> bool:
+        """Whether the seat to move may take ``action`` now.
+
+        :raises TypeError: ``action`` is no :class:`Bid` or :class:`Play`.
+        """
         return self.violation(action) is None
 
-    def apply(self, action: Action, seat: int | None = None, *, events: bool = True) -> Events:
+    def apply(self, action: object, seat: object = None, *, events: bool = True) -> Events:
         """Take ``action`` for the seat to move (or check that it is ``seat``'s turn); the events it caused.
 
         With ``events=False`` it is checked and taken the same way, and builds no events (it returns
@@ -858,8 +880,10 @@ class GameState:
         returns no events either.
 
         :raises IllegalActionError: naming the rule, if the action is not legal now.
+        :raises TypeError: ``action`` is no :class:`Bid` or :class:`Play`, or ``seat`` no seat number.
         """
         reason = self.violation(action, seat)
+        assert isinstance(action, Bid | Play)  # violation() raised for anything else
         if reason is not None:
             phase = self.phase
             wrong_kind = (phase is Phase.PLAY and type(action) is not Play) or (
@@ -869,7 +893,7 @@ class GameState:
                 reason,
                 round_number=self.round_number,
                 trick=self.trick_number if phase is Phase.PLAY else None,
-                seat=self.to_move if seat is None else seat,
+                seat=self.to_move if seat is None else cast(int, seat),
             )
         if isinstance(action, Play):
             return self._play(action, len(self.turned) if events else -1)

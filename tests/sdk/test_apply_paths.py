@@ -79,3 +79,27 @@ def test_no_events_asked_still_checks() -> None:
     state.deal_seeded(1, events=False)
     with pytest.raises(IllegalActionError, match="seat"):
         state.apply(BIDS[state.cards + 1], events=False)
+
+
+@pytest.mark.parametrize(
+    ("action", "seat", "message"),
+    [
+        (0, None, "an action is a Bid or a Play, not the int 0 (a bid of 0 is Bid.of(0))"),
+        ("r5", None, "an action is a Bid or a Play, not the str 'r5' (a play of it is Play.of('r5'))"),
+        (None, None, "an action is a Bid or a Play, not None"),
+        (Bid.of(0), "1", "seat is a seat number, 0 to 2, not '1'"),
+        (Bid.of(0), True, "seat is a seat number, 0 to 2, not True"),
+    ],
+)
+def test_apply_and_its_checks_name_what_is_no_action_or_no_seat(action: object, seat: object, message: str) -> None:
+    """The same TypeError in both builds: the compiled one said 'union[Bid, Play] object expected; got int', the
+    pure one 'seat 1 must bid, not 0' for apply, and is_legal(0) was a silent False."""
+    state = GameState(Ruleset.of("amigo", rounds=[3]), 3)
+    state.deal_seeded(1)
+    checks = [lambda: state.apply(action, seat), lambda: state.violation(action, seat)]
+    if seat is None:
+        checks.append(lambda: state.is_legal(action))
+    for check in checks:
+        with pytest.raises(TypeError) as raised:
+            check()
+        assert str(raised.value) == message
