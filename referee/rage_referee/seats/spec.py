@@ -79,13 +79,17 @@ class BotSpec:
 
 
 LOOPBACK = "loopback"
-"""Every loopback address as one host: a process listening on all of a machine's addresses answers at each."""
+"""Every address of this machine as one host: a process listening on all of a machine's addresses answers at
+each (loopback, the unspecified 0.0.0.0 and ::, and the addresses of its interfaces)."""
+
+IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 def seat_address(target: str, resolve: bool = True) -> str:
     """The socket a bot at the address ``target`` listens on, one text however it is written: a Unix socket
-    by its real path, a host by the first address it resolves to (when ``resolve``; else by its name), every
-    loopback address (and ``localhost``) as :data:`LOOPBACK`."""
+    by its real path, a host by the first address it resolves to (when ``resolve``; else by its name), an
+    IPv4 address written as IPv6 (``::ffff:a.b.c.d``) as itself, every address of this machine (and
+    ``localhost``) as :data:`LOOPBACK`."""
     if is_unix_address(target):
         return f"unix:{os.path.realpath(target.removeprefix('unix:'))}"
     host, _, port = target.rpartition(":")
@@ -94,12 +98,32 @@ def seat_address(target: str, resolve: bool = True) -> str:
         ips = [ipaddress.ip_address(host)]
     except ValueError:
         ips = _resolved(host) if resolve else []
-    if host == "localhost" or any(ip.is_loopback for ip in ips):
+    ips = [_unmapped(ip) for ip in ips]
+    if host == "localhost" or any(_of_this_machine(ip) for ip in ips):
         return f"{LOOPBACK}:{port}"
     return f"{ips[0] if ips else host}:{port}"
 
 
-def _resolved(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+def _unmapped(ip: IP) -> IP:
+    """An IPv4-mapped IPv6 address as the IPv4 address it is."""
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return mapped or ip
+
+
+def _of_this_machine(ip: IP) -> bool:
+    """Whether a connection to ``ip`` reaches this machine: loopback, unspecified, or one a socket here binds to."""
+    if ip.is_loopback or ip.is_unspecified:
+        return True
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.bind((str(ip), 0))
+    except OSError:
+        return False
+    return True
+
+
+def _resolved(host: str) -> list[IP]:
     """The addresses ``host`` resolves to, in order; none when it resolves to none."""
     try:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)

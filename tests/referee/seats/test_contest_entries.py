@@ -3,6 +3,9 @@ process in two seats (one address registered or given twice)."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ from rage_referee.seats import BotSpec
 from rage_referee.seats.spec import seat_address, shared_seat
 from rage_sdk.pb import referee_pb2 as pb
 
+from tests.conftest import require
 from tests.helpers.league import GREEDY, RANDOM, flat, rage, write_league
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, run
 
@@ -61,6 +65,35 @@ def test_bots_at_their_own_addresses_or_sockets_are_apart() -> None:
     assert shared_seat(specs) is None
     assert shared_seat([*specs, BotSpec.of("f", "unix:/run/x/../x/bot.sock")]) is not None
     assert seat_address("localhost:7", resolve=False) == seat_address("[::1]:7") == "loopback:7"
+
+
+def this_machines_address() -> str:
+    """An address of this machine's own interfaces that is no loopback one (the one a route out leaves from)."""
+    address = "127.0.0.1"
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe, contextlib.suppress(OSError):
+        probe.connect(("192.0.2.1", 9))  # a datagram socket's connect sends nothing: it only picks the route
+        address = str(probe.getsockname()[0])
+    require(
+        not ipaddress.ip_address(address).is_loopback,
+        "an IPv4 address of this machine's that is not loopback",
+        "run the tests on a machine with a network interface and a route out",
+    )
+    return address
+
+
+@pytest.mark.parametrize("other", ["0.0.0.0", "[::]", "[::ffff:127.0.0.1]", "this machine"])
+def test_every_way_of_writing_this_machine_is_one_host(other: str) -> None:
+    """A bot listening on all addresses at 127.0.0.1:P was given a second seat as 0.0.0.0:P, [::]:P,
+    [::ffff:127.0.0.1]:P or the machine's own address, and its process saw both hands."""
+    host = this_machines_address() if other == "this machine" else other
+    specs = [BotSpec.of("a", "127.0.0.1:47900"), BotSpec.of("b", f"{host}:47900")]
+    refused = shared_seat(specs)
+    assert refused is not None and refused.startswith(f"bots 'a' and 'b' are both at {host}:47900"), refused
+    assert shared_seat([specs[0], BotSpec.of("b", f"{host}:47901")]) is None
+
+
+def test_an_ipv4_address_written_as_ipv6_is_itself() -> None:
+    assert seat_address("[::ffff:10.0.0.1]:7") == seat_address("10.0.0.1:7") == "10.0.0.1:7"
 
 
 def test_the_hosted_referee_refuses_a_second_registration_of_an_address(tmp_path: Path) -> None:
