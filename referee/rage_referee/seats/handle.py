@@ -68,8 +68,9 @@ class BotHandle:
             if code is None:
                 raise
             assert self.process is not None
-            words = await self.process.last_words() or "it wrote nothing"
-            raise HandshakeError(f"{error}; the bot exited with code {code}: {words}") from None
+            raise HandshakeError(
+                f"{error}; the bot exited with code {code}{await self.process.last_words_shown()}"
+            ) from None
 
     @property
     def identity(self) -> BotIdentity | None:

@@ -319,7 +319,10 @@ class BotProcess:
         except BaseException:  # a launch the sandbox refuses leaves no user, mount or log taken
             self.stop()
             raise
-        shown = shlex.join(argv) if self._jail is None else f"{self.command} (in the sandbox)"
+        if self._jail is not None:
+            shown = f"{self.command} (in the sandbox)"
+        else:  # an entrant's bot by its own command, not the referee's interpreter and paths
+            shown = self.command if self._entrants_read else shlex.join(argv)
         if self.folder is not None and self.code_dir is None:
             shown += f" in {self.folder}"
         if self._cgroup is not None:
@@ -352,8 +355,8 @@ class BotProcess:
             while asyncio.get_running_loop().time() < deadline:
                 if process.poll() is not None:
                     raise HandshakeError(
-                        f"{shown} exited with code {process.returncode} before serving; "
-                        f"see {self._shown_log}: {await self.last_words() or 'it wrote nothing'}"
+                        f"{shown} exited with code {process.returncode} before serving; see {self._shown_log}"
+                        + await self.last_words_shown()
                     )
                 try:
                     if await wait_healthy(address, timeout=1.0):
@@ -372,6 +375,18 @@ class BotProcess:
     @property
     def _shown_log(self) -> str:
         return self.log_name or str(self.log_path)
+
+    @property
+    def _entrants_read(self) -> bool:
+        """Whether entrants read this bot's faults (in the records and the pages): a submitted or sandboxed bot's,
+        whose log only its owner and the organizer may read."""
+        return self.log_name is not None or self.sandbox is not None
+
+    async def last_words_shown(self) -> str:
+        """``: LAST WORDS`` of a bot that has exited, for its fault; nothing when entrants read its faults."""
+        if self._entrants_read:
+            return ""
+        return f": {await self.last_words() or 'it wrote nothing'}"
 
     def game_started(self, game: int | None = None) -> None:
         """A game it plays begins: in the sandbox, it may use ``cpu_seconds`` of CPU time for each game it

@@ -15,6 +15,7 @@ import asyncio
 import io
 import shutil
 import stat
+import sys
 import tarfile
 import zipfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -481,10 +482,11 @@ def test_a_league_whose_pinned_version_is_gone_from_disk_is_refused_in_one_line(
 
 @pytest.mark.slow
 def test_a_submitted_bot_that_cannot_start_is_faulted_without_the_referees_paths(tmp_path: Path) -> None:
-    # the forfeit detail named the bot's log by its path on the referee's machine, .../submissions/.logs/...
+    # the forfeit detail named the bot's log by its path on the referee's machine, .../submissions/.logs/...,
+    # and held the last lines the bot wrote (its own output, a traceback naming the referee's folders)
     folder = bot_folder(tmp_path / "bot")
     dead = bot_folder(tmp_path / "dead", MANIFEST.replace('"rnd"', '"dead"'))
-    (dead / "bot.py").write_text("raise SystemExit(3)\n")
+    (dead / "bot.py").write_text("print('the bot wrote this for its owner', flush=True)\nraise SystemExit(3)\n")
     league = (
         'name = "cup"\nplayers = 2\ngames = 2\nseed = 3\nbots = ["rnd", "dead"]\n'
         '[ruleset]\npreset = "amigo"\nrounds = [1]\n'
@@ -502,5 +504,11 @@ def test_a_submitted_bot_that_cannot_start_is_faulted_without_the_referees_paths
         ]
         assert not [text for text in shown if str(hosted.root) in text or ".logs" in text]
         assert "exited with code 3 before serving; see its log (dead.log on the referee)" in shown[0]
+        assert not [text for text in shown if "wrote this" in text], (
+            "a bot's output is for its owner, not every entrant"
+        )
+        assert not [text for text in shown if sys.executable in text], "the referee's interpreter"
+        logs = (hosted.root / ".logs" / "cup").rglob("dead.log")
+        assert any("the bot wrote this for its owner" in log.read_text() for log in logs)
 
     run(tmp_path, scenario)
