@@ -615,9 +615,10 @@ def _league_line(league: pb.LeagueInfo) -> str:
     status = status_name(league.status) + (f" ({league.reason})" if league.reason else "")
     deals = f"deal commitment {league.deal_commitment}" if league.deal_commitment else "public deals"
     if league.ladder:
+        final = f", the final's deal commitment {league.final_commitment}" if league.final_commitment else ""
         line = (
             f"{league.name}: {status}, ladder, {league.games_done} games, {league.players} per table, "
-            f"ruleset {league.ruleset}, {deals}"
+            f"ruleset {league.ruleset}, {deals}{final}"
         )
         return line + (f"; submitted bots: {league.sandbox}" if league.sandbox else "")
     bots = ", ".join(f"{bot} {league.versions[bot]}" if bot in league.versions else bot for bot in league.bots)
@@ -773,6 +774,8 @@ def standings_command(
         deals = (
             f"deals: secret, commitment {reply.deal_commitment}" if reply.deal_commitment else "deals: public (seed)"
         )
+        if reply.final.deal_commitment:
+            deals += f"; the final's: secret, commitment {reply.final.deal_commitment}"
         (out if format is Format.TABLE else err).print(deals)
         return
     owners = {row.bot: row.owner for row in reply.rows}

@@ -24,6 +24,7 @@ from ..league.runner import LeaguePlan, league_deals, league_schedule, run_leagu
 from ..league.schedule import schedule_size
 from ..league.separation import SetWatch
 from ..league.store import Store
+from ..play.deals import Deals
 from ..play.finished import FinishedGame
 from ..runner.settings import LOCAL, RunnerSettings
 from ..sandbox import Sandbox
@@ -81,9 +82,10 @@ def final_watch(config: LeagueConfig, store: Store, final: LadderFinal) -> SetWa
     return watch
 
 
-def final_ladder(ladder: str, final: LadderFinal, watch: SetWatch, state: LadderState) -> pb.Ladder:
+def final_ladder(ladder: str, final: LadderFinal, watch: SetWatch, state: LadderState, commitment: str) -> pb.Ladder:
     """The final's standings: the finalists in its order, each adjacent pair marked separated or not; a
-    finalist with no whole set yet last, unranked. mu and sigma are those of the pinned version on the ladder."""
+    finalist with no whole set yet last, unranked. mu and sigma are those of the pinned version on the ladder.
+    ``commitment``: to the final's deal key."""
     order, pairs = watch.pairs()
     by_pair = {(row.a, row.b): row for row in pairs}
     ratings = {(row.version.bot, row.version.version): row for row in state.rows}
@@ -111,7 +113,10 @@ def final_ladder(ladder: str, final: LadderFinal, watch: SetWatch, state: Ladder
             row.separated = pair.separates(bot)  # in the final's order, not against it
             row.difference = pair.difference
         rows.append(row)
-    return pb.Ladder(league=ladder, sets=watch.sets, games=len(watch.complete), rows=rows, final=True)
+    games_rated = len(watch.complete)
+    return pb.Ladder(
+        league=ladder, sets=watch.sets, games=games_rated, rows=rows, final=True, deal_commitment=commitment
+    )
 
 
 class FinalRun(LeagueRun):
@@ -143,6 +148,7 @@ class FinalRun(LeagueRun):
         """The frozen ladder's leaderboard (blocking): the finalists' ratings there."""
         self.watch: SetWatch | None = None
         self.state: LadderState | None = None
+        self.deals: Deals | None = None
         self.done = 0
         """The final's games stored."""
 
@@ -151,7 +157,7 @@ class FinalRun(LeagueRun):
         watch = self.watch = await asyncio.to_thread(final_watch, self.config, self.store, self.final)
         self.state = await asyncio.to_thread(self.ladder_state)
         self.done = await asyncio.to_thread(self.store.count, self.league_id)
-        deals = league_deals(self.config, self.store, self.league_id, create=False)
+        deals = self.deals = league_deals(self.config, self.store, self.league_id, create=False)
         games = league_schedule(self.config, deals)
         self.total = len(games)
         size = round_games(len(self.final.bots), self.config.players)
@@ -184,11 +190,12 @@ class FinalRun(LeagueRun):
 
     def _final_game(self, game: FinishedGame) -> None:
         """A game of the final is stored: announced; the final's standings too when it completes a set."""
-        assert self.watch is not None and self.state is not None
+        assert self.watch is not None and self.state is not None and self.deals is not None
         self.played += 1
         self.done += 1
         whole = self.watch.add(game)
         for event in messages.game_events(self.name, game, self.done, self.total, final=True):
             self.hub.publish(event)
         if whole:
-            self.hub.publish(final_event(self.name, final_ladder(self.name, self.final, self.watch, self.state)))
+            standings = final_ladder(self.name, self.final, self.watch, self.state, self.deals.commitment or "")
+            self.hub.publish(final_event(self.name, standings))

@@ -153,7 +153,8 @@ class LadderManager(LeagueManager):
         definition = self.definition(entry)
         targets = {bot: f"{SUBMISSION}{bot}" for bot in final.bots}
         config = final_config(definition.config, final, targets, capped_games(final, definition.config.players))
-        return final_ladder(entry.name, final, final_watch(config, self.store, final), state)
+        watch = final_watch(config, self.store, final)
+        return final_ladder(entry.name, final, watch, state, self.commitment(final.final_league_id))
 
     def final_record(self, entry: LeagueEntry, index: int) -> dict[str, Any]:
         """Finished game ``index`` of the ladder's final, once anyone may read it (as ``withheld`` says; blocking).

@@ -549,7 +549,11 @@ class LeagueManager:
 
     def deal_commitment(self, entry: LeagueEntry) -> str:
         """The commitment to the league's deal key; empty for public deals (an explicit seed)."""
-        stored_key = self.store.deal_key(entry.league_id)
+        return self.commitment(entry.league_id)
+
+    def commitment(self, league_id: int) -> str:
+        """The commitment to the deal key of the stored league ``league_id``; empty for public deals."""
+        stored_key = self.store.deal_key(league_id)
         return "" if stored_key is None else key_commitment(stored_key.key)
 
     def reveal(self, name: str) -> bytes:

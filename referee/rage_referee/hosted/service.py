@@ -110,6 +110,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         final = self.contest.leagues.book.final(entry.league_id) if ladder else None
         if final is not None:
             info.bots.extend(final.bots)  # its finalists, best first
+            info.final_commitment = self.contest.leagues.commitment(final.final_league_id)
         return info
 
     def _current(self, name: str) -> str:

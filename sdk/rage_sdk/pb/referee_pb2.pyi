@@ -208,7 +208,7 @@ class LeagueRequest(_message.Message):
     def __init__(self, league: _Optional[str] = ...) -> None: ...
 
 class LeagueInfo(_message.Message):
-    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions", "memory_notice", "ladder")
+    __slots__ = ("name", "status", "bots", "games_total", "games_done", "ruleset", "players", "deal_commitment", "reason", "sandbox", "versions", "memory_notice", "ladder", "final_commitment")
     class VersionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -229,6 +229,7 @@ class LeagueInfo(_message.Message):
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
     MEMORY_NOTICE_FIELD_NUMBER: _ClassVar[int]
     LADDER_FIELD_NUMBER: _ClassVar[int]
+    FINAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: LeagueStatus
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -242,7 +243,8 @@ class LeagueInfo(_message.Message):
     versions: _containers.ScalarMap[str, str]
     memory_notice: str
     ladder: bool
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ..., memory_notice: _Optional[str] = ..., ladder: _Optional[bool] = ...) -> None: ...
+    final_commitment: str
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[LeagueStatus, str]] = ..., bots: _Optional[_Iterable[str]] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., deal_commitment: _Optional[str] = ..., reason: _Optional[str] = ..., sandbox: _Optional[str] = ..., versions: _Optional[_Mapping[str, str]] = ..., memory_notice: _Optional[str] = ..., ladder: _Optional[bool] = ..., final_commitment: _Optional[str] = ...) -> None: ...
 
 class ListLeaguesRequest(_message.Message):
     __slots__ = ()
@@ -275,18 +277,20 @@ class Standings(_message.Message):
     def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., intervals: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., deal_commitment: _Optional[str] = ..., pairs: _Optional[_Iterable[_Union[StandingsPair, _Mapping]]] = ..., ladder: _Optional[_Union[Ladder, _Mapping]] = ..., final: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
 
 class Ladder(_message.Message):
-    __slots__ = ("league", "sets", "games", "rows", "final")
+    __slots__ = ("league", "sets", "games", "rows", "final", "deal_commitment")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     SETS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     FINAL_FIELD_NUMBER: _ClassVar[int]
+    DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     league: str
     sets: int
     games: int
     rows: _containers.RepeatedCompositeFieldContainer[LadderRow]
     final: bool
-    def __init__(self, league: _Optional[str] = ..., sets: _Optional[int] = ..., games: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[LadderRow, _Mapping]]] = ..., final: _Optional[bool] = ...) -> None: ...
+    deal_commitment: str
+    def __init__(self, league: _Optional[str] = ..., sets: _Optional[int] = ..., games: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[LadderRow, _Mapping]]] = ..., final: _Optional[bool] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
 
 class LadderRow(_message.Message):
     __slots__ = ("rank", "bot", "owner", "version", "mu", "sigma", "rating", "sets", "games", "last_game_unix", "status", "separated", "difference")

@@ -184,7 +184,9 @@ class Finalizing(referee_pb2_grpc.RefereeServicer):
 
     def FinalizeLadder(self, request: pb.FinalizeRequest, context: object) -> pb.LeagueInfo:
         versions = {"ann": "a1", "cat": "c1"}
-        return pb.LeagueInfo(name=request.league, ladder=True, players=2, bots=["cat", "ann", "bob"], versions=versions)
+        bots = ["cat", "ann", "bob"]
+        commitments = {"deal_commitment": "ab" * 32, "final_commitment": "cd" * 32}
+        return pb.LeagueInfo(name=request.league, ladder=True, players=2, bots=bots, versions=versions, **commitments)
 
 
 @pytest.mark.parametrize("top", [None, 3, 5])
@@ -203,6 +205,7 @@ def test_finalize_prints_the_finalists_best_first_and_what_a_top_past_them_means
         server.stop(0)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
+    assert lines[0].endswith(f"deal commitment {'ab' * 32}, the final's deal commitment {'cd' * 32}"), lines[0]
     assert lines[1] == "finalists, best first: cat c1, ann a1, bob; follow it with: rage referee watch ladder"
     assert lines[2:] == (["--top 5: the ladder has 3 active bots; all 3 play the final"] if top == 5 else [])
 

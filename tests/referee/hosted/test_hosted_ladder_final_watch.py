@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import grpc
@@ -41,8 +42,11 @@ def test_a_watch_of_a_ladder_streams_its_finals_games_and_standings(tmp_path: Pa
             await hosted.call("GetRecord", pb.GetRecordRequest(league="ladder", game=0, final=True), ENTRY)
         assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert refused.value.details() == "final: ladder 'ladder' has no final yet (rage referee finalize makes it)"
-        await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder", top=3, max_games=12))
+        finalized = await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder", top=3, max_games=12))
+        commitment = finalized.final_commitment  # published before the final's first game; it was never
+        assert re.fullmatch("[0-9a-f]{64}", commitment) and commitment != finalized.deal_commitment
         info = await wait_over(hosted, "ladder")
+        assert info.final_commitment == commitment
         assert info.status == pb.LEAGUE_STATUS_FINISHED, info.reason
         final = (await hosted.call("GetStandings", pb.LeagueRequest(league="ladder"), ENTRY)).final
         assert final.games in (6, 12)
@@ -58,6 +62,7 @@ def test_a_watch_of_a_ladder_streams_its_finals_games_and_standings(tmp_path: Pa
         assert [board.sets for board in standings] == list(range(1, final.sets + 1))  # after each whole set
         assert all(board.final for board in standings)
         assert standings[-1] == final
+        assert final.deal_commitment == commitment
         assert [row.HasField("separated") for row in final.rows] == [True, True, False]
         kinds = [e.WhichOneof("kind") for e in events]
         assert kinds.index("final_changed") > kinds.index("game_finished")
@@ -67,6 +72,7 @@ def test_a_watch_of_a_ladder_streams_its_finals_games_and_standings(tmp_path: Pa
             record = json.loads((await hosted.call("GetRecord", request, ENTRY)).record)
             assert record["players"] == list(game.seats)
             assert record["result"]["totals"] == list(game.totals)
+            assert record["meta"]["deal_commitment"] == commitment
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await hosted.call("GetRecord", pb.GetRecordRequest(league="ladder", game=12, final=True), ENTRY)
         assert refused.value.details() == "game: the final of ladder 'ladder' has games 0-11"
