@@ -41,7 +41,7 @@ from .ladder_final import (
     final_watch,
 )
 from .ladder_run import LadderRun, read_state
-from .ladder_table import LadderState
+from .ladder_table import PLAYING, LadderState
 from .leagues import UNUSED_LOG_DIR, LeagueManager, LeagueRun
 from .registry import LeagueEntry, LeagueStatus, Registry
 from .submissions import Submissions
@@ -80,6 +80,17 @@ class LadderManager(LeagueManager):
         """The ladder's leaderboard now (blocking: off the event loop)."""
         settings = self.definition(entry).settings
         return read_state(self.store, self.book, self.registry, entry.league_id, settings)
+
+    def held_versions(self, entry: LeagueEntry, bot: str) -> set[str]:
+        """The versions of ``bot`` the ladder still plays (blocking): in placement or active on its
+        leaderboard, and the one its final pins."""
+        held = {
+            row.version.version for row in self.state(entry).rows if row.version.bot == bot and row.status in PLAYING
+        }
+        final = self.book.final(entry.league_id)
+        if final is not None and bot in final.bots:
+            held.add(final.versions[final.bots.index(bot)])
+        return held
 
     async def finalize(self, name: str, top: int | None, max_games: int | None) -> LeagueEntry:
         """Freeze the ladder ``name``, pin its ``top`` bots' active versions (all when None) and play its final.

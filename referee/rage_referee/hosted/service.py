@@ -113,6 +113,21 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             info.final_commitment = self.contest.leagues.commitment(final.final_league_id)
         return info
 
+    def _held_versions(self, bot: str) -> dict[str, set[str]]:
+        """The versions of ``bot`` each league or ladder not over plays, by its name (blocking): a league's
+        pinned one, a ladder's playing ones and its final's."""
+        leagues = self.contest.leagues
+        held = {}
+        for entry in self.contest.registry.leagues():
+            if entry.status.over:
+                continue
+            if is_ladder(entry.definition):
+                held[entry.name] = leagues.held_versions(entry, bot)
+            else:
+                pinned = self.contest.submissions.versions.pins(entry.league_id).get(bot)
+                held[entry.name] = set() if pinned is None else {pinned}
+        return held
+
     def _current(self, name: str) -> str:
         entry = self.contest.submissions.versions.current(name)
         return "" if entry is None else entry.short
@@ -235,9 +250,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         registry, submissions = self.contest.registry, self.contest.submissions
         caller.require_owner(name, registry.bot(name).entrant, "delete its versions")
         async with submissions.lock(name):
-            leagues = [league for league in registry.leagues() if not league.status.over]
-            pins = {league.name: submissions.versions.pins(league.league_id).get(name, "") for league in leagues}
-            await asyncio.to_thread(submissions.delete, name, version, pins)
+            held = await asyncio.to_thread(self._held_versions, name)
+            await asyncio.to_thread(submissions.delete, name, version, held)
         return self._versions(caller, name)
 
     # ------------------------------------------------------------------ the organizer

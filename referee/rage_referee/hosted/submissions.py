@@ -24,7 +24,7 @@ import logging
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -387,20 +387,22 @@ class Submissions:
             outcome_file(submission.folder).unlink(missing_ok=True)
             submission.folder.with_suffix(".build.log").unlink(missing_ok=True)
 
-    def delete(self, name: str, version: str, pins: Mapping[str, str]) -> VersionEntry:
+    def delete(self, name: str, version: str, held: Mapping[str, Collection[str]]) -> VersionEntry:
         """Forget a version of ``name`` (``sha256:HEX`` or its short form) and remove its files; the lock of
-        ``name`` is held. ``pins`` is the version of ``name`` each league not over plays, by league.
+        ``name`` is held. ``held``: the versions of ``name`` each league or ladder not over plays, by its name.
 
-        :raises NotFound: no such version. :raises FailedPrecondition: a league pins it, or it is the bot's only one.
+        :raises NotFound: no such version. :raises FailedPrecondition: a league or ladder plays it, or it is the
+            bot's only one.
         """
         versions = self.versions.of(name)
         entry = next((entry for entry in versions if version in (entry.version, entry.short)), None)
         if entry is None:
             raise NotFound(f"version: bot {name!r} has no version {version!r}")
-        leagues = sorted(league for league, pinned in pins.items() if pinned == entry.version)
+        leagues = sorted(league for league, playing in held.items() if entry.version in playing)
         if leagues:
             raise FailedPrecondition(
-                f"version: {entry.short} of bot {name!r} is pinned by league {', '.join(map(repr, leagues))}"
+                f"version: {entry.short} of bot {name!r} is played by league {', '.join(map(repr, leagues))}: "
+                "it is kept while it plays there"
             )
         if len(versions) == 1:
             raise FailedPrecondition(f"version: {entry.short} is bot {name!r}'s only version: submit another first")

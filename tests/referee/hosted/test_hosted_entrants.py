@@ -340,11 +340,12 @@ def test_a_version_a_league_pins_and_a_bots_only_version_are_kept(tmp_path: Path
         )
         second, third = await submit(hosted, first.token, "\n# 2\n"), await submit(hosted, first.token, "\n# 3\n")
         contest = hosted.contest
-        league = contest.registry.add_league("cup", 7, "", ["rnd"], "{}", 3, 6)
+        definition = 'name = "cup"\nplayers = 3\ngames = 6\nbots = ["rnd"]\n[ruleset]\npreset = "amigo"\n'
+        league = contest.registry.add_league("cup", 7, definition, ["rnd"], "{}", 3, 6)
         contest.submissions.versions.pin(league.league_id, {"rnd": first.version.version})
         assert await refusal(hosted, "DeleteVersion", deleting(first), first.token) == (
             grpc.StatusCode.FAILED_PRECONDITION,
-            f"version: {first.bot.version} of bot 'rnd' is pinned by league 'cup'",
+            f"version: {first.bot.version} of bot 'rnd' is played by league 'cup': it is kept while it plays there",
         )
         kept = await hosted.call("DeleteVersion", deleting(second), first.token)  # the league plays another one
         assert [version.version for version in kept.versions] == [third.version.version, first.version.version]

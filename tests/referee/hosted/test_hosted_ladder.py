@@ -311,3 +311,32 @@ def test_a_set_cut_short_is_finished_first_with_its_seats_and_deal(tmp_path: Pat
         await hosted.call("CancelLeague", pb.LeagueRequest(league="ladder"))
 
     run(tmp_path, scenario)
+
+
+def test_a_version_a_running_ladder_plays_is_kept_and_one_it_never_played_is_deleted(tmp_path: Path) -> None:
+    """Deleting the active version of a bot in a running ladder was taken; the ladder went on seating it, and it
+    forfeited every set ('its version cannot be launched: ... is not built')."""
+
+    async def scenario(hosted: Referee) -> None:
+        first = await submit(hosted, "ann", bot_folder(tmp_path / "ann"), "a")
+        (tmp_path / "ann" / "bot.py").write_text((tmp_path / "ann" / "bot.py").read_text() + "\n# two\n")
+        second = await submit(hosted, "ann", tmp_path / "ann", token=first.token)
+        await submit(hosted, "bob", bot_folder(tmp_path / "bob"), "b")
+        await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=CONTEST))
+        await hosted.call("StartLeague", pb.LeagueRequest(league="ladder"))
+        await until(hosted, lambda ladder: ladder.sets >= 1)
+
+        def deleting(reply: pb.SubmitBotReply) -> pb.DeleteVersionRequest:
+            return pb.DeleteVersionRequest(name="ann", version=reply.version.version)
+
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await hosted.call("DeleteVersion", deleting(second), first.token)
+        assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert refused.value.details() == (
+            f"version: {second.bot.version} of bot 'ann' is played by league 'ladder': it is kept while it plays there"
+        )
+        kept = await hosted.call("DeleteVersion", deleting(first), first.token)  # it never joined: the newest did
+        assert [version.version for version in kept.versions] == [second.version.version]
+        await hosted.call("CancelLeague", pb.LeagueRequest(league="ladder"))
+
+    run(tmp_path, scenario)
