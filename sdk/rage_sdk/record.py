@@ -161,6 +161,12 @@ def load_record(text: str | bytes) -> GameRecord:
     data = parse_json(text)
     if not isinstance(data, dict):
         raise MalformedRecordError("a record is a JSON object")
+    if "format" not in data:
+        fields = ", ".join(repr(key[:40]) for key in list(data)[:4]) or "none"  # repr: escaped, and cut
+        raise MalformedRecordError(
+            f'format: missing field: this JSON is no game record (one begins {{"format": "{FORMAT}", ...}}; '
+            f"its first fields here: {fields})"
+        )
     check_result_shape(data.get("result"))
     try:
         record = GameRecord.model_validate(data)

@@ -804,3 +804,13 @@ def test_json_data_handed_to_load_record_is_told_it_takes_text(given: object, ki
     with pytest.raises(MalformedRecordError) as raised:
         load_record(given)  # type: ignore[arg-type]
     assert str(raised.value) == f"load_record takes a record's JSON text (or bytes), not a {kind}"
+
+
+def test_json_that_is_no_game_record_is_told_so() -> None:
+    """A deal key's JSON (``rage league reveal``) read as a record said only ``format: missing field``."""
+    with pytest.raises(MalformedRecordError) as raised:
+        load_record('{"deal_key": "ab", "commitment": "cd"}')
+    assert str(raised.value) == (
+        'format: missing field: this JSON is no game record (one begins {"format": "rage-record/1", ...}; '
+        "its first fields here: 'deal_key', 'commitment')"
+    )
