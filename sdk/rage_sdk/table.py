@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from . import wire
 from .bot import AnswerError, Bot, decide
 from .engine_events import EVERYONE, Events
-from .errors import InvalidActionError
+from .errors import IllegalActionError, InvalidActionError
 from .events import GameInfo, GameOver
 from .pb import bot_pb2 as pb
 from .rules import Ruleset
@@ -39,14 +39,23 @@ def play_table(
 
     :raises rage_sdk.errors.InvalidActionError: a bot's answer is no bid or play (``bid()`` returned ``2.7``).
     :raises rage_sdk.errors.IllegalActionError: a bot's answer breaks a rule.
-    :raises TypeError: a bot is no :class:`Bot` (its class given for it), or the ruleset is no :class:`Ruleset`.
-    :raises ValueError: ``names`` does not name every seat.
+    :raises TypeError: a bot is no :class:`Bot` (its class given for it), the ruleset is no :class:`Ruleset`, or
+        ``names`` is a text.
+    :raises ValueError: one bot sits in two seats (it would see both hands), or ``names`` does not name every seat.
     """
     for seat, bot in enumerate(bots):
         if isinstance(bot, type):
             raise TypeError(f"seat {seat}: {bot.__name__} is a class, and play_table takes bots: {bot.__name__}()")
         if not isinstance(bot, Bot):
             raise TypeError(f"seat {seat}: {bot!r} is no rage_sdk.Bot")
+        if (first := next(earlier for earlier, other in enumerate(bots) if other is bot)) != seat:
+            name = type(bot).__name__
+            raise ValueError(
+                f"seats {first} and {seat} hold one {name}, which would see both hands: give each seat "
+                f"its own ([{name}() for _ in range(n)], not [{name}()] * n)"
+            )
+    if isinstance(names, str):
+        raise TypeError(f"names is a list of the seats' names, not the text {names!r}")
     if names is not None and len(names) != len(bots):
         raise ValueError(f"names: {len(names)} names for {len(bots)} bots")
     state = GameState(ruleset, len(bots))
@@ -61,14 +70,18 @@ def play_table(
             events = state.deal_seeded(seed, events=told)
         else:
             bot = bots[seat]
+            who = bot.display_name() if names is None else seats[seat]
             try:
                 action = decide(bot, view_for(state, seat))
             except AnswerError as error:
                 trick = state.trick_number if state.phase is Phase.PLAY else None
-                who = bot.display_name() if names is None else seats[seat]
                 detail = f"seat {seat} ({who}): {error}"
                 raise InvalidActionError(detail, round_number=state.round_number, trick=trick, seat=seat) from None
-            events = state.apply(action, seat, events=told)
+            try:
+                events = state.apply(action, seat, events=told)
+            except IllegalActionError as error:  # the rule's words, the seat named by its bot as well
+                detail = error.detail.replace(f"seat {seat} ", f"seat {seat} ({who}) ", 1)
+                raise type(error)(detail, round_number=error.round_number, trick=error.trick, seat=seat) from None
         _tell(bots, listening, events)
     outcome = state.outcome()
     for bot in bots:

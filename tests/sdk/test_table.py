@@ -6,7 +6,7 @@ import pytest
 from rage_sdk.actions import Bid, Play
 from rage_sdk.bot import Bot
 from rage_sdk.cards import Card
-from rage_sdk.errors import InvalidActionError
+from rage_sdk.errors import IllegalActionError, InvalidActionError
 from rage_sdk.events import BidMade, BidsShown, Event, GameInfo, GameOver, RoundScored, RoundStarted
 from rage_sdk.examples.greedy_bot import GreedyBot
 from rage_sdk.examples.random_bot import RandomBot
@@ -171,6 +171,31 @@ def test_names_that_do_not_name_every_seat_are_refused() -> None:
     with pytest.raises(ValueError) as info:
         play_table(Ruleset.of("amigo"), [RandomBot(), RandomBot(), RandomBot()], seed=1, names=["a", "b"])
     assert str(info.value) == "names: 2 names for 3 bots"
+
+
+def test_an_illegal_answer_names_the_seat_by_its_bot_as_a_bad_one_does() -> None:
+    """A bid of 99 said 'round 1: seat 1 bid 99, ...' where a bid of 2.0 said 'seat 1 (answering): ...'."""
+    bots: list[Bot] = [RandomBot(), Answering(99), RandomBot()]
+    with pytest.raises(IllegalActionError) as raised:
+        play_table(Ruleset.of("amigo", rounds=[3]), bots, seed=2, names=["ann", "bob", "cat"])
+    assert str(raised.value) == "round 1: seat 1 (bob) bid 99, but a bid must be 0..3 (cards in hand)"
+
+
+def test_one_bot_in_two_seats_is_refused() -> None:
+    """``[RandomBot()] * 3`` was taken: one object held three seats, and saw every hand."""
+    with pytest.raises(ValueError) as info:
+        play_table(Ruleset.of("amigo"), [RandomBot()] * 3, seed=1)
+    assert str(info.value) == (
+        "seats 0 and 1 hold one RandomBot, which would see both hands: give each seat its own "
+        "([RandomBot() for _ in range(n)], not [RandomBot()] * n)"
+    )
+
+
+def test_names_given_as_one_text_are_refused() -> None:
+    """``names="abc"`` was taken as the names 'a', 'b' and 'c'."""
+    with pytest.raises(TypeError) as info:
+        play_table(Ruleset.of("amigo"), [RandomBot(), RandomBot(), RandomBot()], seed=1, names="abc")
+    assert str(info.value) == "names is a list of the seats' names, not the text 'abc'"
 
 
 def test_a_ruleset_given_by_its_name_is_refused_saying_how_to_make_one() -> None:
