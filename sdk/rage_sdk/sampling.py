@@ -43,6 +43,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache
 from math import comb
+from typing import cast
 
 from .actions import BIDS
 from .cards import NUM_COLOURED
@@ -126,7 +127,7 @@ def _check_view(view: SeatView) -> None:
 class WorldSampler:
     """Draws worlds for one view; build one per decision and call :meth:`sample` as often as wanted."""
 
-    def __init__(self, view: SeatView, weight: Weight | None = None, max_tries: object = 1000) -> None:
+    def __init__(self, view: SeatView, weight: object = None, max_tries: object = 1000) -> None:
         if not isinstance(view, SeatView):
             hint = ": WorldSampler(view_for(state, seat))" if isinstance(view, GameState) else ""
             raise TypeError(f"WorldSampler takes a SeatView, not a {type(view).__name__}{hint}")
@@ -134,11 +135,13 @@ class WorldSampler:
         # annotation would be checked at the call, with a TypeError)
         if type(max_tries) is not int or max_tries < 1:
             raise ValueError(f"max_tries is a whole number of draws, at least 1, not {max_tries!r}")
+        if weight is not None and not callable(weight):
+            raise TypeError(f"weight is a function of a world (a GameState) to its weight 0..1, not {weight!r}")
         if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
             raise ValueError(f"worlds are drawn while a round is played, not in phase {view.phase.value}")
         _check_view(view)
         self.view = view
-        self.weight = weight
+        self.weight = cast(Weight | None, weight)
         self.max_tries = max_tries
         seat, players = view.seat, view.players
         self._played: list[list[int]] = [[] for _ in range(players)]  # by seat, this round's cards in order of play
@@ -323,11 +326,14 @@ class WorldSampler:
             if h1 != h2 and fits(one, h2) and fits(two, h1):
                 dealt[h1][a1], dealt[h2][a2] = two, one
 
-    def sample(self, rng: random.Random) -> GameState:
-        """A world at the view's moment, built from a deal of the unseen cards, every play checked.
+    def sample(self, rng: object) -> GameState:
+        """A world at the view's moment, built from a deal of the unseen cards, every play checked; ``rng`` a
+        :class:`random.Random`.
 
         :raises SamplingError: if ``max_tries`` draws in a row are rejected.
         """
+        if not isinstance(rng, random.Random):  # object, not Random: the same TypeError in both builds
+            raise TypeError(f"sample takes a random.Random (random.Random(seed) once, reused), not {rng!r}")
         for _ in range(self.max_tries):
             world = self._replay(self.deal_unseen(rng), rng)
             if world is not None and (self.weight is None or rng.random() < self._weight_of(world)):

@@ -190,6 +190,18 @@ def test_max_tries_of_no_draw_is_refused(tries: int) -> None:
         WorldSampler(view, max_tries=tries)
 
 
+def test_a_weight_that_is_no_function_and_a_seed_for_the_rng_are_refused_in_one_line() -> None:
+    """``WorldSampler(view, weight=3)`` was taken and failed at sample() ('int' object is not callable), and
+    ``sample(1)`` was 'int' object has no attribute 'random' (compiled: 'random.Random object expected')."""
+    view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
+    with pytest.raises(TypeError) as weight:
+        WorldSampler(view, weight=3)
+    assert str(weight.value) == "weight is a function of a world (a GameState) to its weight 0..1, not 3"
+    with pytest.raises(TypeError) as seed:
+        WorldSampler(view).sample(1)
+    assert str(seed.value) == "sample takes a random.Random (random.Random(seed) once, reused), not 1"
+
+
 @pytest.mark.parametrize("weight", [float("nan"), -0.5, 1.5, "1", None])
 def test_a_weight_outside_0_to_1_is_refused_naming_it(weight: object) -> None:
     view = _crafted([["r9", "o4"], ["r5", "g3"], ["b7", "y2"]], ["r5", "b7", "r9"])
