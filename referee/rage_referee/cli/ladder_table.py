@@ -17,7 +17,7 @@ from .common import Format, out
 if TYPE_CHECKING:
     from rage_sdk.pb import referee_pb2 as pb
 
-NUMERIC = {"rank", "mu", "sigma", "rating", "sets", "games", "difference"}
+NUMERIC = {"rank", "mu", "sigma", "rating", "sets", "games", "difference", "ladder_mu", "ladder_sigma", "ladder_rating"}
 
 
 def _cell(value: Any) -> str:
@@ -49,14 +49,14 @@ def render_ladder(ladder: pb.Ladder, fmt: Format, final: pb.Ladder | None = None
 def _document(ladder: pb.Ladder) -> dict[str, Any]:
     from ..hosted.ladder_messages import row_fields
 
-    rows = [row_fields(row) for row in ladder.rows]
+    rows = [row_fields(row, ladder.final) for row in ladder.rows]
     return {"league": ladder.league, "sets": ladder.sets, "games": ladder.games, "rows": rows}
 
 
 def _render(ladder: pb.Ladder, fmt: Format) -> None:
     from ..hosted.ladder_messages import row_fields
 
-    rows = [row_fields(row) for row in ladder.rows]
+    rows = [row_fields(row, ladder.final) for row in ladder.rows]
     columns = list(rows[0]) if rows else ["rank", "bot", "owner", "version", "rating", "status"]
     if fmt is Format.CSV:
         buffer = io.StringIO()
@@ -69,6 +69,8 @@ def _render(ladder: pb.Ladder, fmt: Format) -> None:
         [name_text(row[column]) if column == "bot" else _cell(row.get(column)) for column in columns] for row in rows
     ]
     title = f"{ladder.league}: {'final, ' if ladder.final else ''}{ladder.sets} sets, {ladder.games} games"
+    if ladder.final:
+        title += " (in the final's order; ladder_*: the version's figures on the ladder)"
     if fmt is Format.MARKDOWN:
         print(f"**{title}**\n")
         text = [k for k, column in enumerate(columns) if column not in NUMERIC]

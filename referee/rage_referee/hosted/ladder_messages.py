@@ -44,24 +44,34 @@ def final_event(league: str, final: pb.Ladder) -> pb.LeagueEvent:
     return pb.LeagueEvent(league=league, final_changed=final)
 
 
-def row_fields(row: pb.LadderRow) -> dict[str, Any]:
-    """One row as plain values, by :data:`COLUMNS` (``last_game`` in UTC, empty before the first set)."""
+def row_fields(row: pb.LadderRow, final: bool = False) -> dict[str, Any]:
+    """One row as plain values, by :data:`COLUMNS` (``last_game`` in UTC, empty before the first set). A row of
+    the ``final``: ranked by the final, its sets and games the final's, and mu, sigma and rating its pinned
+    version's on the ladder, named so (``ladder_mu`` ...), beside whether it is separated from the next."""
     from datetime import UTC, datetime
 
-    last = datetime.fromtimestamp(row.last_game_unix, UTC).strftime("%Y-%m-%d %H:%M:%S") if row.last_game_unix else ""
-    fields: dict[str, Any] = {
-        "rank": row.rank or None,
-        "bot": row.bot,
-        "owner": row.owner,
-        "version": row.version,
-        "mu": round(row.mu, 3),
-        "sigma": round(row.sigma, 3),
-        "rating": round(row.rating, 3),
-        "sets": row.sets,
-        "games": row.games,
-        "last_game": last,
-        "status": row.status,
-    }
+    if final:
+        fields: dict[str, Any] = {"rank": row.rank or None, "bot": row.bot, "owner": row.owner, "version": row.version}
+        fields |= {"sets": row.sets, "games": row.games}
+        fields |= {"ladder_mu": round(row.mu, 3), "ladder_sigma": round(row.sigma, 3)}
+        fields["ladder_rating"] = round(row.rating, 3)
+    else:
+        last = (
+            datetime.fromtimestamp(row.last_game_unix, UTC).strftime("%Y-%m-%d %H:%M:%S") if row.last_game_unix else ""
+        )
+        fields = {
+            "rank": row.rank or None,
+            "bot": row.bot,
+            "owner": row.owner,
+            "version": row.version,
+            "mu": round(row.mu, 3),
+            "sigma": round(row.sigma, 3),
+            "rating": round(row.rating, 3),
+            "sets": row.sets,
+            "games": row.games,
+            "last_game": last,
+            "status": row.status,
+        }
     if row.HasField("separated"):
         fields["separated"] = row.separated
         fields["difference"] = round(row.difference, 2)

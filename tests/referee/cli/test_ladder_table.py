@@ -68,6 +68,10 @@ def test_csv_and_markdown_list_every_column(capsys: pytest.CaptureFixture[str]) 
     render_ladder(board(), Format.MARKDOWN, final())
     text = capsys.readouterr().out
     assert "| rank | bot | owner |" in text and "**open: 9 sets, 18 games**" in text
-    assert "**open: final, 4 sets, 8 games**" in text and "| yes |" in text
+    assert (
+        "**open: final, 4 sets, 8 games (in the final's order; ladder_*: the version's figures on the ladder)**" in text
+    )
+    assert "| rank | bot | owner | version | sets | games | ladder\\_mu | ladder\\_sigma | ladder\\_rating |" in text
+    assert "| yes |" in text  # the final's rows: the ladder's mu, sigma and rating were shown as if the final's
     # names and words left, numbers right: rank, bot, owner, version, mu, sigma, rating, sets, games, last game, status
     assert text.splitlines()[3] == "|---:|---|---|---|---:|---:|---:|---:|---:|---|---|"
