@@ -224,7 +224,7 @@ class _PageText(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self.hidden:
-            self.parts.append(data)
+            self.parts.append(data.replace("\n", " "))  # lines end where the page's blocks do
 
 
 def page_text(html: str) -> list[str]:

@@ -13,7 +13,7 @@ from rich.console import RenderableType
 from rich.progress import Progress
 from rich.table import Table
 
-from ..text import name_text
+from ..text import figure, name_text
 
 if TYPE_CHECKING:
     from ..league.pairs import PairRow
@@ -60,10 +60,10 @@ class LiveStandings:
             table.add_row(
                 str(place),
                 name_text(row.name, MAX_NAME),
-                f"{row.elo:.0f}",
+                figure(row.elo, ".0f"),
                 str(row.games),
-                f"{row.mean_score:.1f}",
-                f"{row.mean_place:.2f}",
+                figure(row.mean_score, ".1f"),
+                figure(row.mean_place, ".2f"),
                 str(row.faults),
                 next_cell(below.get(row.name)),
             )
