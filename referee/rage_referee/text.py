@@ -10,14 +10,21 @@ at :data:`BOT_TEXT_LIMIT` characters with a note of how much was left out.
 A player's or bot's name, which a league file, a ``--bot`` option, a record or a bot gives, is shown by
 :func:`name_text` in every table, line and page: escaped the same way, and shorter
 (:data:`NAME_LIMIT`), a cut name ending in ``…``; :func:`one_line` does the same for any short text.
+
+A figure there is none of (NaN: the rating or means of a bot rated on no game) is shown by :func:`figure`, in
+every table, line and page alike, as :data:`NO_FIGURE`.
 """
 
 from __future__ import annotations
+
+import math
 
 BOT_TEXT_LIMIT = 300
 """Characters of a bot's text kept, escapes counted (the note of what was cut comes on top)."""
 NAME_LIMIT = 60
 """Characters of a name a table or line shows, escapes and the ``…`` of a cut one counted."""
+NO_FIGURE = "-"
+"""A figure there is none of, as tables, lines and pages show it."""
 
 
 def _shown(char: str) -> str:
@@ -57,3 +64,8 @@ def one_line(text: str, limit: int) -> str:
 def name_text(name: str, limit: int = NAME_LIMIT) -> str:
     """A player's or bot's name as every table, line and page shows it: :func:`one_line` at :data:`NAME_LIMIT`."""
     return one_line(name, limit)
+
+
+def figure(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec``, or :data:`NO_FIGURE` where there is none (NaN)."""
+    return NO_FIGURE if math.isnan(value) else format(value, spec)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -201,3 +202,33 @@ def signed_in(browser: Any, base: str, token: str) -> Any:
     page.click("button[type=submit]")
     page.wait_for_url(f"{base}/")
     return page
+
+
+class _PageText(HTMLParser):
+    """A page's visible text: a line per row, paragraph or heading, its cells apart by a space."""
+
+    LINE_ENDS = frozenset({"tr", "p", "h1", "h2", "h3", "li", "div", "section"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        self.hidden += tag in ("script", "style")
+        self.parts.append(" " if tag in ("td", "th") else "")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in ("script", "style")
+        self.parts.append("\n" if tag in self.LINE_ENDS else "")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data.replace("\n", " "))  # lines end where the page's blocks do
+
+
+def page_text(html: str) -> list[str]:
+    """The lines a reader sees on a page (scripts and styles left out), each with its spaces made one."""
+    parser = _PageText()
+    parser.feed(html)
+    return [line for line in (" ".join(text.split()) for text in "".join(parser.parts).splitlines()) if line]

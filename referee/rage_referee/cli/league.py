@@ -14,7 +14,6 @@ from rich.progress import (
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 
 from ..text import name_text, one_line
@@ -22,7 +21,7 @@ from .common import Format, err, fail, out, refusing_unwritable, told_made_folde
 from .errors import saying
 from .options import RayOption, RayWorkersOption, ray_settings
 from .ratings import render
-from .standings_view import LiveStandings, StandingsProgress
+from .standings_view import LiveStandings, RateColumn, RemainingColumn, StandingsProgress
 
 if TYPE_CHECKING:
     from ..league.config import LeagueConfig
@@ -118,10 +117,10 @@ def run_command(
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
-        TextColumn("{task.fields[rate]} games/s"),
+        RateColumn(),
         TimeElapsedColumn(),
         TextColumn("ETA"),
-        TimeRemainingColumn(),
+        RemainingColumn(),
         console=err,
     )
     stored_games = store.games(plan.league_id) if already else []
@@ -136,7 +135,7 @@ def run_command(
     shown = watch is not None and watch.sets > 0 and watch.separated()
     forfeits_told: set[str] = set()
     with progress:
-        task = progress.add_task(name_text(config.name), total=total, completed=already, rate="-")
+        task = progress.add_task(name_text(config.name), total=total, completed=already, already=already)
 
         def advance(game: FinishedGame) -> None:
             nonlocal shown
@@ -145,8 +144,6 @@ def run_command(
             if watch is not None and watch.add(game) and not shown:
                 shown = watch.separated()
             progress.update(task, advance=1)
-            speed = progress.tasks[0].speed
-            progress.update(task, rate=f"{speed:.1f}" if speed else "-")
             for line in fault_lines(game.index, game.figures.seats, game.figures.faults, forfeits_told):
                 progress.console.print(line, style="yellow", markup=False)
 

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from ..league.superiority import few_sets_note
-from ..text import name_text
+from ..text import figure, name_text
 from . import markdown
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
@@ -74,10 +74,6 @@ ForfeitsOption = Annotated[
 ]
 
 
-def _number(value: float, fmt: str) -> str:
-    return "-" if math.isnan(value) else format(value, fmt)
-
-
 def _interval(row: RatingRow) -> str:
     """The 95% interval about the rating; ``-`` for a rated bot without one (a single duplicate set)."""
     if row.has_interval:
@@ -88,15 +84,15 @@ def _interval(row: RatingRow) -> str:
 def _cells(row: RatingRow, audit: Audit | None = None) -> list[str]:
     return [
         name_text(row.name) + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
-        _number(row.elo, ".0f"),
+        figure(row.elo, ".0f"),
         _interval(row),
         "" if row.los_next is None else f"{row.los_next:.0%}",
         str(row.games),
-        f"{row.mean_score:.1f}",
-        f"{row.mean_place:.2f}",
-        f"{row.bid_accuracy:.1%}",
+        figure(row.mean_score, ".1f"),
+        figure(row.mean_place, ".2f"),
+        figure(row.bid_accuracy, ".1%"),
         str(row.faults),
-        _number(row.skill, ".1f"),
+        figure(row.skill, ".1f"),
         "" if audit is None else audit.cell,
     ]
 

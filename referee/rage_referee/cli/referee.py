@@ -21,7 +21,7 @@ from rich.text import Text
 from ..limits import MAX_ADDRESS, MAX_BOT_NAME, MAX_GAMES, MAX_LEAGUE_NAME, MAX_OWNER, MAX_TOKEN_LENGTH, MAX_VERSION
 from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
 from ..submissions.version import short_version
-from ..text import bot_text, name_text
+from ..text import bot_text, figure, name_text
 from .common import Format, err, fail, out, tell_made_folder
 from .errors import saying
 from .options import RayOption, RayWorkersOption, ray_settings
@@ -923,5 +923,5 @@ def _show(event: pb.LeagueEvent) -> None:
         out.print(f"  final after {final.sets} sets ({final.games} games): {rows}", style="cyan")
     elif kind == "standings_changed":
         table = event.standings_changed
-        rows = ", ".join(f"{name_text(row.bot)} {row.elo:.0f}" for row in table.rows)
+        rows = ", ".join(f"{name_text(row.bot)} {figure(row.elo, '.0f')}" for row in table.rows)
         out.print(f"  standings after {table.games} games: {rows}", style="cyan")

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import RenderableType
-from rich.progress import Progress
+from rich.progress import Progress, ProgressColumn, Task
 from rich.table import Table
+from rich.text import Text
 
-from ..text import name_text
+from ..text import figure, name_text
 
 if TYPE_CHECKING:
     from ..league.pairs import PairRow
@@ -60,10 +61,10 @@ class LiveStandings:
             table.add_row(
                 str(place),
                 name_text(row.name, MAX_NAME),
-                f"{row.elo:.0f}",
+                figure(row.elo, ".0f"),
                 str(row.games),
-                f"{row.mean_score:.1f}",
-                f"{row.mean_place:.2f}",
+                figure(row.mean_score, ".1f"),
+                figure(row.mean_place, ".2f"),
                 str(row.faults),
                 next_cell(below.get(row.name)),
             )
@@ -93,3 +94,30 @@ class StandingsProgress(Progress):
         yield self.make_tasks_table(self.tasks)
         if self.standings is not None and self.standings.table is not None:
             yield self.standings.table
+
+
+def run_rate(task: Task) -> float | None:
+    """Games a second in this run: those played since it began (``already``: stored before, by a run resumed)
+    over its time so far; rich's own speed is of the last games' spacing, 2.4 games/s for games of a minute
+    that ended together."""
+    played = task.completed - task.fields["already"]
+    return played / task.elapsed if played > 0 and task.elapsed else None
+
+
+class RateColumn(ProgressColumn):
+    """This run's :func:`run_rate`."""
+
+    def render(self, task: Task) -> Text:
+        rate = run_rate(task)
+        return Text("- games/s" if rate is None else f"{rate:.{2 if rate < 1 else 1}f} games/s")
+
+
+class RemainingColumn(ProgressColumn):
+    """The time left at this run's :func:`run_rate`."""
+
+    def render(self, task: Task) -> Text:
+        rate = run_rate(task)
+        if task.total is None or rate is None:
+            return Text("-:--:--")
+        left = round((task.total - task.completed) / rate)
+        return Text(f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}")

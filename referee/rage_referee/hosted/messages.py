@@ -107,7 +107,8 @@ def standings_row(row: RatingRow, intervals: bool) -> pb.StandingsRow:
         forfeited=row.forfeited,
     )
     if intervals:
-        message.low, message.high = row.low, row.high
+        if row.has_interval:
+            message.low, message.high = row.low, row.high
         if row.los_next is not None:
             message.los_next = row.los_next
         if not math.isnan(row.skill):
@@ -177,12 +178,13 @@ def audit_of(row: pb.StandingsRow) -> Audit | None:
 
 
 def rating_row(row: pb.StandingsRow) -> RatingRow:
-    """A row back as the rating table's own (for printing it as ``rage ratings`` does)."""
+    """A row back as the rating table's own (for printing it as ``rage ratings`` does); a row without an
+    interval (point estimates, or a single duplicate set) has none (NaN), as the table's own has."""
     return RatingRow(
         row.bot,
         row.elo,
-        row.low if row.HasField("low") else row.elo,
-        row.high if row.HasField("high") else row.elo,
+        row.low if row.HasField("low") else math.nan,
+        row.high if row.HasField("high") else math.nan,
         row.los_next if row.HasField("los_next") else None,
         row.games,
         row.mean_score,

@@ -18,7 +18,9 @@ The first exposure is the bot's first game of the set in playing order: the orde
 stored in, that is the order they ended (``order``; the league's index order when not given). Games
 of a set played at the same time count by when they ended: a game that began before the first one
 ended is a later exposure that may not have had the deal to remember, which only dilutes the figure.
-A table of two gives no figure: a bot's result over the other's is the same in both games of its set.
+A table of two gives no figure: a bot's result over the other's is the same in both games of its set. A
+bot forfeited in a game of the set gives none for it either: the referee played for it there, with no
+memory to audit (a bot forfeited in every game has no figure at all).
 
 Without memory the figure's mean is zero: a set's first game seats the table in a seating drawn
 uniformly (the table's order is shuffled for each set, :mod:`.schedule`), as each later game does, so
@@ -113,7 +115,8 @@ def exposure_figures(games: Sequence[FinishedGame], order: Sequence[int] | None 
         played = sorted(members, key=lambda game: (rank.get(game.index, math.inf), game.index))
         # each game's results against the seat means, and each bot's over the mean of the table's others
         results = [[total - seat_mean[seat] for seat, total in enumerate(game.figures.totals)] for game in played]
-        for name in seats:
+        forfeited = {game.figures.seats[seat] for game in members for seat in game.figures.forfeited}
+        for name in seats.keys() - forfeited:
             over = []
             for game, result in zip(played, results):
                 own = game.figures.seats.index(name)

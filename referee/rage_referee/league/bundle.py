@@ -53,6 +53,8 @@ STANDINGS = "standings.json"
 RECORDS = "records"
 OLDEST_RATINGS = "rage-ratings/1"
 """The rating method of a bundle whose ``league.json`` names none: written before the methods had names."""
+UNRATED_MEANS = ("mean_score", "mean_place", "bid_accuracy")
+"""The figures of a bot rated on no game that are none (null) now, and 0 in bundles of earlier releases."""
 MAX_GAMES = 1_000_000
 """The most games a bundle's schedule may ask the verifier to build."""
 MAX_FILE_BYTES = 2**30
@@ -421,14 +423,16 @@ def _check_results(
         return
     for place, (row, again) in enumerate(zip(published, recomputed), start=1):
         columns = [key for key in again if same_method or key not in ratings.INTERVAL_COLUMNS]
-        differs = [key for key in columns if not isinstance(row, dict) or not _same(row.get(key), again[key])]
+        differs = [key for key in columns if not isinstance(row, dict) or not _same(row.get(key), again[key], key)]
         if differs:
             key = differs[0]
             shown = row.get(key) if isinstance(row, dict) else row
             problems.append(f"{STANDINGS}: row {place} {key} is {shown}, but the records give {again[key]}")
 
 
-def _same(published: Any, recomputed: Any) -> bool:
+def _same(published: Any, recomputed: Any, key: str) -> bool:
+    if recomputed is None and key in UNRATED_MEANS and published == 0:  # as bundles of earlier releases wrote it
+        return True
     if recomputed is None and isinstance(published, float):  # NaN, as bundles of earlier releases wrote it
         return math.isnan(published)
     if isinstance(recomputed, float) and isinstance(published, int | float) and not isinstance(published, bool):

@@ -50,6 +50,9 @@ INTERVAL_COLUMNS = ("low", "high", "los_next")
 
 @dataclass(frozen=True)
 class RatingRow:
+    """One bot's line of the rating table; a figure there is none of is NaN (a bot rated on no game has
+    neither rating nor means)."""
+
     name: str
     elo: float
     low: float
@@ -305,4 +308,4 @@ def rating_table(
 def _unrated(name: str, faults: int, forfeited: int) -> RatingRow:
     """A bot rated on no game (the referee played every game of it)."""
     nan = math.nan
-    return RatingRow(name, nan, nan, nan, None, 0, 0.0, 0.0, 0.0, faults, nan, forfeited)
+    return RatingRow(name, nan, nan, nan, None, 0, nan, nan, nan, faults, nan, forfeited)

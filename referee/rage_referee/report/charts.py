@@ -38,12 +38,13 @@ def _range(values: Sequence[float], pad: float = 0.05) -> tuple[float, float]:
 
 
 def rating_bars(rows: Sequence[RatingRow], width: int = 640) -> Markup:
-    """Each bot's rating as a dot on its 95% interval, best at the top."""
-    if not rows:
+    """Each bot's rating as a dot on its 95% interval, best at the top; a bot rated on no game has its name alone."""
+    rated = [value for row in rows for value in (row.elo, row.low, row.high) if not math.isnan(value)]
+    if not rated:
         return Markup("")
     row_height, left, right, top = 24, 120, 20, 10
     height = top + row_height * len(rows) + 30
-    low, high = _range([value for row in rows for value in (row.elo, row.low, row.high) if not math.isnan(value)])
+    low, high = _range(rated)
 
     def x(value: float) -> float:
         return left + (value - low) / (high - low) * (width - left - right)
@@ -57,6 +58,8 @@ def rating_bars(rows: Sequence[RatingRow], width: int = 640) -> Markup:
         y = top + row_height * k + row_height / 2
         label = escape(capped(row.name, 40))
         parts.append(f'<text class="label" x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        if math.isnan(row.elo):
+            continue
         interval = f" ({row.low:.0f} to {row.high:.0f})" if row.has_interval else " (no interval: one duplicate set)"
         if row.has_interval:
             parts.append(

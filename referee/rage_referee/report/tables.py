@@ -19,6 +19,11 @@ HISTORY_STEPS = 24
 """Refits of the rating history, at most (each a fit over the games so far)."""
 MAX_ELO_GAP = 800.0
 """The implied Elo difference of a pair that always (or never) won, where the formula is infinite."""
+MAX_CHARGED_LISTED = 1000
+"""Charged faults listed on a bot's page, at most (the last: those that led to a forfeit); ``max_faults``
+caps them in a league at 20 unless set higher."""
+MAX_FORFEITS_LISTED = 200
+"""Forfeited decisions listed on a bot's page, at most (the first): each says the same, why it was forfeited."""
 
 
 @dataclass
@@ -85,6 +90,18 @@ def is_forfeit(fault: Mapping[str, Any]) -> bool:
     return str(fault.get("kind", "")).startswith("forfeit") or fault.get("forfeit") is True
 
 
+@dataclass(frozen=True)
+class ListedFaults:
+    """A bot's faults as its page lists them, and what is left out."""
+
+    rows: list[tuple[int, dict[str, Any]]]
+    """(game index, fault) in game order."""
+    charged_left_out: int
+    """Earlier charged faults not listed."""
+    forfeits_left_out: int
+    """Later forfeited decisions not listed."""
+
+
 @dataclass
 class BotRecord:
     """What one bot's page shows: its games, bid accuracy by round size, its faults."""
@@ -100,6 +117,18 @@ class BotRecord:
     def accuracy(self) -> list[tuple[int, int, int]]:
         """(cards dealt, rounds bid exactly, rounds), biggest rounds first."""
         return [(size, hit, total) for size, (hit, total) in sorted(self.bids_by_size.items(), reverse=True)]
+
+    def listed_faults(self) -> ListedFaults:
+        """The faults its page lists: the last :data:`MAX_CHARGED_LISTED` charged and the first
+        :data:`MAX_FORFEITS_LISTED` forfeited decisions, in game order, and how many of each are left out."""
+        charged = [k for k, (_, fault) in enumerate(self.faults) if not is_forfeit(fault)]
+        forfeited = [k for k, (_, fault) in enumerate(self.faults) if is_forfeit(fault)]
+        shown = sorted(charged[-MAX_CHARGED_LISTED:] + forfeited[:MAX_FORFEITS_LISTED])
+        return ListedFaults(
+            [self.faults[k] for k in shown],
+            max(0, len(charged) - MAX_CHARGED_LISTED),
+            max(0, len(forfeited) - MAX_FORFEITS_LISTED),
+        )
 
 
 def _round_hits(record: Mapping[str, Any], seat: int) -> list[tuple[int, bool]]:

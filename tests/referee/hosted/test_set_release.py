@@ -127,3 +127,23 @@ class _Context:
 
     def invocation_metadata(self) -> list[tuple[str, str]]:
         return [("authorization", f"Bearer {self.token}")]
+
+
+def test_the_standings_give_an_interval_where_the_local_table_does_and_none_where_it_does_not() -> None:
+    # point estimates (one set of two shown) and a single set rated whole came back low = high = elo, '+0/+0'
+    from rage_referee.hosted.standings import full_table, point_table
+    from rage_referee.league.ratings import rating_table
+
+    from tests.helpers.game_records import paired_sets
+
+    games = paired_sets(2, lead=10)
+    for shown, table in (
+        (games[:2], point_table(games[:2])),
+        (games[:2], full_table(games[:2], [game.index for game in games[:2]])),
+        (games, full_table(games, [game.index for game in games])),
+    ):
+        local = {row.name: row for row in rating_table(shown)} if table.intervals else {}
+        for row in map(messages.rating_row, messages.standings("cup", table).rows):
+            assert row.has_interval == (row.name in local and local[row.name].has_interval), row
+    assert not any(row.has_interval for row in rating_table(games[:2]))
+    assert all(row.has_interval for row in rating_table(games))

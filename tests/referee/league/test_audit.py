@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,22 @@ def test_league_run_ends_with_the_memory_audit_beside_the_ratings(tmp_path: Path
     for row in lines[header + 2 : header + 5]:  # the top three: every column filled, LOS included
         cells = row.split()
         assert len(cells) >= 11 and re.fullmatch(r"[+-]\d+\.\d", cells[10]), table  # bot ... skill, memory
+
+
+def test_a_bot_forfeited_in_a_set_has_no_figure_for_it() -> None:
+    # the referee's moves for a bot forfeited in every game were audited: '+3.7 ±12.9' for a bot of 0 games
+    from rage_referee.faults import Fault, FaultKind
+
+    games = [game for set_id in range(4) for game in one_set(("a", "b", "c"), {1: 6, 2: 6}, set_id)]
+    forfeited = [
+        replace(
+            game,
+            figures=replace(
+                game.figures, faults=(Fault(game.figures.seats.index("a"), FaultKind.FORFEITED, 1, 0, "x", "b0"),)
+            ),
+        )
+        for game in games
+    ]
+    audits = memory_audit(forfeited)
+    assert memory_audit(games)["a"].sets == 4
+    assert (audits["a"].sets, audits["a"].cell, audits["b"].sets) == (0, "-", 4)

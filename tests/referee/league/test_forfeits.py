@@ -22,6 +22,7 @@ from rage_referee.play.finished import FinishedGame
 
 from tests.helpers.game_records import scored_game
 from tests.helpers.league import GREEDY, HEURISTIC, RANDOM, TEST_BOTS, flat, rage, stored, write_league
+from tests.helpers.report import page_text
 
 BOTS = {"heuristic": HEURISTIC, "greedy": GREEDY, "random": RANDOM, "cheater": f"{TEST_BOTS / 'cheater.py'}:CheaterBot"}
 MAX_FAULTS = 3
@@ -111,6 +112,36 @@ def test_a_forfeited_bot_is_not_rated_on_the_referees_moves(tmp_path: Path) -> N
     assert "| dying (forfeited 36) | - |" in rage("ratings", "--league", file, "--format", "markdown").output
     assert "not rated on them" in flat(rage("ratings", "--league", file).output)
     assert "dying forfeited (forfeited after 3 faults): the referee played its" in flat(run.output)
+
+
+def test_a_bot_rated_on_no_game_has_no_rating_nor_means_in_any_output(tmp_path: Path) -> None:
+    """Its rating, mean score, place and bid accuracy are none: '-' in tables and pages, empty in CSV, null in
+    JSON, and no point in the chart (they were nan, or 0.0 as if it had scored nothing, and cx="nan")."""
+    file = league_file(tmp_path, bots=DYING, games=12)
+    run = rage("league", "run", file, "--standings-every", "1")
+    assert run.exit_code == 0, run.output
+    live = [line.split() for line in run.output.splitlines() if line.split()[:2][1:] == ["dying"]]
+    assert live and all(line[2:6] == ["-", "0", "-", "-"] for line in live), live  # #, bot, elo, games, score, place
+    dying = ratings_json(file)[-1]
+    assert (dying["games"], dying["elo"], dying["mean_score"], dying["mean_place"], dying["bid_accuracy"]) == (
+        0,
+        None,
+        None,
+        None,
+        None,
+    )
+    csv = rage("ratings", "--league", file, "--format", "csv").stdout.splitlines()
+    cells = next(line for line in csv if line.startswith("dying,")).split(",")
+    assert cells[1:10] == ["", "", "", "", "0", "", "", "", "3"]  # elo, low, high, LOS, games, the means, faults
+    table = next(line for line in rage("ratings", "--league", file).output.splitlines() if "dying" in line)
+    assert table.split()[3:9] == ["-", "0", "-", "-", "-", "3"]  # elo, (no interval, no LOS), games, score, ...
+    assert rage("league", "report", file, "--out", tmp_path / "site").exit_code == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "nan" not in index and index.count("<circle") == len(DYING) - 1
+    dying_row = next(line for line in page_text(index) if line.split()[1:2] == ["dying"])
+    assert dying_row.split()[2:8] == ["-", "0", "-", "-", "-", "3"]  # elo, games, score, place, bids, faults
+    summary = next(line for line in page_text((tmp_path / "site" / "bots" / "dying.html").read_text()) if "elo" in line)
+    assert summary.startswith("elo -, 0 games, mean score -, mean place -, 3 faults"), summary
 
 
 def test_forfeits_can_count_as_losses(tmp_path: Path) -> None:

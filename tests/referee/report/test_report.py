@@ -17,7 +17,7 @@ from rage_referee.league.collusion import CollusionRow
 from rage_referee.league.ratings import rating_table
 from rage_referee.league.store import GameRow, Store, sqlite_url
 from rage_referee.play.finished import FinishedGame
-from rage_referee.report.pages import League, bot_file, render_index
+from rage_referee.report.pages import League, bot_file, render_bot, render_index
 from rage_referee.report.replays import replay_views
 from rage_referee.report.site import build_site
 from rage_referee.report.tables import Pairing, bot_records, crosstable, rating_history
@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from tests.helpers.game_records import paired_sets, scored_game
 from tests.helpers.league import flat
-from tests.helpers.report import league_file, stored
+from tests.helpers.report import league_file, page_text, stored
 
 runner = CliRunner()
 
@@ -73,6 +73,22 @@ def test_forfeits_are_read_from_the_faults() -> None:
     faults = (timeout, forfeited, replace(forfeited, seat=1))
     records = bot_records([game(0, ("a", "b"), (1, 2), faults)])
     assert (records["a"].forfeits, len(records["a"].faults), records["b"].forfeits) == (1, 2, 1)
+
+
+def test_a_bot_page_lists_every_charged_fault_and_says_how_many_forfeited_decisions_it_leaves_out() -> None:
+    # 30 charged faults, then 1,140 forfeited decisions: the page listed the last 500 rows, all forfeits, and
+    # none of the faults that forfeited the bot, with no word that rows were left out
+    error = Fault(0, FaultKind.BOT_ERROR, 1, 0, "ValueError: no", "b0")
+    forfeited = Fault(0, FaultKind.FORFEITED, 1, 0, "30 faults", "b0")
+    games = [game(k, ("crashy", "b"), (2, 1), (error,) * 10) for k in range(3)]
+    games += [game(k, ("crashy", "b"), (2, 1), (forfeited,) * 30) for k in range(3, 41)]
+    lines = page_text(render_bot(League("cup", games, rating_table(games, samples=0)), "crashy"))
+    rows = [line.split() for line in lines]
+    assert sum(row[3:4] == ["bot_error"] for row in rows) == 30
+    listed = sum(row[3:4] == ["forfeited"] for row in rows)
+    assert 0 < listed < 1140 and f"… and {1140 - listed} more forfeited decisions not listed." in lines
+    few = page_text(render_bot(League("cup", games[:4], rating_table(games[:4], samples=0)), "crashy"))
+    assert not any("not listed" in line for line in few)
 
 
 def random_record(bidding: str, seed: int = 5) -> Any:

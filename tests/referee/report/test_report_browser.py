@@ -11,6 +11,7 @@ import pytest
 from rage_referee.cli import app
 from rage_referee.league.ratings import rating_table
 from rage_referee.play.finished import FinishedGame
+from rage_referee.report.tables import MAX_FORFEITS_LISTED
 from rage_sdk.record import ruleset_of
 from typer.testing import CliRunner
 
@@ -61,15 +62,20 @@ def test_standings_show_the_rating_table(site: tuple[Path, list[FinishedGame]], 
         assert page.locator("svg[aria-label='ratings with 95% intervals'] circle").count() == len(expected)
         page.locator("table.standings a", has_text="raiser").click()
         assert page.locator("h2.bot-name").inner_text() == "raiser"
-        faulted_in = [  # the game of each of raiser's faults; the page lists the last 500
-            game.index
+        faults = [  # (game, charged?) of each of raiser's faults
+            (game.index, fault.charged)
             for game in games
             if "raiser" in game.figures.seats
             for fault in game.figures.faults
             if fault.seat == game.figures.seats.index("raiser")
         ]
+        forfeited = [k for k, (_, charged) in enumerate(faults) if not charged]
+        listed = [k for k, (_, charged) in enumerate(faults) if charged] + forfeited[:MAX_FORFEITS_LISTED]
         shown = page.locator("table.faults tbody tr td:first-child").all_inner_texts()
-        assert shown == [str(index) for index in faulted_in[-500:]]
+        assert shown == [str(faults[k][0]) for k in sorted(listed)]  # every charged fault, the first forfeits
+        if len(forfeited) > MAX_FORFEITS_LISTED:
+            left_out = len(forfeited) - MAX_FORFEITS_LISTED
+            assert page.get_by_text(f"… and {left_out} more forfeited decisions not listed.").count() == 1
 
 
 def test_crosstable_matches_the_store(site: tuple[Path, list[FinishedGame]], page: Any) -> None:
