@@ -18,8 +18,18 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.text import Text
 
-from ..limits import MAX_ADDRESS, MAX_BOT_NAME, MAX_GAMES, MAX_LEAGUE_NAME, MAX_OWNER, MAX_TOKEN_LENGTH, MAX_VERSION
-from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
+from ..limits import (
+    MAX_ADDRESS,
+    MAX_BOT_NAME,
+    MAX_GAMES,
+    MAX_HOSTED_BOTS,
+    MAX_HOSTED_GAMES,
+    MAX_LEAGUE_NAME,
+    MAX_OWNER,
+    MAX_TOKEN_LENGTH,
+    MAX_VERSION,
+)
+from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS, MOST_CONNECTIONS
 from ..submissions.version import short_version
 from ..text import bot_text, name_text
 from .common import Format, err, fail, out, tell_made_folder
@@ -236,10 +246,13 @@ def serve_command(
         ),
     ] = None,
     http_max_connections: Annotated[
-        int, typer.Option(min=1, help="Connections the pages take at once; more are closed as they come.")
+        int,
+        typer.Option(
+            min=1, max=MOST_CONNECTIONS, help="Connections the pages take at once; more are closed as they come."
+        ),
     ] = MAX_CONNECTIONS,
     http_max_per_address: Annotated[
-        int, typer.Option(min=1, help="Connections the pages take at once from one address.")
+        int, typer.Option(min=1, max=MOST_CONNECTIONS, help="Connections the pages take at once from one address.")
     ] = MAX_PER_ADDRESS,
     http_header_timeout: Annotated[
         float,
@@ -683,6 +696,7 @@ def finalize_command(
         int | None,
         typer.Option(
             min=2,
+            max=MAX_HOSTED_BOTS,
             help="Finalists: the top K bots of the leaderboard (default, or K past their number: every active bot).",
             show_default=False,
         ),
@@ -690,7 +704,10 @@ def finalize_command(
     max_games: Annotated[
         int | None,
         typer.Option(
-            min=1, help="The cap on the final's games, in whole round robins (default: 1000).", show_default=False
+            min=1,
+            max=MAX_HOSTED_GAMES,
+            help="The cap on the final's games, in whole round robins (default: 1000).",
+            show_default=False,
         ),
     ] = None,
     referee: RefereeOption = DEFAULT_REFEREE,

@@ -207,6 +207,18 @@ def test_finalize_prints_the_finalists_best_first_and_what_a_top_past_them_means
     assert lines[2:] == (["--top 5: the ladder has 3 active bots; all 3 play the final"] if top == 5 else [])
 
 
+def test_a_final_capped_past_a_hosted_league_is_refused_naming_the_field(tmp_path: Path) -> None:
+    """A cap of 4294967295 games (the most a uint32 holds) was taken: the final's schedule is built to the cap."""
+
+    async def scenario(hosted: Referee) -> None:
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder", max_games=2**32 - 1))
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert info.value.details() == "max_games: at most 100,000 games in a final, not 4,294,967,295"
+
+    run(tmp_path, scenario)
+
+
 def _by_set(games: list) -> dict[int, list]:  # type: ignore[type-arg]
     sets: dict[int, list] = {}  # type: ignore[type-arg]
     for game in games:
