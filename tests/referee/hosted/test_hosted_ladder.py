@@ -11,17 +11,21 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 from rage_referee.cli import app
 from rage_referee.hosted.ladder_run import ladder_games
 from rage_referee.league.bundle import verify_bundle
 from rage_referee.league.store import GameRow
+from rage_referee.report.front import Home
+from rage_referee.report.live import create_app
 from rage_referee.submissions.pack import chunks, pack
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
@@ -29,6 +33,8 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from tests.helpers.cli import runner
+from tests.referee.hosted.test_hosted_input import Hosted, definition
+from tests.referee.hosted.test_hosted_input import run as run_with_bots
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
 from tests.referee.hosted.test_hosted_submitted_league import wait_over
 
@@ -217,6 +223,23 @@ def test_a_final_capped_past_a_hosted_league_is_refused_naming_the_field(tmp_pat
         assert info.value.details() == "max_games: at most 100,000 games in a final, not 4,294,967,295"
 
     run(tmp_path, scenario)
+
+
+def test_the_pages_list_a_ladders_games_without_a_total(tmp_path: Path) -> None:
+    """The list of leagues showed a ladder's games as ``0 / 0`` (``1068 / 0`` once played): a ladder plans no
+    total. A league with a schedule still shows its games of its total."""
+
+    async def scenario(hosted: Hosted) -> None:
+        await hosted.create(definition())
+        await hosted.create(CONTEST)
+        app = create_app(hosted.contest, Home(asyncio.get_running_loop()))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://pages") as client:
+            page = (await client.get("/", headers={"authorization": f"Bearer {ADMIN}"})).text
+        rows = dict(re.findall(r'<a href="/leagues/(\w+)/index.html">.*?</td><td>\w+</td><td>(.*?)</td>', page))
+        assert rows == {"cup": "0 / 6", "ladder": "0"}
+
+    run_with_bots(tmp_path, scenario)
 
 
 def _by_set(games: list) -> dict[int, list]:  # type: ignore[type-arg]
