@@ -21,8 +21,12 @@ import grpc
 import httpx
 import pytest
 from rage_referee.cli import app
+from rage_referee.hosted.definition import IGNORED_KEYS
+from rage_referee.hosted.errors import InvalidArgument
+from rage_referee.hosted.ladder_definition import NOT_IN_A_CONTEST, ladder_definition, read_ladder
 from rage_referee.hosted.ladder_run import ladder_games
 from rage_referee.league.bundle import verify_bundle
+from rage_referee.league.config import LeagueConfig
 from rage_referee.league.store import GameRow
 from rage_referee.report.front import Home
 from rage_referee.report.live import create_app
@@ -264,6 +268,38 @@ def test_a_contest_file_with_a_schedule_is_refused_naming_the_key(tmp_path: Path
         assert info.value.details().startswith("definition.ladder.concurrency: ")
 
     run(tmp_path, scenario)
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("duplicate = false", "a ladder plays duplicate sets, and so does its final"),
+        ("concurrency = 4", "the sets a ladder plays at once are [ladder] concurrency"),
+        ("keep_going = true", "a bot that cannot start is forfeited for the rest of its set, and the ladder plays on"),
+        ("exclude = []", "a ladder makes its own tables"),
+        ("schedule = 1", "a ladder makes its own tables"),
+        ('runner = {kind = "local"}', "where games are played is the referee's"),
+    ],
+)
+def test_a_league_key_a_ladder_does_not_use_is_refused_naming_it(key: str, why: str) -> None:
+    """``duplicate = false`` and a top-level ``concurrency`` were taken and did nothing on the ladder (its sets
+    duplicate, its concurrency the [ladder] one), and made its final not duplicate, or play that many at once."""
+    text = CONTEST.replace("players = 2", f"players = 2\n{key}")
+    with pytest.raises(InvalidArgument) as info:
+        read_ladder(text, "")
+    assert str(info.value) == f"definition.{key.split(' ')[0]}: not in a contest file: {why}"
+
+
+def test_every_league_key_is_a_contest_files_or_refused_in_one() -> None:
+    """A league file's key is either one a ladder uses or refused in a contest file: none is taken and ignored."""
+    used = {"name", "ruleset", "players", "seed", "time", "sandbox", "isolation", "forfeits"}
+    assert set(LeagueConfig.model_fields) == used | set(NOT_IN_A_CONTEST) | set(IGNORED_KEYS)
+
+
+def test_a_ladder_stored_with_a_key_now_refused_still_reads_and_its_final_is_duplicate() -> None:
+    text = CONTEST.replace("players = 2", "players = 2\nduplicate = false\nconcurrency = 8\nkeep_going = true")
+    definition = ladder_definition(text, "ladder")
+    assert definition.config.duplicate and definition.settings.concurrency == 2
 
 
 def test_no_league_or_ladder_takes_the_name_of_a_ladders_final(tmp_path: Path) -> None:
