@@ -488,7 +488,9 @@ def _show_build(version: pb.VersionInfo) -> None:
 @app.command("builds")
 def builds_command(
     name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False, callback=BOT_NAME)],
-    logs: Annotated[bool, typer.Option(help="Show each build's log (the admin's and the bot's own token).")] = False,
+    logs: Annotated[
+        bool, typer.Option(help="Show each build's log (the bot's own token, its entrant's or the admin's).")
+    ] = False,
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -504,6 +506,8 @@ def builds_command(
         out.print(line, markup=False)
         if logs and version.build_log:
             out.print(version.build_log, markup=False, highlight=False)
+    if logs and reply.logs_withheld:
+        fail(f"--logs: only the token of bot {name}, its entrant's or the admin's may read its build logs", 1)
 
 
 @version_app.command("delete")

@@ -126,12 +126,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         if not versions:
             raise NotFound(f"name: no submitted bot {name!r}")
         current = submissions.versions.current(name)
-        shown = caller.sees_address_of(name)
+        shown = caller.owns(name, self.contest.registry.bot(name).entrant)  # as its logs on the pages
         return pb.ListVersionsReply(
             versions=[
                 messages.version_info(entry, entry == current, submissions.build_log(entry) if shown else "")
                 for entry in versions
-            ]
+            ],
+            logs_withheld=not shown,
         )
 
     # ------------------------------------------------------------------ entrants
