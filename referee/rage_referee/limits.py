@@ -17,7 +17,9 @@ MAX_BANK_MS: Final = 86_400_000
 """A day of bank per game."""
 MAX_FAULTS: Final = 1_000_000
 MAX_GAMES: Final = 1_000_000
-"""Games of a local league or match (a hosted league allows fewer: ``hosted.definition.MAX_GAMES``)."""
+"""Games of a local league or match (a hosted league allows fewer: :data:`MAX_HOSTED_GAMES`)."""
+MAX_HOSTED_GAMES: Final = 100_000
+"""Games of a hosted league, and of a ladder's final at most."""
 MAX_WORKERS: Final = 4096
 """Ray worker processes for one league."""
 MAX_CONCURRENCY: Final = 256
@@ -31,6 +33,8 @@ MAX_RECORD_BYTES: Final = 64 * 2**20
 """The largest record file read (far above any game's: a 10-player game of 100 rounds is a few MB); a larger
 one is refused unread."""
 
+MAX_HOSTED_BOTS: Final = 1000
+"""Bots registered on a hosted referee, at most (so the most finalists a ladder can have)."""
 MAX_BOT_NAME: Final = 40
 """Characters of a hosted bot's or entrant's name."""
 MAX_LEAGUE_NAME: Final = 60

@@ -18,8 +18,18 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.text import Text
 
-from ..limits import MAX_ADDRESS, MAX_BOT_NAME, MAX_GAMES, MAX_LEAGUE_NAME, MAX_OWNER, MAX_TOKEN_LENGTH, MAX_VERSION
-from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS
+from ..limits import (
+    MAX_ADDRESS,
+    MAX_BOT_NAME,
+    MAX_GAMES,
+    MAX_HOSTED_BOTS,
+    MAX_HOSTED_GAMES,
+    MAX_LEAGUE_NAME,
+    MAX_OWNER,
+    MAX_TOKEN_LENGTH,
+    MAX_VERSION,
+)
+from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS, MOST_CONNECTIONS
 from ..submissions.version import short_version
 from ..text import bot_text, figure, name_text
 from .common import Format, err, fail, out, tell_made_folder
@@ -236,10 +246,13 @@ def serve_command(
         ),
     ] = None,
     http_max_connections: Annotated[
-        int, typer.Option(min=1, help="Connections the pages take at once; more are closed as they come.")
+        int,
+        typer.Option(
+            min=1, max=MOST_CONNECTIONS, help="Connections the pages take at once; more are closed as they come."
+        ),
     ] = MAX_CONNECTIONS,
     http_max_per_address: Annotated[
-        int, typer.Option(min=1, help="Connections the pages take at once from one address.")
+        int, typer.Option(min=1, max=MOST_CONNECTIONS, help="Connections the pages take at once from one address.")
     ] = MAX_PER_ADDRESS,
     http_header_timeout: Annotated[
         float,
@@ -475,7 +488,9 @@ def _show_build(version: pb.VersionInfo) -> None:
 @app.command("builds")
 def builds_command(
     name: Annotated[str, typer.Argument(help="The submitted bot's name.", show_default=False, callback=BOT_NAME)],
-    logs: Annotated[bool, typer.Option(help="Show each build's log (the admin's and the bot's own token).")] = False,
+    logs: Annotated[
+        bool, typer.Option(help="Show each build's log (the bot's own token, its entrant's or the admin's).")
+    ] = False,
     referee: RefereeOption = DEFAULT_REFEREE,
     token: TokenOption = None,
     tls_ca: TlsCaOption = None,
@@ -491,6 +506,8 @@ def builds_command(
         out.print(line, markup=False)
         if logs and version.build_log:
             out.print(version.build_log, markup=False, highlight=False)
+    if logs and reply.logs_withheld:
+        fail(f"--logs: only the token of bot {name}, its entrant's or the admin's may read its build logs", 1)
 
 
 @version_app.command("delete")
@@ -684,6 +701,7 @@ def finalize_command(
         int | None,
         typer.Option(
             min=2,
+            max=MAX_HOSTED_BOTS,
             help="Finalists: the top K bots of the leaderboard (default, or K past their number: every active bot).",
             show_default=False,
         ),
@@ -691,7 +709,10 @@ def finalize_command(
     max_games: Annotated[
         int | None,
         typer.Option(
-            min=1, help="The cap on the final's games, in whole round robins (default: 1000).", show_default=False
+            min=1,
+            max=MAX_HOSTED_GAMES,
+            help="The cap on the final's games, in whole round robins (default: 1000).",
+            show_default=False,
         ),
     ] = None,
     referee: RefereeOption = DEFAULT_REFEREE,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+from ..limits import MAX_HOSTED_BOTS
 from .errors import InvalidArgument
 
 MAX_REQUEST_BYTES = 64 * 1024
 """The largest request the server accepts (gRPC refuses bigger ones with RESOURCE_EXHAUSTED)."""
-MAX_BOTS = 1000
+MAX_BOTS = MAX_HOSTED_BOTS
 """Registered bots, at most."""
 MAX_BOTS_PER_ENTRANT = 100
 """Bots one entrant may register or submit, with its token or its bots' (the admin token only

@@ -22,14 +22,14 @@ from ..faults import Forfeits
 from ..league.config import CONTEST_FORFEITS, LeagueConfig
 from ..league.runner import league_schedule
 from ..league.schedule import ScheduledGame
-from ..limits import MAX_DEFINITION_BYTES, MAX_LEAGUE_NAME
+from ..limits import MAX_DEFINITION_BYTES, MAX_HOSTED_GAMES, MAX_LEAGUE_NAME
 from ..play.deals import Deals
 from ..problems import first_problem
 from ..seats.spec import BotSpec, kind_of, shared_seat
 from .checks import check_name
 from .errors import InvalidArgument
 
-MAX_GAMES = 100_000
+MAX_GAMES = MAX_HOSTED_GAMES
 IGNORED_KEYS = ("database", "records")
 FIELD = "definition"
 

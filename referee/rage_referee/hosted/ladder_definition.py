@@ -20,8 +20,22 @@ from .definition import FIELD, _parse, _validated
 from .errors import InvalidArgument
 
 LADDER = "ladder"
-SCHEDULE_KEYS = ("games", "games_per_table", "schedule", "bots", "exclude", "runner")
-"""Keys of a league file a contest file may not have: the ladder makes its own tables."""
+TABLES = "a ladder makes its own tables"
+NOT_IN_A_CONTEST = {
+    "games": TABLES,
+    "games_per_table": TABLES,
+    "schedule": TABLES,
+    "bots": TABLES,
+    "exclude": TABLES,
+    "runner": "where games are played is the referee's",
+    "duplicate": "a ladder plays duplicate sets, and so does its final",
+    "concurrency": "the sets a ladder plays at once are [ladder] concurrency",
+    "keep_going": "a bot that cannot start is forfeited for the rest of its set, and the ladder plays on",
+}
+"""Keys of a league file a ladder does not use, each refused in a contest file with why (its ruleset, players,
+time, sandbox, isolation, seed and forfeits, the final's, are a league file's)."""
+REFUSED_SINCE = ("duplicate", "concurrency", "keep_going")
+"""Those a ladder stored before they were refused may hold: dropped when it is read (its final duplicate)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,7 @@ def read_ladder(text: str, name: str) -> LadderDefinition:
     :raises InvalidArgument: naming ``definition.KEY`` (or ``name``) for anything wrong.
     """
     data = _parse(text)
+    _refuse_league_keys(data)
     stated = data.get("name")
     if stated is None:
         if not name:
@@ -61,12 +76,12 @@ def read_ladder(text: str, name: str) -> LadderDefinition:
 
 
 def ladder_definition(text: str, name: str) -> LadderDefinition:
-    """A stored ladder's definition (named ``name``), checked as :func:`read_ladder` does."""
+    """A stored ladder's definition (named ``name``), checked as :func:`read_ladder` does but for the keys
+    :data:`REFUSED_SINCE`, which a ladder stored before may hold and which are dropped."""
     data = _parse(text)
-    for key in SCHEDULE_KEYS:
-        if key in data:
-            why = "a ladder makes its own tables" if key != "runner" else "where games are played is the referee's"
-            raise InvalidArgument(f"{FIELD}.{key}", f"not in a contest file: {why}")
+    for key in REFUSED_SINCE:
+        data.pop(key, None)
+    _refuse_league_keys(data)
     try:
         settings = ladder_settings(data.pop(LADDER))
     except LadderSettingsError as error:
@@ -74,6 +89,13 @@ def ladder_definition(text: str, name: str) -> LadderDefinition:
     data["name"] = name
     data["bots"], data["games"] = _seats(data.get("players")), 1
     return LadderDefinition(_validated(data), settings)
+
+
+def _refuse_league_keys(data: dict[str, Any]) -> None:
+    """The first key of :data:`NOT_IN_A_CONTEST` that ``data`` holds, refused naming it and why."""
+    for key, why in NOT_IN_A_CONTEST.items():
+        if key in data:
+            raise InvalidArgument(f"{FIELD}.{key}", f"not in a contest file: {why}")
 
 
 def _seats(players: Any) -> dict[str, str]:

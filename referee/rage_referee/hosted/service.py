@@ -22,7 +22,7 @@ from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
 from ..league.release import SetRelease
-from ..limits import MAX_BOT_NAME, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION
+from ..limits import MAX_BOT_NAME, MAX_HOSTED_GAMES, MAX_LEAGUE_NAME, MAX_OWNER, MAX_VERSION
 from ..play.finished import FinishedGame
 from ..seats.spec import seat_address
 from . import events, messages
@@ -142,12 +142,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         if not versions:
             raise NotFound(f"name: no submitted bot {name!r}")
         current = submissions.versions.current(name)
-        shown = caller.sees_address_of(name)
+        shown = caller.owns(name, self.contest.registry.bot(name).entrant)  # as its logs on the pages
         return pb.ListVersionsReply(
             versions=[
                 messages.version_info(entry, entry == current, submissions.build_log(entry) if shown else "")
                 for entry in versions
-            ]
+            ],
+            logs_withheld=not shown,
         )
 
     # ------------------------------------------------------------------ entrants
@@ -297,6 +298,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def FinalizeLadder(self, request: pb.FinalizeRequest, context: Any) -> pb.LeagueInfo:
         self._caller(context).require_admin("finalize a ladder")
+        if request.max_games > MAX_HOSTED_GAMES:
+            cap = f"at most {MAX_HOSTED_GAMES:,} games in a final, not {request.max_games:,}"
+            raise InvalidArgument("max_games", cap)
         name = self._league(request.league).name
         entry = await self.contest.leagues.finalize(name, request.top or None, request.max_games or None)
         return self._info(entry)

@@ -12,6 +12,8 @@ MAX_CONNECTIONS = 1000
 """Connections open at once, in all."""
 MAX_PER_ADDRESS = 64
 """Connections open at once from one address."""
+MOST_CONNECTIONS = 100_000
+"""The most either limit may be set to: far past the file descriptors one process holds."""
 ANY_ADDRESS = ("::", "")
 """Hosts meaning every address of both families (gRPC's ``[::]``)."""
 

@@ -53,10 +53,24 @@ def load_bot_class(target: str, folder: Path | None = None) -> type[Bot]:
     except Exception as error:
         del sys.modules[spec.name]
         raise BotSpecError(f"{target!r}: loading {path} failed: {error}") from error
-    bot_class = getattr(module, match["name"], None)
+    name = match["name"]
+    bot_class = getattr(module, name, None)
     if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
-        raise BotSpecError(f"{target!r}: {match['name']} is not a rage_sdk.Bot subclass in {path}")
+        wrong = (
+            f"{path} has no class {name}" if bot_class is None else f"{name} in {path} is not a rage_sdk.Bot subclass"
+        )
+        raise BotSpecError(f"{target!r}: {wrong}; {bot_classes_text(module)}")
     return bot_class
+
+
+def bot_classes_text(module: object) -> str:
+    """The :class:`Bot` subclasses a loaded bot file holds, by the names it gives them, in a few words."""
+    names = [
+        name
+        for name, value in vars(module).items()
+        if isinstance(value, type) and issubclass(value, Bot) and value is not Bot
+    ]
+    return f"its rage_sdk.Bot subclasses: {', '.join(names)}" if names else "it has no rage_sdk.Bot subclass"
 
 
 class LocalConnection(Connection):

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +53,8 @@ what it starts (``PR_SET_CHILD_SUBREAPER``, kept across ``exec``), so a daemon w
 the bot instead of going to ``init``, and is ended with it (:func:`~.strays.descendants`)."""
 CPU_WATCH = 0.1
 """Seconds between two readings of a sandboxed bot's CPU time, in its cgroup."""
+NOT_FOUND = 127
+"""The exit code of a command whose program was not found (a shell's, ``env``'s, an ``exec`` wrapper's)."""
 SPANS_SUFFIX = ".games"
 """The suffix of a bot log's index of games (``NAME.games`` beside ``NAME.log``): :func:`spans_path`."""
 
@@ -217,6 +219,24 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if len(fields) > 12 else 0.0
 
 
+def missing_program(argv: list[str], environment: Mapping[str, str], cwd: Path | None) -> str | None:
+    """Why the program of ``argv`` cannot be run, when it is a path that does not exist (from ``cwd``) or a
+    name on no folder of ``environment``'s ``PATH``; None when it is there."""
+    program = argv[0] if argv else ""
+    if not program:
+        return None
+    if os.sep in program:
+        return None if (Path(cwd or ".") / program).exists() else f"its program {program} does not exist"
+    if shutil.which(program, path=os.pathsep.join(os.get_exec_path(dict(environment)))) is None:
+        return f"its program {program} was not found on PATH"
+    return None
+
+
+def exit_text(code: int) -> str:
+    """``code 3``; ``code 127 (command not found)``."""
+    return f"code {code}" + (" (command not found)" if code == NOT_FOUND else "")
+
+
 def launch_header(command: str) -> str:
     """The line the referee writes to a bot's log before each launch: a new section per run (and relaunch)."""
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -325,6 +345,10 @@ class BotProcess:
             shown = self.command if self._entrants_read else shlex.join(argv)
         if self.folder is not None and self.code_dir is None:
             shown += f" in {self.folder}"
+        missing = None if self._jail is not None else missing_program(argv, environment, self.code_dir or self.folder)
+        if missing is not None:
+            self.stop()
+            raise HandshakeError(f"cannot run {shown}: {missing}")
         if self._cgroup is not None:
             argv = [*self._cgroup.entry(), *argv]
         elif self._jail is None and sys.platform == "linux":
@@ -355,7 +379,7 @@ class BotProcess:
             while asyncio.get_running_loop().time() < deadline:
                 if process.poll() is not None:
                     raise HandshakeError(
-                        f"{shown} exited with code {process.returncode} before serving; see {self._shown_log}"
+                        f"{shown} exited with {exit_text(process.returncode)} before serving; see {self._shown_log}"
                         + await self.last_words_shown()
                     )
                 try:

@@ -134,10 +134,12 @@ class ListVersionsRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class ListVersionsReply(_message.Message):
-    __slots__ = ("versions",)
+    __slots__ = ("versions", "logs_withheld")
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    LOGS_WITHHELD_FIELD_NUMBER: _ClassVar[int]
     versions: _containers.RepeatedCompositeFieldContainer[VersionInfo]
-    def __init__(self, versions: _Optional[_Iterable[_Union[VersionInfo, _Mapping]]] = ...) -> None: ...
+    logs_withheld: bool
+    def __init__(self, versions: _Optional[_Iterable[_Union[VersionInfo, _Mapping]]] = ..., logs_withheld: _Optional[bool] = ...) -> None: ...
 
 class DeleteVersionRequest(_message.Message):
     __slots__ = ("name", "version")

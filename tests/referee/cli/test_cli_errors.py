@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from rage_referee.cli import app
 from typer.testing import CliRunner
 
@@ -42,6 +45,22 @@ HUGE = "99999999999999999999"
         (["bot", "serve", "x.py:X", "--port", "99999"], "--port: 99999 is out of range; it takes 0 to 65,535"),
         (["referee", "record", "cup", HUGE], f"GAME: {HUGE} is out of range; it takes 0 to 999,999"),
         (["referee", "record", "cup", "-1"], "GAME: -1 is out of range; it takes 0 to 999,999"),  # No such option
+        (
+            ["referee", "finalize", "cup", "--top", "4294967296"],
+            "--top: 4294967296 is out of range; it takes 2 to 1,000",
+        ),
+        (
+            ["referee", "finalize", "cup", "--max-games", "99999999999"],
+            "--max-games: 99999999999 is out of range; it takes 1 to 100,000",
+        ),
+        (  # a bad --port after it, so that a serve taking it refuses rather than serves
+            ["referee", "serve", "--http-max-connections", HUGE, "--port", "99999"],
+            f"--http-max-connections: {HUGE} is out of range",
+        ),
+        (
+            ["referee", "serve", "--http-max-per-address", HUGE, "--port", "99999"],
+            f"--http-max-per-address: {HUGE} is out of range",
+        ),
         (["ratings", "--league", "x.toml", "--name", "cup"], "--name: only with --db"),
     ],
 )
@@ -52,6 +71,28 @@ def test_a_bad_command_line_is_one_line_naming_the_option(args: list[str], line:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(line), lines[0]
+
+
+def test_every_whole_number_of_the_referee_commands_has_both_bounds() -> None:
+    """``finalize --top 4294967296`` passed the command line and ended in protobuf's traceback (a uint32 field):
+    a number a referee command takes is bounded at both ends, so a value past it is one line naming the option."""
+    unbounded = [
+        f"{' '.join(path)} {param.name}"
+        for path, command in commands(typer.main.get_command(app), [])
+        if path[0] == "referee"
+        for param in command.params
+        if getattr(param, "type_descriptor", None) is not None
+        and param.type_descriptor.annotation is int
+        and None in (getattr(param, "min", None), getattr(param, "max", None))
+    ]
+    assert unbounded == []
+
+
+def commands(group: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
+    """Every command under ``group``, with its path of names."""
+    for name, command in getattr(group, "commands", {}).items():
+        yield [*path, name], command
+        yield from commands(command, [*path, name])
 
 
 def test_a_refused_value_is_quoted_back_printable_and_capped() -> None:

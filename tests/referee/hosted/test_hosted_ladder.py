@@ -11,17 +11,25 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 from rage_referee.cli import app
+from rage_referee.hosted.definition import IGNORED_KEYS
+from rage_referee.hosted.errors import InvalidArgument
+from rage_referee.hosted.ladder_definition import NOT_IN_A_CONTEST, ladder_definition, read_ladder
 from rage_referee.hosted.ladder_run import ladder_games
 from rage_referee.league.bundle import verify_bundle
+from rage_referee.league.config import LeagueConfig
 from rage_referee.league.store import GameRow
+from rage_referee.report.front import Home
+from rage_referee.report.live import create_app
 from rage_referee.submissions.pack import chunks, pack
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
@@ -29,6 +37,8 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from tests.helpers.cli import runner
+from tests.referee.hosted.test_hosted_input import Hosted, definition
+from tests.referee.hosted.test_hosted_input import run as run_with_bots
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
 from tests.referee.hosted.test_hosted_submitted_league import wait_over
 
@@ -210,6 +220,35 @@ def test_finalize_prints_the_finalists_best_first_and_what_a_top_past_them_means
     assert lines[2:] == (["--top 5: the ladder has 3 active bots; all 3 play the final"] if top == 5 else [])
 
 
+def test_a_final_capped_past_a_hosted_league_is_refused_naming_the_field(tmp_path: Path) -> None:
+    """A cap of 4294967295 games (the most a uint32 holds) was taken: the final's schedule is built to the cap."""
+
+    async def scenario(hosted: Referee) -> None:
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await hosted.call("FinalizeLadder", pb.FinalizeRequest(league="ladder", max_games=2**32 - 1))
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert info.value.details() == "max_games: at most 100,000 games in a final, not 4,294,967,295"
+
+    run(tmp_path, scenario)
+
+
+def test_the_pages_list_a_ladders_games_without_a_total(tmp_path: Path) -> None:
+    """The list of leagues showed a ladder's games as ``0 / 0`` (``1068 / 0`` once played): a ladder plans no
+    total. A league with a schedule still shows its games of its total."""
+
+    async def scenario(hosted: Hosted) -> None:
+        await hosted.create(definition())
+        await hosted.create(CONTEST)
+        app = create_app(hosted.contest, Home(asyncio.get_running_loop()))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://pages") as client:
+            page = (await client.get("/", headers={"authorization": f"Bearer {ADMIN}"})).text
+        rows = dict(re.findall(r'<a href="/leagues/(\w+)/index.html">.*?</td><td>\w+</td><td>(.*?)</td>', page))
+        assert rows == {"cup": "0 / 6", "ladder": "0"}
+
+    run_with_bots(tmp_path, scenario)
+
+
 def _by_set(games: list) -> dict[int, list]:  # type: ignore[type-arg]
     sets: dict[int, list] = {}  # type: ignore[type-arg]
     for game in games:
@@ -232,6 +271,38 @@ def test_a_contest_file_with_a_schedule_is_refused_naming_the_key(tmp_path: Path
         assert info.value.details().startswith("definition.ladder.concurrency: ")
 
     run(tmp_path, scenario)
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("duplicate = false", "a ladder plays duplicate sets, and so does its final"),
+        ("concurrency = 4", "the sets a ladder plays at once are [ladder] concurrency"),
+        ("keep_going = true", "a bot that cannot start is forfeited for the rest of its set, and the ladder plays on"),
+        ("exclude = []", "a ladder makes its own tables"),
+        ("schedule = 1", "a ladder makes its own tables"),
+        ('runner = {kind = "local"}', "where games are played is the referee's"),
+    ],
+)
+def test_a_league_key_a_ladder_does_not_use_is_refused_naming_it(key: str, why: str) -> None:
+    """``duplicate = false`` and a top-level ``concurrency`` were taken and did nothing on the ladder (its sets
+    duplicate, its concurrency the [ladder] one), and made its final not duplicate, or play that many at once."""
+    text = CONTEST.replace("players = 2", f"players = 2\n{key}")
+    with pytest.raises(InvalidArgument) as info:
+        read_ladder(text, "")
+    assert str(info.value) == f"definition.{key.split(' ')[0]}: not in a contest file: {why}"
+
+
+def test_every_league_key_is_a_contest_files_or_refused_in_one() -> None:
+    """A league file's key is either one a ladder uses or refused in a contest file: none is taken and ignored."""
+    used = {"name", "ruleset", "players", "seed", "time", "sandbox", "isolation", "forfeits"}
+    assert set(LeagueConfig.model_fields) == used | set(NOT_IN_A_CONTEST) | set(IGNORED_KEYS)
+
+
+def test_a_ladder_stored_with_a_key_now_refused_still_reads_and_its_final_is_duplicate() -> None:
+    text = CONTEST.replace("players = 2", "players = 2\nduplicate = false\nconcurrency = 8\nkeep_going = true")
+    definition = ladder_definition(text, "ladder")
+    assert definition.config.duplicate and definition.settings.concurrency == 2
 
 
 def test_no_league_or_ladder_takes_the_name_of_a_ladders_final(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 import grpc
 import pytest
+from rage_referee.cli import app
 from rage_referee.hosted import submissions as hosted_submissions
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.contest import Contest
@@ -37,6 +38,8 @@ from rage_referee.submissions.pack import chunks, pack
 from rage_referee.submissions.store import store_submission
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
+
+from tests.helpers.cli import runner
 
 ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
 DEADLINE = 60.0
@@ -57,6 +60,7 @@ class Referee:
     contest: Contest
     stub: Any
     root: Path
+    port: int = 0
 
     @staticmethod
     def as_(token: str) -> list[tuple[str, str]]:
@@ -98,7 +102,8 @@ async def referee(folder: Path, policy: SandboxPolicy) -> AsyncIterator[Referee]
     server, port = await create_server(contest, 0, "127.0.0.1")
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            yield Referee(contest, referee_pb2_grpc.RefereeStub(channel), root)  # type: ignore[no-untyped-call]
+            stub = referee_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
+            yield Referee(contest, stub, root, port)
     finally:
         await contest.leagues.close(1.0)
         contest.hub.shutdown()
@@ -153,6 +158,37 @@ def test_a_failed_build_is_reported_with_its_log_escaped(tmp_path: Path) -> None
         assert listed.versions[0].build_log == "" and listed.versions[0].build_detail == "exit code 3"
         mine = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"), reply.token)
         assert "A" * 20 in mine.versions[0].build_log
+
+    run(tmp_path, scenario)
+
+
+def test_a_build_log_is_its_entrants_to_read_and_another_entrant_is_told_it_is_withheld(tmp_path: Path) -> None:
+    """``rage referee builds BOT --logs`` with the bot's entrant's token printed no log, and said nothing: the log
+    was the bot's own token's and the admin's alone, though its entrant owns the bot (as on the pages)."""
+    build = "build = 'python -c \"import sys; print(20 * chr(65)); sys.exit(3)\"'\n"
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', build))
+
+    async def scenario(hosted: Referee) -> None:
+        ann = (await hosted.call("AddEntrant", pb.AddEntrantRequest(name="ann"))).token
+        bea = (await hosted.call("AddEntrant", pb.AddEntrantRequest(name="bea"))).token
+        assert (await hosted.submit("rnd", pack(folder), ann)).version.build == pb.BUILD_STATE_FAILED
+        mine = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"), ann)
+        assert "A" * 20 in mine.versions[0].build_log and not mine.logs_withheld
+        theirs = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"), bea)
+        assert theirs.versions[0].build_log == "" and theirs.logs_withheld
+
+        def builds(token: str) -> Any:
+            where = ["--referee", f"127.0.0.1:{hosted.port}", "--token", token]
+            return runner.invoke(app, ["referee", "builds", "rnd", "--logs", *where])
+
+        shown = await asyncio.to_thread(builds, ann)
+        assert shown.exit_code == 0 and "FAILED: exit code 3" in shown.stdout and "A" * 20 in shown.stdout
+        withheld = await asyncio.to_thread(builds, bea)
+        assert withheld.exit_code == 1 and "FAILED: exit code 3" in withheld.stdout and "A" * 20 not in withheld.stdout
+        assert (
+            withheld.stderr
+            == "--logs: only the token of bot rnd, its entrant's or the admin's may read its build logs\n"
+        )
 
     run(tmp_path, scenario)
 

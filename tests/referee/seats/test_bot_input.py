@@ -107,3 +107,28 @@ def test_an_sdk_bot_refuses_a_port_out_of_range(port: str, capsys: pytest.Captur
         main(RandomBot, ["--port", port])
     assert info.value.code == 2
     assert f"argument --port: {port} is out of range; it takes 0 to 65535" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("Nope", "{path} has no class Nope; its rage_sdk.Bot subclasses: Mine, Other"),
+        ("helper", "helper in {path} is not a rage_sdk.Bot subclass; its rage_sdk.Bot subclasses: Mine, Other"),
+    ],
+)
+def test_a_bot_file_without_the_class_named_says_so_and_the_bots_it_has(tmp_path: Path, name: str, said: str) -> None:
+    """``my_bot.py:Nope`` was said to be 'Nope is not a rage_sdk.Bot subclass in my_bot.py', as if Nope were there."""
+    file = tmp_path / "mine.py"
+    file.write_text(UNGUARDED.split("main(Mine)")[0] + "class Other(Mine):\n    pass\n\n\ndef helper():\n    pass\n")
+    result = rage("match", "--bot", f"b={file}:{name}", "--bot", f"g={GREEDY}")
+    assert result.exit_code in (1, 2), result.output
+    line = result.stderr.strip().splitlines()[-1]  # after the deal commitment's
+    assert line.startswith("cannot start the match: b: ") and line.endswith(said.format(path=file)), line
+
+
+def test_a_bot_file_with_no_bot_at_all_says_so(tmp_path: Path) -> None:
+    file = tmp_path / "empty.py"
+    file.write_text("x = 1\n")
+    result = rage("bot", "serve", f"{file}:Nope")
+    assert result.exit_code in (1, 2), result.output
+    assert one_line(result.stderr).endswith(f"{file} has no class Nope; it has no rage_sdk.Bot subclass")

@@ -50,6 +50,35 @@ def test_a_bot_that_exits_before_serving_is_quoted_from_its_own_launch_only(tmp_
     assert "earlier run" in log.read_text()  # still in the log
 
 
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("/nonexistent/bin", "cannot run /nonexistent/bin --port "),
+        ("./no/such/bot --fast", "cannot run ./no/such/bot --fast --port "),
+        ("no-such-program-of-rage", "cannot run no-such-program-of-rage --port "),
+    ],
+)
+def test_a_bot_whose_program_is_not_found_is_refused_before_it_is_launched_saying_so(
+    tmp_path: Path, command: str, said: str
+) -> None:
+    """It was launched, and said to have 'exited with code 127 before serving; ...: it wrote nothing'."""
+    bots = ["--bot", f"x={command}", "--bot", f"r=python {shlex.quote(str(example_bot('random_bot')))}"]
+    result = CliRunner().invoke(app, ["match", *bots, "--games", "1", "--logs", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    program = command.split()[0]
+    where = "was not found on PATH" if "/" not in program else "does not exist"
+    assert line.startswith(f"cannot start the match: x: {said}"), line
+    assert line.endswith(f": its program {program} {where}"), line
+
+
+def test_a_bot_that_exits_with_127_before_serving_is_said_not_found(tmp_path: Path) -> None:
+    """Exit code 127 is a shell's (or an exec wrapper's) for a command it did not find."""
+    with pytest.raises(HandshakeError) as info:
+        asyncio.run(BotProcess("sh -c 'exit 127'", tmp_path / "gone.log").start())
+    assert "exited with code 127 (command not found) before serving" in str(info.value)
+
+
 def test_the_end_of_a_huge_log_is_read_without_the_rest(tmp_path: Path) -> None:
     log = tmp_path / "huge.log"
     with log.open("wb") as out:
