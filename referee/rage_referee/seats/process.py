@@ -345,6 +345,10 @@ class BotProcess:
             shown = self.command if self._entrants_read else shlex.join(argv)
         if self.folder is not None and self.code_dir is None:
             shown += f" in {self.folder}"
+        self._log.write(launch_header(shown).encode())  # a section of its own, empty if it cannot run
+        self._launched_at = self._log.tell()
+        if self.first_launched_at is None:
+            self.first_launched_at = self._launched_at
         missing = None if self._jail is not None else missing_program(argv, environment, self.code_dir or self.folder)
         if missing is not None:
             self.stop()
@@ -353,12 +357,8 @@ class BotProcess:
             argv = [*self._cgroup.entry(), *argv]
         elif self._jail is None and sys.platform == "linux":
             argv = [sys.executable, "-c", SUBREAPER, *argv]
-        self._log.write(launch_header(shown).encode())
-        self._launched_at = self._log.tell()
         drain = self._drain = LogDrain(self._log)
         drain.start()
-        if self.first_launched_at is None:
-            self.first_launched_at = self._launched_at
         try:
             process = self.process = subprocess.Popen(
                 argv,
