@@ -21,6 +21,7 @@ from rage_sdk.errors import RageError
 
 from ..limits import MAX_TOKEN_LENGTH
 from .errors import PermissionDenied, Unauthenticated
+from .registry import ENTRY_ENTRANT
 
 if TYPE_CHECKING:
     from .registry import TokenHolder
@@ -69,10 +70,11 @@ class Caller:
 
     def owns(self, name: str, entrant: str) -> bool:
         """Whether the caller is the admin, bot ``name``'s own token, or its entrant's (``entrant``, empty
-        for the organizer's bot)."""
+        for the organizer's bot). The shared entry token owns none of the bots it registered: whoever holds
+        it is anyone; each such bot is its own token's."""
         if self.role is Role.ADMIN or (self.role is Role.BOT and self.bot == name):
             return True
-        return self.role is Role.ENTRANT and bool(entrant) and self.entrant == entrant
+        return self.role is Role.ENTRANT and entrant not in ("", ENTRY_ENTRANT) and self.entrant == entrant
 
     def require_owner(self, name: str, entrant: str, what: str) -> None:
         """:meth:`owns`, or :class:`PermissionDenied`."""

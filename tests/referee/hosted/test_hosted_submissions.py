@@ -193,6 +193,23 @@ def test_a_build_log_is_its_entrants_to_read_and_another_entrant_is_told_it_is_w
     run(tmp_path, scenario)
 
 
+def test_the_shared_entry_token_reads_no_bots_build_log_and_each_bots_own_token_does(tmp_path: Path) -> None:
+    """Whoever held the shared entry token owned every bot submitted with it: one could read another's build
+    logs (its seat views and logs on the pages too), where the docs give that token the public pages alone."""
+    build = "build = 'python -c \"import sys; print(20 * chr(65)); sys.exit(3)\"'\n"
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', build))
+
+    async def scenario(hosted: Referee) -> None:
+        submitted = await hosted.submit("rnd", pack(folder), ENTRY)
+        assert submitted.version.build == pb.BUILD_STATE_FAILED
+        shared = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"), ENTRY)
+        assert shared.versions[0].build_log == "" and shared.logs_withheld
+        own = await hosted.call("ListVersions", pb.ListVersionsRequest(name="rnd"), submitted.token)
+        assert "A" * 20 in own.versions[0].build_log and not own.logs_withheld
+
+    run(tmp_path, scenario)
+
+
 FAILING_BIG = (
     "build = 'python -c \"import os; open(chr(98), chr(119)).write(chr(120) * 3_000_000); "
     "[os.mkdir(str(n)) for n in range(300)]; raise SystemExit(1)\"'\n"
