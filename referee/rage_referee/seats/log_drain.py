@@ -8,10 +8,14 @@ dropped, and the run's section of the log ends in one line saying how much was c
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import os
 import select
+import termios
 import threading
+import time
 from typing import IO
 
 from ..limits import MAX_BOT_LOG_BYTES
@@ -21,6 +25,8 @@ POLL_SECONDS = 0.25
 """How often a drain with nothing to read looks whether it was told to stop."""
 SETTLE_SECONDS = 1.0
 """How long a drain whose bot has ended waits for the rest of its output (a child may still hold the pipe)."""
+CATCH_UP_SECONDS = 0.5
+"""The longest a game's start or end waits for the bot's output so far to reach its log."""
 
 
 def cut_note(cut: int, limit: int) -> bytes:
@@ -45,16 +51,23 @@ class LogDrain(threading.Thread):
         """The end the bot writes to; the referee closes its copy once the bot holds it (then -1)."""
         self._stopping = threading.Event()
         self._last = b"\n"
+        self._read = 0
+        """Bytes read from the pipe; :attr:`_handled` of them kept or cut (the rest being written)."""
+        self._handled = 0
+        self._reading = threading.Lock()
 
     def run(self) -> None:
         try:
             while not self._stopping.is_set():
                 if not select.select([self._reader], [], [], POLL_SECONDS)[0]:
                     continue
-                chunk = os.read(self._reader, CHUNK)
+                with self._reading:  # the pipe was ready: this read does not wait
+                    chunk = os.read(self._reader, CHUNK)
+                    self._read += len(chunk)
                 if not chunk:
                     break
                 self._keep(chunk)
+                self._handled += len(chunk)
         finally:
             os.close(self._reader)
             if self.cut:
@@ -79,6 +92,21 @@ class LogDrain(threading.Thread):
         except (OSError, ValueError):
             return False
         return True
+
+    def catch_up(self, timeout: float = CATCH_UP_SECONDS) -> None:
+        """Wait, at most ``timeout`` seconds, until what the bot has written so far is in its log (where a game's
+        part of it starts or ends), however slowly this thread is scheduled; what it writes meanwhile is not
+        waited for."""
+        unread = array.array("i", [0])
+        with self._reading:
+            try:
+                fcntl.ioctl(self._reader, termios.FIONREAD, unread)
+            except OSError:  # the drain has ended, its pipe closed
+                return
+            target = self._read + unread[0]
+        deadline = time.monotonic() + timeout
+        while self._handled < target and self.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.001)
 
     def close_writer(self) -> None:
         """Close the referee's copy of the bot's end, once the bot has its own."""

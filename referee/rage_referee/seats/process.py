@@ -419,6 +419,7 @@ class BotProcess:
         self._games += 1
         self._budget()
         if game is not None:
+            self._caught_up()
             self._starts[game] = self._log_size()
 
     def game_ended(self, game: int | None = None) -> None:
@@ -429,9 +430,15 @@ class BotProcess:
         start = self._starts.pop(game, None) if game is not None else None
         if game is None or start is None:
             return
+        self._caught_up()
         span = {"game": game, "start": start, "end": self._log_size(), "at": round(time.time(), 3)}
         with contextlib.suppress(OSError), spans_path(self.log_path).open("a") as index:
             index.write(json.dumps(span) + "\n")
+
+    def _caught_up(self) -> None:
+        """Wait until what the bot has written so far is in its log (its drain, a thread, may lag behind)."""
+        if self._drain is not None:
+            self._drain.catch_up()
 
     def _log_size(self) -> int:
         """How many bytes its log holds now (0 when it cannot be read)."""
