@@ -283,10 +283,11 @@ def ratings_command(
     league_name, games, deal_key = name_text(stored.name), stored.games, stored.deal_key
     policy = forfeits or stored.forfeits
     if crosstable:
+        from ..league.ratings import counted
         from .crosstable import render_crosstable
 
         order = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
-        render_crosstable(games, order, format, f"{league_name}: {len(games)} games, head to head")
+        render_crosstable(counted(games, policy), order, format, f"{league_name}: {len(games)} games, head to head")
         return
     if pairs:  # rows and columns in the order of the rating table
         names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]

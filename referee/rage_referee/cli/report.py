@@ -71,7 +71,9 @@ def report_command(
     rows = rating_table(games, forfeits=stored.forfeits)
     audits, collusion = memory_audit(games, stored.order), collusion_table(games, [row.name for row in rows])
     try:
-        built = build_site(league_name, games, rows, out_dir, limit, audits=audits, collusion=collusion)
+        built = build_site(
+            league_name, games, rows, out_dir, limit, audits=audits, collusion=collusion, forfeits=stored.forfeits
+        )
     except OSError as error:
         fail(f"--out: cannot write {out_dir}: {error.strerror or error}")
     for problem in built.skipped:

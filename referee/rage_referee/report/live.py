@@ -41,6 +41,7 @@ from starlette.routing import Route
 from ..hosted.auth import Caller, Role
 from ..hosted.bot_logs import game_log, league_logs, logged_games
 from ..hosted.contest import Contest
+from ..hosted.definition import forfeits_of
 from ..hosted.errors import ContestError, Unauthenticated
 from ..hosted.events import Watcher
 from ..hosted.ladder_definition import is_ladder
@@ -242,6 +243,7 @@ class LivePages:
                 collusion=table.collusion,
                 played=len(stored),
                 ladder=is_ladder(entry.definition),
+                forfeits=forfeits_of(entry.definition),
             )
             ladder = league.ladder  # every bot plays a ladder
             owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if ladder or bot.name in entry.bots}
@@ -363,6 +365,7 @@ class LivePages:
                 collusion=league.collusion,
                 played=league.played,
                 ladder=league.ladder,
+                forfeits=league.forfeits,
             )
             versions = self.contest.submissions.versions
             pins = versions.pins(entry.league_id)

@@ -19,11 +19,12 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from ..faults import Forfeits
 from ..hosted.bot_logs import GameLog
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
 from ..league.pairs import pair_table
-from ..league.ratings import RatingRow
+from ..league.ratings import RatingRow, counted
 from ..league.superiority import few_sets_note
 from ..play.finished import FinishedGame
 from ..text import figure
@@ -100,6 +101,8 @@ class League:
     A live page's count, as its event stream counts them."""
     ladder: bool = False
     """A hosted ladder's pages: its front page is its leaderboard (and final), with no crosstable nor history."""
+    forfeits: Forfeits = Forfeits.UNRATED
+    """How the ratings count a forfeited seat; the crosstable and the rating history count the games so too."""
 
     def __post_init__(self) -> None:
         self.bots: dict[str, BotRecord] = bot_records(self.games)
@@ -107,7 +110,8 @@ class League:
 
 
 def render_index(league: League) -> str:
-    cross = crosstable(league.games)
+    rated = counted(league.games, league.forfeits)  # as the ratings count them
+    cross = crosstable(rated)
     cells = {
         (a, b): (cross.get(a, {}).get(b), _cell_colour(cross.get(a, {}).get(b)))
         for a in league.order
@@ -128,7 +132,7 @@ def render_index(league: League) -> str:
             pairs=pair_cells,
             few_sets=few_sets_note(len({game.set_id for game in league.games})) if league.games else None,
             bars=rating_bars(league.rows),
-            history=history_lines(rating_history(league.games), league.order),
+            history=history_lines(rating_history(rated), league.order),
             recent=recent,
             root="",
         )

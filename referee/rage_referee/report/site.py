@@ -19,6 +19,7 @@ from pathlib import Path
 from rage_sdk.errors import IllegalActionError
 from rage_sdk.record import GameRecord, check_shape
 
+from ..faults import Forfeits
 from ..league import output_folder
 from ..league.audit import Audit
 from ..league.collusion import CollusionRow
@@ -127,10 +128,12 @@ def build_site(
     on_replay: Callable[[], None] | None = None,
     audits: Mapping[str, Audit] | None = None,
     collusion: Sequence[CollusionRow] = (),
+    forfeits: Forfeits = Forfeits.UNRATED,
 ) -> Built:
     """Write the report of one league into ``out``: made if missing, else it must be empty or hold the league's own
     report (:func:`foreign_contents`), whose files, those its :data:`MARKER` lists, are replaced; nothing else
-    there is touched. ``audits`` and ``collusion``: the memory audit and collusion tests the standings show."""
+    there is touched. ``audits`` and ``collusion``: the memory audit and collusion tests the standings show;
+    ``forfeits``: how the ratings counted a forfeited seat (the crosstable and history count so too)."""
     started = time.perf_counter()
     (out / "bots").mkdir(parents=True, exist_ok=True)
     (out / "games").mkdir(exist_ok=True)
@@ -138,7 +141,8 @@ def build_site(
     _write_marker(out, name, [])  # the folder is this league's report from now on, even if the build stops
     written = copy_static(out)
     chosen = replayable(games, replay_limit)
-    league = League(name, games, rows, {game.index for game in chosen}, audits=audits or {}, collusion=collusion)
+    replays = {game.index for game in chosen}
+    league = League(name, games, rows, replays, audits=audits or {}, collusion=collusion, forfeits=forfeits)
     skipped = []
     replays_started = time.perf_counter()
     for game in chosen:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from dataclasses import replace
 from functools import partial
@@ -261,3 +262,22 @@ def test_a_quitter_gains_nothing_in_a_contest(tmp_path: Path) -> None:
     unrated = {row["name"]: row for row in ratings_json(file, "--forfeits", "unrated")}
     assert unrated["quitter"]["games"] == seated - forfeited
     assert rows["quitter"]["elo"] < unrated["quitter"]["elo"]
+
+
+def test_the_crosstable_counts_the_games_the_ratings_count(tmp_path: Path) -> None:
+    """The crosstable counted a forfeited bot's games as wins and losses ('6-0-6' against a bot it never played)
+    while the ratings gave it 0 games; with forfeits = "loss" it loses them, as the ratings count them."""
+    file = league_file(tmp_path, bots=DYING, games=12)
+    assert rage("league", "run", file, "--standings-every", "0").exit_code == 0
+
+    def against_dying(*options: str) -> list[dict[str, object]]:
+        shown = rage("ratings", "--league", file, "--crosstable", "--format", "json", *options)
+        return [row for row in json.loads(shown.stdout) if "dying" in (row["bot"], row["opponent"])]
+
+    assert against_dying() == []  # unrated: no game of its counts
+    lost = against_dying("--forfeits", "loss")
+    assert lost and all(row["losses"] > 0 and row["wins"] == 0 for row in lost if row["bot"] == "dying"), lost
+    assert rage("league", "report", file, "--out", tmp_path / "site").exit_code == 0
+    page = (tmp_path / "site" / "index.html").read_text()  # the report's crosstable: dying's cells hold no score
+    assert 'data-pair="dying|' in page
+    assert not re.search(r'data-pair="(dying\|[^"]*|[^"]*\|dying)" data-wdl', page)
