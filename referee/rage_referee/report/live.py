@@ -226,11 +226,12 @@ class LivePages:
             final_stored, final_cost = await _timed(self._final_games, entry)
             cost += final_cost
             games = release_of(entry).released(stored)
+            forfeits = forfeits_of(entry.definition)  # as GetStandings counts them (a contest's: as losses)
             if entry.status is LeagueStatus.RUNNING or len(games) < len(stored):  # sets still being played: out
-                table, fit = await _timed(point_table, games)
+                table, fit = await _timed(point_table, games, forfeits)
                 cost += fit
             else:
-                table = await self.home.run(self.contest.standings.table(entry.league_id))
+                table = await self.home.run(self.contest.standings.table(entry.league_id, forfeits))
             indices = {game.index for game in games}
             league = League(
                 entry.name,
@@ -243,7 +244,7 @@ class LivePages:
                 collusion=table.collusion,
                 played=len(stored),
                 ladder=is_ladder(entry.definition),
-                forfeits=forfeits_of(entry.definition),
+                forfeits=forfeits,
             )
             ladder = league.ladder  # every bot plays a ladder
             owners = {bot.name: bot.entrant for bot in self.contest.registry.bots() if ladder or bot.name in entry.bots}

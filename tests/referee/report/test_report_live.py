@@ -21,7 +21,7 @@ from rage_referee.seats import free_port, stop_group
 from typer.testing import CliRunner
 
 from tests.helpers.hosted import ipv6_loopback
-from tests.helpers.report import Live, chromium, league_file, live_contest, stored
+from tests.helpers.report import Live, chromium, league_file, live_contest, page_text, stored
 
 
 @pytest.fixture(scope="module")
@@ -201,3 +201,18 @@ def test_live_bot_page_has_its_bid_accuracy_and_faults(live: Live) -> None:
     assert get(live, "/leagues/cup/games-001.html", live.entry).text.count("<tr data-game=") >= 11
     assert get(live, "/leagues/cup/games-002.html", live.entry).status_code == 404
     assert get(live, "/leagues/nowhere/index.html", live.entry).status_code == 404
+
+
+def test_the_live_standings_count_forfeits_as_the_contest_does(live: Live) -> None:
+    """The pages rated a contest's league with forfeits unrated, where GetStandings counts them as losses (a
+    contest's default), and both shared one cached table: whichever asked first decided the other's."""
+    from rage_referee.faults import Forfeits
+    from rage_referee.hosted.standings import point_table
+
+    released = live.games[:12]  # the two whole sets shown; the third is still being played
+    as_losses = {row.name: row.games for row in point_table(released, Forfeits.LOSS).rows}
+    unrated = {row.name: row.games for row in point_table(released, Forfeits.UNRATED).rows}
+    assert as_losses["raiser"] != unrated["raiser"]  # raiser was forfeited: the two ways differ
+    index = page_text(get(live, "/leagues/cup/index.html", live.entry).text)
+    shown = next(line.split() for line in index if line.split()[1:2] == ["raiser"])
+    assert int(shown[3]) == as_losses["raiser"], shown
