@@ -370,11 +370,12 @@ def create_league_command(
 ) -> None:
     """How long the hosted referee's event loop stalls while a league of GAMES games is created."""
     from ..bench.stall import league_games, measure
-    from ..hosted.definition import MAX_GAMES
+    from ..limits import MAX_HOSTED_GAMES
 
     played = league_games(games)
-    if played > MAX_GAMES:
-        fail(f"--games: {games:,} in whole rounds is {played:,} games; a hosted league holds at most {MAX_GAMES:,}")
+    if played > MAX_HOSTED_GAMES:
+        most = MAX_HOSTED_GAMES
+        fail(f"--games: {games:,} in whole rounds is {played:,} games; a hosted league holds at most {most:,}")
     baseline, created = asyncio.run(measure(games))
     if as_json:
         print(json.dumps({"games": games, "create_league": created.to_json(), "baseline": baseline.to_json()}))

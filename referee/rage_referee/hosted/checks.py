@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import re
 
-from ..limits import MAX_HOSTED_BOTS
 from .errors import InvalidArgument
 
 MAX_REQUEST_BYTES = 64 * 1024
 """The largest request the server accepts (gRPC refuses bigger ones with RESOURCE_EXHAUSTED)."""
-MAX_BOTS = MAX_HOSTED_BOTS
-"""Registered bots, at most."""
 MAX_BOTS_PER_ENTRANT = 100
 """Bots one entrant may register or submit, with its token or its bots' (the admin token only
-:data:`MAX_BOTS`): no one entrant takes every place."""
+:data:`~rage_referee.limits.MAX_HOSTED_BOTS`): no one entrant takes every place."""
 MAX_ENTRANTS = 1000
 """Entrants, at most, once a sign-up would make one more (the organizer adds them past it)."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")

@@ -29,7 +29,6 @@ from ..seats.spec import BotSpec, kind_of, shared_seat
 from .checks import check_name
 from .errors import InvalidArgument
 
-MAX_GAMES = MAX_HOSTED_GAMES
 IGNORED_KEYS = ("database", "records")
 FIELD = "definition"
 
@@ -136,9 +135,9 @@ def _validated(data: dict[str, Any]) -> LeagueConfig:
 
 
 def _bounded_schedule(config: LeagueConfig) -> list[ScheduledGame]:
-    """The schedule, refused before it is built when it would pass :data:`MAX_GAMES` games."""
+    """The schedule, refused before it is built when it would pass MAX_HOSTED_GAMES games."""
     _, games = config.schedule_size()
-    if games > MAX_GAMES:
+    if games > MAX_HOSTED_GAMES:
         key = "games" if config.games is not None else "games_per_table"
-        raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_GAMES:,} games in a league, not {games:,}")
+        raise InvalidArgument(f"{FIELD}.{key}", f"at most {MAX_HOSTED_GAMES:,} games in a league, not {games:,}")
     return league_schedule(config, Deals.public(config.seed or 0))  # for its seats and size: seeds come at creation

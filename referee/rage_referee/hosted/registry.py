@@ -23,7 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..league.schema import create_tables, schema_change
-from .checks import MAX_BOTS, MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS
+from ..limits import MAX_HOSTED_BOTS
+from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
 ENTRY_ENTRANT = "entry"
@@ -305,8 +306,8 @@ class Registry:
 
     @staticmethod
     def _check_room(session: Session, entrant: str) -> None:
-        if (session.scalar(select(func.count()).select_from(BotRow)) or 0) >= MAX_BOTS:
-            raise ResourceExhausted(f"the referee holds {MAX_BOTS} bots already")
+        if (session.scalar(select(func.count()).select_from(BotRow)) or 0) >= MAX_HOSTED_BOTS:
+            raise ResourceExhausted(f"the referee holds {MAX_HOSTED_BOTS} bots already")
         if not entrant:
             return
         held = session.scalar(select(func.count()).select_from(BotRow).where(BotRow.entrant == entrant))

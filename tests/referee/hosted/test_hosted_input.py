@@ -371,7 +371,7 @@ def test_bench_create_league_plays_its_default_and_refuses_past_the_limit_in_one
     from rage_referee.bench.stall import league_games
     from rage_referee.cli import app
     from rage_referee.cli.bench import create_league_command
-    from rage_referee.hosted.definition import MAX_GAMES
+    from rage_referee.limits import MAX_HOSTED_GAMES as MAX_GAMES
     from typer.testing import CliRunner
 
     default = inspect.signature(create_league_command).parameters["games"].default
