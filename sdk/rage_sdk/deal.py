@@ -79,7 +79,7 @@ def shuffled(deck: tuple[int, ...], seed: int, round_number: int) -> list[int]:
         raise ValueError(f"seed must be a non-negative integer, not {seed}")
     size = len(deck)
     stream = hashlib.shake_256(f"rage-deal/1:{seed}:{round_number}".encode("ascii")).digest(8 * size)
-    keys = _keys_of(size).unpack(stream)
+    keys: tuple[int, ...] = _keys_of(size).unpack(stream)
     cards = list(deck)
     for i in range(size - 1, 0, -1):
         j = keys[i] % (i + 1)

@@ -304,7 +304,7 @@ def _table(ruleset: Ruleset, players: int) -> _Table:
 def _action(action: object) -> Action:
     """``action``, a :class:`Bid` or a :class:`Play`; anything else is a caller's slip, told in one line with
     what it likely meant (a bare number for a bid, a card or its token for a play)."""
-    if isinstance(action, Bid | Play):
+    if isinstance(action, (Bid, Play)):  # a tuple: `Bid | Play` would build a union object at every call
         return action
     given = repr(action) if action is None or isinstance(action, Card) else f"the {type(action).__name__} {action!r}"
     if type(action) is int:
@@ -692,11 +692,11 @@ class GameState:
         seat, card, code = self.to_move, play.card.id, play.code
         hand = self.hands[seat]
         index = hand.index(card)
-        del hand[index]
+        hand.pop(index)
         trick = self.trick
         trick.append(self._table.seated[seat][code])
         if card < NUM_COLOURED:
-            del self._hand_plays[seat][index]
+            self._hand_plays[seat].pop(index)
             self._lead_to(seat, card >> 4, code)
         else:
             self._action_plays[seat] = self._held_action_plays(hand) if hand and hand[-1] >= NUM_COLOURED else _NO_PLAYS
@@ -847,7 +847,10 @@ class GameState:
 
         :raises TypeError: ``action`` is no :class:`Bid` or :class:`Play`, or ``seat`` no seat number.
         """
-        action = _action(action)
+        return self._violation(_action(action), seat)
+
+    def _violation(self, action: Action, seat: object) -> str | None:
+        """:meth:`violation` of an ``action`` known to be a :class:`Bid` or a :class:`Play`."""
         if seat is not None and type(seat) is not int:
             raise TypeError(f"seat is a seat number, 0 to {self.players - 1}, not {seat!r}")
         phase = self.phase
@@ -882,8 +885,8 @@ class GameState:
         :raises IllegalActionError: naming the rule, if the action is not legal now.
         :raises TypeError: ``action`` is no :class:`Bid` or :class:`Play`, or ``seat`` no seat number.
         """
-        reason = self.violation(action, seat)
-        assert isinstance(action, Bid | Play)  # violation() raised for anything else
+        action = _action(action)
+        reason = self._violation(action, seat)
         if reason is not None:
             phase = self.phase
             wrong_kind = (phase is Phase.PLAY and type(action) is not Play) or (
