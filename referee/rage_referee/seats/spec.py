@@ -25,7 +25,7 @@ from rage_sdk.server import is_unix_address
 from ..text import name_text
 
 SUBMISSION = "submission:"
-_ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
+_ADDRESS = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d+)$")
 IN_PROCESS = re.compile(r"^(?P<path>\S+\.py):(?P<name>[A-Za-z_]\w*)$")
 
 
@@ -75,6 +75,10 @@ class BotSpec:
             problem = command_problem(target)
             if problem:
                 raise BotSpecError(f"bot {name_text(name)!r}: {target!r} is no command line: {problem}")
+        if kind is BotKind.ADDRESS and not is_unix_address(target):
+            port = int(target.rpartition(":")[2])
+            if not 1 <= port <= 65535:  # gRPC would take the port modulo 65536: a second seat of another bot's
+                raise BotSpecError(f"bot {name_text(name)!r}: {target!r}: the port must be 1-65535, not {port}")
         return BotSpec(name, target, kind, folder)
 
 
@@ -92,8 +96,8 @@ def seat_address(target: str, resolve: bool = True) -> str:
     ``localhost``) as :data:`LOOPBACK`."""
     if is_unix_address(target):
         return f"unix:{os.path.realpath(target.removeprefix('unix:'))}"
-    host, _, port = target.rpartition(":")
-    host = host.strip("[]").rstrip(".").lower()
+    host, _, port_text = target.rpartition(":")
+    host, port = host.strip("[]").rstrip(".").lower(), int(port_text)
     try:
         ips = [ipaddress.ip_address(host)]
     except ValueError:

@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 import pytest
 from rage_referee.seats import BotSpec
-from rage_referee.seats.spec import seat_address, shared_seat
+from rage_referee.seats.spec import BotSpecError, seat_address, shared_seat
 from rage_sdk.pb import referee_pb2 as pb
 
 from tests.conftest import require
@@ -90,6 +90,26 @@ def test_every_way_of_writing_this_machine_is_one_host(other: str) -> None:
     refused = shared_seat(specs)
     assert refused is not None and refused.startswith(f"bots 'a' and 'b' are both at {host}:47900"), refused
     assert shared_seat([specs[0], BotSpec.of("b", f"{host}:47901")]) is None
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "95659", "0095659"])
+def test_a_port_outside_1_to_65535_is_refused_naming_the_bot(port: str) -> None:
+    """gRPC took 127.0.0.1:95659 as port 95659 - 65536 = 30123: a bot given there and at :30123 held two seats."""
+    with pytest.raises(BotSpecError) as refused:
+        BotSpec.of("a", f"127.0.0.1:{port}")
+    assert str(refused.value) == f"bot 'a': '127.0.0.1:{port}': the port must be 1-65535, not {int(port)}"
+
+
+def test_rage_match_refuses_a_port_past_65535_in_one_line(tmp_path: Path) -> None:
+    bots = ["--bot", "a=127.0.0.1:30123", "--bot", "b=127.0.0.1:95659", "--logs", str(tmp_path / "logs")]
+    result = rage("match", *bots, "--games", "1")
+    assert result.exit_code == 2
+    assert flat(result.output) == "bot 'b': '127.0.0.1:95659': the port must be 1-65535, not 95659"
+
+
+def test_a_port_with_leading_zeros_is_the_same_seat() -> None:
+    specs = [BotSpec.of("a", "127.0.0.1:3012"), BotSpec.of("b", "127.0.0.1:03012")]
+    assert shared_seat(specs) is not None
 
 
 def test_an_ipv4_address_written_as_ipv6_is_itself() -> None:
