@@ -14,7 +14,7 @@ import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, model_validator
 
@@ -114,6 +114,13 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 
 OPTION_NAMES: Final = tuple(PRESETS["amigo"])
 
+MAX_ROUNDS: Final = 100
+"""The most entries ``rounds`` may have."""
+MAX_POINTS: Final = 10_000
+"""The largest size of a points option (``points_per_trick``, ``bid_hit``, ...): with at most
+:data:`MAX_ROUNDS` rounds, every score of a game fits the protocol's 32-bit numbers."""
+Points = Annotated[StrictInt, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
+
 
 class RulesetError(ValueError):
     """A ruleset that ``rules.md`` does not allow, or a table it cannot seat."""
@@ -131,17 +138,19 @@ class Ruleset(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
 
     preset: PresetName
-    rounds: tuple[StrictInt, ...] = Field(min_length=1, description="cards dealt in each round, in order")
+    rounds: tuple[StrictInt, ...] = Field(
+        min_length=1, max_length=MAX_ROUNDS, description="cards dealt in each round, in order"
+    )
     notrump_scope: NotrumpScope
     change_mode: ChangeMode
     wild_tie: WildTie
     wild_declares_value: StrictBool
     action_cards_anytime: StrictBool
     first_action_of_kind_only: StrictBool
-    points_per_trick: StrictInt
-    bid_hit: StrictInt
-    bid_zero_hit: StrictInt
-    bid_miss: StrictInt
+    points_per_trick: Points
+    bid_hit: Points
+    bid_zero_hit: Points
+    bid_miss: Points
     sweep: Sweep
     sweep_in_one_card_round: StrictBool
     plus_minus_one: StrictBool

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 from rage_sdk.cards import Card, Colour
-from rage_sdk.rules import Ruleset, RulesetError
+from rage_sdk.rules import EDITIONS, MAX_POINTS, MAX_ROUNDS, Ruleset, RulesetError
 from rage_sdk.state import GameState
 
 from tests.helpers.rules import tokens
@@ -194,9 +194,21 @@ def test_a_ruleset_is_checked_once_and_cannot_change_after() -> None:
         ({"round": [1]}, "unknown option 'round' (did you mean rounds?)"),
         ({"rounds": [0]}, "rounds: every round deals at least 1 card"),
         ({"rounds": "3"}, "rounds: Input should be a valid tuple"),
+        ({"rounds": [1] * 101}, "rounds: Tuple should have at most 100 items after validation, not 101"),
+        ({"bid_hit": 10**9}, "bid_hit: Input should be less than or equal to 10000"),
+        ({"bid_miss": -(10**40)}, "bid_miss: Input should be greater than or equal to -10000"),
+        ({"points_per_trick": 10_001}, "points_per_trick: Input should be less than or equal to 10000"),
     ],
 )
 def test_a_bad_override_is_told_in_one_line_naming_it(overrides: dict[str, object], message: str) -> None:
     with pytest.raises(RulesetError) as raised:
         Ruleset.of("amigo", **overrides)
     assert str(raised.value) == message
+
+
+def test_every_score_a_ruleset_allows_fits_the_protocols_32_bit_numbers() -> None:
+    """bid_hit = 10**9 made a game's totals overflow the sint32 fields sent to bots: the game was lost."""
+    cards = max(len(edition.deck) // edition.min_players for edition in EDITIONS.values())
+    action_points = 5 * max(edition.plus5 for edition in EDITIONS.values())
+    worst_round = 2 * (cards * MAX_POINTS + action_points + MAX_POINTS)  # a sweep doubling the round
+    assert MAX_ROUNDS * worst_round < 2**31
