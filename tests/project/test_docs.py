@@ -178,3 +178,11 @@ def test_every_rage_command_of_the_pages_exists_with_its_options(page: str) -> N
             option = word.split("=", 1)[0]
             if option.startswith("--"):
                 assert option in options, f"{page}: {line!r}: rage {command.name} has no {option}"
+
+
+def test_the_league_how_to_shows_the_example_league_file_as_it_is() -> None:
+    """The page's copy ran its bots as ``python examples/...``, from a folder the commands do not start in."""
+    page = (ROOT / "docs" / "how-to" / "league.md").read_text()
+    shown = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    example = (ROOT / "examples" / "league.toml").read_text()
+    assert shown == example[example.index("name = ") :]
