@@ -3,7 +3,8 @@
 What the SDK says of the bot's failures (a line each, and its traceback) goes to the bot's log, as a
 launched bot's stderr does, not to the referee's terminal: a bot failing every decision wrote
 thousands of tracebacks over the referee's own lines. What the bot prints goes there too (:func:`bot_output`),
-never into the referee's stdout (``rage match --json`` gave no JSON). The log is made at its first line.
+never into the referee's stdout (``rage match --json`` gave no JSON), and what it writes to stderr, never raw onto the
+organizer's terminal. The log's folder is made before the bot is loaded; the log at its first line.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib.util
 import io
 import sys
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -21,8 +23,9 @@ from rage_sdk.bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of
 from rage_sdk.pb import bot_pb2 as pb
 
 from ..faults import FaultKind
+from ..text import bot_text
 from .connection import Answer, BotIdentity, Connection, Key
-from .errors import ConnectionLost
+from .errors import ConnectionLost, HandshakeError
 from .spec import IN_PROCESS, BotSpecError
 
 
@@ -120,11 +123,14 @@ class LocalConnection(Connection):
         return True
 
 
-def bot_output(failures: FailureLog | None) -> contextlib.redirect_stdout[io.TextIOBase | TextIO]:
-    """While an in-process bot's code runs, its ``print()`` goes where its failures are told (the referee's
-    stderr when there is no log). Safe with several such bots: each one's code runs on the loop's thread with
-    no await in it, so no other bot's code runs until the stdout is given back."""
-    return contextlib.redirect_stdout(failures or sys.stderr)
+@contextlib.contextmanager
+def bot_output(failures: FailureLog | None) -> Iterator[None]:
+    """While an in-process bot's code runs, what it prints or writes to stderr goes where its failures are told
+    (the referee's stderr when there is no log). Safe with several such bots: each one's code runs on the loop's
+    thread with no await in it, so no other bot's code runs until stdout and stderr are given back."""
+    target: io.TextIOBase | TextIO = failures or sys.stderr
+    with contextlib.redirect_stdout(target), contextlib.redirect_stderr(target):
+        yield
 
 
 def _failure(error: BaseException) -> str:
@@ -146,6 +152,17 @@ class FailureLog(io.TextIOBase):
         self.path = path
         self._file: io.TextIOWrapper | None = None
 
+    def make_folder(self) -> None:
+        """Make the log's folder, as a launched bot's is made before it starts.
+
+        :raises HandshakeError: the folder cannot be made (it is a file, or not writable).
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            reason = "not a folder" if isinstance(error, FileExistsError | NotADirectoryError) else error.strerror
+            raise HandshakeError(f"cannot write the bot's log {self.path}: {reason or error}") from None
+
     def write(self, text: str) -> int:
         if self._file is None:
             try:
@@ -154,11 +171,11 @@ class FailureLog(io.TextIOBase):
                 when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
                 self._file.write(f"\n=== {when}: the referee runs this bot in its own process\n")
             except OSError:
-                return sys.stderr.write(text)
+                return _on_stderr(text)
         try:
             return self._file.write(text)
         except OSError:
-            return sys.stderr.write(text)
+            return _on_stderr(text)
 
     def flush(self) -> None:
         if self._file is not None:
@@ -171,3 +188,9 @@ class FailureLog(io.TextIOBase):
         if file is not None:
             with contextlib.suppress(OSError):
                 file.close()
+
+
+def _on_stderr(text: str) -> int:
+    """Tell the referee's stderr what a log that cannot be written was told, each line escaped and capped."""
+    sys.stderr.write("".join(f"{bot_text(line)}\n" for line in text.splitlines()))
+    return len(text)

@@ -70,6 +70,7 @@ def log_file_name(name: str) -> str:
 @register(BotKind.MODULE)
 async def in_process(seat: Seat) -> Connection:
     failures = FailureLog(log_path(seat))
+    failures.make_folder()
     with bot_output(failures):  # what the bot's file prints as it is loaded
         bot_class = load_bot_class(seat.spec.target, seat.spec.folder)
     return LocalConnection(bot_class, failures)

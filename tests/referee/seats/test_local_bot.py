@@ -223,3 +223,46 @@ def test_an_in_process_bots_prints_go_to_its_log_not_the_referees_output(tmp_pat
         log = (tmp_path / f"{name}.log").read_text()
         assert "loading the printer\n" in log, log
         assert "printer bids 0\n" in log, log
+
+
+SHOUTER = """
+import sys
+from rage_sdk import Bot, Play, SeatView
+
+class Shouter(Bot):
+    def bid(self, view: SeatView) -> int:
+        sys.stderr.write("\\x1b[2J\\x1b[31mshouter bids\\n")
+        return min(view.legal_bids)
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+"""
+
+
+def test_what_an_in_process_bot_writes_to_stderr_goes_to_its_log_not_the_referees_terminal(tmp_path: Path) -> None:
+    """Its sys.stderr writes, escape codes and all, reached the organizer's terminal raw."""
+    bot = tmp_path / "shouter.py"
+    bot.write_text(SHOUTER)
+    result = runner.invoke(
+        app, ["match", f"--bot=s={bot}:Shouter", f"--bot=g={GREEDY}", "--games=1", f"--logs={tmp_path}"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "shouter" not in result.output and "\x1b[2J" not in result.output
+    assert "\x1b[2J\x1b[31mshouter bids\n" in (tmp_path / "s.log").read_text()
+
+
+@pytest.mark.parametrize("bots", [["s={bot}:Shouter", f"g={GREEDY}"], ["s=python {bot}", f"g={GREEDY}"]])
+def test_a_log_folder_that_cannot_be_made_refuses_an_in_process_bot_as_a_launched_one(
+    tmp_path: Path, bots: list[str]
+) -> None:
+    """A launched bot was refused in one line; an in-process one played on, its output on the terminal."""
+    bot = tmp_path / "shouter.py"
+    bot.write_text(SHOUTER + SERVED.replace("Exiter", "Shouter"))
+    (tmp_path / "logs").write_text("a file")
+    options = [f"--bot={spec.format(bot=bot)}" for spec in bots]
+    result = runner.invoke(app, ["match", *options, "--games=1", f"--logs={tmp_path / 'logs'}"])
+    assert result.exit_code != 0
+    assert f"s: cannot write the bot's log {tmp_path / 'logs' / 's.log'}: not a folder" in " ".join(
+        result.output.split()
+    )
+    assert "shouter" not in result.output
