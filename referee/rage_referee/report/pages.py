@@ -127,7 +127,7 @@ def render_index(league: League) -> str:
             league=league,
             own=None,
             rows=league.rows,
-            forfeits={name: bot.forfeits for name, bot in league.bots.items()},
+            forfeited={name: bot.forfeited_games for name, bot in league.bots.items()},
             cells=cells,
             pairs=pair_cells,
             few_sets=few_sets_note(len({game.set_id for game in league.games})) if league.games else None,
