@@ -96,9 +96,6 @@ class League:
     """Each bot's memory audit (:mod:`..league.audit`); none for a running league's point estimates."""
     collusion: Sequence[CollusionRow] = ()
     """Every ordered pair's collusion test (:mod:`..league.collusion`)."""
-    played: int | None = None
-    """Games stored, those of duplicate sets still being played (not shown) included; none: every game is shown.
-    A live page's count, as its event stream counts them."""
     ladder: bool = False
     """A hosted ladder's pages: its front page is its leaderboard (and final), with no crosstable nor history."""
     forfeits: Forfeits = Forfeits.UNRATED
