@@ -40,6 +40,8 @@ HELPERS = 2
 """Threads the pages hand their slow work to (reading games, rendering, replays)."""
 LOG_EVERY = 10.0
 """Seconds between two log lines of one cause."""
+MIN_WAIT = 0.01
+"""Seconds a request in debt waits before the budget is looked at again, at least."""
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -168,7 +170,9 @@ class CpuShare:
 
     The pages' thread's CPU time (:func:`time.thread_time`: parsing, routing, rendering) and that of
     the work it hands its helper threads (:class:`ChargedExecutor`) are paid from a budget that fills
-    at ``share`` seconds a second, up to ``burst``.
+    at ``share`` seconds a second, up to ``burst``. Requests wait their turn in the order they came, one
+    looking at the budget at a time, at most every :data:`MIN_WAIT` seconds: a look is paid from it too,
+    and many requests looking often spent what it regained.
     """
 
     def __init__(self, share: float = CPU_SHARE, burst: float = 0.05) -> None:
@@ -177,6 +181,7 @@ class CpuShare:
         self._wall = time.monotonic()
         self._cpu: float | None = None  # the pages' thread's, from its first wait
         self._lock = threading.Lock()
+        self._turn = asyncio.Lock()  # fair: the waiting requests go in the order they came
 
     def charge(self, seconds: float) -> None:
         """CPU time spent for the pages on another thread."""
@@ -184,17 +189,19 @@ class CpuShare:
             self.budget -= seconds
 
     async def wait(self) -> None:
-        """Return once the budget is not in debt (called on the pages' thread)."""
-        while True:
-            wall, cpu = time.monotonic(), time.thread_time()
-            with self._lock:
-                spent = 0.0 if self._cpu is None else cpu - self._cpu
-                self.budget = min(self.burst, self.budget + (wall - self._wall) * self.share - spent)
-                self._wall, self._cpu = wall, cpu
-                debt = -self.budget
-            if debt <= 0:
-                return
-            await asyncio.sleep(debt / self.share)
+        """Return once the budget is not in debt, this request's turn come (called on the pages' thread)."""
+        async with self._turn:
+            while (debt := self._debt()) > 0:
+                await asyncio.sleep(max(debt / self.share, MIN_WAIT))
+
+    def _debt(self) -> float:
+        """The budget's debt now, the pages' thread's CPU time since the last look paid from it."""
+        wall, cpu = time.monotonic(), time.thread_time()
+        with self._lock:
+            spent = 0.0 if self._cpu is None else cpu - self._cpu
+            self.budget = min(self.burst, self.budget + (wall - self._wall) * self.share - spent)
+            self._wall, self._cpu = wall, cpu
+            return -self.budget
 
 
 class WithinShare:

@@ -197,8 +197,9 @@ class LivePages:
         self.home = home
         """The referee's loop: the event hub and the standings are asked there."""
         self._snapshots: dict[str, Snapshot] = {}
-        self._shown: dict[str, tuple[int, int]] = {}
-        """Each league's count of stored games, and of those shown (their duplicate sets whole), as last read."""
+        self._shown: dict[str, tuple[tuple[int, bool], int]] = {}
+        """Each league's count of stored games and whether it was over, and its count of games shown (their
+        duplicate sets whole), as last read."""
         self._renders: dict[str, asyncio.Lock] = {}
         self._builds: dict[str, asyncio.Lock] = {}
         self._finals: dict[str, int] = {}
@@ -242,7 +243,6 @@ class LivePages:
                 intervals=table.intervals,
                 audits=table.audits,
                 collusion=table.collusion,
-                played=len(stored),
                 ladder=is_ladder(entry.definition),
                 forfeits=forfeits,
             )
@@ -286,13 +286,15 @@ class LivePages:
         return self.contest.store.count(entry.league_id) + (0 if final is None else self.contest.store.count(final))
 
     async def shown_count(self, entry: LeagueEntry) -> int:
-        """How many of the league's games are shown now (their duplicate sets whole): read once for every
-        page while no game is stored."""
-        count = self.contest.store.count(entry.league_id)
+        """How many of the league's games are shown now (their duplicate sets whole, or the league over): the
+        only count of its games the pages give anyone. Read once for every page while no game is stored and
+        the league is not over."""
+        release = release_of(entry)
+        count = (self.contest.store.count(entry.league_id), release.over)
         cached = self._shown.get(entry.name)
         if cached is None or cached[0] != count:
             games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
-            cached = self._shown[entry.name] = (len(games), len(release_of(entry).released(games)))
+            cached = self._shown[entry.name] = ((len(games), release.over), len(release.released(games)))
         return cached[1]
 
     async def game(self, request: Request, index: int) -> tuple[LeagueEntry, League, FinishedGame]:
@@ -364,7 +366,6 @@ class LivePages:
                 intervals=league.intervals,
                 audits=league.audits,
                 collusion=league.collusion,
-                played=league.played,
                 ladder=league.ladder,
                 forfeits=league.forfeits,
             )
@@ -510,9 +511,9 @@ class LivePages:
 
         return await self.cached(snapshot, key, render)
 
-    def leagues_page(self) -> str:
-        registry = self.contest.registry
-        leagues = [(entry, self.contest.store.count(entry.league_id)) for entry in registry.leagues()]
+    async def leagues_page(self) -> str:
+        """The list of leagues, each with the games shown of it (:meth:`shown_count`)."""
+        leagues = [(entry, await self.shown_count(entry)) for entry in self.contest.registry.leagues()]
         return environment().get_template("plain.html").render(leagues=leagues)
 
     async def events(self, request: Request) -> EventSourceResponse:
@@ -541,8 +542,8 @@ class LivePages:
                     league_id = self._final_league(entry) if data.get("final") else entry.league_id
                     if "game" in data and release.waiting(store.set_games(league_id or 0, data["game"])):
                         continue  # shown once its duplicate set is stored whole, by the page drawn then
-                    if kind == "game_finished" and not data["final"]:
-                        data["games_done"] = await self.shown_count(entry)
+                    if kind in ("game_finished", "status_changed") and not data.get("final"):
+                        data["games_done"] = await self.shown_count(entry)  # the games of whole sets alone
                     yield {"event": kind, "data": json.dumps(data)}
             finally:
                 home.call(lambda: hub.unsubscribe(watcher))
@@ -554,10 +555,11 @@ class LivePages:
 
 
 def _event_data(event: Any, kind: str) -> dict[str, Any]:
-    """What a page shows of a league event (as ``Watch`` shows it to every token)."""
+    """What a page shows of a league event (as ``Watch`` shows it to every token), but for its count of games
+    (the stream's own: the games shown)."""
     if kind == "game_finished":
         game = event.game_finished
-        return {"game": game.game, "games_done": game.games_done, "seats": [capped(s, 60) for s in game.seats],
+        return {"game": game.game, "seats": [capped(s, 60) for s in game.seats],
                 "totals": list(game.totals), "places": list(game.places), "faults": game.faults,
                 "final": game.final}  # fmt: skip
     if kind == "bot_faulted":
@@ -570,7 +572,7 @@ def _event_data(event: Any, kind: str) -> dict[str, Any]:
     if kind == "status_changed":
         changed = event.status_changed
         status = next((name for name, value in STATUS.items() if value == changed.status), None)
-        return {"status": status.value if status else "unknown", "games_done": changed.games_done}
+        return {"status": status.value if status else "unknown"}
     return {}
 
 
@@ -637,7 +639,7 @@ def create_app(contest: Contest, home: Home) -> Starlette:
 
     async def leagues(request: Request) -> Response:
         async def page() -> Response:
-            return HTMLResponse(pages.leagues_page())
+            return HTMLResponse(await pages.leagues_page())
 
         return await guarded(request, page)
 

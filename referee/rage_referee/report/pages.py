@@ -96,9 +96,6 @@ class League:
     """Each bot's memory audit (:mod:`..league.audit`); none for a running league's point estimates."""
     collusion: Sequence[CollusionRow] = ()
     """Every ordered pair's collusion test (:mod:`..league.collusion`)."""
-    played: int | None = None
-    """Games stored, those of duplicate sets still being played (not shown) included; none: every game is shown.
-    A live page's count, as its event stream counts them."""
     ladder: bool = False
     """A hosted ladder's pages: its front page is its leaderboard (and final), with no crosstable nor history."""
     forfeits: Forfeits = Forfeits.UNRATED
@@ -127,7 +124,7 @@ def render_index(league: League) -> str:
             league=league,
             own=None,
             rows=league.rows,
-            forfeits={name: bot.forfeits for name, bot in league.bots.items()},
+            forfeited={name: bot.forfeited_games for name, bot in league.bots.items()},
             cells=cells,
             pairs=pair_cells,
             few_sets=few_sets_note(len({game.set_id for game in league.games})) if league.games else None,

@@ -112,7 +112,8 @@ class BotRecord:
     """Cards dealt -> [rounds bid exactly, rounds]."""
     faults: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """(game index, fault) in game order."""
-    forfeits: int = 0
+    forfeited_games: int = 0
+    """Games in which the referee played for the bot, at least in part, after it was forfeited."""
 
     def accuracy(self) -> list[tuple[int, int, int]]:
         """(cards dealt, rounds bid exactly, rounds), biggest rounds first."""
@@ -149,16 +150,16 @@ def bot_records(games: Sequence[FinishedGame]) -> dict[str, BotRecord]:
     """Every bot's :class:`BotRecord`, by name."""
     records: dict[str, BotRecord] = {}
     for game in sorted(games, key=lambda g: g.index):
+        forfeited = game.figures.forfeited
         for seat, name in enumerate(game.figures.seats):
             bot = records.setdefault(name, BotRecord(name))
             bot.games.append(game)
+            bot.forfeited_games += seat in forfeited
             for size, hit in _round_hits(game.record, seat):
                 tally = bot.bids_by_size.setdefault(size, [0, 0])
                 tally[0] += hit
                 tally[1] += 1
         for fault in game.figures.faults:
             if (faulted := game.figures.bot_at(fault.seat)) is not None:
-                bot = records[faulted]
-                bot.faults.append((game.index, fault.to_json()))  # as the record has it, for the page
-                bot.forfeits += not fault.charged
+                records[faulted].faults.append((game.index, fault.to_json()))  # as the record has it, for the page
     return records

@@ -11,6 +11,7 @@ import contextlib
 import heapq
 import itertools
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,6 +29,9 @@ from .connection import Answer, BotIdentity, Connection, Key
 from .errors import ConnectionLost, HandshakeError, SeatTimeout
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+"""The largest message a bot may send (gRPC refuses a bigger one as it comes, with RESOURCE_EXHAUSTED)."""
+TOO_LARGE = re.compile(r"Received message larger than max \((\d+) vs\. \d+\)")
+"""gRPC's details of a message refused for its size, which they give first."""
 HELLO_TIMEOUT = 5.0
 MAX_BATCH = 64
 """Messages per stream message at most (a restarted bot's messages repeat whole games)."""
@@ -242,7 +246,7 @@ class RemoteConnection(Connection):
             reply = await stub.Hello(request, timeout=HELLO_TIMEOUT)
         except grpc.aio.AioRpcError as error:
             await self.close()
-            raise HandshakeError(f"{self.address}: Hello failed: {_status(error)}") from None
+            raise HandshakeError(f"{self.address}: {_failed(error, 'Hello failed', 'its Hello reply')}") from None
         if reply.protocol_version != wire.PROTOCOL_VERSION:
             await self.close()
             raise HandshakeError(
@@ -339,7 +343,7 @@ class RemoteConnection(Connection):
                     return
             self._fail("the bot closed its stream")
         except grpc.aio.AioRpcError as error:
-            self._fail(f"stream failed: {_status(error)}")
+            self._fail(_failed(error, "stream failed", "its stream message"))
         except asyncio.CancelledError:
             self._fail("stream closed by the referee")
             raise
@@ -420,6 +424,14 @@ class RemoteConnection(Connection):
 def _status(error: grpc.aio.AioRpcError) -> str:
     """A failed call's code and details (the details are the bot's own text)."""
     return f"{error.code().name} {bot_text(error.details() or '')}".strip()
+
+
+def _failed(error: grpc.aio.AioRpcError, call: str, message: str) -> str:
+    """Why ``call`` failed: the bot's ``message`` was refused for its size, in words, or the call's status."""
+    found = TOO_LARGE.search(error.details() or "") if error.code() is grpc.StatusCode.RESOURCE_EXHAUSTED else None
+    if found is None:
+        return f"{call}: {_status(error)}"
+    return f"{message} was larger than {MAX_MESSAGE_BYTES:,} bytes ({int(found[1]):,} bytes)"
 
 
 async def wait_healthy(address: str, timeout: float) -> bool:

@@ -442,6 +442,25 @@ def test_a_bots_name_is_escaped(served: dict[str, str]) -> None:
     assert asyncio.run(greet()).name == "shouter\\x1b[5m\\n"
 
 
+def test_a_hello_reply_past_the_message_size_is_said_in_words(tmp_path: Path) -> None:
+    # the line gave gRPC's status: Hello failed: RESOURCE_EXHAUSTED Stream removed (CLIENT: Received message ...)
+    bots = ["--bot", f"{BAD}={bad_command('bloated.py')}", "--bot", f"first={FIRST_LEGAL}"]
+    result = rage_cli("match", *bots, "--games", "1", "--logs", str(tmp_path))
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(
+        rf"cannot start the match: {BAD}: 127\.0\.0\.1:\d+: its Hello reply was larger than 4,194,304 bytes "
+        r"\(5,242,\d\d\d bytes\)",
+        line,
+    ), line
+
+
+def test_a_stream_message_past_the_message_size_is_said_in_words(served: dict[str, str], tmp_path: Path) -> None:
+    result = match(with_bad(served, bad_command("bloated.py", "--in", "play")), AMIGO, 1, TimeControl(), tmp_path)
+    details = {fault.detail for fault in result.games[0].figures.faults if fault.charged}
+    assert details and all("its stream message was larger than 4,194,304 bytes (5,242," in d for d in details), details
+
+
 def test_one_undecodable_message_costs_one_malformed_fault(served: dict[str, str], tmp_path: Path) -> None:
     """The bot is reconnected, and its later answers count: no timeouts, no forfeit."""
     mangler = bot_module("mangler")

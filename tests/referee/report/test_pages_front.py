@@ -142,3 +142,24 @@ def test_the_pages_wait_while_they_are_over_their_share_of_a_core() -> None:
         return time.monotonic() - started
 
     assert 0.9 <= asyncio.run(waited_after(0.5)) < 3.0  # 0.49 s in debt at half a core: about a second
+
+
+def test_requests_waiting_together_get_through_as_the_share_refills() -> None:
+    # each waiting request polled the budget, and its polls' CPU time was charged to it: requests waiting together
+    # spent about what it regained, and some waited 30 s and more (a browser's page timed out on a 403)
+    share = CpuShare(0.05, burst=0.05)
+
+    async def request() -> None:
+        await share.wait()
+        busy = time.thread_time() + 0.001  # a millisecond's work on the pages' thread
+        while time.thread_time() < busy:
+            pass
+
+    async def twenty_requests() -> float:
+        await share.wait()
+        share.charge(0.1)  # 0.05 s in debt: a second at 5% of a core
+        started = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(*(request() for _ in range(20))), 20)
+        return time.monotonic() - started
+
+    assert asyncio.run(twenty_requests()) < 4  # a second, and 20 ms of work: 0.4 s

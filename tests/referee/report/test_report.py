@@ -70,9 +70,25 @@ def test_rating_history_ends_with_the_fit_of_all_games() -> None:
 
 def test_forfeits_are_read_from_the_faults() -> None:
     timeout, forfeited = (Fault(0, kind, 1, 1, "", "r1") for kind in (FaultKind.TIMEOUT, FaultKind.FORFEITED))
-    faults = (timeout, forfeited, replace(forfeited, seat=1))
-    records = bot_records([game(0, ("a", "b"), (1, 2), faults)])
-    assert (records["a"].forfeits, len(records["a"].faults), records["b"].forfeits) == (1, 2, 1)
+    faults = (timeout, forfeited, forfeited, replace(forfeited, seat=1))
+    records = bot_records([game(0, ("a", "b"), (1, 2), faults), game(1, ("a", "b"), (1, 2), (forfeited,))])
+    assert (records["a"].forfeited_games, len(records["a"].faults), records["b"].forfeited_games) == (2, 4, 1)
+
+
+def test_the_standings_and_a_bot_page_count_its_forfeits_in_games() -> None:
+    # forfeited in 38 games, 30 decisions each: both pages said 1140 forfeits, the decisions the referee took
+    error = Fault(0, FaultKind.BOT_ERROR, 1, 0, "ValueError: no", "b0")
+    forfeited = Fault(0, FaultKind.FORFEITED, 1, 0, "30 faults", "b0")
+    games = [game(k, ("crashy", "b"), (2, 1), (error,) * 10) for k in range(3)]
+    games += [game(k, ("crashy", "b"), (2, 1), (forfeited,) * 30) for k in range(3, 41)]
+    league = League("cup", games, rating_table(games, samples=0))
+    index = [line.split() for line in page_text(render_index(league))]
+    header = next(k for k, line in enumerate(index) if line[:2] == ["#", "bot"])
+    standings = {line[1]: line[-2] for line in index[header + 1 : header + 3]}  # the cell before skill
+    assert standings == {"b": "0", "crashy": "38"}
+    assert index[header][-4:] == ["games", "forfeited", "skill", "memory"]
+    summary = page_text(render_bot(league, "crashy"))[1]
+    assert summary.endswith(", 30 faults, 38 games forfeited."), summary
 
 
 def test_a_bot_page_lists_every_charged_fault_and_says_how_many_forfeited_decisions_it_leaves_out() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import secrets
 import socket
@@ -16,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 from rage_referee.cli import app
+from rage_referee.hosted import messages
+from rage_referee.hosted.registry import LeagueStatus
 from rage_referee.report.live import COOKIE
 from rage_referee.seats import free_port, stop_group
 from typer.testing import CliRunner
@@ -74,10 +78,40 @@ def test_nothing_of_a_set_still_being_played_is_shown(live: Live) -> None:
     listed = get(live, "/leagues/cup/games-001.html", live.entry).text
     assert listed.count("<tr data-game=") == 12 and 'data-game="12"' not in listed
     assert f"<td>{live.games[12].seed}</td>" not in listed and f"<td>{live.games[11].seed}</td>" in listed
-    assert (
-        "17 games (12 shown: a duplicate set once it is whole)" in get(live, "/leagues/cup/index.html", live.entry).text
-    )
     assert get(live, "/leagues/cup/games/00011.public.js", live.entry).status_code == 200  # set 1 is whole
+
+
+def test_the_pages_count_the_games_of_whole_sets_alone(live: Live) -> None:
+    # the list of leagues said 17 / 24 and a league's header 17 games: how far set 2 has gone, to any token
+    for token in (live.entry, live.bot, live.admin):
+        assert "cup running 12 / 24" in page_text(get(live, "/", token).text)
+        count = re.search(r'id="games-count">([^<]*)<', get(live, "/leagues/cup/index.html", token).text)
+        assert count is not None and count[1] == "12 games", count
+    # a league's status event (it is paused, resumed) counted every game stored too, on the page's event stream
+    league = live.contest.registry.league("cup")
+    changed = messages.status_event("cup", league.status, live.contest.store.count(league.league_id), 24)
+    with httpx.Client(base_url=live.base, timeout=20) as client:
+        headers = {"authorization": f"Bearer {live.entry}"}
+        with client.stream("GET", "/leagues/cup/events", headers=headers) as reply:
+            lines = reply.iter_lines()
+            assert json.loads(next(line for line in lines if line.startswith("data:"))[5:])["games_done"] == 12
+            live.loop.call_soon_threadsafe(live.contest.hub.publish, changed)
+            status = next(line for line in lines if line.startswith("data:") and '"status"' in line)
+            lines.close()
+    assert json.loads(status[5:])["games_done"] == 12, status
+
+
+def test_a_league_cancelled_with_a_set_unplayed_counts_every_game_it_stored(live: Live, tmp_path: Path) -> None:
+    # the list of leagues kept the count it read while the league ran, where its pages show every game
+    with live_contest(tmp_path, live.games[:17], shown=17) as cancelled:
+        assert "cup running 12 / 24" in page_text(get(cancelled, "/", cancelled.entry).text)
+
+        async def cancel() -> None:
+            cancelled.contest.registry.set_status("cup", LeagueStatus.CANCELLED)
+
+        asyncio.run_coroutine_threadsafe(cancel(), cancelled.loop).result(10)
+        assert "cup cancelled 17 / 24" in page_text(get(cancelled, "/", cancelled.entry).text)
+        assert "17 games" in get(cancelled, "/leagues/cup/index.html", cancelled.entry).text
 
 
 def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
@@ -87,8 +121,7 @@ def test_the_live_page_updates_when_a_game_finishes(live: Live) -> None:
         context.add_cookies([{"name": COOKIE, "value": live.entry, "domain": host, "path": "/"}])
         page = context.new_page()
         page.goto(f"{live.base}/leagues/cup/index.html")
-        # games stored, as the event stream counts them; set 2 is still being played
-        assert page.locator("#games-count").inner_text() == "17 games (12 shown: a duplicate set once it is whole)"
+        assert page.locator("#games-count").inner_text() == "12 games"  # set 2 is still being played
         assert page.locator("table.games tbody tr").count() == 12
         page.wait_for_function("document.body.dataset.following === 'yes'")  # the event stream is subscribed
         live.finish(replace(live.games[17]))
