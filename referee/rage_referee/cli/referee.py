@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -469,11 +470,25 @@ def submit_command(
         markup=False,
     )
     _show_build(version)
-    if reply.token:
+    built = version.build == pb.BUILD_STATE_OK
+    if reply.token and not built:
+        err.print(_kept_line(source, reply.bot.name, reply.token, referee), markup=False, highlight=False)
+    elif reply.token:
         err.print(f"{reply.bot.name} is a new bot. Its token, shown this once (it alone may submit its new versions):")
+    if reply.token:
         print(reply.token)
-    if version.build != pb.BUILD_STATE_OK:
+    if not built:
         raise typer.Exit(1)
+
+
+def _kept_line(source: Path, name: str, token: str, referee: str) -> str:
+    """What a new bot whose first build failed goes on with, in a line: it is kept, and the commands (with
+    its token, shown this once) that read its build's log and submit it again."""
+    where = f" --token {token}" + ("" if referee == DEFAULT_REFEREE else f" --referee {shlex.quote(referee)}")
+    return (
+        f"{name} is kept, though its first build failed: see why with 'rage referee builds {name} --logs{where}', "
+        f"then submit it again with 'rage referee submit {shlex.quote(str(source))} --name {name}{where}'"
+    )
 
 
 def _show_build(version: pb.VersionInfo) -> None:

@@ -193,6 +193,43 @@ def test_a_build_log_is_its_entrants_to_read_and_another_entrant_is_told_it_is_w
     run(tmp_path, scenario)
 
 
+FAILING_BUILDS = {
+    "exits 3": ("build = 'python -c \"raise SystemExit(3)\"'\n", "exit code 3"),
+    "no such program": ('build = "no-such-builder ."\n', "cannot run no-such-builder: No such file or directory"),
+}
+
+
+@pytest.mark.parametrize("case", list(FAILING_BUILDS))
+def test_a_bot_whose_first_build_fails_is_kept_and_rage_says_how_to_submit_it_again(tmp_path: Path, case: str) -> None:
+    """A first build whose program was not there was an INTERNAL error and the bot was gone; one that failed
+    ended in exit 1 after the bot's token, with no word that the bot was kept nor how to go on."""
+    build, detail = FAILING_BUILDS[case]
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', build))
+
+    async def scenario(hosted: Referee) -> None:
+        where = ["--referee", f"127.0.0.1:{hosted.port}"]
+
+        def submit(token: str) -> Any:
+            return runner.invoke(app, ["referee", "submit", str(folder), "--name", "rnd", "--token", token, *where])
+
+        failed = await asyncio.to_thread(submit, ENTRY)
+        assert failed.exit_code == 1, failed.output
+        token = failed.stdout.strip()
+        assert len(token) > 20 and "\n" not in token
+        assert f"build: {detail} (" in failed.stderr
+        assert failed.stderr.strip().splitlines()[-1] == (
+            f"rnd is kept, though its first build failed: see why with 'rage referee builds rnd --logs --token "
+            f"{token} --referee 127.0.0.1:{hosted.port}', then submit it again with 'rage referee submit {folder} "
+            f"--name rnd --token {token} --referee 127.0.0.1:{hosted.port}'"
+        )
+        assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["rnd"]
+        (folder / "rage-bot.toml").write_text(MANIFEST)
+        again = await asyncio.to_thread(submit, token)
+        assert again.exit_code == 0 and "build: built" in again.stderr, again.output
+
+    run(tmp_path, scenario)
+
+
 def test_the_shared_entry_token_reads_no_bots_build_log_and_each_bots_own_token_does(tmp_path: Path) -> None:
     """Whoever held the shared entry token owned every bot submitted with it: one could read another's build
     logs (its seat views and logs on the pages too), where the docs give that token the public pages alone."""
