@@ -425,7 +425,13 @@ def submit_command(
         typer.Argument(help="The bot: a folder with rage-bot.toml (packed), a .tar.gz or a .zip.", show_default=False),
     ],
     name: Annotated[
-        str, typer.Option("--name", help="The bot's name on the referee.", show_default=False, callback=BOT_NAME)
+        str,
+        typer.Option(
+            "--name",
+            help="The bot's name on the referee: the one its rage-bot.toml gives.",
+            show_default=False,
+            callback=BOT_NAME,
+        ),
     ],
     owner: Annotated[str, typer.Option(help="Who enters the bot (a new bot).", callback=at_most(MAX_OWNER))] = "",
     referee: RefereeOption = DEFAULT_REFEREE,

@@ -36,6 +36,7 @@ from rage_referee.league.ratings import RatingRow
 from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 
+from tests.helpers.hosted import pack_as
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -173,7 +174,7 @@ def test_idle_uploads_of_one_entrant_leave_another_entrants_upload_through(
 ) -> None:
     monkeypatch.setattr(hosted_submissions, "MAX_UPLOADS", 4)
     monkeypatch.setattr(hosted_submissions, "CHUNK_SECONDS", 60.0)  # the idle ones stay to the end
-    code = pack(bot_folder(tmp_path / "bot"))
+    code = pack_as(bot_folder(tmp_path / "bot"), "b1")
 
     async def nothing() -> AsyncIterator[pb.SubmitBotChunk]:
         await asyncio.Event().wait()
@@ -307,18 +308,18 @@ def test_deleting_a_version_frees_its_place(tmp_path: Path, monkeypatch: pytest.
 
 def test_an_entrants_bots_share_its_versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hosted_submissions, "MAX_ENTRANT_VERSIONS", 2)
-    code = pack(bot_folder(tmp_path / "bot"))
+    code = {name: pack_as(bot_folder(tmp_path / name), name) for name in ("x", "y", "z", "house")}
 
     async def scenario(hosted: Referee) -> None:
         alice, bob = await add_entrant(hosted, "alice"), await add_entrant(hosted, "bob")
         for name in ("x", "y"):
-            await hosted.submit(name, code, alice)
-        assert await hosted.refusal("z", code, alice) == (
+            await hosted.submit(name, code[name], alice)
+        assert await hosted.refusal("z", code["z"], alice) == (
             EXHAUSTED,
             "name: the entrant's bots keep 2 versions, the most one entrant's may: delete one first",
         )
-        await hosted.submit("z", code, bob)
-        await hosted.submit("house", code, ADMIN)  # the organizer's bots belong to no entrant
+        await hosted.submit("z", code["z"], bob)
+        await hosted.submit("house", code["house"], ADMIN)  # the organizer's bots belong to no entrant
 
     run(tmp_path, scenario)
 
