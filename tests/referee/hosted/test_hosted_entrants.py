@@ -99,6 +99,30 @@ def test_the_admin_adds_lists_and_disables_entrants_whose_tokens_are_then_refuse
     run(tmp_path, scenario)
 
 
+def test_an_entrant_name_differing_from_one_taken_only_in_case_or_width_is_taken(tmp_path: Path) -> None:
+    """``Ann`` was a second entrant beside ``ann`` (and ``Entry`` beside the entry token's ``entry``): names the
+    standings and pages show alike, and an entrant signing up could pass for another."""
+
+    async def scenario(hosted: Referee) -> None:
+        await add_entrant(hosted, "ann")
+        hosted.contest.registry.add_entrant("\uff22\uff45\uff41", token_hash("bea-token-0123456789"))  # fullwidth Bea
+        for name, method, token, taken in [
+            ("Ann", "AddEntrant", ADMIN, "ann"),
+            ("ANN", "SignUp", ENTRY, "ann"),
+            ("Entry", "SignUp", ENTRY, "entry"),
+            ("bea", "AddEntrant", ADMIN, "\uff22\uff45\uff41"),
+        ]:
+            assert await refusal(hosted, method, pb.AddEntrantRequest(name=name), token) == (
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"name: an entrant named {taken!r} exists already, the same name as {name!r} "
+                "(names are compared without case or width)",
+            )
+        listed = await hosted.call("ListEntrants", pb.ListEntrantsRequest())
+        assert [entrant.name for entrant in listed.entrants] == ["entry", "ann", "\uff22\uff45\uff41"]
+
+    run(tmp_path, scenario)
+
+
 def test_the_entry_token_signs_up_entrants_of_their_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "MAX_BOTS_PER_ENTRANT", 1)
     monkeypatch.setattr(registry, "MAX_ENTRANTS", 3)
