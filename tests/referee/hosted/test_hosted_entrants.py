@@ -24,7 +24,7 @@ import grpc
 import pytest
 from rage_referee.hosted import events, registry
 from rage_referee.hosted import submissions as hosted_submissions
-from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.addresses import LOOPBACK, AllowList, callable_address
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.build_queue import BuildQueue
 from rage_referee.hosted.contest import Contest
@@ -36,7 +36,7 @@ from rage_referee.league.ratings import RatingRow
 from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 
-from tests.helpers.hosted import pack_as
+from tests.helpers.hosted import ipv6_loopback, pack_as
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -225,6 +225,33 @@ def test_idle_uploads_of_one_entrant_leave_another_entrants_upload_through(
         await asyncio.wait(waiting)
 
     run(tmp_path, scenario)
+
+
+def test_a_bot_at_the_referees_own_address_however_written_is_refused(tmp_path: Path) -> None:
+    """A bot registered at the referee's own port (a slip for the bot's) was taken: each of its games then
+    called the referee's service for a bot's, and failed."""
+
+    async def scenario(hosted: Referee) -> None:
+        port = hosted.port
+        written = [f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"127.0.0.1:00{port}"]
+        written += [f"[::ffff:127.0.0.1]:{port}", f"127.0.0.2:{port}"]
+        written += [f"[::1]:{port}", f"[0:0::1]:{port}"] if ipv6_loopback() else []
+        token = await register(hosted, "moved", ENTRY)
+        for address in written:
+            said = f"address: {address} is this referee's own address: give the one your bot serves on"
+            request = pb.RegisterBotRequest(name="self", address=address)
+            assert await refusal(hosted, "RegisterBot", request, ENTRY) == (grpc.StatusCode.INVALID_ARGUMENT, said)
+            update = pb.UpdateBotRequest(name="moved", address=address)
+            assert await refusal(hosted, "UpdateBot", update, token) == (grpc.StatusCode.INVALID_ARGUMENT, said)
+        assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["moved"]
+        await hosted.call("RegisterBot", pb.RegisterBotRequest(name="next", address=f"127.0.0.1:{port % 65535 + 1}"))
+
+    run(tmp_path, scenario)
+
+
+def test_a_host_name_the_referee_allows_is_called_at_its_port_without_leading_zeros() -> None:
+    """An allowed host name was called as written, so localhost:050050 was another seat than localhost:50050."""
+    assert asyncio.run(callable_address("LocalHost:050050", AllowList.parse(["localhost"]))) == "LocalHost:50050"
 
 
 # --------------------------------------------------------------------------- builds
