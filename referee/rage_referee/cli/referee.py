@@ -23,6 +23,7 @@ from ..limits import (
     MAX_ADDRESS,
     MAX_BOT_NAME,
     MAX_GAMES,
+    MAX_GRACE_SECONDS,
     MAX_HOSTED_BOTS,
     MAX_HOSTED_GAMES,
     MAX_LEAGUE_NAME,
@@ -30,7 +31,14 @@ from ..limits import (
     MAX_TOKEN_LENGTH,
     MAX_VERSION,
 )
-from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS, MOST_CONNECTIONS
+from ..report.listening import (
+    HEADER_TIMEOUT,
+    LEAST_HEADER_TIMEOUT,
+    MAX_CONNECTIONS,
+    MAX_PER_ADDRESS,
+    MOST_CONNECTIONS,
+    MOST_HEADER_TIMEOUT,
+)
 from ..submissions.version import short_version
 from ..text import bot_text, figure, name_text
 from .common import Format, err, fail, out, tell_made_folder
@@ -239,7 +247,10 @@ def serve_command(
     tls_key: Annotated[
         Path | None, typer.Option(help="The certificate's private key (PEM).", show_default=False)
     ] = None,
-    grace: Annotated[float, typer.Option(min=0, help="Seconds for games in progress to finish when stopping.")] = 5.0,
+    grace: Annotated[
+        float,
+        typer.Option(min=0, max=MAX_GRACE_SECONDS, help="Seconds for games in progress to finish when stopping."),
+    ] = 5.0,
     http: Annotated[
         int | None,
         typer.Option(
@@ -257,7 +268,11 @@ def serve_command(
     ] = MAX_PER_ADDRESS,
     http_header_timeout: Annotated[
         float,
-        typer.Option(min=0.1, help="Seconds a connection to the pages has to send a request's headers, else closed."),
+        typer.Option(
+            min=LEAST_HEADER_TIMEOUT,
+            max=MOST_HEADER_TIMEOUT,
+            help="Seconds a connection to the pages has to send a request's headers, else closed.",
+        ),
     ] = HEADER_TIMEOUT,
     submissions: Annotated[
         Path | None,
