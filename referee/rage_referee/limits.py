@@ -24,6 +24,8 @@ MAX_WORKERS: Final = 4096
 """Ray worker processes for one league."""
 MAX_CONCURRENCY: Final = 256
 """Games played at once by one process."""
+MAX_GRACE_SECONDS: Final = 3600
+"""How long a stopping referee gives the games in progress, at most: an hour."""
 MAX_BOT_LOG_BYTES: Final = 16 * 2**20
 """What a launched bot's stdout and stderr add to its log in one run (a launch), in the sandbox or out of
 it: what comes after is read and dropped, and the run's section ends in a line saying how much was cut."""

@@ -78,15 +78,17 @@ class Bot:
 BotFactory = Callable[[], Bot]
 
 
-def not_overridden(bot_class: type[Bot], method: str) -> str:
-    """The line that says ``bot_class`` lacks ``method`` (``bid`` or ``play``), which every bot overrides."""
-    return f"{bot_class.__name__} does not override {method}(), which every Bot must"
+def not_overridden(bot_class: type[Bot], *methods: str) -> str:
+    """The line that says ``bot_class`` lacks ``methods`` (``bid``, ``play`` or both), which every bot overrides."""
+    lacking = " and ".join(f"{method}()" for method in methods)
+    return f"{bot_class.__name__} does not override {lacking}, which every Bot must"
 
 
 def unfinished(bot_class: type[Bot]) -> str | None:
-    """Why ``bot_class`` cannot play, when it does not override :meth:`Bot.bid` or :meth:`Bot.play`; else none."""
+    """Why ``bot_class`` cannot play, when it does not override :meth:`Bot.bid` or :meth:`Bot.play` (both named
+    when it overrides neither, :class:`Bot` itself among them); else none."""
     missing = [method for method in ("bid", "play") if getattr(bot_class, method) is getattr(Bot, method)]
-    return not_overridden(bot_class, missing[0]) if missing else None
+    return not_overridden(bot_class, *missing) if missing else None
 
 
 def bot_class_of(factory: BotFactory) -> type[Bot]:

@@ -2,19 +2,48 @@
 
 from __future__ import annotations
 
+import io
+import re
 import socket
+import tarfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import grpc
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.server import create_server
 from rage_referee.seats.local import load_bot_class
+from rage_referee.submissions.manifest import MANIFEST
+from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.server import start_server
 
 from tests.helpers.league import RANDOM
+
+
+def named(manifest: str, name: str) -> str:
+    """``manifest`` (a rage-bot.toml's text) naming the bot ``name``."""
+    return re.sub(r'^name = ".*"$', f'name = "{name}"', manifest, count=1, flags=re.MULTILINE)
+
+
+def pack_as(folder: Path, name: str) -> bytes:
+    """``folder`` packed as :func:`~rage_referee.submissions.pack.pack` does, its rage-bot.toml naming the bot
+    ``name`` (the folder is left as it is): the referee takes a bot only under the name its manifest gives."""
+    manifest = (folder / MANIFEST).read_text()
+    if named(manifest, name) == manifest:
+        return pack(folder)
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for path in sorted(folder.rglob("*")):
+            if path != folder / MANIFEST:
+                tar.add(path, arcname=path.relative_to(folder).as_posix(), recursive=False)
+        data = named(manifest, name).encode()
+        info = tar.gettarinfo(folder / MANIFEST, arcname=MANIFEST)
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
 
 
 def ipv6_loopback() -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from ..limits import (
     MAX_ADDRESS,
     MAX_BOT_NAME,
     MAX_GAMES,
+    MAX_GRACE_SECONDS,
     MAX_HOSTED_BOTS,
     MAX_HOSTED_GAMES,
     MAX_LEAGUE_NAME,
@@ -29,7 +31,14 @@ from ..limits import (
     MAX_TOKEN_LENGTH,
     MAX_VERSION,
 )
-from ..report.listening import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS, MOST_CONNECTIONS
+from ..report.listening import (
+    HEADER_TIMEOUT,
+    LEAST_HEADER_TIMEOUT,
+    MAX_CONNECTIONS,
+    MAX_PER_ADDRESS,
+    MOST_CONNECTIONS,
+    MOST_HEADER_TIMEOUT,
+)
 from ..submissions.version import short_version
 from ..text import bot_text, figure, name_text
 from .common import Format, err, fail, out, tell_made_folder
@@ -238,7 +247,10 @@ def serve_command(
     tls_key: Annotated[
         Path | None, typer.Option(help="The certificate's private key (PEM).", show_default=False)
     ] = None,
-    grace: Annotated[float, typer.Option(min=0, help="Seconds for games in progress to finish when stopping.")] = 5.0,
+    grace: Annotated[
+        float,
+        typer.Option(min=0, max=MAX_GRACE_SECONDS, help="Seconds for games in progress to finish when stopping."),
+    ] = 5.0,
     http: Annotated[
         int | None,
         typer.Option(
@@ -256,7 +268,11 @@ def serve_command(
     ] = MAX_PER_ADDRESS,
     http_header_timeout: Annotated[
         float,
-        typer.Option(min=0.1, help="Seconds a connection to the pages has to send a request's headers, else closed."),
+        typer.Option(
+            min=LEAST_HEADER_TIMEOUT,
+            max=MOST_HEADER_TIMEOUT,
+            help="Seconds a connection to the pages has to send a request's headers, else closed.",
+        ),
     ] = HEADER_TIMEOUT,
     submissions: Annotated[
         Path | None,
@@ -424,7 +440,13 @@ def submit_command(
         typer.Argument(help="The bot: a folder with rage-bot.toml (packed), a .tar.gz or a .zip.", show_default=False),
     ],
     name: Annotated[
-        str, typer.Option("--name", help="The bot's name on the referee.", show_default=False, callback=BOT_NAME)
+        str,
+        typer.Option(
+            "--name",
+            help="The bot's name on the referee: the one its rage-bot.toml gives.",
+            show_default=False,
+            callback=BOT_NAME,
+        ),
     ],
     owner: Annotated[str, typer.Option(help="Who enters the bot (a new bot).", callback=at_most(MAX_OWNER))] = "",
     referee: RefereeOption = DEFAULT_REFEREE,
@@ -469,11 +491,25 @@ def submit_command(
         markup=False,
     )
     _show_build(version)
-    if reply.token:
+    built = version.build == pb.BUILD_STATE_OK
+    if reply.token and not built:
+        err.print(_kept_line(source, reply.bot.name, reply.token, referee), markup=False, highlight=False)
+    elif reply.token:
         err.print(f"{reply.bot.name} is a new bot. Its token, shown this once (it alone may submit its new versions):")
+    if reply.token:
         print(reply.token)
-    if version.build != pb.BUILD_STATE_OK:
+    if not built:
         raise typer.Exit(1)
+
+
+def _kept_line(source: Path, name: str, token: str, referee: str) -> str:
+    """What a new bot whose first build failed goes on with, in a line: it is kept, and the commands (with
+    its token, shown this once) that read its build's log and submit it again."""
+    where = f" --token {token}" + ("" if referee == DEFAULT_REFEREE else f" --referee {shlex.quote(referee)}")
+    return (
+        f"{name} is kept, though its first build failed: see why with 'rage referee builds {name} --logs{where}', "
+        f"then submit it again with 'rage referee submit {shlex.quote(str(source))} --name {name}{where}'"
+    )
 
 
 def _show_build(version: pb.VersionInfo) -> None:

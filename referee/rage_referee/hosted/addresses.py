@@ -109,13 +109,13 @@ def _joined(ip: IPAddress, port: int) -> str:
 
 
 async def callable_address(text: str, allow: AllowList, field: str = "address") -> str:
-    """The address to call for ``text``, once the allow-list permits it.
+    """The address to call for ``text``, once the allow-list permits it (its port without leading zeros).
 
     :raises InvalidArgument: the address is malformed, cannot be resolved, or is not allowed.
     """
     host, port = split_address(text, field)
     if host.rstrip(".").lower() in allow.hosts:
-        return text
+        return f"{host}:{port}"
     try:
         ips: list[IPAddress] = [ipaddress.ip_address(host)]
     except ValueError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .errors import InvalidArgument
 
@@ -36,3 +37,9 @@ def check_text(value: str, field: str, longest: int) -> str:
     if not value.isprintable():
         raise InvalidArgument(field, "only printable characters on one line")
     return value
+
+
+def name_key(name: str) -> str:
+    """What names that are one compare by: ``name`` in Unicode NFKC, case folded (``Ann``, ``ANN`` and a
+    fullwidth ``Ａｎｎ`` are all ``ann``)."""
+    return unicodedata.normalize("NFKC", name).casefold()

@@ -29,6 +29,9 @@ class Contest:
     leagues: LadderManager
     standings: StandingsCache
     submissions: Submissions
+    own_seat: str = ""
+    """The seat (:func:`~rage_referee.seats.spec.seat_address`) the referee's own service listens on, once
+    :func:`~.server.create_server` serves it: no bot may be registered there."""
 
     @staticmethod
     def open(

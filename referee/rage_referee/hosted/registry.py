@@ -24,7 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..league.schema import create_tables, schema_change
 from ..limits import MAX_HOSTED_BOTS
-from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS
+from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS, name_key
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
 ENTRY_ENTRANT = "entry"
@@ -191,17 +191,22 @@ class Registry:
 
     # ------------------------------------------------------------------ entrants
     def add_entrant(self, name: str, token_hash: str, bounded: bool = False) -> EntrantEntry:
-        """A new entrant; :class:`AlreadyExists` for a name taken, :class:`ResourceExhausted` past
-        :data:`MAX_ENTRANTS` when ``bounded`` (a sign-up: the organizer adds entrants past it)."""
+        """A new entrant; :class:`AlreadyExists` for a name taken (compared by :func:`~.checks.name_key`: ``Ann``
+        is ``ann``), :class:`ResourceExhausted` past :data:`MAX_ENTRANTS` when ``bounded`` (a sign-up: the
+        organizer adds entrants past it)."""
         with Session(self.engine) as session:
             if bounded and (session.scalar(select(func.count()).select_from(EntrantRow)) or 0) >= MAX_ENTRANTS:
                 raise ResourceExhausted(f"the referee holds {MAX_ENTRANTS} entrants already")
+            key = name_key(name)
+            taken = next((other for other in session.scalars(select(EntrantRow.name)) if name_key(other) == key), None)
+            if taken is not None:
+                _entrant_taken(taken, name)
             row = EntrantRow(name=name, token_hash=token_hash, disabled=False, added_at=datetime.now(UTC))
             session.add(row)
             try:
                 session.commit()
             except IntegrityError:
-                raise AlreadyExists(f"name: an entrant named {name!r} exists already") from None
+                _entrant_taken(name, name)
             return EntrantEntry(row.name, row.disabled, row.added_at)
 
     def keep_entry_token(self, token_hash: str) -> None:
@@ -400,6 +405,12 @@ class Registry:
                 session.delete(failure)
             session.commit()
             return _league(row, reason)
+
+
+def _entrant_taken(taken: str, name: str) -> NoReturn:
+    """Refuse entrant ``name``: entrant ``taken`` is the same name."""
+    same = "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"
+    raise AlreadyExists(f"name: an entrant named {taken!r} exists already{same}") from None
 
 
 def _no_entrant(name: str) -> NoReturn:

@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.server import bind
 
+from ..seats.spec import seat_address
 from .checks import MAX_REQUEST_BYTES
 from .contest import Contest
 from .decoding import UndecodableRequests
@@ -59,8 +60,10 @@ async def create_server(
     services = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(services, server)
     credentials = None if tls is None else grpc.ssl_server_credentials([(tls.key, tls.cert)])
-    bare_ipv6 = ":" in host and not host.startswith("[")  # --host ::1, as written: gRPC needs [::1]
-    bound = bind(server, f"[{host}]:{port}" if bare_ipv6 else f"{host}:{port}", credentials)
+    if ":" in host and not host.startswith("["):  # --host ::1, as written: gRPC needs [::1]
+        host = f"[{host}]"
+    bound = bind(server, f"{host}:{port}", credentials)
+    contest.own_seat = seat_address(f"{host}:{bound}")
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

@@ -151,13 +151,22 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             logs_withheld=not shown,
         )
 
+    async def _bot_address(self, text: str) -> tuple[str, str]:
+        """The address to call for a bot at ``text``, and the seat it listens on; :class:`InvalidArgument` for
+        one the allow-list refuses, or the referee's own however written."""
+        address = await callable_address(text, self.contest.allow)
+        seat = seat_address(address, resolve=False)
+        if seat == self.contest.own_seat:
+            raise InvalidArgument("address", f"{text} is this referee's own address: give the one your bot serves on")
+        return address, seat
+
     # ------------------------------------------------------------------ entrants
     @refusals
     async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotReply:
         caller = self._caller(context)
         caller.require_entrant("register a bot")
         name = check_name(request.name, "name", MAX_BOT_NAME)
-        seat = seat_address(await callable_address(request.address, self.contest.allow), resolve=False)
+        _, seat = await self._bot_address(request.address)
         owner = check_text(request.owner, "owner", MAX_OWNER)
         token = new_token()
         bot = self.contest.registry.add_bot(name, request.address, owner, token_hash(token), caller.entrant, seat)
@@ -170,8 +179,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         name = check_name(request.name, "name", MAX_BOT_NAME)
         if name in self.contest.submissions.versions.submitted():
             raise FailedPrecondition(f"name: bot {name!r} is submitted code the referee runs: it has no address")
-        address = await callable_address(request.address, self.contest.allow)
-        bot = self.contest.registry.set_address(name, request.address, seat_address(address, resolve=False))
+        address, seat = await self._bot_address(request.address)
+        bot = self.contest.registry.set_address(name, request.address, seat)
         self.contest.leagues.readdress(name, address)
         log.info("bot %s moved to %s", name, request.address)
         return messages.bot_info(bot, show_address=True)

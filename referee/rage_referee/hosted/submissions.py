@@ -33,7 +33,14 @@ from ..sandbox import Sandbox, SandboxError, SandboxSettings
 from ..submissions.archive import ArchiveError
 from ..submissions.build import MAX_BUILT_BYTES, BuildResult, build, folder_bytes
 from ..submissions.manifest import ManifestError, load_manifest
-from ..submissions.store import INCOMING, Submission, outcome_file, remove_incomplete, store_submission
+from ..submissions.store import (
+    INCOMING,
+    NameMismatch,
+    Submission,
+    outcome_file,
+    remove_incomplete,
+    store_submission,
+)
 from ..submissions.version import short_version
 from .auth import Caller, Role, holder_text
 from .build_queue import BuildQueue
@@ -320,11 +327,11 @@ class Submissions:
         folder = self.root / name
         existed = folder.exists()
         try:
-            submission = store_submission(upload, folder)
+            submission = store_submission(upload, folder, name)
         except (ArchiveError, ManifestError) as error:
             if not existed:
                 shutil.rmtree(folder, ignore_errors=True)
-            raise InvalidArgument("data", str(error)) from None
+            raise InvalidArgument("name" if isinstance(error, NameMismatch) else "data", str(error)) from None
         known = self.versions.get(name, submission.version)
         room = MAX_BUILT_BYTES
         if known is None:

@@ -8,6 +8,9 @@ import socket
 
 HEADER_TIMEOUT = 10.0
 """Seconds a connection has to send a request's headers, from its opening or its last answer."""
+LEAST_HEADER_TIMEOUT = 0.1
+MOST_HEADER_TIMEOUT = 600
+"""The range the header timeout may be set in: ten minutes holds a connection long past any slow client's need."""
 MAX_CONNECTIONS = 1000
 """Connections open at once, in all."""
 MAX_PER_ADDRESS = 64

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from rage_sdk.bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of
+from rage_sdk.bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of, unfinished
 from rage_sdk.pb import bot_pb2 as pb
 
 from ..faults import FaultKind
@@ -31,7 +31,8 @@ from .spec import IN_PROCESS, BotSpecError
 
 def load_bot_class(target: str, folder: Path | None = None) -> type[Bot]:
     """The :class:`Bot` subclass named by ``path/to/file.py:ClassName``, a relative path read from ``folder``
-    (none: the current folder)."""
+    (none: the current folder). :class:`BotSpecError` in one line for a class that cannot play, :class:`Bot`
+    itself or a subclass that does not override ``bid`` or ``play`` (:func:`~rage_sdk.bot.unfinished`)."""
     match = IN_PROCESS.match(target)
     if not match:
         raise BotSpecError(f"{target!r}: expected FILE.py:CLASS")
@@ -63,6 +64,10 @@ def load_bot_class(target: str, folder: Path | None = None) -> type[Bot]:
             f"{path} has no class {name}" if bot_class is None else f"{name} in {path} is not a rage_sdk.Bot subclass"
         )
         raise BotSpecError(f"{target!r}: {wrong}; {bot_classes_text(module)}")
+    lacking = unfinished(bot_class)
+    if lacking is not None:  # it would fault every decision: refused before it plays
+        others = f"; {bot_classes_text(module)}" if bot_class is Bot else ""
+        raise BotSpecError(f"{target!r}: {lacking}{others}")
     return bot_class
 
 

@@ -45,8 +45,8 @@ WATCH_SECONDS = 0.5
 class BuildResult:
     ok: bool
     detail: str
-    """``built``, ``nothing to build``, ``exit code N``, ``timed out after N s``, ``wrote past N MiB of
-    files`` or ``changed NAME, a file of the version: ...``."""
+    """``built``, ``nothing to build``, ``exit code N``, ``cannot run PROGRAM: WHY``, ``timed out after N s``,
+    ``wrote past N MiB of files`` or ``changed NAME, a file of the version: ...``."""
     log: str
     seconds: float
 
@@ -159,12 +159,16 @@ class _Tail(threading.Thread):
 def _supervised(
     argv: list[str], env: dict[str, str] | None, cwd: Path | None, folder: Path, seconds: float, max_bytes: int
 ) -> BuildResult:
-    """Run a build in its own process group: killed whole when its time is up or ``folder`` passes ``max_bytes``."""
+    """Run a build in its own process group: killed whole when its time is up or ``folder`` passes ``max_bytes``;
+    one whose program cannot be run failed."""
     start = time.monotonic()
-    process = subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd,
-        start_new_session=True,
-    )  # fmt: skip
+    try:
+        process = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+            start_new_session=True,
+        )  # fmt: skip
+    except OSError as error:  # its program is not there, or not one: the build failed (no path of the referee's)
+        return BuildResult(False, f"cannot run {name_text(argv[0], 60)}: {error.strerror or error}", "", 0.0)
     assert process.stdout is not None
     tail = _Tail(process.stdout)
     tail.start()

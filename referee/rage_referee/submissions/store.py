@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .archive import unpack
-from .manifest import MANIFEST, BotManifest, load_manifest
+from .manifest import MANIFEST, BotManifest, ManifestError, load_manifest
 from .version import content_version, short_version
 
 INCOMING = ".incoming-"
 """How the scratch folder a submission is unpacked in, beside its versions, begins."""
 OUTCOME = ".build.json"
 """The suffix of a version's build outcome, beside its folder."""
+
+
+class NameMismatch(ManifestError):
+    """A submission whose manifest names another bot than the one it is submitted as; the message names both."""
 
 
 def outcome_file(folder: Path) -> Path:
@@ -58,11 +62,12 @@ def _top(folder: Path) -> Path:
     return folder
 
 
-def store_submission(source: Path, versions: Path) -> Submission:
-    """Store ``source`` (a folder, .tar.gz, .tgz or .zip) under ``versions``.
+def store_submission(source: Path, versions: Path, name: str | None = None) -> Submission:
+    """Store ``source`` (a folder, .tar.gz, .tgz or .zip) under ``versions``, as bot ``name`` when given.
 
     :raises ArchiveError: for an archive or folder that reaches outside itself or is too big.
-    :raises ManifestError: for a missing or bad ``rage-bot.toml``.
+    :raises ManifestError: for a missing or bad ``rage-bot.toml``; :class:`NameMismatch` for one naming
+        another bot than ``name`` (nothing is stored).
     """
     versions.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=INCOMING, dir=versions))
@@ -75,6 +80,11 @@ def store_submission(source: Path, versions: Path) -> Submission:
             unpack(source, unpacked)
         top = _top(unpacked)
         manifest = load_manifest(top)
+        if name is not None and manifest.name != name:
+            raise NameMismatch(
+                f"{name!r}, but {MANIFEST} names the bot {manifest.name!r}: "
+                f"submit it as {manifest.name}, or name it {name} there"
+            )
         version = content_version(top)
         submission = Submission(manifest, version, versions / manifest.name / short_version(version))
         remove_incomplete(submission.folder)

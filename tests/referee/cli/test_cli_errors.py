@@ -62,6 +62,17 @@ HUGE = "99999999999999999999"
             f"--http-max-per-address: {HUGE} is out of range",
         ),
         (["ratings", "--league", "x.toml", "--name", "cup"], "--name: only with --db"),
+        *[
+            (
+                ["referee", "serve", option, value, "--port", "99999"],
+                f"--{option[2:]}: {value} is out of range; {takes}",
+            )
+            for option, takes, values in [
+                ("--grace", "it takes 0 to 3,600", ["inf", "nan", "3601", "-1", "1e400"]),
+                ("--http-header-timeout", "it takes 0.1 to 600", ["inf", "nan", "600.5", "0.05", "-inf"]),
+            ]
+            for value in values
+        ],
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_option(args: list[str], line: str) -> None:
@@ -86,6 +97,20 @@ def test_every_whole_number_of_the_referee_commands_has_both_bounds() -> None:
         and None in (getattr(param, "min", None), getattr(param, "max", None))
     ]
     assert unbounded == []
+
+
+def test_every_fractional_number_of_the_referee_commands_has_both_bounds() -> None:
+    """``serve --grace inf`` and ``--http-header-timeout 1e300`` passed the command line: a fractional number a referee
+    command takes is bounded at both ends too, so inf, nan and a value past a bound are one line naming the option."""
+    floats = [
+        (f"{' '.join(path)} {param.name}", getattr(param, "min", None), getattr(param, "max", None))
+        for path, command in commands(typer.main.get_command(app), [])
+        if path[0] == "referee"
+        for param in command.params
+        if getattr(param, "type_descriptor", None) is not None
+        and param.type_descriptor.annotation in (float, float | None)
+    ]
+    assert floats and [name for name, low, high in floats if None in (low, high)] == []
 
 
 def commands(group: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:

@@ -24,7 +24,7 @@ import grpc
 import pytest
 from rage_referee.hosted import events, registry
 from rage_referee.hosted import submissions as hosted_submissions
-from rage_referee.hosted.addresses import LOOPBACK, AllowList
+from rage_referee.hosted.addresses import LOOPBACK, AllowList, callable_address
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.build_queue import BuildQueue
 from rage_referee.hosted.contest import Contest
@@ -36,6 +36,7 @@ from rage_referee.league.ratings import RatingRow
 from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 
+from tests.helpers.hosted import ipv6_loopback, pack_as
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder, run
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -94,6 +95,30 @@ def test_the_admin_adds_lists_and_disables_entrants_whose_tokens_are_then_refuse
                 "authorization: entrant 'carol' is disabled",
             )
         await hosted.call("ListBots", pb.ListBotsRequest(), ENTRY)  # another entrant's token still serves
+
+    run(tmp_path, scenario)
+
+
+def test_an_entrant_name_differing_from_one_taken_only_in_case_or_width_is_taken(tmp_path: Path) -> None:
+    """``Ann`` was a second entrant beside ``ann`` (and ``Entry`` beside the entry token's ``entry``): names the
+    standings and pages show alike, and an entrant signing up could pass for another."""
+
+    async def scenario(hosted: Referee) -> None:
+        await add_entrant(hosted, "ann")
+        hosted.contest.registry.add_entrant("\uff22\uff45\uff41", token_hash("bea-token-0123456789"))  # fullwidth Bea
+        for name, method, token, taken in [
+            ("Ann", "AddEntrant", ADMIN, "ann"),
+            ("ANN", "SignUp", ENTRY, "ann"),
+            ("Entry", "SignUp", ENTRY, "entry"),
+            ("bea", "AddEntrant", ADMIN, "\uff22\uff45\uff41"),
+        ]:
+            assert await refusal(hosted, method, pb.AddEntrantRequest(name=name), token) == (
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"name: an entrant named {taken!r} exists already, the same name as {name!r} "
+                "(names are compared without case or width)",
+            )
+        listed = await hosted.call("ListEntrants", pb.ListEntrantsRequest())
+        assert [entrant.name for entrant in listed.entrants] == ["entry", "ann", "\uff22\uff45\uff41"]
 
     run(tmp_path, scenario)
 
@@ -173,7 +198,7 @@ def test_idle_uploads_of_one_entrant_leave_another_entrants_upload_through(
 ) -> None:
     monkeypatch.setattr(hosted_submissions, "MAX_UPLOADS", 4)
     monkeypatch.setattr(hosted_submissions, "CHUNK_SECONDS", 60.0)  # the idle ones stay to the end
-    code = pack(bot_folder(tmp_path / "bot"))
+    code = pack_as(bot_folder(tmp_path / "bot"), "b1")
 
     async def nothing() -> AsyncIterator[pb.SubmitBotChunk]:
         await asyncio.Event().wait()
@@ -200,6 +225,33 @@ def test_idle_uploads_of_one_entrant_leave_another_entrants_upload_through(
         await asyncio.wait(waiting)
 
     run(tmp_path, scenario)
+
+
+def test_a_bot_at_the_referees_own_address_however_written_is_refused(tmp_path: Path) -> None:
+    """A bot registered at the referee's own port (a slip for the bot's) was taken: each of its games then
+    called the referee's service for a bot's, and failed."""
+
+    async def scenario(hosted: Referee) -> None:
+        port = hosted.port
+        written = [f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"127.0.0.1:00{port}"]
+        written += [f"[::ffff:127.0.0.1]:{port}", f"127.0.0.2:{port}"]
+        written += [f"[::1]:{port}", f"[0:0::1]:{port}"] if ipv6_loopback() else []
+        token = await register(hosted, "moved", ENTRY)
+        for address in written:
+            said = f"address: {address} is this referee's own address: give the one your bot serves on"
+            request = pb.RegisterBotRequest(name="self", address=address)
+            assert await refusal(hosted, "RegisterBot", request, ENTRY) == (grpc.StatusCode.INVALID_ARGUMENT, said)
+            update = pb.UpdateBotRequest(name="moved", address=address)
+            assert await refusal(hosted, "UpdateBot", update, token) == (grpc.StatusCode.INVALID_ARGUMENT, said)
+        assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["moved"]
+        await hosted.call("RegisterBot", pb.RegisterBotRequest(name="next", address=f"127.0.0.1:{port % 65535 + 1}"))
+
+    run(tmp_path, scenario)
+
+
+def test_a_host_name_the_referee_allows_is_called_at_its_port_without_leading_zeros() -> None:
+    """An allowed host name was called as written, so localhost:050050 was another seat than localhost:50050."""
+    assert asyncio.run(callable_address("LocalHost:050050", AllowList.parse(["localhost"]))) == "LocalHost:50050"
 
 
 # --------------------------------------------------------------------------- builds
@@ -307,18 +359,18 @@ def test_deleting_a_version_frees_its_place(tmp_path: Path, monkeypatch: pytest.
 
 def test_an_entrants_bots_share_its_versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hosted_submissions, "MAX_ENTRANT_VERSIONS", 2)
-    code = pack(bot_folder(tmp_path / "bot"))
+    code = {name: pack_as(bot_folder(tmp_path / name), name) for name in ("x", "y", "z", "house")}
 
     async def scenario(hosted: Referee) -> None:
         alice, bob = await add_entrant(hosted, "alice"), await add_entrant(hosted, "bob")
         for name in ("x", "y"):
-            await hosted.submit(name, code, alice)
-        assert await hosted.refusal("z", code, alice) == (
+            await hosted.submit(name, code[name], alice)
+        assert await hosted.refusal("z", code["z"], alice) == (
             EXHAUSTED,
             "name: the entrant's bots keep 2 versions, the most one entrant's may: delete one first",
         )
-        await hosted.submit("z", code, bob)
-        await hosted.submit("house", code, ADMIN)  # the organizer's bots belong to no entrant
+        await hosted.submit("z", code["z"], bob)
+        await hosted.submit("house", code["house"], ADMIN)  # the organizer's bots belong to no entrant
 
     run(tmp_path, scenario)
 

@@ -30,13 +30,14 @@ from rage_referee.league.config import LeagueConfig
 from rage_referee.league.store import GameRow
 from rage_referee.report.front import Home
 from rage_referee.report.live import create_app
-from rage_referee.submissions.pack import chunks, pack
+from rage_referee.submissions.pack import chunks
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from tests.helpers.cli import runner
+from tests.helpers.hosted import pack_as
 from tests.referee.hosted.test_hosted_input import Hosted, definition
 from tests.referee.hosted.test_hosted_input import run as run_with_bots
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, MANIFEST, Referee, bot_folder, run
@@ -62,7 +63,7 @@ BROKEN = MANIFEST.replace("python -m compileall -q .", "python -c 'raise SystemE
 
 
 async def submit(hosted: Referee, name: str, folder: Path, owner: str = "", token: str = ENTRY) -> pb.SubmitBotReply:
-    data = pack(folder)
+    data = pack_as(folder, name)
 
     async def requests() -> AsyncIterator[pb.SubmitBotChunk]:
         for number, piece in enumerate(chunks(data)):

@@ -30,6 +30,7 @@ from rage_referee.seats import free_port
 from rage_sdk.pb import referee_pb2 as pb
 
 from tests.conftest import require, require_command
+from tests.helpers.hosted import named
 from tests.referee.hosted.test_hosted_submissions import EXAMPLES, MANIFEST
 from tests.referee.test_referee_server import Referee, cli, referee_server, runner
 
@@ -59,7 +60,7 @@ def folder_of(tmp_path: Path, name: str, manifest: str = MANIFEST) -> Path:
     folder = tmp_path / "bots" / name
     folder.mkdir(mode=0o755, parents=True)
     shutil.copy(EXAMPLES / "random_bot.py", folder / "bot.py")
-    (folder / "rage-bot.toml").write_text(manifest)
+    (folder / "rage-bot.toml").write_text(named(manifest, name))
     return folder
 
 

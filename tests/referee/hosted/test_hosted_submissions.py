@@ -40,6 +40,7 @@ from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 
 from tests.helpers.cli import runner
+from tests.helpers.hosted import pack_as
 
 ADMIN, ENTRY = "admin-token-0123456789", "entry-token-0123456789"
 DEADLINE = 60.0
@@ -149,7 +150,7 @@ def test_a_failed_build_is_reported_with_its_log_escaped(tmp_path: Path) -> None
     folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', build))
 
     async def scenario(hosted: Referee) -> None:
-        other = await hosted.submit("other", pack(bot_folder(tmp_path / "other")))
+        other = await hosted.submit("other", pack_as(bot_folder(tmp_path / "other"), "other"))
         reply = await hosted.submit("rnd", pack(folder))
         assert reply.version.build == pb.BUILD_STATE_FAILED and reply.version.build_detail == "exit code 3"
         assert "A" * 20 in reply.version.build_log and "\x1b" not in reply.version.build_log
@@ -189,6 +190,43 @@ def test_a_build_log_is_its_entrants_to_read_and_another_entrant_is_told_it_is_w
             withheld.stderr
             == "--logs: only the token of bot rnd, its entrant's or the admin's may read its build logs\n"
         )
+
+    run(tmp_path, scenario)
+
+
+FAILING_BUILDS = {
+    "exits 3": ("build = 'python -c \"raise SystemExit(3)\"'\n", "exit code 3"),
+    "no such program": ('build = "no-such-builder ."\n', "cannot run no-such-builder: No such file or directory"),
+}
+
+
+@pytest.mark.parametrize("case", list(FAILING_BUILDS))
+def test_a_bot_whose_first_build_fails_is_kept_and_rage_says_how_to_submit_it_again(tmp_path: Path, case: str) -> None:
+    """A first build whose program was not there was an INTERNAL error and the bot was gone; one that failed
+    ended in exit 1 after the bot's token, with no word that the bot was kept nor how to go on."""
+    build, detail = FAILING_BUILDS[case]
+    folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', build))
+
+    async def scenario(hosted: Referee) -> None:
+        where = ["--referee", f"127.0.0.1:{hosted.port}"]
+
+        def submit(token: str) -> Any:
+            return runner.invoke(app, ["referee", "submit", str(folder), "--name", "rnd", "--token", token, *where])
+
+        failed = await asyncio.to_thread(submit, ENTRY)
+        assert failed.exit_code == 1, failed.output
+        token = failed.stdout.strip()
+        assert len(token) > 20 and "\n" not in token
+        assert f"build: {detail} (" in failed.stderr
+        assert failed.stderr.strip().splitlines()[-1] == (
+            f"rnd is kept, though its first build failed: see why with 'rage referee builds rnd --logs --token "
+            f"{token} --referee 127.0.0.1:{hosted.port}', then submit it again with 'rage referee submit {folder} "
+            f"--name rnd --token {token} --referee 127.0.0.1:{hosted.port}'"
+        )
+        assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["rnd"]
+        (folder / "rage-bot.toml").write_text(MANIFEST)
+        again = await asyncio.to_thread(submit, token)
+        assert again.exit_code == 0 and "build: built" in again.stderr, again.output
 
     run(tmp_path, scenario)
 
@@ -291,7 +329,7 @@ def test_the_caller_is_checked(tmp_path: Path) -> None:
             0
         ] is grpc.StatusCode.UNAUTHENTICATED
         first = await hosted.submit("rnd", pack(folder))
-        other = await hosted.submit("other", pack(folder))
+        other = await hosted.submit("other", pack_as(folder, "other"))
         code, details = await hosted.refusal("rnd", pack(folder))
         assert code is grpc.StatusCode.ALREADY_EXISTS and "with its own token" in details
         code, details = await hosted.refusal("rnd", pack(folder), token=other.token)
@@ -458,6 +496,26 @@ def test_a_hostile_upload_is_refused_naming_the_problem_and_nothing_is_stored(
     run(tmp_path, scenario)
 
 
+def test_a_bot_whose_manifest_names_another_bot_is_refused_naming_both(tmp_path: Path) -> None:
+    """A folder whose rage-bot.toml named rnd was taken as bot other (kept under other/rnd/), with either token."""
+    folder = bot_folder(tmp_path / "bot")
+
+    async def scenario(hosted: Referee) -> None:
+        code, details = await hosted.refusal("other", pack(folder))
+        assert (code, details) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "name: 'other', but rage-bot.toml names the bot 'rnd': submit it as rnd, or name it other there",
+        )
+        assert hosted.stored() == [] and not (hosted.root / "other").exists()
+        assert not (await hosted.call("ListBots", pb.ListBotsRequest())).bots
+        first = await hosted.submit("other", pack_as(folder, "other"))
+        code, details = await hosted.refusal("other", pack(folder), token=first.token)
+        assert code is grpc.StatusCode.INVALID_ARGUMENT and "'other', but rage-bot.toml names the bot 'rnd'" in details
+        assert len((await hosted.call("ListVersions", pb.ListVersionsRequest(name="other"))).versions) == 1
+
+    run(tmp_path, scenario)
+
+
 def test_an_unknown_format_or_an_empty_upload_is_refused(tmp_path: Path) -> None:
     async def scenario(hosted: Referee) -> None:
         code, details = await hosted.refusal("evil", b"x", fmt="rar")
@@ -492,9 +550,9 @@ def test_every_bots_versions_together_are_capped(tmp_path: Path, monkeypatch: py
     folder = bot_folder(tmp_path / "bot", MANIFEST.replace('build = "python -m compileall -q ."\n', ""))
 
     async def scenario(hosted: Referee) -> None:
-        await hosted.submit("one", pack(folder))
+        await hosted.submit("one", pack_as(folder, "one"))
         monkeypatch.setattr(hosted_submissions, "MAX_TOTAL_BYTES", hosted.contest.submissions.versions.total_bytes())
-        code, details = await hosted.refusal("two", pack(folder))
+        code, details = await hosted.refusal("two", pack_as(folder, "two"))
         assert code is grpc.StatusCode.RESOURCE_EXHAUSTED and details.startswith("the referee keeps ")
         assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["one"]
 
@@ -519,8 +577,8 @@ def test_a_league_whose_pinned_version_is_gone_from_disk_is_refused_in_one_line(
     league = 'name = "cup"\nplayers = 2\ngames = 2\nbots = ["a", "b"]\n[ruleset]\npreset = "amigo"\nrounds = [1]\n'
 
     async def scenario(hosted: Referee) -> None:
-        await hosted.submit("a", pack(folder))
-        await hosted.submit("b", pack(folder))
+        await hosted.submit("a", pack_as(folder, "a"))
+        await hosted.submit("b", pack_as(folder, "b"))
         await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league))
         for manifest in (hosted.root / "a").rglob("rage-bot.toml"):
             manifest.unlink()

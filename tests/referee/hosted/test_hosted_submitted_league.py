@@ -22,6 +22,7 @@ from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 
 from tests.conftest import require, require_command
+from tests.helpers.hosted import pack_as
 from tests.referee.hosted.test_hosted_submissions import ENTRY, EXAMPLES, Referee, bot_folder, referee
 
 pytestmark = pytest.mark.slow
@@ -138,7 +139,7 @@ def test_a_league_of_submitted_bots_is_refused_without_the_sandbox(tmp_path: Pat
     async def main() -> None:
         async with referee(tmp_path, SandboxPolicy(None)) as hosted:  # --no-sandbox: stored and built
             await hosted.submit("rnd", pack(folder))
-            await hosted.submit("rnd2", pack(folder))
+            await hosted.submit("rnd2", pack_as(folder, "rnd2"))
         async with referee(tmp_path, SandboxPolicy(None, refusal)) as hosted:  # the same referee, no sandbox now
             definition = LEAGUE.replace('"random"', '"rnd2"')
             created = await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
@@ -159,7 +160,7 @@ def test_a_league_says_when_its_submitted_bots_run_without_the_sandbox(tmp_path:
     async def main() -> None:
         async with referee(tmp_path, SandboxPolicy(None)) as hosted:
             await hosted.submit("rnd", pack(folder))
-            await hosted.submit("rnd2", pack(folder))
+            await hosted.submit("rnd2", pack_as(folder, "rnd2"))
             definition = LEAGUE.replace('"random"', '"rnd2"')
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
             started = await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
@@ -180,7 +181,7 @@ def test_a_submitted_bot_that_cannot_start_is_forfeited_and_the_league_finishes(
     async def main() -> None:
         async with referee(tmp_path, SandboxPolicy(None)) as hosted:
             await hosted.submit("rnd", pack(folder))
-            await hosted.submit("rnd2", pack(bot_folder(tmp_path / "good")))
+            await hosted.submit("rnd2", pack_as(bot_folder(tmp_path / "good"), "rnd2"))
             definition = LEAGUE.replace('"random"', '"rnd2"')
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
             await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
@@ -207,7 +208,7 @@ def test_a_referee_started_again_resumes_the_league_at_its_pinned_versions(tmp_p
     async def main() -> None:
         async with referee(tmp_path, SandboxPolicy(None)) as hosted:
             first = await hosted.submit("rnd", pack(folder))
-            await hosted.submit("rnd2", pack(bot_folder(tmp_path / "other")))
+            await hosted.submit("rnd2", pack_as(bot_folder(tmp_path / "other"), "rnd2"))
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=definition))
             await hosted.call("StartLeague", pb.LeagueRequest(league="cup"))
             while not hosted.contest.store.count(hosted.contest.registry.league("cup").league_id):

@@ -37,7 +37,6 @@ from rage_referee.play.game import FaultLedger
 from rage_referee.play.spec import TimeControl
 from rage_referee.runner.settings import RunnerSettings
 from rage_referee.seats import BotProcess, BotSpec, free_port, stop_group
-from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 from rage_sdk.pb import referee_pb2_grpc
 from rage_sdk.record import ruleset_of
@@ -46,6 +45,7 @@ from typer.testing import CliRunner
 
 from tests.conftest import require, require_command
 from tests.helpers.bots import read_dump
+from tests.helpers.hosted import pack_as
 from tests.referee.hosted.test_hosted_submissions import ADMIN, ENTRY, Referee, bot_folder
 from tests.referee.hosted.test_hosted_submitted_league import wait_over
 from tests.referee.test_referee_server import BOTS as SERVED_BOTS
@@ -312,7 +312,7 @@ def play_submitted_league_with_a_restart(ray_address: str, tmp_path: Path) -> No
     async def first_run() -> None:
         async with hosted_on_ray(tmp_path, ray_address) as hosted:
             for name in ("rnd", "rnd2"):
-                submitted = await hosted.submit(name, pack(folder))
+                submitted = await hosted.submit(name, pack_as(folder, name))
                 assert submitted.version.build == pb.BUILD_STATE_OK, submitted.version.build_log
                 pins[name] = submitted.version.version
             await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=SUBMITTED_LEAGUE))
