@@ -115,28 +115,55 @@ def test_a_served_bot_made_with_a_cancelled_error_ends_its_stream(tmp_path: Path
     assert f"e crashed (round 1, bidding, decision 2): stream failed: ABORTED {made}" in result.stderr, result.stderr
 
 
+LAZY = """
+from rage_sdk import Bot
+
+class Lazy(Bot):
+    def bid(self, view):
+        raise RuntimeError("Lazy will not bid")
+
+    def play(self, view):
+        raise RuntimeError("Lazy will not play")
+"""
+
+
 def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """Each failure is a line and a traceback in ``logs/NAME.log`` (each was printed on the referee's terminal:
     thousands of lines in a check of a bot that fails every decision); a bot that never fails makes no log."""
     lazy = tmp_path / "lazy.py"
-    lazy.write_text("from rage_sdk import Bot\n\nclass Lazy(Bot):\n    pass\n")
+    lazy.write_text(LAZY)
     specs = [BotSpec.of("lazy", f"{lazy}:Lazy"), BotSpec.of("greedy", GREEDY)]
     logs = tmp_path / "logs"
     asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), games=1, deals=Deals.public(0), log_dir=logs))
     assert "Traceback" not in capfd.readouterr().err
     log = (logs / "lazy.log").read_text()
     assert log.count("Traceback") == 3, log  # a bid and two plays
-    assert "NotImplementedError: Lazy does not override bid(), which every Bot must" in log
+    assert "RuntimeError: Lazy will not bid" in log
     assert not (logs / "greedy.log").exists()
+
+
+NEEDS_AN_ARGUMENT = """
+from rage_sdk import Bot
+
+class Unmade(Bot):
+    def __init__(self, x):
+        pass
+
+    def bid(self, view):
+        return min(view.legal_bids)
+
+    def play(self, view):
+        return view.legal_plays[0]
+"""
 
 
 def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path: Path) -> None:
     """After the crash of its first decision, each of the game's others said 'unknown game 0'; the log has
     the traceback of the making. The first was charged as a crash ('the bot failed'), though nothing crashed."""
     unmade = tmp_path / "unmade.py"
-    unmade.write_text("from rage_sdk import Bot\n\nclass Unmade(Bot):\n    def __init__(self, x):\n        pass\n")
+    unmade.write_text(NEEDS_AN_ARGUMENT)
     specs = [BotSpec.of("unmade", f"{unmade}:Unmade"), BotSpec.of("greedy", GREEDY)]
     logs = tmp_path / "logs"
     result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), 1, Deals.public(0), log_dir=logs))
