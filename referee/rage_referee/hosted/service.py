@@ -53,9 +53,11 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class _Fit:
-    """A league's released games when it held ``stored``: how many, and their standings when not all are."""
+    """A league's released games when it held ``stored`` and was ``over`` or not: how many, and their standings
+    when not all are."""
 
     stored: int
+    over: bool
     shown: int
     table: Table | None
 
@@ -95,8 +97,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     def _league(self, name: str) -> LeagueEntry:
         return self.contest.registry.league(check_name(name, "league", MAX_LEAGUE_NAME))
 
-    def _info(self, entry: LeagueEntry) -> pb.LeagueInfo:
-        done = self.contest.store.count(entry.league_id)
+    def _info(self, entry: LeagueEntry, done: int | None = None) -> pb.LeagueInfo:
+        """The league as told to the organizer, or with ``done`` games to anyone else (:meth:`_games_shown`)."""
+        done = self.contest.store.count(entry.league_id) if done is None else done
         commitment = self.contest.leagues.deal_commitment(entry)
         submissions = self.contest.submissions
         ladder = is_ladder(entry.definition)
@@ -359,8 +362,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     # ------------------------------------------------------------------ anyone with a token
     @refusals
     async def ListLeagues(self, request: pb.ListLeaguesRequest, context: Any) -> pb.ListLeaguesReply:
-        self._caller(context)
-        return pb.ListLeaguesReply(leagues=[self._info(entry) for entry in self.contest.registry.leagues()])
+        admin = self._caller(context).role is Role.ADMIN
+        leagues = self.contest.registry.leagues()
+        return pb.ListLeaguesReply(
+            leagues=[self._info(entry, await self._games_shown(entry, admin)) for entry in leagues]
+        )
 
     @refusals
     async def GetStandings(self, request: pb.LeagueRequest, context: Any) -> pb.Standings:
@@ -432,7 +438,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         release = None if admin else release_of(entry)
         games = await asyncio.to_thread(store.games, entry.league_id, False) if history else None
         stored = store.count(entry.league_id) if games is None else len(games)
-        yield messages.status_event(name, entry.status, stored, entry.games_total, entry.reason)
+        done = stored if release is None else (await self._released_fit(entry, release, games)).shown
+        yield messages.status_event(name, entry.status, done, entry.games_total, entry.reason)
         ladder_shown = is_ladder(entry.definition)  # its leaderboard rates whole sets alone: shown to anyone
         fit = None if release is None or not stored or ladder_shown else await self._released_fit(entry, release, games)
         released = None
@@ -469,7 +476,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                     continue
                 # A league that is not running may never start: the stream ends rather than hold a place
                 # (once a paused league's games in progress have finished, and the watcher has had their events).
-                done = self.contest.store.count(entry.league_id)
+                done = await self._games_shown(entry, admin)
                 yield messages.status_event(name, entry.status, done, entry.games_total, entry.reason)
                 return
             if live is None:
@@ -485,6 +492,12 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
                 continue
             if kind == "standings_changed" and (release is not None or live.standings_changed.games < fitted):
                 continue  # fitted before the table sent above, or on games not shown
+            if kind == "status_changed" and not admin:  # counted again: the games of whole sets alone
+                entry = registry.league(name)
+                changed = live.status_changed
+                done = await self._games_shown(entry, admin)
+                yield messages.status_event(name, entry.status, done, changed.games_total, changed.reason)
+                continue
             if release is not None and released is not None and kind in ("game_finished", "bot_faulted"):
                 sent = released.live(live)
                 for event in sent:
@@ -504,13 +517,20 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         standings when some are not; read and fitted once for every caller while no more are stored."""
         count = self.contest.store.count(entry.league_id) if games is None else len(games)
         cached = self._released_fits.get(entry.league_id)
-        if cached is not None and cached.stored == count:
+        if cached is not None and (cached.stored, cached.over) == (count, release.over):
             return cached
         if games is None:
             games = await asyncio.to_thread(self.contest.store.games, entry.league_id, False)
         shown = release.released(games)
         table = None
-        if len(shown) < len(games):
+        if len(shown) < len(games) and not is_ladder(entry.definition):  # a ladder's table rates whole sets
             table = await asyncio.to_thread(point_table, shown, forfeits_of(entry.definition))
-        fit = self._released_fits[entry.league_id] = _Fit(len(games), len(shown), table)
+        fit = self._released_fits[entry.league_id] = _Fit(len(games), release.over, len(shown), table)
         return fit
+
+    async def _games_shown(self, entry: LeagueEntry, admin: bool) -> int:
+        """How many of the league's games the caller is told of: the organizer, every stored one; anyone
+        else, those of whole duplicate sets (a count of a set still being played tells how far it has gone)."""
+        if admin:
+            return self.contest.store.count(entry.league_id)
+        return (await self._released_fit(entry, release_of(entry))).shown

@@ -147,3 +147,35 @@ def test_the_standings_give_an_interval_where_the_local_table_does_and_none_wher
             assert row.has_interval == (row.name in local and local[row.name].has_interval), row
     assert not any(row.has_interval for row in rating_table(games[:2]))
     assert all(row.has_interval for row in rating_table(games))
+
+
+def test_the_count_of_games_anyone_but_the_organizer_is_told_is_of_whole_sets(tmp_path: Path) -> None:
+    # ListLeagues and Watch's status counted every stored game, so any token saw how far a set had gone
+    async def scenario() -> None:
+        contest, league_id = cup_contest(tmp_path)
+        for index in range(8):  # set 0 whole, two games of set 1
+            contest.store.add(league_id, finished_game(index, SEATS, set_id=index // 6))
+        contest.registry.set_status("cup", LeagueStatus.RUNNING)
+        servicer = RefereeServicer(contest)
+        listed = {}
+        for token in ("e" * 24, "a" * 24):
+            reply = await servicer.ListLeagues(pb.ListLeaguesRequest(), _Context(token))
+            listed[token[0]] = reply.leagues[0].games_done
+        assert listed == {"e": 6, "a": 8}
+
+        streams = {}
+        for admin in (False, True):
+            watcher = contest.hub.subscribe("cup", admin=admin)
+            streams[admin] = servicer._events("cup", watcher, False, admin)
+            assert (await anext(streams[admin])).status_changed.games_done == (8 if admin else 6)
+            await anext(streams[admin])  # the standings
+        counts: dict[bool, list[int]] = {False: [], True: []}
+        for status in (LeagueStatus.PAUSED, LeagueStatus.CANCELLED):  # cancelled: over, its stored games all shown
+            contest.registry.set_status("cup", status)
+            contest.hub.publish(messages.status_event("cup", status, 8, 24))
+            for admin, stream in streams.items():
+                counts[admin].append((await anext(stream)).status_changed.games_done)
+        assert counts == {False: [6, 8], True: [8, 8]}
+        contest.close()
+
+    asyncio.run(scenario())
