@@ -112,7 +112,7 @@ def ask_command(
     ] = None,
     trick: Annotated[int | None, typer.Option(help="The decision's trick in the round; 0 is the bid.")] = None,
     every: Annotated[
-        bool, typer.Option("--all", help="Ask every decision of the seat; list those that differ.")
+        bool, typer.Option("--all", help="Ask every decision of the seat; list those that differ or fault.")
     ] = False,
     logs: Annotated[Path, typer.Option(help="Folder for a launched bot's stderr log.")] = Path("logs"),
 ) -> None:
@@ -144,8 +144,10 @@ def ask_command(
         identity, answers = asyncio.run(
             ask_bot(record, spec, seat, lambda d: every or (d.round_number, d.trick) == (round_number, trick), logs)
         )
-    shown = [answer for answer in answers if answer.differs] if every else answers
+    shown = [answer for answer in answers if answer.verdict != "same"] if every else answers
     if shown:
         out.print(answers_table(record, identity.name, shown, faults_of(data)))
     if every:
-        out.print(f"{len(answers)} decisions, {sum(answer.differs for answer in answers)} differ")
+        faulted = sum(answer.fault is not None for answer in answers)
+        told = f"{len(answers)} decisions, {sum(answer.differs for answer in answers)} differ"
+        out.print(f"{told}, {faulted} faulted" if faulted else told)

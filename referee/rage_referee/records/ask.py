@@ -51,7 +51,13 @@ class Answer:
 
     @property
     def differs(self) -> bool:
-        return self.action != self.decision.action
+        """The bot chose another action than the recorded one (a fault is told apart: :attr:`verdict`)."""
+        return self.fault is None and self.action != self.decision.action
+
+    @property
+    def verdict(self) -> str:
+        """``faulted`` (the referee's fallback stood in, whatever it was), ``differs`` or ``same``."""
+        return "faulted" if self.fault is not None else "differs" if self.differs else "same"
 
 
 def time_control_of(meta: dict[str, Any] | None) -> TimeControl:

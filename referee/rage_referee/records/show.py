@@ -274,6 +274,9 @@ def _close(part: _SeatRound, end: SeatView, names: Sequence[str]) -> Iterator[Re
 
 
 # ------------------------------------------------------------------ a bot asked again
+VERDICT_STYLES = {"same": "dim", "differs": "bold yellow", "faulted": FAULT_STYLE}
+
+
 def answers_table(record: GameRecord, bot: str, answers: Sequence[Answer], faults: list[Fault]) -> Table:
     """Decisions put to ``bot`` again: what the seat saw, what it played then (``!``: a fallback), what it plays now."""
     table = Table(title=Text(f"{name_text(bot)} asked again"), title_justify="left")
@@ -288,7 +291,7 @@ def answers_table(record: GameRecord, bot: str, answers: Sequence[Answer], fault
         if answer.fault is not None:
             detail = bot_text(answer.fault.detail, MAX_DETAIL)
             now += Text(f" ! {answer.fault.kind.value}: {detail}", style=FAULT_STYLE)
-        verdict = Text("differs", style="bold yellow") if answer.differs else Text("same", style="dim")
+        verdict = Text(answer.verdict, style=VERDICT_STYLES[answer.verdict])
         where = Text(f"round {decision.round_number} ") + which
         table.add_row(where, hand, seen, legal, recorded, ms, now, str(answer.ms), verdict)
     return table

@@ -235,3 +235,16 @@ def test_a_time_control_past_the_limits_is_the_default(one_game: Path) -> None:
     result = rage("replay", "ask", huge, FIRST_LEGAL, "--seat", "0", "--round", "1", "--trick", "0")
     assert result.exit_code == 0, result.output[-2000:]
     assert "same" in result.stdout
+
+
+def test_ask_all_lists_a_faulted_decision_as_faulted_not_same(one_game: Path, tmp_path: Path) -> None:
+    """A fault whose fallback happened to match the record was counted and shown as the same decision."""
+    asked = ["--seat", "3", "--all", "--logs", tmp_path]
+    result = rage("replay", "ask", one_game, f"{BOTS}/unmade.py:UnmadeBot", *asked)
+    assert result.exit_code == 0, result.output
+    decisions_of_seat = sum(1 for d in decisions(load_record(one_game.read_text())) if d.seat == 3)
+    assert (
+        result.stdout.strip().splitlines()[-1]
+        == f"{decisions_of_seat} decisions, 0 differ, {decisions_of_seat} faulted"
+    )
+    assert result.stdout.count("faulted") == decisions_of_seat + 1 and " same" not in result.stdout
