@@ -22,6 +22,7 @@ from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFault
 if TYPE_CHECKING:
     from ..matches.trial import TrialConfig, TrialStatus
     from ..play.deals import Deals
+    from ..play.finished import BotTotals
 
 EXIT_CODES = {"H1": 0, "H0": 1, "undecided": 2}
 
@@ -79,6 +80,19 @@ def resumed_line(status: TrialStatus, stored: int, db: Path, max_games: int | No
     if max_games is not None:
         return f"{stored} games stored already in {db}{counted}: --max-games {max_games} reached"
     return f"{stored} games stored already in {db}{counted}; going on from there"
+
+
+def faults_line(totals: BotTotals, role: str, log: Path) -> str | None:
+    """What a bot of the test was charged with and whether the referee played for it (its figures then being
+    partly the referee's), and where its ``log`` is when it has one; ``None`` for a bot with neither."""
+    if not totals.faults and not totals.forfeited_games:
+        return None
+    parts = [f"{totals.faults} fault{'' if totals.faults == 1 else 's'} charged"] if totals.faults else []
+    if totals.forfeited_games:
+        games = f"{totals.forfeited_games} game{'' if totals.forfeited_games == 1 else 's'}"
+        parts.append(f"forfeited: the referee played for it in {games}, which the test counts")
+    where = f" (its log: {log})" if log.is_file() else ""
+    return f"{role} {name_text(totals.name)}: {', '.join(parts)}{where}"
 
 
 def closing_line(config: TrialConfig, status: TrialStatus, max_games: int, stored: int) -> str:
@@ -151,6 +165,7 @@ def trial_command(
     H1 (evidence NEW is stronger) once it is above 0, H0 (NEW is not stronger by the margin) once below the margin.
     A margin belongs to its table size and field: the same pair differs by other margins at others.
     Exit 0: H1, 1: H0, 2: undecided (or bad input), 3: a bot that cannot start."""
+    from ..faults import fault_lines
     from ..league.store import Store, StoreError, sqlite_url
     from ..matches.trial import (
         DEFAULT_ELO1,
@@ -161,8 +176,10 @@ def trial_command(
         set_figures,
         trial_deals,
     )
+    from ..play.finished import FinishedGame, bot_totals
     from ..play.spec import TimeControl
     from ..seats import BotSpec, BotSpecError, HandshakeError
+    from ..seats.transports import log_file_name
 
     specs = []
     for role, text in [("NEW", new), ("BASE", base), *(("--field", text) for text in field)]:
@@ -202,11 +219,15 @@ def trial_command(
         reached = max_games if already.sets >= max_sets else None
         err.print(resumed_line(already, len(stored), db, reached), markup=False)
     started, played = time.perf_counter(), 0
+    log_dir = logs or db.parent / "logs"
+    forfeits_told: set[str] = set()
     with Live(live_text(config, already, 0.0), console=err, transient=True, refresh_per_second=4) as live:
 
-        def counted(_: object) -> None:
+        def counted(game: FinishedGame) -> None:
             nonlocal played
             played += 1
+            for line in fault_lines(game.index, game.figures.seats, game.figures.faults, forfeits_told):
+                live.console.print(line, markup=False)
 
         def show(status: TrialStatus) -> None:
             live.update(live_text(config, status, played / max(time.perf_counter() - started, 1e-9)))
@@ -229,14 +250,17 @@ def trial_command(
                     trial_id,
                     max_games,
                     concurrency,
-                    logs or db.parent / "logs",
+                    log_dir,
                     on_status=show,
                     on_game=counted,
                 )
             )
     decided = status.verdict.value != "undecided"
     with saying({StoreError: (f"stopped, {status.verdict.value}: {{error}}", 2)}):
-        count = len(store.games(trial_id))
+        games = store.games(trial_id)
+    count = len(games)
+    totals = bot_totals(games, (config.new.name, config.base.name))
+    new_totals, base_totals = totals[config.new.name], totals[config.base.name]
     if decided and deals.key is not None:
         with saying({StoreError: ("the test is decided, but its deal key cannot be marked revealed: {error}", 2)}):
             store.reveal(trial_id)
@@ -248,12 +272,18 @@ def trial_command(
                     "base": config.base.name,
                     **status.to_json(),
                     "stored": count,
+                    "faults": {"new": new_totals.faults, "base": base_totals.faults},
+                    "forfeited_games": {"new": new_totals.forfeited_games, "base": base_totals.forfeited_games},
                     **deals_json(deals, decided),
                 }
             )
         )
     else:
         out.print(closing_line(config, status, max_games, count))
+        for role, bot in (("NEW", new_totals), ("BASE", base_totals)):
+            line = faults_line(bot, role, log_dir / log_file_name(bot.name))
+            if line is not None:
+                out.print(line, markup=False, soft_wrap=True)
         if deals.key is not None:
             out.print(deals_line(deals, decided), soft_wrap=True)  # the key on one line, to copy
     raise typer.Exit(EXIT_CODES[status.verdict.value])

@@ -294,3 +294,27 @@ def test_a_test_stored_under_the_earlier_sequential_test_is_not_played_on(tmp_pa
     code, _, err = rage_test(tmp_path, *args)
     assert code == 2 and "stored under other settings (test 1, now 2)" in err and "give the test a new --name" in err
     assert len(err.strip().splitlines()) == 1
+
+
+RAISER = f"{Path(__file__).resolve().parents[2] / 'bots' / 'raiser.py'}:RaiserBot"
+
+
+def test_the_verdict_says_which_bot_faulted_or_was_forfeited(tmp_path: Path) -> None:
+    """A test whose NEW failed every fourth decision, and was forfeited, gave its verdict without a word of it."""
+    args = ("--max-games", "6", "--max-faults", "5", "--seed", "1")
+    code, out, err = rage_test(tmp_path / "text", f"raiser={RAISER}", f"random={RANDOM}", *args)
+    assert code in (0, 1, 2), out + err
+    lines = " ".join(out.split())
+    found = re.search(r"NEW raiser: (\d+) faults charged, forfeited: the referee played for it in (\d+) games", lines)
+    assert found is not None, out
+    assert int(found[1]) == 5 and 1 <= int(found[2]) <= 6
+    assert f"(its log: {tmp_path / 'text' / 'logs' / 'raiser.log'})" in lines
+    assert "BASE random" not in lines
+    told = " ".join(err.split())  # each fault as the game ends, as rage match tells them
+    assert "game 0: raiser bot_error (round 1, trick 3, decision 10): RuntimeError: raiser fails" in told, err
+    assert "raiser forfeited (forfeited after 5 faults)" in told, err
+
+    code, out, _ = rage_test(tmp_path / "json", f"raiser={RAISER}", f"random={RANDOM}", *args, "--json")
+    figures = json.loads(out)
+    assert figures["faults"]["new"] == int(found[1]) and figures["faults"]["base"] == 0
+    assert figures["forfeited_games"] == {"new": int(found[2]), "base": 0}
