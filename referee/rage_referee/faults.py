@@ -94,17 +94,30 @@ def fault_lines(
 ) -> list[str]:
     """What to print of a game's faults: each charged one, and one line per forfeited seat.
 
-    With ``forfeits_told`` (the bots whose forfeit was printed already, added to here), a bot's forfeit is
-    printed once, in its first game, not again in each game the referee plays for it after."""
+    A seat's fault like its previous one (the same kind and detail: a bot that cannot be brought back, say)
+    is counted on one line after it rather than printed again. With ``forfeits_told`` (the bots whose
+    forfeit was printed already, added to here), a bot's forfeit is printed once, in its first game, not
+    again in each game the referee plays for it after."""
     lines: list[str] = []
+    runs: list[list[Fault]] = []
+    latest: dict[int, list[Fault]] = {}
     forfeited: dict[int, list[Fault]] = {}
     for fault in faults:
-        if fault.charged:
-            where = f"round {fault.round}, " + (f"trick {fault.trick}" if fault.trick else "bidding")
-            where += f", decision {fault.decision}"
-            lines.append(f"game {game}: {name_text(seats[fault.seat])} {fault.kind.value} ({where}): {fault.detail}")
-        else:
+        if not fault.charged:
             forfeited.setdefault(fault.seat, []).append(fault)
+            continue
+        run = latest.get(fault.seat)
+        if run is not None and (run[-1].kind, run[-1].detail) == (fault.kind, fault.detail):
+            run.append(fault)
+        else:
+            latest[fault.seat] = [fault]
+            runs.append(latest[fault.seat])
+    for first, *alike in runs:
+        told = f"game {game}: {name_text(seats[first.seat])} {first.kind.value}"
+        lines.append(f"{told} ({_where(first)}): {first.detail}")
+        if alike:
+            times = "once" if len(alike) == 1 else f"{len(alike)} times"
+            lines.append(f"{told} {times} more, alike, the last at {_where(alike[-1])}")
     for seat, entries in forfeited.items():
         if forfeits_told is not None and seats[seat] in forfeits_told:
             continue
@@ -117,3 +130,12 @@ def fault_lines(
         if forfeits_told is not None:
             forfeits_told.add(seats[seat])
     return lines
+
+
+def _where(fault: Fault) -> str:
+    """Where a fault was: ``round 4, trick 2, decision 66`` (``bidding`` for a bid)."""
+    return (
+        f"round {fault.round}, "
+        + (f"trick {fault.trick}" if fault.trick else "bidding")
+        + f", decision {fault.decision}"
+    )

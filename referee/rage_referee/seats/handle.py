@@ -14,7 +14,7 @@ from ..text import name_text
 from .backoff import Backoff
 from .connection import BotIdentity, Connection
 from .errors import HandshakeError
-from .process import BotProcess
+from .process import BotProcess, ending
 from .remote import Dispatcher, RemoteConnection
 from .spec import BotKind, BotSpec, BotSpecError
 from .transports import TRANSPORTS
@@ -68,9 +68,7 @@ class BotHandle:
             if code is None:
                 raise
             assert self.process is not None
-            raise HandshakeError(
-                f"{error}; the bot exited with code {code}{await self.process.last_words_shown()}"
-            ) from None
+            raise HandshakeError(f"{error}; the bot {ending(code)}{await self.process.last_words_shown()}") from None
 
     @property
     def identity(self) -> BotIdentity | None:

@@ -243,6 +243,18 @@ def launch_header(command: str) -> str:
     return f"\n=== {when}: the referee (pid {os.getpid()}) launches {command}\n"
 
 
+def ending(code: int) -> str:
+    """How a process with exit status ``code`` ended, as a fault says it: ``exited with code 3``, or ``was ended
+    by signal 9 (SIGKILL)`` (a negative status: the signal's number)."""
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        name = f" ({signal.Signals(-code).name})"
+    except ValueError:
+        name = ""
+    return f"was ended by signal {-code}{name}"
+
+
 @dataclass
 class BotProcess:
     """A bot command the referee runs: its own process group, stdout and stderr drained into a log file
@@ -283,6 +295,9 @@ class BotProcess:
     _ended_by: str | None = field(default=None, repr=False)
     """The limit that ended the bot, until a fault has said so (:meth:`why_lost`)."""
     _memory_kills: int = field(default=0, repr=False)
+    _exit_awaited: bool = field(default=False, repr=False)
+    """Whether a lost connection of this launch has waited for the process to exit (once is enough: a
+    process that stays up after losing its stream stays up, and each later decision would wait again)."""
     _starts: dict[int, int] = field(default_factory=dict, repr=False)
     """Where in the log each game it is playing now began, by game index."""
 
@@ -334,6 +349,7 @@ class BotProcess:
             raise HandshakeError(f"cannot write the bot's log {self._shown_log}: {reason or error}") from None
         memory = None if self.sandbox is None else self.sandbox.settings.memory_mb * MiB
         self._cgroup, self._ended_by, self._memory_kills = BotCgroup.make(memory), None, 0
+        self._exit_awaited = False
         try:
             argv, environment, address = self._launch()
         except BaseException:  # a launch the sandbox refuses leaves no user, mount or log taken
@@ -482,16 +498,21 @@ class BotProcess:
                 self._log.write(f"\n=== the referee ends the bot: it passed its {limit}\n".encode())
 
     async def why_lost(self, said: str) -> str:
-        """What a fault says of the bot's lost connection (``said``): the limit that ended it, when one did."""
+        """What a fault says of the bot's lost connection (``said``): the limit that ended it, when one did;
+        else, when its process has ended, how (:func:`ending`; its last words are in its log, beside the
+        referee's lines about its games)."""
+        code = await self.exit_code(0 if self._exit_awaited else 0.1)
+        self._exit_awaited = True
         if self._ended_by is None and self.sandbox is not None:
-            code = await self.exit_code(0.1)
             if code is not None and code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
                 self._end_by(self._cpu_limit())
             elif self._cgroup is not None and self._cgroup.memory_kills() > self._memory_kills:
                 self._memory_kills = self._cgroup.memory_kills()
                 self._end_by(f"memory limit of {self.sandbox.settings.memory_mb} MiB per bot")
         ended, self._ended_by = self._ended_by, None
-        return said if ended is None else f"ended by its {ended} ({said})"
+        if ended is not None:
+            return f"ended by its {ended} ({said})"
+        return said if code is None else f"{said}; the bot {ending(code)}"
 
     def log_tail(self, lines: int = 3) -> str:
         """The last lines the latest launch wrote, made printable and joined into one line."""

@@ -212,9 +212,10 @@ def test_a_served_bot_that_cannot_be_made_is_told_so_not_as_restarted(tmp_path: 
     )
     assert result.exit_code == 0, result.output
     why = "stream failed: ABORTED the bot of this game could not be made: ValueError: no weights file"
-    lines = [line.split("): ", 1)[1] for line in result.stderr.splitlines() if " e crashed (" in line]
-    assert lines[:4] == [why] * 4, result.stderr  # the stream ended, and the bot was connected to again
-    assert lines[4] == f"e: {why}; it was connected again 3 times already, not again", result.stderr
+    told = [line for line in result.stderr.splitlines() if line.startswith("game 0: e crashed")]
+    assert told[0].endswith(f"): {why}"), result.stderr  # the stream ended, and the bot was connected to again
+    assert told[1].startswith("game 0: e crashed 3 times more, alike, the last at round "), result.stderr
+    assert told[2].endswith(f"): e: {why}; it was connected again 3 times already, not again"), result.stderr
     assert "restarted" not in result.stderr
 
 
@@ -293,3 +294,36 @@ def test_a_log_folder_that_cannot_be_made_refuses_an_in_process_bot_as_a_launche
         result.output.split()
     )
     assert "shouter" not in result.output
+
+
+OS_EXIT = """
+import os
+from rage_sdk import Bot, Play, SeatView
+from rage_sdk.server import main
+
+class Quits(Bot):
+    def bid(self, view: SeatView) -> int:
+        os._exit(3)
+
+    def play(self, view: SeatView) -> Play:
+        return view.legal_plays[0]
+
+main(Quits)
+"""
+
+
+def test_a_launched_bot_that_exits_is_told_with_its_exit_code(tmp_path: Path) -> None:
+    """Its faults said 'stream failed: UNAVAILABLE Stream removed (Socket closed)', nothing of the exit."""
+    bot = tmp_path / "quits.py"
+    bot.write_text(OS_EXIT)
+    result = runner.invoke(
+        app, ["match", f"--bot=q=python {bot}", f"--bot=g={GREEDY}", "--games=1", f"--logs={tmp_path}", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    told = [line for line in result.stderr.splitlines() if line.startswith("game 0: q crashed")]
+    assert told[0].startswith("game 0: q crashed (round 1, bidding, decision ") and told[0].endswith(
+        "; the bot exited with code 3"
+    ), result.stderr
+    assert told[1].startswith("game 0: q crashed 3 times more, alike, the last at round 4, bidding"), result.stderr
+    assert "relaunched 3 times already, not again; the bot exited with code 3" in told[2], result.stderr
+    assert told[3].startswith("game 0: q crashed 15 times more, alike"), result.stderr
