@@ -20,7 +20,7 @@ from ..text import name_text, one_line
 from .common import Format, err, fail, out, refusing_unwritable, told_made_folder
 from .errors import saying
 from .options import RayOption, RayWorkersOption, ray_settings
-from .ratings import render
+from .ratings import NO_SETS, render
 from .standings_view import LiveStandings, RateColumn, RemainingColumn, StandingsProgress
 
 if TYPE_CHECKING:
@@ -93,6 +93,9 @@ def run_command(
 
     league = prepare_league(file, logs, keep_going, no_sandbox, ray, ray_workers)
     config, store, plan, records, log_dir = league.config, league.store, league.plan, league.records, league.log_dir
+    if until_separated and not config.duplicate:
+        no_sets = f"{file} deals no duplicate sets (duplicate = false)"
+        fail(f"--until-separated: {no_sets}, and bots are separated by {NO_SETS}")
     if not plan.todo:  # no bot is started, built or sandboxed for no game
         out.print(f"{name_text(config.name)}: all {len(plan.games)} games are stored already: nothing left to play")
         try:

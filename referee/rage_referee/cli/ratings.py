@@ -240,6 +240,10 @@ def render_collusion(rows: list[CollusionRow], names: list[str], fmt: Format, ti
         (out if fmt is Format.TABLE else err).print(flag, style="yellow", markup=False)
 
 
+NO_SETS = "each pair's duplicate score difference, which needs every deal played in every seating"
+"""What a league without duplicate deals cannot give (``--pairs``, ``--collusion``, ``--until-separated``)."""
+
+
 def collusion_flags(rows: list[CollusionRow]) -> list[str]:
     """A line for each ordered pair the collusion test flags."""
     return [
@@ -281,6 +285,9 @@ def ratings_command(
         fail("--name: only with --db (a league file names its league)")
     stored = read_league(league, db, name, "--league FILE")
     league_name, games, deal_key = name_text(stored.name), stored.games, stored.deal_key
+    if (pairs or collusion) and stored.release.set_size == 1:
+        option = "--pairs" if pairs else "--collusion"
+        fail(f"{option}: the league deals no duplicate sets (duplicate = false), and it reads {NO_SETS}")
     policy = forfeits or stored.forfeits
     if crosstable:
         from ..league.ratings import counted

@@ -63,3 +63,20 @@ def test_identical_bots_run_to_the_cap(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert len(stored(file)) == 40
     assert "stopped at the league's 40 games: after 20 complete duplicate sets not every bot" in flat(result.stdout)
+
+
+def test_a_league_without_duplicate_deals_is_told_it_has_no_sets_to_separate_by(tmp_path: Path) -> None:
+    """It played all its games and said 'after 20 complete duplicate sets not every bot is separated': it had
+    none, and --pairs and --collusion showed an empty matrix of them."""
+    bots = {"heuristic": HEURISTIC, "random": RANDOM}
+    file = write_league(tmp_path, bots=bots, players=2, games=4, ruleset=SHORT, extra="duplicate = false")
+    result = rage("league", "run", file, "--until-separated")
+    assert result.exit_code == 2 and not stored(file)
+    assert f"--until-separated: {file} deals no duplicate sets (duplicate = false)" in flat(result.output)
+    assert rage("league", "run", file, "--standings-every", "0").exit_code == 0
+    for option in ("--pairs", "--collusion"):
+        result = rage("ratings", "--league", file, option)
+        assert result.exit_code == 2, result.output
+        assert f"{option}: the league deals no duplicate sets (duplicate = false), and it reads each pair's" in flat(
+            result.output
+        )
