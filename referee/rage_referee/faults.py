@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
-from .text import name_text
+from .text import name_text, plural
 
 
 class FaultKind(StrEnum):
@@ -124,8 +124,8 @@ def fault_lines(
         first = entries[0]
         later = "" if forfeits_told is None else ", and plays for it in its games to come"
         lines.append(
-            f"game {game}: {name_text(seats[seat])} forfeited ({first.detail}): the referee played its {len(entries)} "
-            f"decisions from round {first.round} on{later}"
+            f"game {game}: {name_text(seats[seat])} forfeited ({first.detail}): the referee played its "
+            f"{plural(len(entries), 'decision')} from round {first.round} on{later}"
         )
         if forfeits_told is not None:
             forfeits_told.add(seats[seat])

@@ -12,7 +12,8 @@ A player's or bot's name, which a league file, a ``--bot`` option, a record or a
 (:data:`NAME_LIMIT`), a cut name ending in ``…``; :func:`one_line` does the same for any short text.
 
 A figure there is none of (NaN: the rating or means of a bot rated on no game) is shown by :func:`figure`, in
-every table, line and page alike, as :data:`NO_FIGURE`.
+every table, line and page alike, as :data:`NO_FIGURE`; a count with its noun by :func:`plural` (``1 fault``,
+``2 faults``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ def one_line(text: str, limit: int) -> str:
         out.append(shown)
         length += len(shown)
     return "".join(out)
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural but for one: ``1 fault``, ``2,000 faults``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def name_text(name: str, limit: int = NAME_LIMIT) -> str:

@@ -14,7 +14,7 @@ from rich.live import Live
 from rich.text import Text
 
 from ..limits import MAX_GAMES, MAX_SEED
-from ..text import name_text
+from ..text import name_text, plural
 from .common import err, fail, out, parse_ruleset, told_made_folder
 from .errors import saying
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
@@ -87,10 +87,11 @@ def faults_line(totals: BotTotals, role: str, log: Path) -> str | None:
     partly the referee's), and where its ``log`` is when it has one; ``None`` for a bot with neither."""
     if not totals.faults and not totals.forfeited_games:
         return None
-    parts = [f"{totals.faults} fault{'' if totals.faults == 1 else 's'} charged"] if totals.faults else []
+    parts = [f"{plural(totals.faults, 'fault')} charged"] if totals.faults else []
     if totals.forfeited_games:
-        games = f"{totals.forfeited_games} game{'' if totals.forfeited_games == 1 else 's'}"
-        parts.append(f"forfeited: the referee played for it in {games}, which the test counts")
+        parts.append(
+            f"forfeited: the referee played for it in {plural(totals.forfeited_games, 'game')}, which the test counts"
+        )
     where = f" (its log: {log})" if log.is_file() else ""
     return f"{role} {name_text(totals.name)}: {', '.join(parts)}{where}"
 

@@ -17,7 +17,7 @@ from ..play.spec import GameSpec, TimeControl
 from ..runner import LocalRunner
 from ..seats import BotHandle, BotKind, BotSpec, BotSpecError, HandshakeError, LocalConnection
 from ..seats.log_tail import tail_lines
-from ..text import bot_text, name_text
+from ..text import bot_text, name_text, plural
 
 #: One game per ruleset, between which every card kind and declaration comes up.
 CHECK_RULESETS = (
@@ -126,7 +126,7 @@ def _game_line(result: FinishedGame, decision_ms: int) -> str:
     rules = CHECK_RULESETS[result.index].describe()
     line = f"game {result.index}, {rules}: {result.decisions} decisions, {slowest}"
     line += f" (deadline {decision_ms} ms)"
-    return line + (f", {len(result.figures.faults)} faults" if result.figures.faults else "")
+    return line + (f", {plural(len(result.figures.faults), 'fault')}" if result.figures.faults else "")
 
 
 def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..faults import FaultKind
+from ..text import plural
 from .finished import FinishedGame
 
 NEVER_FORFEIT = 10**9
@@ -35,9 +36,9 @@ class FaultLedger:
         elif self.max_timeouts is not None:
             self.timeouts[name] = self.timeouts.get(name, 0) + 1
             if self.timeouts[name] >= self.max_timeouts:
-                self.forfeit(name, f"not asked again after {self.timeouts[name]} timeouts in a row")
+                self.forfeit(name, f"not asked again after {plural(self.timeouts[name], 'timeout')} in a row")
         if self.counts[name] >= self.max_faults:
-            self.forfeit(name, f"forfeited after {self.counts[name]} faults")
+            self.forfeit(name, f"forfeited after {plural(self.counts[name], 'fault')}")
 
     def answered(self, name: str) -> None:
         """``name`` answered a request in time: its timeouts in a row start again from none."""

@@ -49,5 +49,13 @@ def test_a_seats_faults_alike_in_a_row_are_told_once_then_counted() -> None:
         "game 7: y timeout (round 1, bidding, decision 3): no decision within 100 ms",
         f"game 7: x crashed (round 2, trick 1, decision 11): {lost}",
         "game 7: x crashed 2 times more, alike, the last at round 2, trick 3, decision 13",
-        "game 7: x forfeited (forfeited after 5 faults): the referee played its 1 decisions from round 3 on",
+        "game 7: x forfeited (forfeited after 5 faults): the referee played its 1 decision from round 3 on",
     ]
+
+
+def test_one_fault_is_told_as_one() -> None:
+    """'forfeited after 1 faults', 'the referee played its 1 decisions'."""
+    ledger = FaultLedger(max_faults=1, max_timeouts=1)
+    ledger.charge("a", FaultKind.ILLEGAL)
+    ledger.charge("b", FaultKind.TIMEOUT)
+    assert ledger.forfeited == {"a": "forfeited after 1 fault", "b": "not asked again after 1 timeout in a row"}
