@@ -19,6 +19,7 @@ every table, line and page alike, as :data:`NO_FIGURE`; a count with its noun by
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 BOT_TEXT_LIMIT = 300
 """Characters of a bot's text kept, escapes counted (the note of what was cut comes on top)."""
@@ -62,6 +63,12 @@ def one_line(text: str, limit: int) -> str:
     return "".join(out)
 
 
+def chance(value: float) -> str:
+    """A likelihood (LOS) in whole percent, rounded down, so it never looks surer than it is: 0.875, the most two
+    sets can show, is 87%, not 88%; 0.9995 is 99%, not 100%."""
+    return f"{math.floor(value * 100 + 1e-9):.0f}%"
+
+
 def plural(count: int, noun: str) -> str:
     """``count`` and ``noun``, plural but for one: ``1 fault``, ``2,000 faults``."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
@@ -70,6 +77,22 @@ def plural(count: int, noun: str) -> str:
 def name_text(name: str, limit: int = NAME_LIMIT) -> str:
     """A player's or bot's name as every table, line and page shows it: :func:`one_line` at :data:`NAME_LIMIT`."""
     return one_line(name, limit)
+
+
+def names_alike(names: Iterable[str]) -> str | None:
+    """Why bots of ``names`` could not be told apart in a table, line or page: a name given twice, or two
+    that :func:`name_text` shows alike (they differ past its first :data:`NAME_LIMIT` characters); ``None``
+    when every one is shown apart."""
+    shown: dict[str, str] = {}
+    for name in names:
+        key = name_text(name)
+        if key not in shown:
+            shown[key] = name
+        elif shown[key] == name:
+            return f"names must differ ({key} is given twice)"
+        else:
+            return f"names must differ within the first {NAME_LIMIT} characters, as they are shown ({key} twice)"
+    return None
 
 
 def figure(value: float, spec: str) -> str:

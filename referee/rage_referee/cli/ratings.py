@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from ..league.superiority import few_sets_note
-from ..text import figure, name_text
+from ..text import chance, figure, name_text
 from . import markdown
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
@@ -86,7 +86,7 @@ def _cells(row: RatingRow, audit: Audit | None = None) -> list[str]:
         name_text(row.name) + (f" (forfeited {row.forfeited})" if row.forfeited else ""),
         figure(row.elo, ".0f"),
         _interval(row),
-        "" if row.los_next is None else f"{row.los_next:.0%}",
+        "" if row.los_next is None else chance(row.los_next),
         str(row.games),
         figure(row.mean_score, ".1f"),
         figure(row.mean_place, ".2f"),
@@ -177,7 +177,7 @@ def _pair_cell(row: PairRow) -> str:
     if not row.sets:
         return "-"
     mark = "*" if row.separated else ""
-    return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {row.los:.0%}"
+    return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {chance(row.los)}"
 
 
 def render_pairs(rows: list[PairRow], names: list[str], fmt: Format, title: str) -> None:

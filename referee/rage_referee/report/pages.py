@@ -27,7 +27,7 @@ from ..league.pairs import pair_table
 from ..league.ratings import RatingRow, counted
 from ..league.superiority import few_sets_note
 from ..play.finished import FinishedGame
-from ..text import figure, plural
+from ..text import chance, figure, plural
 from .charts import colour, history_lines, rating_bars
 from .tables import BotRecord, Pairing, bot_records, crosstable, is_forfeit, rating_history
 from .text import capped
@@ -53,6 +53,7 @@ def environment() -> Environment:
     env.filters["bot_file"] = bot_file
     env.filters["figure"] = figure
     env.filters["plural"] = plural
+    env.filters["chance"] = chance
     env.globals["colour"] = colour
     env.globals["log_file"] = log_file
     return env

@@ -566,3 +566,16 @@ def test_a_forfeited_seat_can_count_as_a_loss_to_every_seat_that_played() -> Non
     assert lost.figures.places == (3, 2, 1, 3)
     rows = rating_table([played] * 4, samples=0, forfeits=Forfeits.LOSS)
     assert [row.name for row in rows][:2] == ["b", "a"] and {row.name for row in rows[2:]} == {"dead", "gone"}
+
+
+def test_the_los_of_two_sets_reads_as_the_most_they_can_show_not_above_it() -> None:
+    # 0.875, the most two sets can show, read "88%" beside the note "at most 87.5% from 2 sets"
+    from rage_referee.text import chance
+
+    games = [game(i, ("a", "b") if i % 2 == 0 else ("b", "a"), (1, 2) if i % 2 == 0 else (2, 1), set_id=i // 2)
+             for i in range(4)]  # fmt: skip
+    with redirect_stdout(io.StringIO()) as printed:
+        render(rating_table(games), Format.MARKDOWN, "two sets", sets=2)
+    rows = [line.split(" | ") for line in printed.getvalue().splitlines()[2:4]]
+    assert [(cells[0].strip("| "), cells[3]) for cells in rows] == [("a", "87%"), ("b", "")]
+    assert [chance(x) for x in (0.875, 0.9995, 0.5, 1.0, 0.29)] == ["87%", "99%", "50%", "100%", "29%"]
