@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..limits import MAX_GAMES, MAX_SEED
-from ..text import name_text
+from ..text import name_text, names_alike
 from .common import COMMAND_HELP, err, fail, out, parse_ruleset
 from .errors import saying
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
@@ -137,8 +137,8 @@ def match_command(
 
     specs = [BotSpec.parse(text) for text in bot]
     names = [spec.name for spec in specs]
-    if len(set(names)) != len(names):
-        fail(f"--bot: names must differ (got {', '.join(names)})")
+    if (alike := names_alike(names)) is not None:
+        fail(f"--bot: {alike}")
     if (shared := shared_seat(specs)) is not None:
         fail(f"--bot: {shared}")
     rules = parse_ruleset(ruleset)

@@ -76,6 +76,7 @@ from ..runner.isolation import Isolation
 from ..runner.settings import RunnerSettings
 from ..sandbox import SandboxSettings
 from ..seats import BotSpec
+from ..text import names_alike
 from .schedule import SCHEDULE_VERSION, schedule_size
 from .seatings import seatings
 
@@ -153,6 +154,9 @@ class LeagueConfig(BaseModel):
             if not name.strip() or not target.strip():
                 raise ValueError(f"bot {name!r}: needs a name and a command, HOST:PORT or FILE.py:CLASS")
             BotSpec.of(name, target)  # a command that cannot be split is refused here, naming the bot
+        alike = names_alike(bots)
+        if alike is not None:
+            raise ValueError(alike)
         return bots
 
     @model_validator(mode="after")

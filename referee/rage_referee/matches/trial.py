@@ -34,6 +34,7 @@ from ..play.ledger import FaultLedger
 from ..play.spec import GameSpec, Occasion, TimeControl
 from ..runner import LocalRunner
 from ..seats import BotSpec
+from ..text import names_alike
 from .sprt import SPREAD_FLOOR, AnytimeTest, Verdict, elo_of_points, points_for_elo
 
 DEFAULT_ELO1 = 25.0
@@ -75,9 +76,9 @@ class TrialConfig:
     time: TimeControl = DEFAULT_TIME
 
     def __post_init__(self) -> None:
-        names = [spec.name for spec in (self.new, self.base, *self.field)]
-        if len(set(names)) != len(names):
-            raise ValueError(f"bot names must differ (got {', '.join(names)})")
+        alike = names_alike(spec.name for spec in (self.new, self.base, *self.field))
+        if alike is not None:
+            raise ValueError(f"bots: {alike}")
         if len(self.field) < self.players - 2:
             need, given = self.players - 2, len(self.field)
             raise ValueError(f"--field: {self.players} players need {need} field bots, not {given}")

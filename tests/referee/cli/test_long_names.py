@@ -113,9 +113,38 @@ def test_rage_test(tmp_path: Path) -> None:
 def test_a_launched_bot_of_that_name_plays_and_keeps_a_log_of_its_own(tmp_path: Path) -> None:
     """Its log's file name is cut (a file name holds 255 bytes) and hashed; the match was refused with the name raw."""
     launched = f"python {ROOT / 'examples' / 'random_bot.py'}"
-    result = rage("match", "--bot", f"{NAME}={launched}", "--bot", f"{NAME[:-1]}={launched}", "--games", "1",
+    other = NAME.replace("owned", "owner")  # shown apart: they differ within the first 60 characters
+    result = rage("match", "--bot", f"{NAME}={launched}", "--bot", f"{other}={launched}", "--games", "1",
                   "--seed", "1", "--logs", tmp_path)  # fmt: skip
     assert result.exit_code == 0, result.output[:2000]
     safe(result.output)
     logs = sorted(tmp_path.glob("*.log"))
     assert len(logs) == 2 and all(len(log.name) < 255 for log in logs)
+
+
+def test_two_names_shown_alike_are_refused_in_one_line(tmp_path: Path) -> None:
+    """Two bots whose names differ past the first 60 characters played, each table showing the same name twice."""
+    shown = name_text(NAME)
+    for args in (
+        ["match", "--bot", f"{NAME}={GREEDY}", "--bot", f"{NAME[:-1]}={RANDOM}", "--games", "1"],
+        [
+            "test",
+            f"{NAME}={GREEDY}",
+            f"{NAME[:-1]}={RANDOM}",
+            "--field",
+            f"plain={RANDOM}",
+            "--db",
+            tmp_path / "t.sqlite",
+        ],
+    ):
+        result = rage(*args)
+        assert result.exit_code == 2, result.output[:2000]
+        said = safe(result.output)
+        assert f"names must differ within the first 60 characters, as they are shown ({shown} twice)" in said
+    league = tmp_path / "league.toml"
+    lines = ["players = 2", "games_per_table = 2", 'database = "league.sqlite"', "[ruleset]", 'preset = "amigo"']
+    lines += ["[bots]", f"{json.dumps(NAME)} = {json.dumps(GREEDY)}", f"{json.dumps(NAME[:-1])} = {json.dumps(RANDOM)}"]
+    league.write_text("\n".join(lines) + "\n")
+    result = rage("league", "run", league)
+    assert result.exit_code == 2, result.output[:2000]
+    assert "names must differ within the first 60 characters" in safe(result.output)

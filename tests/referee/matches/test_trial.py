@@ -176,7 +176,7 @@ def test_bad_input_is_one_clear_line(tmp_path: Path, args: list[str], fragment: 
 
 def test_bad_bots_are_one_clear_line(tmp_path: Path) -> None:
     code, _, err = rage_test(tmp_path, f"same={HEURISTIC}", f"same={RANDOM}")
-    assert code == 2 and "names must differ" in err
+    assert code == 2 and "bots: names must differ (same is given twice)" in err
     code, _, err = rage_test(tmp_path, HEURISTIC, f"random={RANDOM}")
     assert code == 2 and err.startswith("NEW: ") and "expected NAME=COMMAND" in err
 
