@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import operator
 import sys
 import traceback
@@ -86,9 +87,28 @@ def not_overridden(bot_class: type[Bot], *methods: str) -> str:
 
 def unfinished(bot_class: type[Bot]) -> str | None:
     """Why ``bot_class`` cannot play, when it does not override :meth:`Bot.bid` or :meth:`Bot.play` (both named
-    when it overrides neither, :class:`Bot` itself among them); else none."""
+    when it overrides neither, :class:`Bot` itself among them), or cannot be made without arguments (a bot is
+    made for each game with none); else none."""
     missing = [method for method in ("bid", "play") if getattr(bot_class, method) is getattr(Bot, method)]
-    return not_overridden(bot_class, *missing) if missing else None
+    if missing:
+        return not_overridden(bot_class, *missing)
+    needed = arguments_needed(bot_class)
+    if needed:
+        name = bot_class.__name__
+        return (
+            f"{name}() needs {', '.join(needed)}, and a bot is made for each game with no arguments: give them defaults"
+        )
+    return None
+
+
+def arguments_needed(bot_class: type[Bot]) -> list[str]:
+    """The arguments without a default that making a ``bot_class`` takes (none when its signature is unknown)."""
+    try:
+        parameters = inspect.signature(bot_class).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    optional = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [p.name for p in parameters if p.default is inspect.Parameter.empty and p.kind not in optional]
 
 
 def bot_class_of(factory: BotFactory) -> type[Bot]:

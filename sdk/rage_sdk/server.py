@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import inspect
 import os
 import signal
 import socket
@@ -28,7 +27,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
-from .bot import Bot, BotFactory, BotNotMade, BotRunner, bot_class_of, unfinished
+from .bot import Bot, BotFactory, BotNotMade, BotRunner, arguments_needed, bot_class_of, unfinished
 from .errors import RageError
 from .gc_tuning import tune_gc
 from .pb import bot_pb2 as pb
@@ -305,7 +304,7 @@ def _refusal(factory: object) -> str | None:
         return None if callable(factory) else f"main() takes a rage_sdk.Bot subclass, not {factory!r}"
     if not issubclass(factory, Bot):
         return f"main() takes a rage_sdk.Bot subclass; {factory.__name__} is not one"
-    needed = _arguments_needed(factory)
+    needed = arguments_needed(factory)
     if needed:
         name = factory.__name__
         return (
@@ -313,16 +312,6 @@ def _refusal(factory: object) -> str | None:
             f"give them defaults, or pass a function that makes one (main(lambda: {name}(...)))"
         )
     return unfinished(factory)
-
-
-def _arguments_needed(bot_class: type[Bot]) -> list[str]:
-    """The arguments without a default that making a ``bot_class`` takes (none when its signature is unknown)."""
-    try:
-        parameters = inspect.signature(bot_class).parameters.values()
-    except (TypeError, ValueError):
-        return []
-    optional = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-    return [p.name for p in parameters if p.default is inspect.Parameter.empty and p.kind not in optional]
 
 
 def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse.ArgumentParser | None = None) -> None:

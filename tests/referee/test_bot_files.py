@@ -48,3 +48,19 @@ def test_rage_match_refuses_the_sdks_bot_class_in_one_line_before_playing() -> N
         f"cannot start the match: b: {target!r}: Bot does not override bid() and play(), which every Bot must; "
         "its rage_sdk.Bot subclasses: RandomBot"
     )
+
+
+NEEDS = "from rage_sdk import Bot\n\n\nclass Needs(Bot):\n    def __init__(self, depth, width=2):\n        pass\n\n"
+NEEDS += "    def bid(self, view):\n        return 0\n\n    def play(self, view):\n        return view.legal_plays[0]\n"
+
+
+def test_a_bot_class_made_only_with_arguments_is_refused_as_it_is_loaded(tmp_path: Path) -> None:
+    """rage bot serve served it, and every game's bot failed to be made (each decision a fault)."""
+    file = tmp_path / "needs.py"
+    file.write_text(NEEDS)
+    said = "Needs() needs depth, and a bot is made for each game with no arguments: give them defaults"
+    with pytest.raises(BotSpecError) as info:
+        load_bot_class(f"{file}:Needs")
+    assert str(info.value) == f"{f'{file}:Needs'!r}: {said}"
+    result = rage("bot", "serve", f"{file}:Needs", "--port", "0")
+    assert result.exit_code != 0 and said in " ".join(result.output.split()), result.output

@@ -144,12 +144,12 @@ def test_an_in_process_bots_failures_go_to_its_log_not_the_referees_terminal(
     assert not (logs / "greedy.log").exists()
 
 
-NEEDS_AN_ARGUMENT = """
+RAISES_AS_MADE = """
 from rage_sdk import Bot
 
 class Unmade(Bot):
-    def __init__(self, x):
-        pass
+    def __init__(self):
+        raise ValueError("no weights file")
 
     def bid(self, view):
         return min(view.legal_bids)
@@ -163,12 +163,12 @@ def test_a_bot_that_cannot_be_made_says_so_at_each_decision_of_its_game(tmp_path
     """After the crash of its first decision, each of the game's others said 'unknown game 0'; the log has
     the traceback of the making. The first was charged as a crash ('the bot failed'), though nothing crashed."""
     unmade = tmp_path / "unmade.py"
-    unmade.write_text(NEEDS_AN_ARGUMENT)
+    unmade.write_text(RAISES_AS_MADE)
     specs = [BotSpec.of("unmade", f"{unmade}:Unmade"), BotSpec.of("greedy", GREEDY)]
     logs = tmp_path / "logs"
     result = asyncio.run(run_match(specs, Ruleset.of("amigo", rounds=[2]), 1, Deals.public(0), log_dir=logs))
     (game,) = result.games
-    why = "TypeError: Unmade.__init__() missing 1 required positional argument: 'x'"
+    why = "ValueError: no weights file"
     faults = [(fault.kind, fault.detail) for fault in game.figures.faults]
     assert faults == [(FaultKind.BOT_ERROR, f"the bot of this game could not be made: {why}")] * 3
     assert f"making the bot failed: {why}\nTraceback" in (logs / "unmade.log").read_text()
