@@ -37,7 +37,7 @@ AUDIT_CSV = ("memory_sets", "memory_estimate", "memory_low", "memory_high", "mem
 LEGEND = (
     "elo: Bradley-Terry maximum likelihood over all games, mean fixed at 1500, 95% interval by bootstrap "
     "over duplicate sets (or games), spread by Student's t for their number "
-    "(- from one set or game: nothing to resample); "
+    "(- from one set or game, or from sets all alike: nothing to resample); "
     "LOS: likelihood of superiority over the next bot (Student's t of the gap, at most 1 - 2^-(n+1) from n sets); "
     "score, place: means per game; bids: rounds bid exactly; "
     "skill: OpenSkill Plackett-Luce mu - 3 sigma. The overall ranking: the evidence that two bots differ "

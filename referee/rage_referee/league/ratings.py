@@ -40,10 +40,11 @@ LEVEL = 0.95
 """The rating intervals' confidence."""
 TIE = 1e-4
 """Elo apart within which two fits rate bots alike: the fits converge to about 1e-6 Elo."""
-METHOD = "rage-ratings/3"
+METHOD = "rage-ratings/4"
 """The name of how the intervals and LOS are computed, kept with published standings: ``rage-ratings/1``
 took the bootstrap's percentiles as they came; ``/2`` spreads them by Student's t (:func:`widened`); ``/3``
-reads LOS from the gap's t ratio, capped by the number of sets (:func:`superiority`)."""
+reads LOS from the gap's t ratio, capped by the number of sets (:func:`superiority`); ``/4`` gives no
+interval where every resample fits alike (:func:`rating_table`)."""
 INTERVAL_COLUMNS = ("low", "high", "los_next")
 """The columns of a :class:`RatingRow` that depend on :data:`METHOD`; the others are the games' own."""
 
@@ -257,7 +258,9 @@ def rating_table(
     """Every bot of ``games``, best first (those rated on no game last).
 
     ``samples=0`` gives point estimates alone (the interval is the estimate, no LOS); games of one duplicate
-    set (or one game) give no interval (NaN) and no LOS, since every resample would be the league itself; and
+    set (or one game) give no interval (NaN) and no LOS, since every resample would be the league itself; sets
+    that all came out alike give no interval either, as every resample fits the same ratings (a spread of
+    none is no evidence of certainty: two sets of one bot winning every game showed +0/+0); and
     ``with_skill=False`` leaves the OpenSkill column out (NaN): the cheap table for live updates.
     ``forfeits`` says how a game counts for a seat the referee played for after its bot was forfeited.
     """
@@ -276,7 +279,7 @@ def rating_table(
     low, high = np.percentile(fits, [50 - LEVEL * 50, 50 + LEVEL * 50], axis=0)
     # the fits converge to about 1e-8: a resample like the whole league may land a hair past the estimate
     low, high = np.minimum(low, elo), np.maximum(high, elo)
-    if samples and not resampled:
+    if samples and (not resampled or np.ptp(resamples, axis=0).max() < TIE):
         low = high = np.full(len(names), math.nan)
     skill = openskill_ratings(games, names) if with_skill else dict.fromkeys(names, math.nan)
     totals = bot_totals(games)  # the figures over the games rated

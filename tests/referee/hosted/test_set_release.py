@@ -100,14 +100,19 @@ async def _history(contest: Contest) -> list[pb.LeagueEvent]:
     return events
 
 
+def set_and_a_part(folder: Path) -> tuple[Contest, RefereeServicer]:
+    """:func:`cup_contest` running, with set 0 stored whole and two games of set 1; and its servicer."""
+    contest, league_id = cup_contest(folder)
+    for index in range(8):
+        contest.store.add(league_id, finished_game(index, SEATS, set_id=index // 6))
+    contest.registry.set_status("cup", LeagueStatus.RUNNING)
+    return contest, RefereeServicer(contest)
+
+
 def test_get_standings_counts_only_whole_sets_but_for_the_organizer(tmp_path: Path) -> None:
     # GetStandings fitted every stored game: each game's scores, while its set's other games were to come
     async def scenario() -> None:
-        contest, league_id = cup_contest(tmp_path)
-        for index in range(8):  # set 0 whole, two games of set 1
-            contest.store.add(league_id, finished_game(index, SEATS, set_id=index // 6))
-        contest.registry.set_status("cup", LeagueStatus.RUNNING)
-        servicer = RefereeServicer(contest)
+        contest, servicer = set_and_a_part(tmp_path)
         games = {}
         for token in ("e" * 24, "a" * 24):
             context = _Context(token)
@@ -136,7 +141,7 @@ def test_the_standings_give_an_interval_where_the_local_table_does_and_none_wher
 
     from tests.helpers.game_records import paired_sets
 
-    games = paired_sets(2, lead=10)
+    games = paired_sets(2, lead=2)  # sets that differ (a single one, or sets all alike, give no interval)
     for shown, table in (
         (games[:2], point_table(games[:2])),
         (games[:2], full_table(games[:2], [game.index for game in games[:2]])),
@@ -152,11 +157,7 @@ def test_the_standings_give_an_interval_where_the_local_table_does_and_none_wher
 def test_the_count_of_games_anyone_but_the_organizer_is_told_is_of_whole_sets(tmp_path: Path) -> None:
     # ListLeagues and Watch's status counted every stored game, so any token saw how far a set had gone
     async def scenario() -> None:
-        contest, league_id = cup_contest(tmp_path)
-        for index in range(8):  # set 0 whole, two games of set 1
-            contest.store.add(league_id, finished_game(index, SEATS, set_id=index // 6))
-        contest.registry.set_status("cup", LeagueStatus.RUNNING)
-        servicer = RefereeServicer(contest)
+        contest, servicer = set_and_a_part(tmp_path)
         listed = {}
         for token in ("e" * 24, "a" * 24):
             reply = await servicer.ListLeagues(pb.ListLeaguesRequest(), _Context(token))

@@ -295,14 +295,14 @@ def test_bootstrap_intervals_shrink_with_more_games() -> None:
 
 def test_bootstrap_resamples_a_duplicate_set_as_a_whole() -> None:
     # every set is internally balanced (A beats B, then B beats A): any resampling of whole sets is
-    # balanced, so the interval is zero wide; resampled game by game it is not
+    # balanced, every fit alike, so there is no spread to read an interval from; resampled game by game there is
     games = []
     for k in range(20):
         games += [game(2 * k, ("A", "B"), (1, 2), set_id=k), game(2 * k + 1, ("A", "B"), (2, 1), set_id=k)]
     rows = rating_table(games, samples=50)
     for row in rows:
         assert row.elo == pytest.approx(CENTRE)
-        assert row.high - row.low == pytest.approx(0, abs=1e-6), row
+        assert not row.has_interval, row
     ungrouped = rating_table(renumber(games), samples=50)
     assert all(row.high - row.low > 10 for row in ungrouped), ungrouped
 
@@ -579,3 +579,16 @@ def test_the_los_of_two_sets_reads_as_the_most_they_can_show_not_above_it() -> N
     rows = [line.split(" | ") for line in printed.getvalue().splitlines()[2:4]]
     assert [(cells[0].strip("| "), cells[3]) for cells in rows] == [("a", "87%"), ("b", "")]
     assert [chance(x) for x in (0.875, 0.9995, 0.5, 1.0, 0.29)] == ["87%", "99%", "50%", "100%", "29%"]
+
+
+def test_sets_that_all_came_out_alike_give_no_interval_not_a_zero_wide_one() -> None:
+    # two sets of one bot winning every game: every resample fit the same ratings, shown as +0/+0 at 95%
+    alike = [game(i, ("a", "b") if i % 2 == 0 else ("b", "a"), (1, 2) if i % 2 == 0 else (2, 1), set_id=i // 2)
+             for i in range(20)]  # fmt: skip
+    rows = rating_table(alike)
+    assert [row.name for row in rows] == ["a", "b"] and not any(row.has_interval for row in rows)
+    with redirect_stdout(io.StringIO()) as printed:
+        render(rows, Format.MARKDOWN, "ten sets alike", sets=10)
+    assert [line.split(" | ")[2] for line in printed.getvalue().splitlines()[2:4]] == ["-", "-"]
+    differ = [*alike, *(game(20 + i, ("a", "b") if i == 0 else ("b", "a"), (2, 1), set_id=10) for i in range(2))]
+    assert all(row.has_interval and row.high > row.low for row in rating_table(differ))
