@@ -276,13 +276,18 @@ class Registry:
         self, name: str, address: str, owner: str, token_hash: str, entrant: str = "", seat: str = ""
     ) -> BotEntry:
         """Register a bot of ``entrant`` (none: the organizer's, bounded by the referee's limit alone),
-        listening on ``seat`` (none: a submitted bot); :class:`AlreadyExists` for a name or seat taken,
-        :class:`ResourceExhausted` past a limit."""
+        listening on ``seat`` (none: a submitted bot); :class:`AlreadyExists` for a name taken (compared by
+        :func:`~.checks.name_key`: ``Rnd`` is ``rnd``) or a seat taken, :class:`ResourceExhausted` past a limit."""
         now = datetime.now(UTC)
         with Session(self.engine) as session:
             self._check_room(session, entrant)
-            if session.scalar(select(BotRow.id).where(BotRow.name == name)) is not None:
-                raise AlreadyExists(f"name: a bot named {name!r} is registered already")
+            key = name_key(name)
+            taken = next((other for other in session.scalars(select(BotRow.name)) if name_key(other) == key), None)
+            if taken is not None:
+                same = (
+                    "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"
+                )
+                raise AlreadyExists(f"name: a bot named {taken!r} is registered already{same}")
             _check_seat(session, seat, address)
             row = BotRow(
                 name=name,

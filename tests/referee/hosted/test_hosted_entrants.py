@@ -144,6 +144,26 @@ def test_the_entry_token_signs_up_entrants_of_their_own(tmp_path: Path, monkeypa
     run(tmp_path, scenario)
 
 
+def test_a_bot_name_differing_from_one_taken_only_in_case_is_taken(tmp_path: Path) -> None:
+    """Bob registered ``Rnd`` beside Alice's ``rnd``: bots the standings and pages show
+    alike to a reader, one passing for the other."""
+
+    async def scenario(hosted: Referee) -> None:
+        alice, bob = await add_entrant(hosted, "alice"), await add_entrant(hosted, "bob")
+        await register(hosted, "rnd", alice)
+        for name in ("Rnd", "RND"):  # a name of other characters than ASCII is refused as such
+            request = pb.RegisterBotRequest(name=name, address=unserved())
+            assert await refusal(hosted, "RegisterBot", request, bob) == (
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"name: a bot named 'rnd' is registered already, the same name as {name!r} "
+                "(names are compared without case or width)",
+            )
+        listed = await hosted.call("ListBots", pb.ListBotsRequest(), bob)
+        assert [bot.name for bot in listed.bots] == ["rnd"]
+
+    run(tmp_path, scenario)
+
+
 def test_one_entrant_cannot_take_another_entrants_registrations(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
