@@ -280,7 +280,7 @@ async def hosted_on_ray(folder: Path, ray_address: str) -> AsyncIterator[Referee
     try:
         await contest.leagues.resume_running()
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            yield Referee(contest, referee_pb2_grpc.RefereeStub(channel), root)  # type: ignore[no-untyped-call]
+            yield Referee(contest, referee_pb2_grpc.RefereeStub(channel), root, port)  # type: ignore[no-untyped-call]
     finally:
         await contest.leagues.close(30.0)
         contest.hub.shutdown()
