@@ -68,9 +68,7 @@ class Referee:
     def as_(token: str) -> list[tuple[str, str]]:
         return [("authorization", f"Bearer {token}")]
 
-    async def submit(
-        self, name: str, data: bytes, token: str = ENTRY, fmt: str = "tar.gz", sent: list[int] | None = None
-    ) -> pb.SubmitBotReply:
+    async def submit(self, name: str, data: bytes, token: str = ENTRY, fmt: str = "tar.gz") -> pb.SubmitBotReply:
         """Upload ``data`` as ``rage referee submit`` does, by gRPC's blocking client (in a thread, the referee
         serving on this loop); its refusal raised as the asyncio client's error. The asyncio client reported a
         refusal that came while it still wrote as INTERNAL ("Internal error from Core") now and then: gRPC's
@@ -78,8 +76,6 @@ class Referee:
 
         def requests() -> Iterator[pb.SubmitBotChunk]:
             for number, piece in enumerate(chunks(data)):
-                if sent is not None:
-                    sent.append(len(piece))
                 yield (
                     pb.SubmitBotChunk(name=name, format=fmt, data=piece)
                     if number == 0
@@ -360,14 +356,22 @@ def test_the_caller_is_checked(tmp_path: Path) -> None:
 def test_an_upload_past_the_cap_is_refused_while_it_streams(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hosted_submissions, "MAX_UPLOAD_BYTES", 256 * 1024)
     data = b"\0" * (4 * 1024 * 1024)
+    read: list[int] = []  # the bytes of each message the referee read after the first
+    next_chunk = hosted_submissions.next_chunk
+
+    async def counted(messages: Any, deadline: float | None = None) -> Any:
+        chunk = await next_chunk(messages, deadline)
+        read.append(0 if chunk is None else len(chunk.data))
+        return chunk
+
+    monkeypatch.setattr(hosted_submissions, "next_chunk", counted)
 
     async def scenario(hosted: Referee) -> None:
-        sent: list[int] = []
         with pytest.raises(grpc.aio.AioRpcError) as info:
-            await hosted.submit("big", data, sent=sent)
+            await hosted.submit("big", data)
         assert info.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
         assert info.value.details() == "data: the upload passed 262,144 bytes, the most it may have now: refused"
-        assert sum(sent) < len(data) // 2  # refused on the way, not after the whole upload
+        assert 0 < sum(read) < len(data) // 2, sum(read)  # refused on the way, not after the whole upload
         assert hosted.stored() == []
         assert not (await hosted.call("ListBots", pb.ListBotsRequest())).bots
 
