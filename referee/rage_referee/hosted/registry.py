@@ -197,8 +197,7 @@ class Registry:
         with Session(self.engine) as session:
             if bounded and (session.scalar(select(func.count()).select_from(EntrantRow)) or 0) >= MAX_ENTRANTS:
                 raise ResourceExhausted(f"the referee holds {MAX_ENTRANTS} entrants already")
-            key = name_key(name)
-            taken = next((other for other in session.scalars(select(EntrantRow.name)) if name_key(other) == key), None)
+            taken = _same_name(session, EntrantRow.name, name)
             if taken is not None:
                 _entrant_taken(taken, name)
             row = EntrantRow(name=name, token_hash=token_hash, disabled=False, added_at=datetime.now(UTC))
@@ -281,13 +280,9 @@ class Registry:
         now = datetime.now(UTC)
         with Session(self.engine) as session:
             self._check_room(session, entrant)
-            key = name_key(name)
-            taken = next((other for other in session.scalars(select(BotRow.name)) if name_key(other) == key), None)
+            taken = _same_name(session, BotRow.name, name)
             if taken is not None:
-                same = (
-                    "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"
-                )
-                raise AlreadyExists(f"name: a bot named {taken!r} is registered already{same}")
+                raise AlreadyExists(f"name: a bot named {taken!r} is registered already{_same(taken, name)}")
             _check_seat(session, seat, address)
             row = BotRow(
                 name=name,
@@ -412,10 +407,20 @@ class Registry:
             return _league(row, reason)
 
 
+def _same_name(session: Session, names: Mapped[str], name: str) -> str | None:
+    """The name among ``names`` (a column) that is ``name`` by :func:`~.checks.name_key`, if one is."""
+    key = name_key(name)
+    return next((other for other in session.scalars(select(names)) if name_key(other) == key), None)
+
+
+def _same(taken: str, name: str) -> str:
+    """What a refusal adds when the name ``taken`` is ``name`` written otherwise."""
+    return "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"
+
+
 def _entrant_taken(taken: str, name: str) -> NoReturn:
     """Refuse entrant ``name``: entrant ``taken`` is the same name."""
-    same = "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"
-    raise AlreadyExists(f"name: an entrant named {taken!r} exists already{same}") from None
+    raise AlreadyExists(f"name: an entrant named {taken!r} exists already{_same(taken, name)}") from None
 
 
 def _no_entrant(name: str) -> NoReturn:
