@@ -60,11 +60,18 @@ def stale_extensions(root: Path, keep: set[str]) -> list[Path]:
     return stale
 
 
+def installs_in_place(argv: list[str]) -> bool:
+    """Whether setuptools runs this build for an editable install (``pip install -e``): only then does Python
+    import the package from the source tree, extension modules and all. A wheel's build leaves the tree as it is."""
+    return "editable_wheel" in argv or "develop" in argv
+
+
 def extensions() -> list[object]:
     reason = why_pure()
     keep = set() if reason is not None else {*compiled_modules(), f"{GROUP}__mypyc"}
-    for built in stale_extensions(HERE, keep):
-        built.unlink()
+    if installs_in_place(sys.argv):
+        for built in stale_extensions(HERE, keep):
+            built.unlink()
     if reason is not None:
         print(f"rage-sdk: the engine installs as pure Python: {reason}", file=sys.stderr)
         return []

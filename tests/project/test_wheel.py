@@ -118,6 +118,9 @@ def fresh_env(where: Path) -> Path:
 def test_each_wheel_holds_its_package_and_declares_its_own_dependencies(wheels: Wheels) -> None:
     assert requires(wheels.sdk) == SDK_DEPENDENCIES
     assert packages(wheels.sdk) == {"rage_sdk"}
+    for wheel in (wheels.sdk, wheels.pure_sdk):  # typed: a bot author's mypy reads the SDK's types
+        with zipfile.ZipFile(wheel) as archive:
+            assert "rage_sdk/py.typed" in archive.namelist(), wheel.name
     assert "rage-sdk" in requires(wheels.referee)
     assert {"numpy", "scipy", "sqlalchemy"} <= requires(wheels.referee)
     assert packages(wheels.referee) == {"rage_referee"}
@@ -133,6 +136,19 @@ def test_the_pure_build_holds_the_same_modules_without_the_compiled_ones(wheels:
     compiled = compiled_files(wheels.sdk)
     assert compiled or not HAS_C_COMPILER, "a C compiler is here but the SDK's wheel holds no compiled module"
     assert files(wheels.pure_sdk) == files(wheels.sdk) - compiled
+
+
+@pytest.mark.slow
+def test_building_a_wheel_leaves_the_source_trees_compiled_modules_alone(tmp_path: Path) -> None:
+    """A checkout's editable install keeps its compiled modules in ``sdk/rage_sdk``: building the pure wheel
+    from there, as the install guide says, must not turn that install pure."""
+    sdk = tmp_path / "sdk"
+    shutil.copytree(ROOT / "sdk", sdk, ignore=SKIP)
+    compiled = sdk / "rage_sdk" / f"cards{EXTENSION_SUFFIXES[0]}"
+    compiled.write_bytes(b"an editable install's compiled module")
+    wheel = build(sdk, tmp_path / "wheel", RAGE_PURE_PYTHON="1")
+    assert compiled.read_bytes() == b"an editable install's compiled module"
+    assert not compiled_files(wheel)
 
 
 @pytest.mark.slow
