@@ -86,12 +86,11 @@ def not_overridden(bot_class: type[Bot], *methods: str) -> str:
 
 
 def unfinished(bot_class: type[Bot]) -> str | None:
-    """Why ``bot_class`` cannot play, when it does not override :meth:`Bot.bid` or :meth:`Bot.play` (both named
-    when it overrides neither, :class:`Bot` itself among them), or cannot be made without arguments (a bot is
-    made for each game with none); else none."""
-    missing = [method for method in ("bid", "play") if getattr(bot_class, method) is getattr(Bot, method)]
-    if missing:
-        return not_overridden(bot_class, *missing)
+    """Why ``bot_class`` cannot play (:func:`unplayable`), or cannot be made without arguments (a bot is made
+    for each game with none); else none."""
+    unfit = unplayable(bot_class)
+    if unfit is not None:
+        return unfit
     needed = arguments_needed(bot_class)
     if needed:
         name = bot_class.__name__
@@ -99,6 +98,32 @@ def unfinished(bot_class: type[Bot]) -> str | None:
             f"{name}() needs {', '.join(needed)}, and a bot is made for each game with no arguments: give them defaults"
         )
     return None
+
+
+def unplayable(bot_class: type[Bot]) -> str | None:
+    """Why a bot of ``bot_class`` cannot play once made: it does not override :meth:`Bot.bid` or :meth:`Bot.play`
+    (both named when it overrides neither, :class:`Bot` itself among them), or its ``name`` or ``version`` is no
+    text (the handshake tells them); else none."""
+    missing = [method for method in ("bid", "play") if getattr(bot_class, method) is getattr(Bot, method)]
+    if missing:
+        return not_overridden(bot_class, *missing)
+    for label in ("name", "version"):
+        value = getattr(bot_class, label)
+        if not isinstance(value, str):
+            return f"{bot_class.__name__}.{label} must be text (a str), not {value!r:.80}"
+    return None
+
+
+def made_refusal(factory: Callable[[], object]) -> str | None:
+    """Why the bots a function ``factory`` makes cannot play: making one raised, or made no :class:`Bot`, or
+    one that cannot play (:func:`unplayable`); else none. It makes one bot to see."""
+    try:
+        made = factory()
+    except FAILURES as error:
+        return f"making a bot failed: {_detail(error)}"
+    if not isinstance(made, Bot):
+        return f"the function makes {made!r:.80}, not a rage_sdk.Bot"
+    return unplayable(type(made))
 
 
 def arguments_needed(bot_class: type[Bot]) -> list[str]:

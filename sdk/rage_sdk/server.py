@@ -27,7 +27,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from . import wire
-from .bot import Bot, BotFactory, BotNotMade, BotRunner, arguments_needed, bot_class_of, unfinished
+from .bot import Bot, BotFactory, BotNotMade, BotRunner, arguments_needed, bot_class_of, made_refusal, unplayable
 from .errors import RageError
 from .gc_tuning import tune_gc
 from .pb import bot_pb2 as pb
@@ -296,12 +296,16 @@ def bot_parser() -> argparse.ArgumentParser:
 
 def _refusal(factory: object) -> str | None:
     """Why :func:`main` cannot serve ``factory``, in one line: a bot, not its class; a class that is no
-    :class:`Bot`; a bot class missing ``bid()`` or ``play()``. None for a bot class or any other callable."""
+    :class:`Bot`; a bot class that cannot play (:func:`~rage_sdk.bot.unplayable`); a function whose bot cannot
+    (:func:`~rage_sdk.bot.made_refusal`). None for a bot class or function that serves."""
     if isinstance(factory, Bot):
         name = type(factory).__name__
         return f"main() takes the bot's class, not a bot: main({name}), not main({name}())"
     if not isinstance(factory, type):
-        return None if callable(factory) else f"main() takes a rage_sdk.Bot subclass, not {factory!r}"
+        if not callable(factory):
+            return f"main() takes a rage_sdk.Bot subclass, not {factory!r}"
+        refused = made_refusal(factory)
+        return None if refused is None else f"main() takes a function that makes a bot that plays; {refused}"
     if not issubclass(factory, Bot):
         return f"main() takes a rage_sdk.Bot subclass; {factory.__name__} is not one"
     needed = arguments_needed(factory)
@@ -311,7 +315,7 @@ def _refusal(factory: object) -> str | None:
             f"{name}() needs {', '.join(needed)}: main() makes a bot for each game with no arguments; "
             f"give them defaults, or pass a function that makes one (main(lambda: {name}(...)))"
         )
-    return unfinished(factory)
+    return unplayable(factory)
 
 
 def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse.ArgumentParser | None = None) -> None:
@@ -321,6 +325,8 @@ def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse
     ``--help`` lists them all and nothing else is taken.
     """
     parser = parser or bot_parser()
+    if parser.get_default("port") is None:  # not a bot_parser(): it would refuse --port, or never read it
+        parser.exit(2, "main(parser=...) takes rage_sdk.server.bot_parser() with the bot's own options added to it\n")
     args = parser.parse_args(argv)
     refused = _refusal(factory)
     if refused is not None:

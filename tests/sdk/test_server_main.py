@@ -67,3 +67,61 @@ def test_a_factory_that_makes_a_bot_is_taken() -> None:
 
     factory: BotFactory = lambda: RandomBot()  # noqa: E731
     assert bot_class_of(factory) is RandomBot
+
+
+class Numbered(RandomBot):
+    """A bot whose name and version are numbers: it served, and every handshake failed with 'bad argument type
+    for built-in operation'."""
+
+    name = 42  # type: ignore[assignment]
+
+
+class Versioned(RandomBot):
+    version = 2  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(
+    ("bot_class", "said"),
+    [
+        (Numbered, "Numbered.name must be text (a str), not 42"),
+        (Versioned, "Versioned.version must be text (a str), not 2"),
+    ],
+)
+def test_a_name_or_version_that_is_no_text_is_refused(
+    bot_class: type[Bot], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = refusal(bot_class, capsys)
+    assert line.endswith(said), line
+
+
+def broken() -> Bot:
+    raise ValueError("no model file")
+
+
+@pytest.mark.parametrize(
+    ("factory", "said"),
+    [
+        (lambda: None, "the function makes None, not a rage_sdk.Bot"),  # was: AttributeError ... 'display_name'
+        (lambda: BidsOnly(), "BidsOnly does not override play(), which every Bot must"),  # served, faulted each play
+        (broken, "making a bot failed: ValueError: no model file"),  # was a traceback
+        (lambda: Numbered(), "Numbered.name must be text (a str), not 42"),
+    ],
+)
+def test_a_function_whose_bot_cannot_play_is_refused_as_a_class_is(
+    factory: BotFactory, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = refusal(factory, capsys)
+    assert line.startswith("main() takes a function that makes a bot that plays; "), line
+    assert line.endswith(said), line
+
+
+def test_a_parser_that_is_not_the_bots_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """A plain ArgumentParser refused --port ('unrecognized arguments'), or without it ended in a traceback:
+    AttributeError: 'Namespace' object has no attribute 'listen'."""
+    import argparse
+
+    with pytest.raises(SystemExit) as info:
+        main(RandomBot, [], parser=argparse.ArgumentParser())
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "main(parser=...) takes rage_sdk.server.bot_parser() with the bot's own options added to it"
