@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import inspect
 import operator
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -39,6 +40,11 @@ FAILURES = (Exception, asyncio.CancelledError, GeneratorExit)
 """What a bot's own code may raise that is its failure. It runs with no await in it, so even a
 ``CancelledError`` is its own, never a cancelled call; the server would take one for that, and leave
 the stream hanging."""
+
+
+HOOK_FAILURE = re.compile(r"bot error in game \d+ \(id \d+\): (?P<hook>on_\w+) failed: (?P<error>.*)")
+"""The line a failed hook (``on_game_start``, ``on_event``, ``on_game_end``) is told with, before its traceback:
+the bot plays on, so no fault shows it; ``rage bot check`` reads the bot's log for these."""
 
 
 class TextSink(Protocol):
@@ -183,14 +189,14 @@ class BotRunner:
                 state.history.add(message)
                 if state.wants_events:
                     for event in message.events:
-                        self._guard(state.bot.on_event, wire.event_of(event))
+                        self._guard(state.info, state.bot.on_event, wire.event_of(event))
             if message.HasField("request"):
                 decisions.append(self._decide(game, state, message.request))
             elif message.HasField("end") and state is None:
                 self.unmade.pop(game, None)
             elif message.HasField("end") and state is not None:
                 del self.games[game]
-                self._guard(state.bot.on_game_end, wire.game_over_of(message.end))
+                self._guard(state.info, state.bot.on_game_end, wire.game_over_of(message.end))
                 history, state = state.history, None  # the bot goes first, and any view only it kept
                 history.close()
         return decisions
@@ -209,14 +215,18 @@ class BotRunner:
             raise BotNotMade(self.unmade[game]) from error
         self.unmade.pop(game, None)
         self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
-        self._guard(bot.on_game_start, info)
+        self._guard(info, bot.on_game_start, info)
 
-    def _guard(self, hook: Callable[..., None], *args: object) -> None:
-        """Run an optional hook; its failure is the bot's business, told with the others, never the game's."""
+    def _guard(self, info: GameInfo, hook: Callable[..., None], *args: object) -> None:
+        """Run an optional hook; its failure is the bot's business, told with the others (a
+        :data:`HOOK_FAILURE` line, then the traceback), never the game's."""
         try:
             hook(*args)
-        except FAILURES:
-            traceback.print_exc(file=self.failures or sys.stderr)
+        except FAILURES as error:
+            failures = self.failures or sys.stderr
+            name = getattr(hook, "__name__", "a hook")
+            print(f"bot error in game {info.index} (id {info.game}): {name} failed: {_detail(error)}", file=failures)
+            traceback.print_exc(file=failures)
 
     def _decide(self, game: int, state: _Game | None, request: pb.DecisionRequest) -> pb.Decision:
         if state is None:

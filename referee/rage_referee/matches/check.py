@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rage_sdk.bot import HOOK_FAILURE
 from rage_sdk.rules import Ruleset
 
 from ..faults import Fault
@@ -92,8 +93,11 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
         report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
     handle = getattr(runner, "handles", {}).get(spec.name)
-    if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
-        _log_lines(report, handle.process.log_path, handle.process.first_launched_at or 0)
+    if handle is not None and handle.process is not None and handle.process.log_path.is_file():
+        since = handle.process.first_launched_at or 0
+        _hook_lines(report, handle.process.log_path, since)
+        if not report.ok:
+            _log_lines(report, handle.process.log_path, since)
     return report
 
 
@@ -140,6 +144,25 @@ def _fault_lines(report: CheckReport, faults: list[SeenFault]) -> None:
             report.add(False, f"    also {other.describe()}")
         if len(of_kind) > 3:
             report.add(False, f"    and {len(of_kind) - 3} more")
+
+
+def _hook_lines(report: CheckReport, path: Path, since: int) -> None:
+    """Each optional hook that raised in this check (the SDK tells it in the log, :data:`~rage_sdk.bot.HOOK_FAILURE`):
+    how often, and its first error. The bot plays on past it, so no game counts it a fault."""
+    failed: dict[str, tuple[int, str]] = {}
+    try:
+        with path.open("rb") as log:
+            log.seek(since)
+            for raw in log:
+                told = HOOK_FAILURE.match(raw.decode(errors="replace"))
+                if told is not None:
+                    count, first = failed.get(told["hook"], (0, told["error"]))
+                    failed[told["hook"]] = (count + 1, first)
+    except OSError:
+        return  # told by the log's lines, which a failed check shows
+    for hook, (count, first) in failed.items():
+        times = plural(count, "time")
+        report.add(False, f"{bot_text(hook, 40)}() raised {times} in the check's games, first {bot_text(first, 300)}")
 
 
 def _log_lines(report: CheckReport, path: Path, since: int) -> None:

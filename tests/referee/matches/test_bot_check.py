@@ -158,3 +158,38 @@ def test_the_kinds_a_bot_answered_with_leave_out_the_referees_fallbacks() -> Non
         False,
         "answered with: nothing of its own (the referee played every card for it)",
     )
+
+
+HOOKS = """\
+from rage_sdk.examples.random_bot import RandomBot
+from rage_sdk.server import main
+
+
+class Deaf(RandomBot):
+    def on_event(self, event):
+        raise RuntimeError("[/x] event boom")
+
+    def on_game_end(self, over):
+        raise KeyError("totals")
+
+
+if __name__ == "__main__":
+    main(Deaf)
+"""
+
+
+def test_a_hook_that_raises_fails_the_check_saying_how_often_and_why(tmp_path: Path) -> None:
+    """A bot whose on_event raised at every event passed every check: the SDK plays on past a hook's
+    failure, and only the bot's log held its 36,000 lines of tracebacks."""
+    bot = tmp_path / "deaf.py"
+    bot.write_text(HOOKS)
+    argv = [str(RAGE), "bot", "check", f"python {bot}", "--logs", str(tmp_path / "logs")]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 1, text
+    said = r"^FAIL\s+on_event\(\) raised ([\d,]+) times in the check's games, first RuntimeError: \[/x\] event boom$"
+    events = re.search(said, text, re.M)
+    assert events is not None and int(events[1].replace(",", "")) > 100, text
+    ends = f"on_game_end() raised {len(CHECK_RULESETS) * PLAYERS} times in the check's games, first KeyError: 'totals'"
+    assert ends in text, text
+    assert "passed every check" not in text
