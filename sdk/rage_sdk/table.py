@@ -8,7 +8,7 @@ whose code is trusted (what a bot raises is raised); a contest referees its bots
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from . import wire
 from .bot import AnswerError, Bot, decide
@@ -23,7 +23,7 @@ from .view import view_for
 
 def play_table(
     ruleset: Ruleset,
-    bots: Sequence[Bot],
+    bots: Iterable[Bot],
     seed: int,
     *,
     game: int = 0,
@@ -41,8 +41,13 @@ def play_table(
     :raises rage_sdk.errors.IllegalActionError: a bot's answer breaks a rule.
     :raises TypeError: a bot is no :class:`Bot` (its class given for it), the ruleset is no :class:`Ruleset`, or
         ``names`` is a text.
-    :raises ValueError: one bot sits in two seats (it would see both hands), or ``names`` does not name every seat.
+    :raises ValueError: one bot sits in two seats (it would see both hands), ``names`` does not name every seat,
+        or ``decision_ms`` or ``bank_ms`` is below 0.
     """
+    bots = tuple(bots)  # read once: a generator of bots is taken too
+    for label, ms in (("decision_ms", decision_ms), ("bank_ms", bank_ms)):
+        if not ms >= 0:  # NaN too
+            raise ValueError(f"{label} is a time in milliseconds, 0 or more, not {ms!r}")
     for seat, bot in enumerate(bots):
         if isinstance(bot, type):
             raise TypeError(f"seat {seat}: {bot.__name__} is a class, and play_table takes bots: {bot.__name__}()")

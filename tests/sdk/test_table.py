@@ -213,3 +213,17 @@ def test_a_ruleset_given_by_its_name_is_refused_saying_how_to_make_one() -> None
     with pytest.raises(TypeError) as info:
         random_game({"preset": "amigo"}, 4, seed=1)  # type: ignore[arg-type]
     assert str(info.value) == "a game's ruleset is a rage_sdk.Ruleset, not {'preset': 'amigo'}"
+
+
+def test_bots_given_as_a_generator_are_seated() -> None:
+    """A generator of bots ended in a bare ``StopIteration: ''``: it was read once to check them."""
+    state = play_table(Ruleset.of("amigo"), (RandomBot() for _ in range(3)), seed=1)
+    assert state.is_terminal() and state.players == 3
+
+
+@pytest.mark.parametrize(("option", "value"), [("decision_ms", -5), ("bank_ms", -1), ("decision_ms", float("nan"))])
+def test_a_negative_time_control_is_refused_naming_it(option: str, value: float) -> None:
+    """``decision_ms=-5`` was taken, and each bot told a deadline already past."""
+    with pytest.raises(ValueError) as info:
+        play_table(Ruleset.of("amigo"), [RandomBot(), RandomBot(), RandomBot()], seed=1, **{option: value})  # type: ignore[arg-type]
+    assert str(info.value) == f"{option} is a time in milliseconds, 0 or more, not {value!r}"
