@@ -1,10 +1,15 @@
 """Unpacking a submitted archive (.tar.gz, .tgz or .zip) without letting it reach outside its folder.
 
 Refused, each with a message naming the entry: absolute paths, ``..``, links (hard links always;
-symbolic links pointing outside), device files and FIFOs, and archives that unpack past
+symbolic links pointing outside, or through another link), an entry at or through a link's path,
+device files and FIFOs, and archives that unpack past
 :data:`MAX_FILES` entries or :data:`MAX_BYTES` in all (a zip bomb stops at the cap, not after); in a
 tar, sparse files and extended headers (long names, pax attributes) past :data:`MAX_HEADER`, which
 are read whole into memory. A refusal quotes a name escaped and cut to :data:`SHOWN_NAME` characters.
+
+A tar's headers are all read and checked before anything is written: with no path through a link, where
+a link points is its path's business alone, so it is checked on the names, never on the disk (whose
+resolution of long chains of links Python's own ``filter="data"`` got wrong, CVE-2025-4517).
 """
 
 from __future__ import annotations
@@ -79,15 +84,26 @@ def safe_name(name: str) -> PurePosixPath:
     return path
 
 
-def _inside(root: PurePosixPath, link: str) -> bool:
-    """Whether a symbolic link at ``root`` pointing to ``link`` stays inside the archive's folder."""
-    if PurePosixPath(link).is_absolute():
+def _through_link(path: PurePosixPath, links: set[PurePosixPath]) -> PurePosixPath | None:
+    """The link among ``links`` that ``path`` passes through (one of its folders is a link), if any."""
+    return next((folder for folder in path.parents if folder in links), None)
+
+
+def _link_inside(path: PurePosixPath, target: str, links: set[PurePosixPath]) -> bool:
+    """Whether a link at ``path`` pointing to ``target`` stays inside the archive's folder, walked on the names
+    alone: no step above the folder, and none through another link (whose ``..`` the names cannot tell)."""
+    if PurePosixPath(target).is_absolute():
         return False
-    depth = len(root.parent.parts)
-    for part in PurePosixPath(link).parts:
-        depth += -1 if part == ".." else 0 if part == "." else 1
-        if depth < 0:
+    at = path.parent
+    for part in PurePosixPath(target).parts:
+        if at in links:
             return False
+        if part == "..":
+            if at == PurePosixPath("."):
+                return False
+            at = at.parent
+        elif part != ".":
+            at /= part
     return True
 
 
@@ -121,27 +137,41 @@ def unpack(archive: Path, into: Path) -> None:
 
 
 def _untar(archive: Path, into: Path) -> None:
-    budget = _Budget()
     try:
         with tarfile.open(archive, "r:gz", tarinfo=_CheckedTarInfo) as tar:
-            while (member := tar.next()) is not None:
-                path = safe_name(member.name)
-                budget.entry(member.name, member.size)
-                if member.islnk():
-                    raise ArchiveError(f"{_shown(member.name)}: a hard link")
-                if member.issym() and not _inside(path, member.linkname):
-                    raise ArchiveError(
-                        f"{_shown(member.name)}: a link out of the archive, to {_shown(member.linkname)}"
-                    )
-                if not (member.isfile() or member.isdir() or member.issym()):
-                    raise ArchiveError(f"{_shown(member.name)}: a device file, FIFO or other special file")
+            for member in _checked_members(tar):
                 with _writing(member.name):
                     try:
                         tar.extract(member, into, filter="data")
-                    except tarfile.FilterError:  # a link through links out (its message names the referee's paths)
+                    except tarfile.FilterError:  # refused already, by the names; its message names the referee's paths
                         raise ArchiveError(f"{_shown(member.name)}: a link or path out of the archive") from None
     except (tarfile.TarError, EOFError, OSError) as error:
         raise ArchiveError(f"{archive.name}: not a readable .tar.gz: {_without(into, error)}") from None
+
+
+def _checked_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
+    """Every entry of ``tar``, each checked, and then the links among them, before one is written."""
+    budget = _Budget()
+    members: list[tarfile.TarInfo] = []
+    while (member := tar.next()) is not None:
+        safe_name(member.name)
+        budget.entry(member.name, member.size)
+        if member.islnk():
+            raise ArchiveError(f"{_shown(member.name)}: a hard link")
+        if not (member.isfile() or member.isdir() or member.issym()):
+            raise ArchiveError(f"{_shown(member.name)}: a device file, FIFO or other special file")
+        members.append(member)
+    links = {PurePosixPath(member.name) for member in members if member.issym()}
+    for member in members:
+        path = PurePosixPath(member.name)
+        through = _through_link(path, links)
+        if through is not None:
+            raise ArchiveError(f"{_shown(member.name)}: a path through the link {_shown(str(through))}")
+        if path in links and not member.issym():
+            raise ArchiveError(f"{_shown(member.name)}: a second entry at the path of a link")
+        if member.issym() and not _link_inside(path, member.linkname, links):
+            raise ArchiveError(f"{_shown(member.name)}: a link out of the archive, to {_shown(member.linkname)}")
+    return members
 
 
 def _unzip(archive: Path, into: Path) -> None:

@@ -116,6 +116,52 @@ def test_a_relative_link_inside_the_archive_is_kept(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "sub" / "link").read_text() == "x"
 
 
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ([member("sub", tarfile.SYMTYPE, "."), member("sub/evil.py")], "'sub/evil.py': a path through the link 'sub'"),
+        ([member("sub/evil.py"), member("sub", tarfile.SYMTYPE, ".")], "'sub/evil.py': a path through the link 'sub'"),
+        (
+            [member("deep", tarfile.SYMTYPE, "a/b"), member("up", tarfile.SYMTYPE, "deep/../..")],
+            "'up': a link out of the archive, to 'deep/../..'",
+        ),
+        ([member("x"), member("x", tarfile.SYMTYPE, "bot.py")], "'x': a second entry at the path of a link"),
+    ],
+)
+def test_a_tar_writing_through_its_own_links_is_refused(
+    tmp_path: Path, entries: list[tarfile.TarInfo], message: str
+) -> None:
+    bad = tar_of(tmp_path, (member("bot.py"), b"x"), *((entry, b"x") for entry in entries))
+    with pytest.raises(ArchiveError) as raised:
+        unpack(bad, tmp_path / "out")
+    assert message in str(raised.value)
+    assert sorted(path.name for path in (tmp_path / "out").iterdir()) == []  # refused before anything is written
+
+
+def test_a_chain_of_long_links_does_not_reach_outside(tmp_path: Path) -> None:
+    """CVE-2025-4517: links through links whose paths pass the system's longest path defeat the check of
+    ``filter="data"`` on Python before 3.11.13, and the last entry was written wherever its path pointed."""
+    folder, steps, path = "d" * 247, "abcdefghijklmnop", ""
+    entries = []
+    for step in steps:
+        entries += [member(f"{path}{folder}", tarfile.DIRTYPE), member(f"{path}{step}", tarfile.SYMTYPE, folder)]
+        path += f"{folder}/"
+    long_link = "/".join(steps) + "/" + "l" * 254
+    entries += [
+        member(long_link, tarfile.SYMTYPE, "../" * len(steps)),
+        member("escape", tarfile.SYMTYPE, long_link + "/.." * len(steps)),
+        member("escape" + str(tmp_path / "written")),
+    ]
+    bad = tmp_path / "bot.tar.gz"
+    with tarfile.open(bad, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        for entry in entries:
+            entry.size = 1 if entry.isfile() else 0
+            tar.addfile(entry, io.BytesIO(b"x") if entry.isfile() else None)
+    with pytest.raises(ArchiveError, match="a path through the link 'a'"):
+        unpack(bad, tmp_path / "out")
+    assert not (tmp_path / "written").exists()
+
+
 def zip_of(tmp_path: Path, *files: tuple[str | zipfile.ZipInfo, bytes]) -> Path:
     path = tmp_path / "bot.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zip_file:
