@@ -237,7 +237,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     @refusals
     async def SignUp(self, request: pb.AddEntrantRequest, context: Any) -> pb.AddEntrantReply:
         caller = self._caller(context)
-        if caller.role is not Role.ADMIN and caller.entrant != ENTRY_ENTRANT:
+        entry = caller.role is Role.ENTRANT and caller.entrant == ENTRY_ENTRANT  # not a bot it registered
+        if caller.role is not Role.ADMIN and not entry:
             raise PermissionDenied("only the entry token (or the admin token) may sign up an entrant")
         return self._add_entrant(request.name, bounded=True)
 

@@ -128,7 +128,12 @@ def test_the_entry_token_signs_up_entrants_of_their_own(tmp_path: Path, monkeypa
     monkeypatch.setattr(registry, "MAX_ENTRANTS", 3)
 
     async def scenario(hosted: Referee) -> None:
-        await register(hosted, "shared", ENTRY)
+        shared = await register(hosted, "shared", ENTRY)
+        # A bot the entry token registered is its own token's: it signed entrants up as the entry token does.
+        assert await refusal(hosted, "SignUp", pb.AddEntrantRequest(name="dan"), shared) == (
+            grpc.StatusCode.PERMISSION_DENIED,
+            "only the entry token (or the admin token) may sign up an entrant",
+        )
         signed = await hosted.call("SignUp", pb.AddEntrantRequest(name="erin"), ENTRY)
         await register(hosted, "e1", signed.token)  # its own allowance, not the entry token's
         assert (await refusal(hosted, "SignUp", pb.AddEntrantRequest(name="fay"), signed.token))[0] is (
