@@ -27,7 +27,7 @@ from ..seats import SUBMISSION
 from ..submissions.store import Submission
 from .addresses import AllowList, callable_address
 from .bot_logs import league_logs
-from .errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+from .errors import AlreadyExists, FailedPrecondition, InvalidArgument
 from .events import EventHub
 from .ladder_book import ADDRESS_VERSION, LadderBook, LadderFinal
 from .ladder_definition import LadderDefinition, is_ladder, ladder_definition
@@ -180,13 +180,7 @@ class LadderManager(LeagueManager):
         total = capped_games(final, entry.players)
         if index >= total:
             raise InvalidArgument("game", f"the final of ladder {entry.name!r} has games 0-{total - 1}")
-        record = self.store.record(final.final_league_id, index)
-        if record is None:
-            raise NotFound(f"game: final game {index} of ladder {entry.name!r} has not finished")
-        withheld = self.withheld(entry, index, final.final_league_id)
-        if withheld is not None:
-            raise FailedPrecondition(withheld)
-        return record
+        return self.shown_record(entry, index, final.final_league_id)
 
     def final_bundle(self, entry: LeagueEntry, folder: Path) -> int:
         """Write the finished ladder's final as a contest bundle into ``folder``, its deal key revealed; its games.

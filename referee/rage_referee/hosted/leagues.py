@@ -30,6 +30,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rage_sdk.deal import key_commitment
 
@@ -50,7 +51,7 @@ from . import messages
 from .addresses import AllowList, callable_address
 from .bot_logs import league_logs
 from .definition import LeagueDefinition, league_config, schedule_key
-from .errors import AlreadyExists, ContestError, FailedPrecondition, InvalidArgument
+from .errors import AlreadyExists, ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import EventHub
 from .registry import LeagueEntry, LeagueStatus, Registry
 from .standings import point_table
@@ -77,6 +78,13 @@ TRANSITIONS: dict[str, tuple[tuple[LeagueStatus, ...], LeagueStatus]] = {
         LeagueStatus.CANCELLED,
     ),
 }
+
+
+def _game_name(entry: LeagueEntry, index: int, final_league_id: int | None) -> str:
+    """Game ``index`` of a league, or of a ladder's final (``final_league_id``), as a line names it."""
+    if final_league_id is None:
+        return f"game {index} of league {entry.name!r}"
+    return f"final game {index} of ladder {entry.name!r}"
 
 
 def release_of(entry: LeagueEntry) -> SetRelease:
@@ -576,14 +584,21 @@ class LeagueManager:
         waiting = release_of(entry).waiting(self.store.set_games(league_id, index))
         if waiting <= 0:
             return None
-        game = (
-            f"game {index} of league {entry.name!r}"
-            if final_league_id is None
-            else f"final game {index} of ladder {entry.name!r}"
-        )
-        return (
-            f"game: {game} shares its deal with {waiting} games still to be played; its record is shown once they are"
-        )
+        game = _game_name(entry, index, final_league_id)
+        return f"game: {game} shares its deal with {waiting} games still to be played; its record is shown then"
+
+    def shown_record(self, entry: LeagueEntry, index: int, final_league_id: int | None = None) -> dict[str, Any]:
+        """Finished game ``index``'s record, once anyone may read it (blocking). :class:`NotFound` otherwise, in
+        one line whether the game is still to finish or waits for its set (which of the two, or how many games
+        its set waits for, would tell how far a set being played has gone)."""
+        league_id = entry.league_id if final_league_id is None else final_league_id
+        record = self.store.record(league_id, index)
+        if record is None or self.withheld(entry, index, final_league_id) is not None:
+            game = _game_name(entry, index, final_league_id)
+            raise NotFound(
+                f"game: {game} is not shown: it has not finished, or games dealt the same hands are still to be played"
+            )
+        return record
 
     def readdress(self, bot: str, address: str) -> None:
         """A bot's new address, for the runs that play it."""

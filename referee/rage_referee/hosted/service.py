@@ -402,12 +402,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             return pb.GameRecord(league=entry.name, game=request.game, record=json.dumps(final))
         if request.game >= entry.games_total and not is_ladder(entry.definition):
             raise InvalidArgument("game", f"league {entry.name!r} has games 0-{entry.games_total - 1}")
-        record = self.contest.store.record(entry.league_id, request.game)
-        if record is None:
-            raise NotFound(f"game: game {request.game} of league {entry.name!r} has not finished")
-        withheld = self.contest.leagues.withheld(entry, request.game)
-        if withheld is not None:
-            raise FailedPrecondition(withheld)
+        record = await asyncio.to_thread(self.contest.leagues.shown_record, entry, request.game)
         return pb.GameRecord(league=entry.name, game=request.game, record=json.dumps(record))
 
     async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.LeagueEvent]:

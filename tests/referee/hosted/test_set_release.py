@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from rage_referee.hosted import messages
 from rage_referee.hosted.addresses import LOOPBACK, AllowList
 from rage_referee.hosted.auth import token_hash
 from rage_referee.hosted.contest import Contest
 from rage_referee.hosted.definition import read_definition
+from rage_referee.hosted.errors import NotFound
 from rage_referee.hosted.events import EventHub
 from rage_referee.hosted.leagues import LeagueManager
 from rage_referee.hosted.registry import LeagueStatus, Registry
@@ -119,6 +121,26 @@ def test_get_standings_counts_only_whole_sets_but_for_the_organizer(tmp_path: Pa
             table = await servicer.GetStandings(pb.LeagueRequest(league="cup"), context)
             games[token[0]] = sorted(row.games for row in table.rows)
         assert games == {"e": [6, 6, 6], "a": [8, 8, 8]}
+        contest.close()
+
+    asyncio.run(scenario())
+
+
+def test_get_record_says_one_thing_of_a_game_unfinished_or_waiting_for_its_set(tmp_path: Path) -> None:
+    # a game of the set being played was 'shares its deal with 4 games still to be played' (FAILED_PRECONDITION),
+    # one not stored 'has not finished' (NOT_FOUND): any token read how far the set had gone, game by game
+    async def scenario() -> None:
+        contest, servicer = set_and_a_part(tmp_path)
+        get_record = RefereeServicer.GetRecord.__wrapped__  # type: ignore[attr-defined]  # its refusals as raised
+        record = await get_record(servicer, pb.GetRecordRequest(league="cup", game=0), _Context("e" * 24))
+        assert record.game == 0
+        for game in (6, 9):  # stored, its set not whole; not stored yet
+            with pytest.raises(NotFound) as refused:
+                await get_record(servicer, pb.GetRecordRequest(league="cup", game=game), _Context("e" * 24))
+            assert str(refused.value) == (
+                f"game: game {game} of league 'cup' is not shown: it has not finished, or games dealt the same "
+                "hands are still to be played"
+            )
         contest.close()
 
     asyncio.run(scenario())
