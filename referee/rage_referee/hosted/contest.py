@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
@@ -29,9 +29,10 @@ class Contest:
     leagues: LadderManager
     standings: StandingsCache
     submissions: Submissions
-    own_seat: str = ""
-    """The seat (:func:`~rage_referee.seats.spec.seat_address`) the referee's own service listens on, once
-    :func:`~.server.create_server` serves it: no bot may be registered there."""
+    own_seats: set[str] = field(default_factory=set)
+    """The seats (:func:`~rage_referee.seats.spec.seat_address`) the referee's own service and pages listen on,
+    once :func:`~.server.create_server` and :func:`~rage_referee.report.live.start_http` serve them: no bot
+    may be registered there."""
 
     @staticmethod
     def open(

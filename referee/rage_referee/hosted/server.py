@@ -63,7 +63,7 @@ async def create_server(
     if ":" in host and not host.startswith("["):  # --host ::1, as written: gRPC needs [::1]
         host = f"[{host}]"
     bound = bind(server, f"{host}:{port}", credentials)
-    contest.own_seat = seat_address(f"{host}:{bound}")
+    contest.own_seats.add(seat_address(f"{host}:{bound}"))
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

@@ -159,7 +159,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         one the allow-list refuses, or the referee's own however written."""
         address = await callable_address(text, self.contest.allow)
         seat = seat_address(address, resolve=False)
-        if seat == self.contest.own_seat:
+        if seat in self.contest.own_seats:
             raise InvalidArgument("address", f"{text} is this referee's own address: give the one your bot serves on")
         return address, seat
 

@@ -54,6 +54,7 @@ from ..hosted.registry import LeagueEntry, LeagueStatus
 from ..hosted.standings import point_table
 from ..hosted.versions import VersionEntry
 from ..play.finished import FinishedGame
+from ..seats.spec import seat_address
 from .front import (
     BACKLOG,
     ConnectionGate,
@@ -749,6 +750,7 @@ async def start_http(
         front: Front = await start_front(config, [sock], quiet, share)
     except OSError as error:
         raise OSError(f"cannot serve the pages on {host}:{port} for --http: {error}") from None
+    contest.own_seats.add(seat_address(f"{host}:{bound_port(front.server)}"))  # no bot may be registered there
     return front.server, front.stopped
 
 

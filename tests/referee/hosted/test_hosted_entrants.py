@@ -33,6 +33,7 @@ from rage_referee.hosted.messages import standings
 from rage_referee.hosted.registry import LeagueStatus
 from rage_referee.hosted.standings import Table
 from rage_referee.league.ratings import RatingRow
+from rage_referee.report.live import bound_port, start_http
 from rage_referee.submissions.pack import pack
 from rage_sdk.pb import referee_pb2 as pb
 
@@ -270,6 +271,17 @@ def test_a_bot_at_the_referees_own_address_however_written_is_refused(tmp_path: 
             assert await refusal(hosted, "UpdateBot", update, token) == (grpc.StatusCode.INVALID_ARGUMENT, said)
         assert [bot.name for bot in (await hosted.call("ListBots", pb.ListBotsRequest())).bots] == ["moved"]
         await hosted.call("RegisterBot", pb.RegisterBotRequest(name="next", address=f"127.0.0.1:{port % 65535 + 1}"))
+
+        server, stopped = await start_http(hosted.contest, 0, "127.0.0.1")  # its pages' port: taken before
+        try:
+            for address in (f"127.0.0.1:{bound_port(server)}", f"localhost:0{bound_port(server)}"):
+                said = f"address: {address} is this referee's own address: give the one your bot serves on"
+                request = pb.RegisterBotRequest(name="pages", address=address)
+                assert await refusal(hosted, "RegisterBot", request, ENTRY) == (grpc.StatusCode.INVALID_ARGUMENT, said)
+        finally:
+            server.should_exit = True
+            hosted.contest.hub.shutdown()
+            await asyncio.wait_for(stopped, 10)
 
     run(tmp_path, scenario)
 
