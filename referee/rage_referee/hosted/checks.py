@@ -43,3 +43,8 @@ def name_key(name: str) -> str:
     """What names that are one compare by: ``name`` in Unicode NFKC, case folded (``Ann``, ``ANN`` and a
     fullwidth ``Ａｎｎ`` are all ``ann``)."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def written_otherwise(taken: str, name: str) -> str:
+    """What a refusal of ``name`` adds when the name ``taken`` is it written otherwise (:func:`name_key`)."""
+    return "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"

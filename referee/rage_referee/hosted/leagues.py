@@ -50,6 +50,7 @@ from ..submissions.store import Submission
 from . import messages
 from .addresses import AllowList, callable_address
 from .bot_logs import league_logs
+from .checks import name_key, written_otherwise
 from .definition import LeagueDefinition, league_config, schedule_key
 from .errors import AlreadyExists, ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import EventHub
@@ -366,8 +367,10 @@ class LeagueManager:
         """Refuse ``name`` for a new league or ladder: taken, or a ladder's final's (:data:`FINAL_SUFFIX`)."""
         if name.endswith(FINAL_SUFFIX):
             raise InvalidArgument("name", f"{name!r} ends with {FINAL_SUFFIX!r}, kept for the finals of ladders")
-        if name in self.store.league_names():
-            raise AlreadyExists(f"name: a league named {name!r} exists already")
+        key = name_key(name)
+        taken = next((other for other in self.store.league_names() if name_key(other) == key), None)
+        if taken is not None:
+            raise AlreadyExists(f"name: a league named {taken!r} exists already{written_otherwise(taken, name)}")
 
     def create(self, definition: LeagueDefinition, text: str) -> LeagueEntry:
         """Store a new league (status created) with its schedule's key; log its :func:`memory_notice`, if any."""

@@ -24,7 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..league.schema import create_tables, schema_change
 from ..limits import MAX_HOSTED_BOTS
-from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS, name_key
+from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS, name_key, written_otherwise
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
 ENTRY_ENTRANT = "entry"
@@ -282,7 +282,8 @@ class Registry:
             self._check_room(session, entrant)
             taken = _same_name(session, BotRow.name, name)
             if taken is not None:
-                raise AlreadyExists(f"name: a bot named {taken!r} is registered already{_same(taken, name)}")
+                also = written_otherwise(taken, name)
+                raise AlreadyExists(f"name: a bot named {taken!r} is registered already{also}")
             _check_seat(session, seat, address)
             row = BotRow(
                 name=name,
@@ -413,14 +414,9 @@ def _same_name(session: Session, names: Mapped[str], name: str) -> str | None:
     return next((other for other in session.scalars(select(names)) if name_key(other) == key), None)
 
 
-def _same(taken: str, name: str) -> str:
-    """What a refusal adds when the name ``taken`` is ``name`` written otherwise."""
-    return "" if taken == name else f", the same name as {name!r} (names are compared without case or width)"
-
-
 def _entrant_taken(taken: str, name: str) -> NoReturn:
     """Refuse entrant ``name``: entrant ``taken`` is the same name."""
-    raise AlreadyExists(f"name: an entrant named {taken!r} exists already{_same(taken, name)}") from None
+    raise AlreadyExists(f"name: an entrant named {taken!r} exists already{written_otherwise(taken, name)}") from None
 
 
 def _no_entrant(name: str) -> NoReturn:

@@ -324,6 +324,15 @@ def test_no_league_or_ladder_takes_the_name_of_a_ladders_final(tmp_path: Path) -
             async for _ in hosted.stub.ExportFinal(pb.LeagueRequest(league="ladder"), metadata=hosted.as_(ADMIN)):
                 pass
         assert info.value.details() == "league 'ladder' has a schedule: only a ladder has a final"
+        # a name the same but for case was a second league, shown beside the first as its twin
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            twin = league.replace("ladder.final", "LADDER")
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=twin))
+        assert info.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        assert info.value.details() == (
+            "name: a league named 'ladder' exists already, the same name as 'LADDER' "
+            "(names are compared without case or width)"
+        )
 
     run(tmp_path, scenario)
 
