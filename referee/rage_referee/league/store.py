@@ -28,7 +28,9 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
+    cast,
     create_engine,
     event,
     func,
@@ -322,19 +324,56 @@ class Store:
             return {index: _aware(at).timestamp() for index, at in rows}
 
     def record(self, league_id: int, index: int) -> dict[str, Any] | None:
-        """One stored game's rage-record/1, or ``None`` when it is not stored."""
+        """One stored game's rage-record/1, or ``None`` when it is not stored.
+
+        :raises StoreError: the stored record is damaged (no JSON object), naming the game.
+        """
         with Session(self.engine) as session:
             query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
-            record: dict[str, Any] | None = session.scalar(query)
+            try:
+                record: dict[str, Any] | None = session.scalar(query)
+            except ValueError:  # no JSON
+                raise self._damaged(session, league_id) from None
+            if record is not None and not isinstance(record, dict):
+                raise self._damaged_game(session, league_id, index, "record is no JSON object")
             return record
 
     def games(self, league_id: int, records: bool = True) -> list[FinishedGame]:
         """The league's stored games by index; without ``records``, each with ``{}`` for its record
-        (what ratings, fault counts and events need, a fraction of the memory and time)."""
+        (what ratings, fault counts and events need, a fraction of the memory and time).
+
+        :raises StoreError: a stored game is damaged (a column that is no JSON, or figures of the wrong shape),
+            naming the game and the column.
+        """
         columns: list[Any] = [*_COLUMNS, GameRow.record] if records else _COLUMNS
         with Session(self.engine) as session:
-            rows = session.execute(select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index))
-            return [_game(*row) for row in rows]
+            query = select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index)
+            try:
+                rows = session.execute(query).all()
+            except ValueError:  # a column that is no JSON
+                raise self._damaged(session, league_id) from None
+            games = []
+            for row in rows:
+                try:
+                    games.append(_game(*row))
+                except ValueError as error:
+                    raise self._damaged_game(session, league_id, row[0], str(error)) from None
+            return games
+
+    def _damaged(self, session: Session, league_id: int) -> StoreError:
+        """The error naming the first of the league's games with a column that is no JSON."""
+        query = select(GameRow.index, *(cast(column, Text) for column in _JSON_COLUMNS))
+        for index, *texts in session.execute(query.where(GameRow.league_id == league_id).order_by(GameRow.index)):
+            for column, text in zip(_JSON_COLUMNS, texts, strict=True):
+                try:
+                    json.loads(text)
+                except (TypeError, ValueError) as error:
+                    return self._damaged_game(session, league_id, index, f"{column.key} is no JSON ({error})")
+        return StoreError(f"{self.url}: a stored game of the league cannot be read")
+
+    def _damaged_game(self, session: Session, league_id: int, index: int, what: str) -> StoreError:
+        name = session.scalar(select(LeagueRow.name).where(LeagueRow.id == league_id))
+        return StoreError(f"{self.url}: game {index} of league {name!r} is damaged: {what}")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -358,6 +397,9 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
+_JSON_COLUMNS = [GameRow.seats, GameRow.totals, GameRow.places, GameRow.hits, GameRow.faults, GameRow.record]
+
+
 def _game(
     index: Any,
     set_id: Any,
@@ -370,10 +412,22 @@ def _game(
     faults: Any,
     record: Any = None,
 ) -> FinishedGame:
-    """A stored row as a finished game (the columns of :data:`_COLUMNS`, then the record when read)."""
-    figures = Figures(
-        tuple(seats), tuple(totals), tuple(places), tuple(hits), rounds, tuple(map(Fault.from_json, faults))
-    )
+    """A stored row as a finished game (the columns of :data:`_COLUMNS`, then the record when read).
+
+    :raises ValueError: a column is not of its shape, named (the database was edited, or damaged).
+    """
+    if not (isinstance(seats, list) and seats and all(isinstance(seat, str) for seat in seats)):
+        raise ValueError("seats is no list of names")
+    for column, numbers in (("totals", totals), ("places", places), ("hits", hits)):
+        if not (isinstance(numbers, list) and len(numbers) == len(seats) and all(type(n) is int for n in numbers)):
+            raise ValueError(f"{column} is no list of {len(seats)} whole numbers, one a seat")
+    if type(rounds) is not int or not isinstance(faults, list) or not isinstance(record, dict | None):
+        raise ValueError("rounds, faults or record is not of its kind")
+    try:
+        charged = tuple(map(Fault.from_json, faults))
+    except ValueError as error:
+        raise ValueError(f"faults: {error}") from None
+    figures = Figures(tuple(seats), tuple(totals), tuple(places), tuple(hits), rounds, charged)
     return FinishedGame(index, set_id, seed, figures, record or {})
 
 

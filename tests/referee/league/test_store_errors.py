@@ -85,3 +85,30 @@ def test_ratings_of_a_damaged_database_are_one_line(tmp_path: Path) -> None:
     result = rage("ratings", "--db", database)
     assert result.exit_code == 2, result.output
     assert one_line(result.stderr) == f"the database sqlite:///{database}: database disk image is malformed"
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "said"),
+    [
+        ("totals", "garbage", "totals is no JSON (Expecting value: line 1 column 1 (char 0))"),
+        ("record", '{"cut', "record is no JSON (Unterminated string starting at: line 1 column 2 (char 1))"),
+        ("places", "[1]", "places is no list of 2 whole numbers, one a seat"),
+        ("totals", "[1e999, 0]", "totals is no list of 2 whole numbers, one a seat"),
+        ("faults", '[{"kind": "nonsense"}]', "faults: 'nonsense' is not a valid FaultKind"),
+    ],
+)
+def test_a_damaged_game_is_one_line_naming_it_and_its_column(
+    tmp_path: Path, column: str, value: str, said: str
+) -> None:
+    """A game edited or damaged in the database was a traceback in every league command (JSONDecodeError,
+    IndexError in the standings, 'fsum' of an infinite total)."""
+    file = league(tmp_path)
+    assert rage("league", "run", file).exit_code == 0
+    database = tmp_path / "league.sqlite"
+    with sqlite3.connect(database) as connection:
+        connection.execute(f'UPDATE games SET {column} = ? WHERE "index" = 2', (value,))
+    expected = f"sqlite:///{database}: game 2 of league 'cup' is damaged: {said}"
+    for command in (["ratings", "--league", file], ["league", "export", file, "--out", tmp_path / "out"]):
+        result = rage(*command)
+        assert result.exit_code != 0, result.output
+        assert one_line(result.stderr) == expected
