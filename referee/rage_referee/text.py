@@ -69,6 +69,12 @@ def chance(value: float) -> str:
     return f"{math.floor(value * 100 + 1e-9):.0f}%"
 
 
+def los_text(value: float, sets: int) -> str:
+    """A LOS on a line, to a tenth of a percent rounded down (as :func:`chance`); ``-`` from fewer than two sets,
+    which say nothing of it (one set gives one half, whatever it showed)."""
+    return "-" if sets < 2 else f"{math.floor(value * 1000 + 1e-9) / 10:.1f}%"
+
+
 def plural(count: int, noun: str) -> str:
     """``count`` and ``noun``, plural but for one: ``1 fault``, ``2,000 faults``."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"

@@ -16,7 +16,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ..text import name_text, one_line
+from ..text import name_text, one_line, plural
 from .common import Format, err, fail, out, refusing_unwritable, told_made_folder
 from .errors import saying
 from .options import RayOption, RayWorkersOption, ray_settings
@@ -253,7 +253,7 @@ def print_standings(config: LeagueConfig, store: Store, league_id: int, separati
     games = store.games(league_id)
     if separation:
         out.print(separation)
-    title = f"{name_text(config.name)}: {len(games)} games, {config.ruleset.describe()}"
+    title = f"{name_text(config.name)}: {plural(len(games), 'game')}, {config.ruleset.describe()}"
     audits = memory_audit(games, store.play_order(league_id))
     sets = len({game.set_id for game in games})
     render(rating_table(games, forfeits=config.forfeits), Format.TABLE, title, config.forfeits, sets, audits=audits)

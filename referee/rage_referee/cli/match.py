@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..limits import MAX_GAMES, MAX_SEED
-from ..text import name_text, names_alike
+from ..text import los_text, name_text, names_alike, plural
 from .common import COMMAND_HELP, err, fail, out, parse_ruleset
 from .errors import saying
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
@@ -73,12 +73,12 @@ def pair_line(row: PairRow, players: int) -> str:
     where = f"points a game on the same deals at this table of {players}"
     a, b = name_text(row.a), name_text(row.b)
     if math.isinf(row.high):
-        few = f"{row.sets} sets: too few for an interval yet"
-        return f"{a} over {b}: {row.difference:+.2f} {where} ({few}), LOS {row.los:.1%}"
+        few = f"{plural(row.sets, 'set')}: too few for an interval yet"
+        return f"{a} over {b}: {row.difference:+.2f} {where} ({few}), LOS {los_text(row.los, row.sets)}"
     spread = f" ±{(row.high - row.low) / 2:.2f}"
     return (
-        f"{a} over {b}: {row.difference:+.2f}{spread} {where} (95% confidence sequence, {row.sets} sets), "
-        f"LOS {row.los:.1%}"
+        f"{a} over {b}: {row.difference:+.2f}{spread} {where} (95% confidence sequence, {plural(row.sets, 'set')}), "
+        f"LOS {los_text(row.los, row.sets)}"
     )
 
 
@@ -181,12 +181,11 @@ def match_command(
         if records is not None and deals.key is not None:
             with contextlib.suppress(OSError):
                 write_deal_key(records, deals)
-        title = f"stopped after {len(finished)} of {total} games, {rules.describe()}, {source}"
+        title = f"stopped after {len(finished)} of {plural(total, 'game')}, {rules.describe()}, {source}"
         _report(stopped, rules, as_json, title, records, deals, duplicate)
         raise typer.Exit(code)
-    _report(
-        result, rules, as_json, f"{len(result.games)} games, {rules.describe()}, {source}", records, deals, duplicate
-    )
+    title = f"{plural(len(result.games), 'game')}, {rules.describe()}, {source}"
+    _report(result, rules, as_json, title, records, deals, duplicate)
 
 
 def _report(

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from ..league.superiority import few_sets_note
-from ..text import chance, figure, name_text
+from ..text import chance, figure, name_text, plural
 from . import markdown
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
@@ -294,14 +294,15 @@ def ratings_command(
         from .crosstable import render_crosstable
 
         order = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
-        render_crosstable(counted(games, policy), order, format, f"{league_name}: {len(games)} games, head to head")
+        title = f"{league_name}: {plural(len(games), 'game')}, head to head"
+        render_crosstable(counted(games, policy), order, format, title)
         return
     if pairs:  # rows and columns in the order of the rating table
         names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
-        render_pairs(pair_table(games, names), names, format, f"{league_name}: {len(games)} games, pairs")
+        render_pairs(pair_table(games, names), names, format, f"{league_name}: {plural(len(games), 'game')}, pairs")
     elif collusion:
         names = [row.name for row in rating_table(games, samples=0, with_skill=False, forfeits=policy)]
-        title = f"{league_name}: {len(games)} games, collusion"
+        title = f"{league_name}: {plural(len(games), 'game')}, collusion"
         render_collusion(collusion_table(games, names), names, format, title)
     else:
         rows, audits = rating_table(games, forfeits=policy), memory_audit(games, stored.order)

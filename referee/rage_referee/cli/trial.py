@@ -14,7 +14,7 @@ from rich.live import Live
 from rich.text import Text
 
 from ..limits import MAX_GAMES, MAX_SEED
-from ..text import name_text, plural
+from ..text import los_text, name_text, plural
 from .common import err, fail, out, parse_ruleset, told_made_folder
 from .errors import saying
 from .options import BankMsOption, ConcurrencyOption, DecisionMsOption, MaxFaultsOption, RulesetOption
@@ -37,7 +37,7 @@ def figures_text(status: TrialStatus) -> str:
     return (
         f"{status.difference:+.2f} points a game [{_signed(status.low, 2)}, {_signed(status.high, 2)}] "
         f"({status.level:.0%} at any stopping time), {_signed(status.elo, 1)} Elo "
-        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {status.los:.1%}"
+        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {los_text(status.los, status.sets)}"
     )
 
 
@@ -111,10 +111,13 @@ def closing_line(config: TrialConfig, status: TrialStatus, max_games: int, store
             f"H0 accepted: evidence that {new} is not stronger than {base} by {margin_text(config, status)} "
             f"(the interval is below it): {tail}"
         )
-    return (
-        f"undecided after {status.games} games (--max-games {max_games}): {tail}; "
-        f"the interval is neither above 0 nor below the margin {status.margin:+.2f}"
-    )
+    from ..matches.sprt import MIN_FIGURES
+
+    if status.sets < MIN_FIGURES:
+        why = f"no verdict is taken before {MIN_FIGURES} complete sets ({status.sets} so far)"
+    else:
+        why = f"the interval is neither above 0 nor below the margin {status.margin:+.2f}"
+    return f"undecided after {status.games} games (--max-games {max_games}): {tail}; {why}"
 
 
 def trial_command(

@@ -171,7 +171,7 @@ class TrialStatus:
             "low": finite(self.low),
             "high": finite(self.high),
             "level": self.level,
-            "los": self.los,
+            "los": self.los if self.sets >= 2 else None,  # one set says nothing of it
             "elo": finite(self.elo),
             "elo_low": finite(low),
             "elo_high": finite(high),

@@ -159,7 +159,7 @@ def test_ctrl_c_on_a_match_prints_the_games_finished_so_far(tmp_path: Path, sign
     out, err = signalled_once(process, lambda: len(list(records.glob("game-*.json"))) >= 3, signum)
     assert process.returncode == 130, err
     assert "Traceback" not in out + err
-    assert "stopped after" in out and "of 100000 games" in out
+    assert "stopped after" in out and "of 100,000 games" in out
     finished = int(out.split("stopped after")[1].split()[0])
     assert finished >= 3
     assert len(list(records.glob("game-*.json"))) == finished  # every game counted has its record

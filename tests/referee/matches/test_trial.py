@@ -6,11 +6,12 @@ import json
 import re
 import sqlite3
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from rage_referee.cli import app
-from rage_referee.cli.trial import closing_line
+from rage_referee.cli.trial import closing_line, figures_text
 from rage_referee.league.store import Store, sqlite_url
 from rage_referee.matches.sprt import Verdict, points_for_elo
 from rage_referee.matches.trial import (
@@ -265,6 +266,17 @@ def test_the_verdicts_say_what_was_shown_and_whose_table_the_margin_is() -> None
     )
     undecided = closing_line(trial, verdict_status(Verdict.UNDECIDED, 1.0, -1.0, 3.0), 60, 60)
     assert undecided.endswith("the interval is neither above 0 nor below the margin +2.70")
+
+
+def test_undecided_before_the_first_sets_a_verdict_needs_says_so_and_one_set_gives_no_los() -> None:
+    """Two sets ended 'undecided ... [+9.42, +80.74] ..., the interval is neither above 0 nor below the margin',
+    its interval plainly above 0; and one set showed LOS 50.0%, which it cannot tell."""
+    trial = config(3, 1)
+    early = replace(verdict_status(Verdict.UNDECIDED, 45.0, 9.4, 80.7), sets=2, games=12)
+    assert closing_line(trial, early, 12, 12).endswith("no verdict is taken before 5 complete sets (2 so far)")
+    assert "LOS 90.0%" in figures_text(early)
+    one = replace(early, sets=1, games=6, los=0.5)
+    assert "LOS -" in figures_text(one) and one.to_json()["los"] is None
 
 
 def test_a_wide_elo_margin_is_decided_as_soon_as_the_sets_show_it() -> None:
