@@ -200,7 +200,9 @@ class Ruleset(BaseModel):
             value = {"preset": value}
         if not isinstance(value, dict):
             raise RulesetError('a preset name or an object {"preset": NAME, OPTION: VALUE, ...}')
-        preset = value.get("preset")
+        if "preset" not in value:
+            raise RulesetError(f"preset: missing; every ruleset starts from one of {', '.join(PRESETS)}")
+        preset = value["preset"]
         if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesetError(unknown_preset(preset))
         for key in value:

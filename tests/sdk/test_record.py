@@ -419,7 +419,7 @@ def test_not_json_or_not_an_object(amigo_record: dict[str, Any]) -> None:
     ("ruleset", "fragment"),
     [
         ("amiga", "unknown preset"),
-        ({"bidding": "open"}, "unknown preset"),
+        ({"bidding": "open"}, "preset: missing"),
         ({"preset": "fundex2"}, "unknown preset"),
         ({"preset": "amigo", "joker_wins": True}, "joker_wins"),
         ({"preset": "amigo", "deck": "fundex"}, "deck"),

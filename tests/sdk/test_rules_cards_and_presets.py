@@ -212,3 +212,12 @@ def test_every_score_a_ruleset_allows_fits_the_protocols_32_bit_numbers() -> Non
     action_points = 5 * max(edition.plus5 for edition in EDITIONS.values())
     worst_round = 2 * (cards * MAX_POINTS + action_points + MAX_POINTS)  # a sweep doubling the round
     assert MAX_ROUNDS * worst_round < 2**31
+
+
+def test_a_ruleset_without_a_preset_says_so() -> None:
+    """``{"rounds": [1]}`` was 'unknown preset None', as if None were a preset given."""
+    with pytest.raises(RulesetError) as raised:
+        Ruleset.from_json({"rounds": [1]})
+    assert str(raised.value) == (
+        "preset: missing; every ruleset starts from one of amigo, fundex, waddingtons, amigo1985"
+    )

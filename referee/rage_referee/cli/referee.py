@@ -642,7 +642,7 @@ def create_command(
     from ..records.file import UnreadableFileError, read_regular
 
     try:
-        text = read_regular(file, MAX_LEAGUE_FILE_BYTES).decode()
+        text = read_regular(file, MAX_LEAGUE_FILE_BYTES).decode("utf-8-sig")  # an editor's BOM too
     except (UnreadableFileError, UnicodeDecodeError) as error:
         fail(f"cannot read {file}: {error}")
     if not text.strip():

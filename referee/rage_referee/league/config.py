@@ -250,7 +250,7 @@ class LeagueConfig(BaseModel):
 def load_league(path: Path) -> LeagueConfig:
     """Read and check a league file; :class:`LeagueConfigError` names the key that is wrong."""
     try:
-        data = tomllib.loads(read_regular(path, MAX_LEAGUE_FILE_BYTES).decode())
+        data = tomllib.loads(read_regular(path, MAX_LEAGUE_FILE_BYTES).decode("utf-8-sig"))  # an editor's BOM too
     except UnreadableFileError as error:
         raise LeagueConfigError(f"{path}: cannot read: {error}") from None
     except UnicodeDecodeError as error:

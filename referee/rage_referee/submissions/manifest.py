@@ -146,4 +146,4 @@ def _manifest_text(path: Path) -> str:
         data = file.read(MAX_MANIFEST + 1)
     if len(data) > MAX_MANIFEST:
         raise ManifestError(f"{MANIFEST}: larger than {MAX_MANIFEST:,} bytes")
-    return data.decode()
+    return data.decode("utf-8-sig")  # an editor's BOM too

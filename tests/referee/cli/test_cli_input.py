@@ -364,6 +364,16 @@ def test_a_deeply_nested_league_file_is_refused(tmp_path: Path, command: list[st
     assert one_line(result.output) == f"{file}: not valid TOML: nested too deeply"
 
 
+def test_a_league_file_an_editor_began_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    """It was 'not valid TOML: Invalid statement (at line 1, column 1)', the mark unseen in the editor."""
+    from rage_referee.league.config import load_league
+
+    file = league_file(tmp_path)
+    plain = load_league(file)
+    file.write_bytes(b"\xef\xbb\xbf" + file.read_bytes())
+    assert load_league(file) == plain
+
+
 def test_a_league_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
     file = league_file(tmp_path)
     file.write_bytes(b'name = "caf\xe9"\n' + file.read_bytes())
