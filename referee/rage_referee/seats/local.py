@@ -25,7 +25,7 @@ from rage_sdk.pb import bot_pb2 as pb
 from ..faults import FaultKind
 from ..text import bot_text
 from .connection import Answer, BotIdentity, Connection, Key
-from .errors import ConnectionLost, HandshakeError
+from .errors import ConnectionLost, HandshakeError, SeatTimeout
 from .spec import IN_PROCESS, BotSpecError
 
 
@@ -84,7 +84,9 @@ def bot_classes_text(module: object) -> str:
 class LocalConnection(Connection):
     """A bot in the referee's own process: the same messages, handed over by a function call.
 
-    For fast local testing. The bot runs on the referee's thread, so deadlines are not enforced.
+    For fast local testing. The bot runs on the referee's thread, where nothing can stop it: an answer past its
+    deadline is a timeout once it comes (the game plays the fallback, as for a served bot's late answer), and a
+    bot that never answers holds the referee until it is stopped.
     """
 
     def __init__(self, factory: BotFactory, failures: FailureLog | None = None) -> None:
@@ -116,7 +118,10 @@ class LocalConnection(Connection):
     async def decide(self, message: bytes, key: Key, timeout: float | None) -> Answer:
         started = time.monotonic()
         decision = self._handle(message)[0]
-        return Answer(decision, time.monotonic() - started)
+        used = time.monotonic() - started
+        if timeout is not None and used > timeout:
+            raise SeatTimeout(f"answered after {used * 1000:.0f} ms")
+        return Answer(decision, used)
 
     async def close(self) -> None:
         self.runner = BotRunner(self.factory, failures=self.failures)

@@ -142,3 +142,37 @@ def test_a_deadline_counts_from_when_the_request_went_out(tmp_path: Path) -> Non
     finished, held = play_held_up(tmp_path, 0.15, 0.0, TimeControl(decision_ms=100, bank_ms=0))
     assert not finished.figures.faults, finished.figures.faults
     assert len(held.banks) == 2
+
+
+class SlowFirstBid(Lowest):
+    """Takes 0.2 s over its first bid, then answers at once."""
+
+    slept = False
+
+    def bid(self, view: SeatView) -> int:
+        if not SlowFirstBid.slept:
+            SlowFirstBid.slept = True
+            time.sleep(0.2)
+        return view.legal_bids[-1]  # the fallback is the lowest bid: a late answer taken would show
+
+
+def test_an_in_process_bots_answer_past_its_deadline_is_a_timeout(tmp_path: Path) -> None:
+    """A bot in the referee's process answered 6 times past the deadline and was charged nothing: nothing can
+    stop its code, but its late answer is a timeout once it comes, as a served bot's is."""
+
+    async def run() -> FinishedGame:
+        handles = {}
+        for name, bot in (("slow", SlowFirstBid), ("b", Lowest)):
+            connection = LocalConnection(bot)
+            handles[name] = BotHandle(
+                BotSpec.of(name, f"tests/referee/play/test_bot_clock.py:{bot.__name__}"), tmp_path, connection
+            )
+            await connection.open()
+        spec = GameSpec(1, Ruleset.of("amigo"), SEATS, 1, TimeControl(decision_ms=50, bank_ms=0))
+        return await play_game(spec, handles)
+
+    finished = asyncio.run(run())
+    (fault,) = finished.figures.faults
+    assert (fault.kind, fault.seat, fault.detail) == (FaultKind.TIMEOUT, 0, "no decision within 50 ms")
+    assert fault.fallback == "bid 0"
+    assert finished.record["meta"]["bid_ms"][0][0] >= 200  # the time it took, counted
