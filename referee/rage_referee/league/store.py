@@ -458,15 +458,34 @@ def index_row(figures: Figures) -> dict[str, Any]:
 
 
 def settings_changed(old: dict[str, Any], new: dict[str, Any]) -> str:
-    """The settings that differ between two league keys: ``seed 1, now 2; bots``."""
+    """The settings that differ between two league keys: ``seed 1, now 2; bots: b "python b.py", now "b2.py"``."""
     changed = []
     for name in sorted(old.keys() | new.keys()):
         before, after = old.get(name), new.get(name)
         if _canonical(before) == _canonical(after):
             continue
-        scalar = all(isinstance(value, int | str | bool | None) for value in (before, after))
-        changed.append(f"{name} {_short(before)}, now {_short(after)}" if scalar else name)
+        if isinstance(before, dict) and isinstance(after, dict):  # the ruleset: its options
+            changed.append(f"{name}: {settings_changed(before, after)}")
+        elif name == "bots" and isinstance(before, list) and isinstance(after, list):
+            changed.append(f"bots: {_bots_changed(before, after)}")
+        else:
+            scalar = all(isinstance(value, int | str | bool | None) for value in (before, after))
+            changed.append(f"{name} {_short(before)}, now {_short(after)}" if scalar else name)
     return "; ".join(changed)
+
+
+def _bots_changed(before: list[Any], after: list[Any]) -> str:
+    """How a key's bots (``[name, target]`` pairs, in schedule order) differ: each one gone, added or moved."""
+    old = {str(pair[0]): pair[1] for pair in before if isinstance(pair, list) and len(pair) == 2}
+    new = {str(pair[0]): pair[1] for pair in after if isinstance(pair, list) and len(pair) == 2}
+    changed = [f"{name} gone" for name in old if name not in new]
+    changed += [f"{name} added" for name in new if name not in old]
+    changed += [
+        f"{name} {_short(old[name], 80)}, now {_short(new[name], 80)}"
+        for name in new
+        if old.get(name, new[name]) != new[name]
+    ]
+    return ", ".join(changed) or "their order, which the schedule follows"
 
 
 def _short(value: Any, longest: int = 40) -> str:

@@ -400,6 +400,16 @@ def test_a_league_with_games_stored_names_the_settings_changed(tmp_path: Path) -
     assert "has 6 games stored under other settings (games 6, now 12; seed 1, now 2)" in message, message
 
 
+def test_a_league_whose_bots_changed_names_each_bot(tmp_path: Path) -> None:
+    """It said only '(bots)', and the organizer looked for which of a dozen bots it was."""
+    assert rage("league", "run", league_file(tmp_path)).exit_code == 0
+    moved = league_file(tmp_path, bots={"a": RANDOM, "b": GREEDY, "d": GREEDY})
+    result = rage("league", "run", moved)
+    assert result.exit_code == 2
+    message = " ".join(result.output.split())
+    assert f'(bots: c gone, d added, b "{RANDOM}", now "{GREEDY}")' in message, message
+
+
 @pytest.mark.parametrize("content", ["[" * 100_000, '{"meta": ' * 100_000, "\ufeff{}"])
 def test_a_records_folder_holding_a_file_of_no_league_is_refused(tmp_path: Path, content: str) -> None:
     records = tmp_path / "records"
