@@ -109,7 +109,7 @@ class BotRecord:
     name: str
     games: list[FinishedGame] = field(default_factory=list)
     bids_by_size: dict[int, list[int]] = field(default_factory=dict)
-    """Cards dealt -> [rounds bid exactly, rounds]."""
+    """Cards dealt -> [rounds bid exactly, rounds], of the games it was not forfeited in."""
     faults: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """(game index, fault) in game order."""
     forfeited_games: int = 0
@@ -155,6 +155,8 @@ def bot_records(games: Sequence[FinishedGame]) -> dict[str, BotRecord]:
             bot = records.setdefault(name, BotRecord(name))
             bot.games.append(game)
             bot.forfeited_games += seat in forfeited
+            if seat in forfeited:  # the referee bid for it, some rounds or all: not its accuracy
+                continue
             for size, hit in _round_hits(game.record, seat):
                 tally = bot.bids_by_size.setdefault(size, [0, 0])
                 tally[0] += hit

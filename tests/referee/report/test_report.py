@@ -68,6 +68,22 @@ def test_rating_history_ends_with_the_fit_of_all_games() -> None:
     assert history[-1][1] == pytest.approx(final)
 
 
+def test_bid_accuracy_leaves_out_the_games_the_referee_bid_for_the_bot(
+    played: tuple[Path, list[FinishedGame]],
+) -> None:
+    """A bot forfeited for 12 games had the referee's bids of 0 counted as its own: 18 rounds of each size beside
+    a headline of 6 games, 33.9% where the ratings said 31.7%."""
+    _, games = played
+    first = games[0]
+    seat = 0
+    forfeited = Fault(seat, FaultKind.FORFEITED, 1, 0, "forfeited", "bid 0")
+    taken = replace(first, figures=replace(first.figures, faults=(forfeited,)))
+    name = first.figures.seats[seat]
+    assert bot_records([first])[name].accuracy()  # its own rounds, counted
+    record = bot_records([taken])[name]
+    assert record.accuracy() == [] and record.forfeited_games == 1
+
+
 def test_forfeits_are_read_from_the_faults() -> None:
     timeout, forfeited = (Fault(0, kind, 1, 1, "", "r1") for kind in (FaultKind.TIMEOUT, FaultKind.FORFEITED))
     faults = (timeout, forfeited, forfeited, replace(forfeited, seat=1))
