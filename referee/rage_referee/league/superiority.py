@@ -18,9 +18,10 @@ def few_sets_note(sets: int) -> str | None:
     """The note under a table of fewer than :data:`FEW_SETS` duplicate sets (or games without them)."""
     if sets >= FEW_SETS:
         return None
+    shown = "one gives no LOS" if sets < 2 else f"{sets} give an LOS of at most {most_sure(sets) * 100:g}%"
     return (
-        f"only {sets} duplicate set{'s' if sets != 1 else ''} (or games): intervals are wide and LOS stays below "
-        f"what more sets can show (at most {most_sure(2):.1%} from 2 sets, {most_sure(3):.2%} from 3)"
+        f"only {sets} duplicate set{'s' if sets != 1 else ''} (or games, without duplicates): intervals are wide, "
+        f"and {shown}; more sets show more"
     )
 
 

@@ -592,3 +592,15 @@ def test_sets_that_all_came_out_alike_give_no_interval_not_a_zero_wide_one() -> 
     assert [line.split(" | ")[2] for line in printed.getvalue().splitlines()[2:4]] == ["-", "-"]
     differ = [*alike, *(game(20 + i, ("a", "b") if i == 0 else ("b", "a"), (2, 1), set_id=10) for i in range(2))]
     assert all(row.has_interval and row.high > row.low for row in rating_table(differ))
+
+
+def test_the_few_sets_note_gives_the_most_los_of_the_sets_there_are() -> None:
+    # four sets read "at most 87.5% from 2 sets, 93.75% from 3", and one set "only 1 duplicate set (or games)"
+    from rage_referee.league.superiority import few_sets_note
+
+    assert few_sets_note(4) == (
+        "only 4 duplicate sets (or games, without duplicates): intervals are wide, and 4 give an LOS of at most "
+        "96.875%; more sets show more"
+    )
+    assert (few_sets_note(1) or "").endswith("and one gives no LOS; more sets show more")
+    assert few_sets_note(5) is None
