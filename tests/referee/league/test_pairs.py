@@ -187,3 +187,17 @@ def test_a_pair_of_which_neither_played_a_set_has_no_figure_from_it() -> None:
     figures = pair_figures(games, ["a", "b", "c", "d"])
     assert figures["a", "b"] == [10.0] and figures["c", "d"] == [0.0]
     assert figures["a", "c"] == figures["b", "d"] == []
+
+
+def test_a_pair_cell_of_too_few_sets_shows_no_bounds_and_one_set_no_los() -> None:
+    # two sets showed "-inf..+inf" in every cell of rage ratings --pairs, where rage match says "too few"
+    from rage_referee.cli.ratings import _pair_cell
+
+    games = [game(i, i // 6, seats, [10 if seats[0] == "a" else 0, 0, 0]) for i, seats in enumerate(
+        [("a", "b", "c"), ("a", "c", "b"), ("b", "a", "c"), ("b", "c", "a"), ("c", "a", "b"), ("c", "b", "a")] * 2
+    )]  # fmt: skip
+    two = pair_row(games, "a", "b")
+    assert math.isinf(two.high_corrected) and two.sets == 2
+    assert "inf" not in _pair_cell(two) and _pair_cell(two).endswith(" 87%")
+    one = pair_row(games[:6], "a", "b")
+    assert _pair_cell(one).endswith(" -")
