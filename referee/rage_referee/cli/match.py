@@ -129,6 +129,7 @@ def match_command(
     """Play --games games among the bots (one seat each) and print games, mean score and place, bid accuracy, faults."""
     from ..faults import fault_lines
     from ..league.record_files import RecordFileError
+    from ..league.seatings import seatings
     from ..matches.match import MatchResult, duplicate_specs, run_match, write_deal_key
     from ..play.deals import Deals
     from ..play.spec import TimeControl
@@ -151,10 +152,12 @@ def match_command(
     finished: list[FinishedGame] = []
     forfeits_told: set[str] = set()
     err.print(deals.describe())
+    total = len(duplicate_specs(names, rules, games, deals, TimeControl())) if duplicate else games
+    if total != games:  # as a league says it
+        err.print(f"{total:,} games, not the {games:,} asked: whole duplicate sets of {len(seatings(len(names)))}")
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=True
     ) as progress:
-        total = len(duplicate_specs(names, rules, games, deals, TimeControl())) if duplicate else games
         task = progress.add_task("games", total=total)
 
         def advance(game: FinishedGame) -> None:

@@ -45,7 +45,8 @@ def test_match_duplicate_prints_the_pairs_interval() -> None:
     result = CliRunner().invoke(app, [*args, "--duplicate"])
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
-    assert "6 games" in text  # 5 rounded up to 3 sets of 2
+    assert "6 games" in text  # 5 rounded up to 3 sets of 2, and said so (a league says so; the match did not)
+    assert "6 games, not the 5 asked: whole duplicate sets of 2" in result.stderr
     assert "points a game on the same deals at this table of 2 (3 sets: too few for an interval yet), LOS" in text
     assert "heuristic over random: " in text or "random over heuristic: " in text
     figures = json.loads(CliRunner().invoke(app, [*args, "--duplicate", "--json"]).stdout)
