@@ -115,6 +115,8 @@ class Card:
     token: str
 
     def __init__(self, card: int) -> None:
+        if not 0 <= card < len(TOKENS):  # Card(-1) was minus5's token on no card of the deck
+            raise ValueError(f"a card id is 0 to {len(TOKENS) - 1}, not {card!r}; Card.of(token) reads a token")
         object.__setattr__(self, "id", card)
         object.__setattr__(self, "token", TOKENS[card])
 

@@ -511,6 +511,10 @@ class GameState:
 
     # ------------------------------------------------------------------ bidding
     def legal_bids(self) -> list[Bid]:
+        """Every legal bid of the seat to move; none but while bidding."""
+        return self._legal_bids() if self.phase is Phase.BID else []
+
+    def _legal_bids(self) -> list[Bid]:
         cards = self.cards
         if not self._table.plus_minus_one:
             return list(BIDS[: cards + 1])
@@ -547,7 +551,10 @@ class GameState:
 
     # ------------------------------------------------------------------ playing
     def legal_plays(self) -> list[Play]:
-        """Every legal play of the seat to move: by card, then by declaration."""
+        """Every legal play of the seat to move: by card, then by declaration; none but while playing."""
+        return self._legal_plays() if self.phase is Phase.PLAY else []
+
+    def _legal_plays(self) -> list[Play]:
         seat = self.to_move
         coloured = self._hand_plays[seat]  # PLAYS[card] for the coloured cards of the hand, in order
         lead = self.lead
@@ -603,9 +610,9 @@ class GameState:
         """The legal bids or plays of the seat to move (empty at chance or terminal)."""
         phase = self.phase
         if phase is Phase.PLAY:
-            return self.legal_plays()  # type: ignore[return-value]
+            return self._legal_plays()  # type: ignore[return-value]
         if phase is Phase.BID:
-            return self.legal_bids()  # type: ignore[return-value]
+            return self._legal_bids()  # type: ignore[return-value]
         return []
 
     def _effective(self, card: int) -> bool:
@@ -992,6 +999,8 @@ class GameState:
 
     def visible_bids(self, seat: int) -> list[int | None]:
         """The bids ``seat`` may see now, by seat (``None`` where it may not), per ``bidding``."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} among {self.players} players")
         return bids_seen(self.ruleset.bidding, self.bids, seat, self.phase is not Phase.BID)
 
     def pile_cards(self) -> list[int]:

@@ -221,3 +221,26 @@ def test_a_ruleset_without_a_preset_says_so() -> None:
     assert str(raised.value) == (
         "preset: missing; every ruleset starts from one of amigo, fundex, waddingtons, amigo1985"
     )
+
+
+@pytest.mark.parametrize("card", [-1, 101, 999])
+def test_a_card_id_outside_the_cards_is_refused(card: int) -> None:
+    """``Card(-1)`` was a card of id -1 showing minus5's token, and ``Card(999)`` a bare IndexError."""
+    from rage_sdk.cards import Card
+
+    with pytest.raises(ValueError) as raised:
+        Card(card)
+    assert str(raised.value) == f"a card id is 0 to 100, not {card}; Card.of(token) reads a token"
+
+
+def test_the_legal_bids_and_plays_are_none_outside_their_phase_and_a_seat_is_one_of_the_table() -> None:
+    """Before the deal legal_bids() gave [Bid.of(0)], and while bidding legal_plays() gave the hand's plays;
+    visible_bids(99) gave three Nones."""
+    from rage_sdk import GameState
+
+    state = GameState(Ruleset.of("amigo"), 3)
+    assert state.legal_bids() == [] and state.legal_plays() == []
+    state.deal_seeded(7)
+    assert state.legal_bids() == state.legal_actions() and state.legal_plays() == []
+    with pytest.raises(ValueError, match="no seat 99 among 3 players"):
+        state.visible_bids(99)
