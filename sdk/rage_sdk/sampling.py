@@ -19,7 +19,8 @@ number of completions (multinomials over the remaining room, summed by dynamic p
 then the rest is shuffled into the room left, and the pile is shuffled. The world's state is
 then built from its deal: the round's bids and plays taken on the engine's unchecked path, each
 play checked first; a world the rules reject (a choose-mode change that named no colour says
-the pile then held none it could name) is drawn again. Rejection from a uniform proposal keeps
+the pile then held none it could name, and the seat's own change to play names the colours the pile
+holds now) is drawn again. Rejection from a uniform proposal keeps
 the result uniform over the worlds the rules accept. One approximation: a choose-mode change
 also hints that its colour lay deep in the pile, which the pile order here ignores.
 
@@ -45,8 +46,8 @@ from functools import cache
 from math import comb
 from typing import cast
 
-from .actions import BIDS
-from .cards import NUM_COLOURED
+from .actions import BIDS, Play
+from .cards import CHANGE, NUM_COLOURED
 from .compiled import mypyc_attr
 from .state import GameState, Phase
 from .view import SeatView
@@ -161,6 +162,9 @@ class WorldSampler:
         self._plays = [seated for trick in view.tricks for seated in trick.plays] + list(view.trick)
         """This round's ``(seat, play)`` in order."""
         self._hits = [sum(result.tricks_won[s] == result.bids[s] for result in view.results) for s in range(players)]
+        names = any(isinstance(action, Play) and action.card.id == CHANGE for action in view.legal_actions)
+        self._legal = view.legal_actions if names else None
+        """The seat's own legal actions, when a choose-mode change among them names the colours the pile holds."""
         self.holders = [other for other in range(players) if other != seat] + [PILE]
         """Where unseen cards go: the other seats, then the pile."""
         self._room = [view.hand_sizes[other] for other in self.holders[:-1]]
@@ -366,6 +370,8 @@ class WorldSampler:
             if state.violation(play, seat) is not None:
                 return None
             state.apply_unchecked(play)
+        if self._legal is not None and tuple(state.legal_actions()) != self._legal:
+            return None  # its change names other colours: the pile holds others than the seat's does
         return state
 
     def _held(self, dealt: list[list[int]]) -> list[list[int]]:

@@ -64,6 +64,18 @@ def test_every_world_fits_the_view_and_replays_to_it(
         check_world(world, view)
 
 
+def test_a_world_of_a_seat_holding_a_choose_mode_change_keeps_the_colours_it_may_name() -> None:
+    """The seat to move may name with its change only colours the pile holds, so its legal plays tell them;
+    a world whose pile held red beside the seat's orange, green and purple was kept."""
+    state = _mid_round(Ruleset.of("waddingtons"), 10, 22, 47)
+    view = view_for(state, 6)
+    named = {action.trump for action in view.legal_actions if isinstance(action, Play) and action.trump is not None}
+    assert view.to_move == 6 and named  # the seat holds a change that names colours
+    sampler, rng = WorldSampler(view), random.Random(22)
+    for _ in range(20):
+        check_world(sampler.sample(rng), view)
+
+
 def _crafted(hands: list[list[str]], plays: list[str], viewer: int | None = None, trump: str = "p3") -> SeatView:
     """A round for three seats (dealer 0): the deal, bids of 1, then ``plays`` in order; the view of
     ``viewer`` (default: the seat to move)."""
