@@ -417,7 +417,8 @@ def test_submitted_bots_play_in_the_sandbox_and_the_league_keeps_their_versions(
     with contextlib.closing(sqlite3.connect(tmp_path / "data" / "league.sqlite")) as database, database:
         database.execute('DELETE FROM games WHERE "index" = 1')  # one game left: the bots are built to play it
     changed = run_league(path)
-    assert changed.returncode == 2 and "(versions)" in changed.stderr  # the league is pinned to its versions
+    pinned = '(versions: folder "sha256:'  # the league is pinned to its versions: the bot's is named
+    assert changed.returncode == 2 and pinned in changed.stderr, changed.stderr
     assert "submitted rnd, version" in changed.stdout
 
 

@@ -460,7 +460,7 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         lambda: tar_with(
             *good(), (member("up", tarfile.SYMTYPE, "."), b""), (member("x", tarfile.SYMTYPE, "up/up/.."), b"")
         ),
-        "'x': a link or path out of the archive",
+        "'x': a link out of the archive, to 'up/up/..'",  # refused on its names, before anything is written
     ),
     "hard link": (
         "tar.gz",
