@@ -1,6 +1,7 @@
 """Unpacking a submitted archive (.tar.gz, .tgz or .zip) without letting it reach outside its folder.
 
-Refused, each with a message naming the entry: absolute paths, ``..``, links (hard links always;
+Refused, each with a message naming the entry: absolute paths, ``..``, paths (and link targets) past
+:data:`MAX_NAME` characters or :data:`MAX_DEPTH` folders, links (hard links always;
 symbolic links pointing outside, or through another link), an entry at or through a link's path,
 device files and FIFOs, and archives that unpack past
 :data:`MAX_FILES` entries or :data:`MAX_BYTES` in all (a zip bomb stops at the cap, not after); in a
@@ -30,6 +31,10 @@ MAX_HEADER = 64 * 1024
 CHUNK = 1024 * 1024
 SHOWN_NAME = 200
 """Characters of an entry's name a refusal quotes."""
+MAX_NAME = 1024
+"""Characters of an entry's path, or a link's target, at most (a system's longest path is 4,096 bytes)."""
+MAX_DEPTH = 64
+"""Folders in an entry's path, or steps in a link's target, at most: each check walks them."""
 
 
 class ArchiveError(RageError, ValueError):
@@ -77,11 +82,18 @@ def safe_name(name: str) -> PurePosixPath:
     path = PurePosixPath(name)
     if not name or "\\" in name or "\0" in name:
         raise ArchiveError(f"{_shown(name)}: not a plain relative path")
+    _check_length(name, path)
     if path.is_absolute():
         raise ArchiveError(f"{_shown(name)}: an absolute path")
     if ".." in path.parts:
         raise ArchiveError(f"{_shown(name)}: a path with '..'")
     return path
+
+
+def _check_length(name: str, path: PurePosixPath) -> None:
+    """Refuse a path (or link target) past :data:`MAX_NAME` characters or :data:`MAX_DEPTH` parts."""
+    if len(name) > MAX_NAME or len(path.parts) > MAX_DEPTH:
+        raise ArchiveError(f"{_shown(name)}: longer than {MAX_NAME:,} characters or {MAX_DEPTH} folders deep")
 
 
 def _through_link(path: PurePosixPath, links: set[PurePosixPath]) -> PurePosixPath | None:
@@ -160,6 +172,8 @@ def _checked_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
             raise ArchiveError(f"{_shown(member.name)}: a hard link")
         if not (member.isfile() or member.isdir() or member.issym()):
             raise ArchiveError(f"{_shown(member.name)}: a device file, FIFO or other special file")
+        if member.issym():
+            _check_length(member.linkname, PurePosixPath(member.linkname))
         members.append(member)
     links = {PurePosixPath(member.name) for member in members if member.issym()}
     for member in members:
