@@ -189,14 +189,14 @@ class BotRunner:
                 state.history.add(message)
                 if state.wants_events:
                     for event in message.events:
-                        self._guard(state.info, state.bot.on_event, wire.event_of(event))
+                        self._guard(state.info, "on_event", state.bot.on_event, wire.event_of(event))
             if message.HasField("request"):
                 decisions.append(self._decide(game, state, message.request))
             elif message.HasField("end") and state is None:
                 self.unmade.pop(game, None)
             elif message.HasField("end") and state is not None:
                 del self.games[game]
-                self._guard(state.info, state.bot.on_game_end, wire.game_over_of(message.end))
+                self._guard(state.info, "on_game_end", state.bot.on_game_end, wire.game_over_of(message.end))
                 history, state = state.history, None  # the bot goes first, and any view only it kept
                 history.close()
         return decisions
@@ -215,16 +215,15 @@ class BotRunner:
             raise BotNotMade(self.unmade[game]) from error
         self.unmade.pop(game, None)
         self.games[game] = _Game(bot, info, wants_events=type(bot).on_event is not Bot.on_event)
-        self._guard(info, bot.on_game_start, info)
+        self._guard(info, "on_game_start", bot.on_game_start, info)
 
-    def _guard(self, info: GameInfo, hook: Callable[..., None], *args: object) -> None:
+    def _guard(self, info: GameInfo, name: str, hook: Callable[..., None], *args: object) -> None:
         """Run an optional hook; its failure is the bot's business, told with the others (a
         :data:`HOOK_FAILURE` line, then the traceback), never the game's."""
         try:
             hook(*args)
         except FAILURES as error:
             failures = self.failures or sys.stderr
-            name = getattr(hook, "__name__", "a hook")
             print(f"bot error in game {info.index} (id {info.game}): {name} failed: {_detail(error)}", file=failures)
             traceback.print_exc(file=failures)
 

@@ -79,9 +79,11 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
     """
     report = CheckReport()
     runner = LocalRunner([spec], FaultLedger(NEVER_FORFEIT, max_timeouts=MAX_TIMEOUTS), log_dir=log_dir)
+    own_log: tuple[Path, int] | None = None
     try:
         async with runner:
             _greeted(report, runner.handles[spec.name])
+            own_log = _own_log(runner.handles[spec.name])
             results: list[FinishedGame] = []
             await runner.run(check_games(spec.name, decision_ms), results.append)
         for result in results:
@@ -92,12 +94,11 @@ async def check_bot(spec: BotSpec, decision_ms: int = 1000, log_dir: Path = Path
         report.add(*_kinds_line(results))
     except (BotSpecError, HandshakeError) as error:  # raised by the runner's start, before any game
         report.add(False, f"handshake: {bot_text(str(error).removeprefix(f'{spec.name}: '), 2000)}")
+    if own_log is not None:
+        _hook_lines(report, *own_log)
     handle = getattr(runner, "handles", {}).get(spec.name)
-    if handle is not None and handle.process is not None and handle.process.log_path.is_file():
-        since = handle.process.first_launched_at or 0
-        _hook_lines(report, handle.process.log_path, since)
-        if not report.ok:
-            _log_lines(report, handle.process.log_path, since)
+    if not report.ok and handle is not None and handle.process is not None and handle.process.log_path.is_file():
+        _log_lines(report, handle.process.log_path, handle.process.first_launched_at or 0)
     return report
 
 
@@ -112,6 +113,17 @@ def _greeted(report: CheckReport, handle: BotHandle) -> None:
         report.add(True, f"the bot serves at {handle.spec.target}: its log is wherever it writes one")
     elif isinstance(handle.connection, LocalConnection) and handle.connection.failures is not None:
         report.add(True, f"the bot runs in the referee's process: its errors go to {handle.connection.failures.path}")
+
+
+def _own_log(handle: BotHandle) -> tuple[Path, int] | None:
+    """Where the bot's own failures go, and from which byte this check's are: a launched bot's stderr, or an
+    in-process bot's log; none for a bot at an address (its log is its own)."""
+    if handle.process is not None:
+        return handle.process.log_path, handle.process.first_launched_at or 0
+    if isinstance(handle.connection, LocalConnection) and handle.connection.failures is not None:
+        path = handle.connection.failures.path
+        return path, path.stat().st_size if path.is_file() else 0
+    return None
 
 
 def check_games(name: str, decision_ms: int) -> list[GameSpec]:
@@ -150,6 +162,8 @@ def _hook_lines(report: CheckReport, path: Path, since: int) -> None:
     """Each optional hook that raised in this check (the SDK tells it in the log, :data:`~rage_sdk.bot.HOOK_FAILURE`):
     how often, and its first error. The bot plays on past it, so no game counts it a fault."""
     failed: dict[str, tuple[int, str]] = {}
+    if not path.is_file():
+        return
     try:
         with path.open("rb") as log:
             log.seek(since)
