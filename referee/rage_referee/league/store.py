@@ -474,10 +474,14 @@ def settings_changed(old: dict[str, Any], new: dict[str, Any]) -> str:
     return "; ".join(changed)
 
 
+def _bot_of(item: Any) -> tuple[str, Any]:
+    """A key's bot: a ``[name, target]`` pair (a league file's), or a name alone (a hosted league's)."""
+    return (str(item[0]), item[1]) if isinstance(item, list) and len(item) == 2 else (str(item), None)
+
+
 def _bots_changed(before: list[Any], after: list[Any]) -> str:
-    """How a key's bots (``[name, target]`` pairs, in schedule order) differ: each one gone, added or moved."""
-    old = {str(pair[0]): pair[1] for pair in before if isinstance(pair, list) and len(pair) == 2}
-    new = {str(pair[0]): pair[1] for pair in after if isinstance(pair, list) and len(pair) == 2}
+    """How a key's bots (``[name, target]`` pairs or names, in schedule order) differ: each gone, added or moved."""
+    old, new = dict(map(_bot_of, before)), dict(map(_bot_of, after))
     changed = [f"{name} gone" for name in old if name not in new]
     changed += [f"{name} added" for name in new if name not in old]
     changed += [

@@ -590,3 +590,16 @@ def test_running_an_empty_league_file_says_it_is_empty(tmp_path: Path, text: str
     result = rage("league", "run", file)
     assert result.exit_code == 2, result.output
     assert one_line(result.output) == f"{file}: the file is empty; a league file names its bots in [bots] at least"
+
+
+def test_the_settings_changed_name_bots_listed_by_name_alone_and_a_rulesets_options() -> None:
+    """A hosted league's key lists its bots by name: a bot replaced read 'their order, which the schedule follows'."""
+    from rage_referee.league.store import settings_changed
+
+    assert settings_changed({"bots": ["a", "b", "c"]}, {"bots": ["a", "b", "d"]}) == "bots: c gone, d added"
+    order = "bots: their order, which the schedule follows"
+    assert settings_changed({"bots": ["a", "b"]}, {"bots": ["b", "a"]}) == order
+    rules = {"preset": "amigo", "bidding": "open"}
+    assert settings_changed({"ruleset": rules}, {"ruleset": rules | {"bidding": "secret"}}) == (
+        'ruleset: bidding "open", now "secret"'
+    )
