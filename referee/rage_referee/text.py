@@ -69,10 +69,10 @@ def chance(value: float) -> str:
     return f"{math.floor(value * 100 + 1e-9):.0f}%"
 
 
-def los_text(value: float, sets: int) -> str:
-    """A LOS on a line, to a tenth of a percent rounded down (as :func:`chance`); ``-`` from fewer than two sets,
-    which say nothing of it (one set gives one half, whatever it showed)."""
-    return "-" if sets < 2 else f"{math.floor(value * 1000 + 1e-9) / 10:.1f}%"
+def los_text(value: float | None) -> str:
+    """A LOS on a line (:func:`~rage_referee.league.superiority.shown`), to a tenth of a percent rounded down, as
+    :func:`chance`; ``-`` for none."""
+    return "-" if value is None else f"{math.floor(value * 1000 + 1e-9) / 10:.1f}%"
 
 
 def plural(count: int, noun: str) -> str:

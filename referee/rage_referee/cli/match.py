@@ -74,11 +74,11 @@ def pair_line(row: PairRow, players: int) -> str:
     a, b = name_text(row.a), name_text(row.b)
     if math.isinf(row.high):
         few = f"{plural(row.sets, 'set')}: too few for an interval yet"
-        return f"{a} over {b}: {row.difference:+.2f} {where} ({few}), LOS {los_text(row.los, row.sets)}"
+        return f"{a} over {b}: {row.difference:+.2f} {where} ({few}), LOS {los_text(row.los_shown)}"
     spread = f" ±{(row.high - row.low) / 2:.2f}"
     return (
         f"{a} over {b}: {row.difference:+.2f}{spread} {where} (95% confidence sequence, {plural(row.sets, 'set')}), "
-        f"LOS {los_text(row.los, row.sets)}"
+        f"LOS {los_text(row.los_shown)}"
     )
 
 

@@ -177,7 +177,7 @@ def _pair_cell(row: PairRow) -> str:
     if not row.sets:
         return "-"
     mark = "*" if row.separated else ""
-    los = chance(row.los) if row.sets >= 2 else "-"
+    los = "-" if row.los_shown is None else chance(row.los_shown)
     if not math.isfinite(row.low_corrected) or not math.isfinite(row.high_corrected):  # too few sets to bound it
         return f"{row.difference:+.1f} {los}"
     return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {los}"

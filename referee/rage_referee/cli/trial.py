@@ -37,7 +37,7 @@ def figures_text(status: TrialStatus) -> str:
     return (
         f"{status.difference:+.2f} points a game [{_signed(status.low, 2)}, {_signed(status.high, 2)}] "
         f"({status.level:.0%} at any stopping time), {_signed(status.elo, 1)} Elo "
-        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {los_text(status.los, status.sets)}"
+        f"[{_signed(low, 0)}, {_signed(high, 0)}], LOS {los_text(status.los_shown)}"
     )
 
 

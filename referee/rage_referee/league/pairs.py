@@ -27,7 +27,7 @@ from scipy import stats
 
 from ..play.finished import FinishedGame
 from . import sequence
-from .superiority import los
+from .superiority import los, shown
 
 LEVEL = 0.95
 ALPHA = 1 - LEVEL
@@ -110,7 +110,12 @@ class PairRow:
         fields = {
             key: None if isinstance(value, float) and math.isinf(value) else value for key, value in vars(self).items()
         }
-        return fields | {"separated": self.separated}
+        return fields | {"los": self.los_shown, "separated": self.separated}
+
+    @property
+    def los_shown(self) -> float | None:
+        """The LOS as tables, pages and files give it (:func:`~.superiority.shown`): none from one set."""
+        return shown(self.los, self.sets)
 
 
 def duplicate_sets(games: Sequence[FinishedGame]) -> dict[int, list[FinishedGame]]:

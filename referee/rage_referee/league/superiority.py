@@ -25,6 +25,12 @@ def few_sets_note(sets: int) -> str | None:
     )
 
 
+def shown(los: float, units: int) -> float | None:
+    """``los`` as a table, a page or a file gives it: none from fewer than two units, which cannot tell it (one
+    gives one half, whatever it showed)."""
+    return los if units >= 2 else None
+
+
 def most_sure(units: int) -> float:
     """The highest LOS ``units`` sets can give, ``1 - 2^-(units + 1)`` (0.875 at 2 sets, 0.984 at 5, 0.9995 at 10).
 

@@ -28,6 +28,7 @@ from ..league.pairs import Summary
 from ..league.schedule import ScheduledGame, duplicate_set
 from ..league.seatings import Seating, seatings
 from ..league.store import Store
+from ..league.superiority import shown
 from ..play.deals import Deals
 from ..play.finished import FinishedGame
 from ..play.ledger import FaultLedger
@@ -158,6 +159,11 @@ class TrialStatus:
         return elo_of_points(self.difference, self.sigma)
 
     @property
+    def los_shown(self) -> float | None:
+        """The LOS as lines and files give it (:func:`~rage_referee.league.superiority.shown`): none from one set."""
+        return shown(self.los, self.sets)
+
+    @property
     def elo_interval(self) -> tuple[float, float]:
         return elo_of_points(self.low, self.sigma), elo_of_points(self.high, self.sigma)
 
@@ -171,7 +177,7 @@ class TrialStatus:
             "low": finite(self.low),
             "high": finite(self.high),
             "level": self.level,
-            "los": self.los if self.sets >= 2 else None,  # one set says nothing of it
+            "los": self.los_shown,
             "elo": finite(self.elo),
             "elo_low": finite(low),
             "elo_high": finite(high),

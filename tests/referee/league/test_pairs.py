@@ -200,4 +200,4 @@ def test_a_pair_cell_of_too_few_sets_shows_no_bounds_and_one_set_no_los() -> Non
     assert math.isinf(two.high_corrected) and two.sets == 2
     assert "inf" not in _pair_cell(two) and _pair_cell(two).endswith(" 87%")
     one = pair_row(games[:6], "a", "b")
-    assert _pair_cell(one).endswith(" -")
+    assert _pair_cell(one).endswith(" -") and one.to_json()["los"] is None and two.to_json()["los"] == 0.875
