@@ -325,9 +325,12 @@ def main(factory: BotFactory, argv: list[str] | None = None, *, parser: argparse
     ``--help`` lists them all and nothing else is taken.
     """
     parser = parser or bot_parser()
+    not_ours = "main(parser=...) takes rage_sdk.server.bot_parser() with the bot's own options added to it\n"
     if parser.get_default("port") is None:  # not a bot_parser(): it would refuse --port, or never read it
-        parser.exit(2, "main(parser=...) takes rage_sdk.server.bot_parser() with the bot's own options added to it\n")
+        parser.exit(2, not_ours)
     args = parser.parse_args(argv)
+    if not all(hasattr(args, option) for option in ("port", "host", "listen")):
+        parser.exit(2, not_ours)
     refused = _refusal(factory)
     if refused is not None:
         parser.exit(2, f"{refused}\n")

@@ -120,8 +120,11 @@ def test_a_parser_that_is_not_the_bots_is_refused(capsys: pytest.CaptureFixture[
     AttributeError: 'Namespace' object has no attribute 'listen'."""
     import argparse
 
-    with pytest.raises(SystemExit) as info:
-        main(RandomBot, [], parser=argparse.ArgumentParser())
-    assert info.value.code == 2
-    err = capsys.readouterr().err.strip()
-    assert err == "main(parser=...) takes rage_sdk.server.bot_parser() with the bot's own options added to it"
+    own_port = argparse.ArgumentParser()
+    own_port.add_argument("--port", type=int, default=5000)  # and no --host nor --listen: AttributeError 'listen'
+    for parser in (argparse.ArgumentParser(), own_port):
+        with pytest.raises(SystemExit) as info:
+            main(RandomBot, [], parser=parser)
+        assert info.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert err == "main(parser=...) takes rage_sdk.server.bot_parser() with the bot's own options added to it"

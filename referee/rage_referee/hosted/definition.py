@@ -101,7 +101,7 @@ def _parse(text: str) -> dict[str, Any]:
     if len(text.encode()) > MAX_DEFINITION_BYTES:
         raise InvalidArgument(FIELD, f"at most {MAX_DEFINITION_BYTES // 1024} KiB")
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))  # an editor's byte order mark, sent as it was
     except tomllib.TOMLDecodeError as error:
         raise InvalidArgument(FIELD, f"not valid TOML: {error}") from None
     except RecursionError:

@@ -365,7 +365,7 @@ class LeagueManager:
 
     def check_new_name(self, name: str) -> None:
         """Refuse ``name`` for a new league or ladder: taken, or a ladder's final's (:data:`FINAL_SUFFIX`)."""
-        if name.endswith(FINAL_SUFFIX):
+        if name_key(name).endswith(FINAL_SUFFIX):  # cup.FINAL too: names compare without case
             raise InvalidArgument("name", f"{name!r} ends with {FINAL_SUFFIX!r}, kept for the finals of ladders")
         key = name_key(name)
         taken = next((other for other in self.store.league_names() if name_key(other) == key), None)

@@ -288,12 +288,22 @@ class Store:
             session.commit()
 
     def records(self, league_id: int, indices: list[int]) -> dict[int, dict[str, Any]]:
-        """The records of the league's stored games among ``indices``, by index."""
+        """The records of the league's stored games among ``indices``, by index.
+
+        :raises StoreError: a stored record among them is damaged (no JSON object), naming the game.
+        """
         with Session(self.engine) as session:
             query = select(GameRow.index, GameRow.record).where(
                 GameRow.league_id == league_id, GameRow.index.in_(indices)
             )
-            return {index: record for index, record in session.execute(query)}
+            try:
+                rows = session.execute(query).all()
+            except ValueError:  # no JSON
+                raise self._damaged(session, league_id, indices) from None
+            for index, record in rows:
+                if not isinstance(record, dict):
+                    raise self._damaged_game(session, league_id, index, "record is no JSON object")
+            return {index: record for index, record in rows}
 
     def count(self, league_id: int) -> int:
         """How many of the league's games are stored."""
@@ -333,7 +343,7 @@ class Store:
             try:
                 record: dict[str, Any] | None = session.scalar(query)
             except ValueError:  # no JSON
-                raise self._damaged(session, league_id) from None
+                raise self._damaged(session, league_id, [index]) from None
             if record is not None and not isinstance(record, dict):
                 raise self._damaged_game(session, league_id, index, "record is no JSON object")
             return record
@@ -360,10 +370,15 @@ class Store:
                     raise self._damaged_game(session, league_id, row[0], str(error)) from None
             return games
 
-    def _damaged(self, session: Session, league_id: int) -> StoreError:
-        """The error naming the first of the league's games with a column that is no JSON."""
-        query = select(GameRow.index, *(cast(column, Text) for column in _JSON_COLUMNS))
-        for index, *texts in session.execute(query.where(GameRow.league_id == league_id).order_by(GameRow.index)):
+    def _damaged(self, session: Session, league_id: int, indices: list[int] | None = None) -> StoreError:
+        """The error naming the first of the league's games (among ``indices``, if given) with a column that is
+        no JSON."""
+        query = select(GameRow.index, *(cast(column, Text) for column in _JSON_COLUMNS)).where(
+            GameRow.league_id == league_id
+        )
+        if indices is not None:
+            query = query.where(GameRow.index.in_(indices))
+        for index, *texts in session.execute(query.order_by(GameRow.index)):
             for column, text in zip(_JSON_COLUMNS, texts, strict=True):
                 try:
                     json.loads(text)

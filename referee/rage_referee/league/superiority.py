@@ -16,7 +16,7 @@ FEW_SETS = 5
 
 def few_sets_note(sets: int) -> str | None:
     """The note under a table of fewer than :data:`FEW_SETS` duplicate sets (or games without them)."""
-    if sets >= FEW_SETS:
+    if not 0 < sets < FEW_SETS:
         return None
     shown = "one gives no LOS" if sets < 2 else f"{sets} give an LOS of at most {most_sure(sets) * 100:g}%"
     return (

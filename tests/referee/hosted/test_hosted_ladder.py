@@ -318,6 +318,11 @@ def test_no_league_or_ladder_takes_the_name_of_a_ladders_final(tmp_path: Path) -
                 await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=text))
             assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
             assert info.value.details() == "name: 'ladder.final' ends with '.final', kept for the finals of ladders"
+        with pytest.raises(grpc.aio.AioRpcError) as info:  # the same name but for case: taken before
+            await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league.replace(".final", ".FINAL")))
+        assert info.value.details() == "name: 'ladder.FINAL' ends with '.final', kept for the finals of ladders"
+        bom = "\ufeff" + league.replace("ladder.final", "bom")  # an editor's byte order mark, sent as it was
+        assert (await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=bom))).name == "bom"
         # a league of its own has no final to export: it says so, not "finalize it first"
         await hosted.call("CreateLeague", pb.CreateLeagueRequest(definition=league.replace(".final", "")))
         with pytest.raises(grpc.aio.AioRpcError) as info:

@@ -603,4 +603,4 @@ def test_the_few_sets_note_gives_the_most_los_of_the_sets_there_are() -> None:
         "96.875%; more sets show more"
     )
     assert (few_sets_note(1) or "").endswith("and one gives no LOS; more sets show more")
-    assert few_sets_note(5) is None
+    assert few_sets_note(5) is None and few_sets_note(0) is None  # no games: no table to note

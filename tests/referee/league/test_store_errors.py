@@ -112,3 +112,21 @@ def test_a_damaged_game_is_one_line_naming_it_and_its_column(
         result = rage(*command)
         assert result.exit_code != 0, result.output
         assert one_line(result.stderr) == expected
+
+
+def test_a_damaged_record_is_named_by_the_reads_of_records_and_only_for_its_game(tmp_path: Path) -> None:
+    """Reading some games' records (the records folder, a game's record) met a damaged one as a JSONDecodeError;
+    and the error named the league's first damaged game, not the one asked for."""
+    file = league(tmp_path)
+    assert rage("league", "run", file).exit_code == 0
+    database = tmp_path / "league.sqlite"
+    with sqlite3.connect(database) as connection:
+        connection.execute('UPDATE games SET record = ? WHERE "index" IN (1, 2)', ('{"cut',))
+    store = store_module.Store(f"sqlite:///{database}")
+    league_id = store.league("cup", create=False)
+    with pytest.raises(store_module.StoreError, match="game 2 of league 'cup' is damaged: record is no JSON"):
+        store.records(league_id, [0, 2, 3])
+    with pytest.raises(store_module.StoreError, match="game 2 of league 'cup' is damaged"):
+        store.record(league_id, 2)
+    assert store.record(league_id, 3) is not None
+    store.close()
