@@ -123,7 +123,7 @@ def standings_pair(row: PairRow) -> pb.StandingsPair:
         b=row.b,
         sets=row.sets,
         difference=row.difference,
-        los=row.los,
+        los=row.los_shown,
         p=row.p,
         p_corrected=row.p_corrected,
         separated=row.separated,
