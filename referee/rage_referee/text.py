@@ -63,16 +63,17 @@ def one_line(text: str, limit: int) -> str:
     return "".join(out)
 
 
-def chance(value: float) -> str:
-    """A likelihood (LOS) in whole percent, rounded down, so it never looks surer than it is: 0.875, the most two
-    sets can show, is 87%, not 88%; 0.9995 is 99%, not 100%."""
-    return f"{math.floor(value * 100 + 1e-9):.0f}%"
+def chance(value: float, decimals: int = 0) -> str:
+    """A likelihood (LOS) in percent to ``decimals`` places, rounded down, so it never looks surer than it is: 0.875,
+    the most two sets can show, is 87%, not 88%; 0.9995 is 99%, not 100% (99.9% to one place)."""
+    scale = 10**decimals
+    return f"{math.floor(round(value * 100 * scale, 6)) / scale:.{decimals}f}%"  # round: no 0.29 read as 28.9
 
 
-def los_text(value: float | None) -> str:
-    """A LOS on a line (:func:`~rage_referee.league.superiority.shown`), to a tenth of a percent rounded down, as
-    :func:`chance`; ``-`` for none."""
-    return "-" if value is None else f"{math.floor(value * 1000 + 1e-9) / 10:.1f}%"
+def los_text(value: float | None, decimals: int = 1) -> str:
+    """A LOS as a line or cell shows it (:func:`~rage_referee.league.superiority.shown`): :func:`chance`, or ``-``
+    for none."""
+    return "-" if value is None else chance(value, decimals)
 
 
 def plural(count: int, noun: str) -> str:

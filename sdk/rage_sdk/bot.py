@@ -210,7 +210,7 @@ class BotRunner:
         except FAILURES as error:  # told, then raised: it ends a served bot's stream, an in-process bot's decision
             self.unmade[game] = f"the bot of this game could not be made: {_detail(error)}"
             failures = self.failures or sys.stderr
-            print(f"bot error in game {info.index} (id {game}): making the bot failed: {_detail(error)}", file=failures)
+            print(_failed(info, "making the bot", error), file=failures)
             traceback.print_exc(file=failures)
             raise BotNotMade(self.unmade[game]) from error
         self.unmade.pop(game, None)
@@ -224,7 +224,7 @@ class BotRunner:
             hook(*args)
         except FAILURES as error:
             failures = self.failures or sys.stderr
-            print(f"bot error in game {info.index} (id {info.game}): {name} failed: {_detail(error)}", file=failures)
+            print(_failed(info, name, error), file=failures)
             traceback.print_exc(file=failures)
 
     def _decide(self, game: int, state: _Game | None, request: pb.DecisionRequest) -> pb.Decision:
@@ -267,6 +267,11 @@ def decide(bot: Bot, view: SeatView) -> Action:
     if play.code < 0:
         raise AnswerError(f"play() returned {play!r}: no play in any ruleset (check its declaration)")
     return play
+
+
+def _failed(info: GameInfo, what: str, error: BaseException) -> str:
+    """The line a failure of the bot's code outside a decision is told with (:data:`HOOK_FAILURE` reads it)."""
+    return f"bot error in game {info.index} (id {info.game}): {what} failed: {_detail(error)}"
 
 
 def _detail(error: BaseException) -> str:

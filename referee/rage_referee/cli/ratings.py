@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..faults import Forfeits
 from ..league.superiority import few_sets_note
-from ..text import chance, figure, name_text, plural
+from ..text import chance, figure, los_text, name_text, plural
 from . import markdown
 from .common import Format, err, fail, out
 from .options import DatabaseOption, LeagueNameOption
@@ -177,7 +177,7 @@ def _pair_cell(row: PairRow) -> str:
     if not row.sets:
         return "-"
     mark = "*" if row.separated else ""
-    los = "-" if row.los_shown is None else chance(row.los_shown)
+    los = los_text(row.los_shown, 0)
     if not math.isfinite(row.low_corrected) or not math.isfinite(row.high_corrected):  # too few sets to bound it
         return f"{row.difference:+.1f} {los}"
     return f"{row.difference:+.1f}{mark} {row.low_corrected:+.0f}..{row.high_corrected:+.0f} {los}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from .errors import InvalidArgument
 
@@ -43,6 +44,12 @@ def name_key(name: str) -> str:
     """What names that are one compare by: ``name`` in Unicode NFKC, case folded (``Ann``, ``ANN`` and a
     fullwidth ``Ａｎｎ`` are all ``ann``)."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def same_name(names: Iterable[str], name: str) -> str | None:
+    """The name among ``names`` that is ``name`` by :func:`name_key` (``Ann`` is ``ann``), if one is."""
+    key = name_key(name)
+    return next((other for other in names if name_key(other) == key), None)
 
 
 def written_otherwise(taken: str, name: str) -> str:

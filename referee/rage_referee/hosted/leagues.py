@@ -50,7 +50,7 @@ from ..submissions.store import Submission
 from . import messages
 from .addresses import AllowList, callable_address
 from .bot_logs import league_logs
-from .checks import name_key, written_otherwise
+from .checks import name_key, same_name, written_otherwise
 from .definition import LeagueDefinition, league_config, schedule_key
 from .errors import AlreadyExists, ContestError, FailedPrecondition, InvalidArgument, NotFound
 from .events import EventHub
@@ -367,8 +367,7 @@ class LeagueManager:
         """Refuse ``name`` for a new league or ladder: taken, or a ladder's final's (:data:`FINAL_SUFFIX`)."""
         if name_key(name).endswith(FINAL_SUFFIX):  # cup.FINAL too: names compare without case
             raise InvalidArgument("name", f"{name!r} ends with {FINAL_SUFFIX!r}, kept for the finals of ladders")
-        key = name_key(name)
-        taken = next((other for other in self.store.league_names() if name_key(other) == key), None)
+        taken = same_name(self.store.league_names(), name)
         if taken is not None:
             raise AlreadyExists(f"name: a league named {taken!r} exists already{written_otherwise(taken, name)}")
 

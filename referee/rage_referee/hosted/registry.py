@@ -24,7 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..league.schema import create_tables, schema_change
 from ..limits import MAX_HOSTED_BOTS
-from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS, name_key, written_otherwise
+from .checks import MAX_BOTS_PER_ENTRANT, MAX_ENTRANTS, same_name, written_otherwise
 from .errors import AlreadyExists, NotFound, ResourceExhausted
 
 ENTRY_ENTRANT = "entry"
@@ -409,9 +409,8 @@ class Registry:
 
 
 def _same_name(session: Session, names: Mapped[str], name: str) -> str | None:
-    """The name among ``names`` (a column) that is ``name`` by :func:`~.checks.name_key`, if one is."""
-    key = name_key(name)
-    return next((other for other in session.scalars(select(names)) if name_key(other) == key), None)
+    """The name in the column ``names`` that is ``name`` (:func:`~.checks.same_name`), if one is."""
+    return same_name(session.scalars(select(names)), name)
 
 
 def _entrant_taken(taken: str, name: str) -> NoReturn:

@@ -14,7 +14,7 @@ store``). A database made by an earlier release is brought up to date when opene
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +27,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    Select,
     String,
     Text,
     UniqueConstraint,
@@ -296,14 +297,8 @@ class Store:
             query = select(GameRow.index, GameRow.record).where(
                 GameRow.league_id == league_id, GameRow.index.in_(indices)
             )
-            try:
-                rows = session.execute(query).all()
-            except ValueError:  # no JSON
-                raise self._damaged(session, league_id, indices) from None
-            for index, record in rows:
-                if not isinstance(record, dict):
-                    raise self._damaged_game(session, league_id, index, "record is no JSON object")
-            return {index: record for index, record in rows}
+            rows = self._rows(session, query, league_id, indices)
+            return {index: self._checked_record(session, league_id, index, record) for index, record in rows}
 
     def count(self, league_id: int) -> int:
         """How many of the league's games are stored."""
@@ -340,13 +335,8 @@ class Store:
         """
         with Session(self.engine) as session:
             query = select(GameRow.record).where(GameRow.league_id == league_id, GameRow.index == index)
-            try:
-                record: dict[str, Any] | None = session.scalar(query)
-            except ValueError:  # no JSON
-                raise self._damaged(session, league_id, [index]) from None
-            if record is not None and not isinstance(record, dict):
-                raise self._damaged_game(session, league_id, index, "record is no JSON object")
-            return record
+            rows = self._rows(session, query, league_id, [index])
+            return self._checked_record(session, league_id, index, rows[0][0]) if rows else None
 
     def games(self, league_id: int, records: bool = True) -> list[FinishedGame]:
         """The league's stored games by index; without ``records``, each with ``{}`` for its record
@@ -358,17 +348,29 @@ class Store:
         columns: list[Any] = [*_COLUMNS, GameRow.record] if records else _COLUMNS
         with Session(self.engine) as session:
             query = select(*columns).where(GameRow.league_id == league_id).order_by(GameRow.index)
-            try:
-                rows = session.execute(query).all()
-            except ValueError:  # a column that is no JSON
-                raise self._damaged(session, league_id) from None
             games = []
-            for row in rows:
+            for row in self._rows(session, query, league_id):
                 try:
                     games.append(_game(*row))
                 except ValueError as error:
                     raise self._damaged_game(session, league_id, row[0], str(error)) from None
             return games
+
+    def _rows(
+        self, session: Session, query: Select[Any], league_id: int, indices: list[int] | None = None
+    ) -> Sequence[Any]:
+        """The rows of ``query`` on the league's games (those among ``indices``, if given); a column that is no JSON
+        is :meth:`_damaged`'s one line."""
+        try:
+            return session.execute(query).all()
+        except ValueError:  # the JSON columns are read as they come
+            raise self._damaged(session, league_id, indices) from None
+
+    def _checked_record(self, session: Session, league_id: int, index: int, record: Any) -> dict[str, Any]:
+        """A stored game's record, checked to be a JSON object (:meth:`_damaged_game` if not)."""
+        if not isinstance(record, dict):
+            raise self._damaged_game(session, league_id, index, "record is no JSON object")
+        return record
 
     def _damaged(self, session: Session, league_id: int, indices: list[int] | None = None) -> StoreError:
         """The error naming the first of the league's games (among ``indices``, if given) with a column that is

@@ -18,10 +18,10 @@ def few_sets_note(sets: int) -> str | None:
     """The note under a table of fewer than :data:`FEW_SETS` duplicate sets (or games without them)."""
     if not 0 < sets < FEW_SETS:
         return None
-    shown = "one gives no LOS" if sets < 2 else f"{sets} give an LOS of at most {most_sure(sets) * 100:g}%"
+    most = "one gives no LOS" if sets < 2 else f"{sets} give an LOS of at most {most_sure(sets) * 100:g}%"
     return (
         f"only {sets} duplicate set{'s' if sets != 1 else ''} (or games, without duplicates): intervals are wide, "
-        f"and {shown}; more sets show more"
+        f"and {most}; more sets show more"
     )
 
 
