@@ -82,6 +82,12 @@ def test_bid_accuracy_leaves_out_the_games_the_referee_bid_for_the_bot(
     assert bot_records([first])[name].accuracy()  # its own rounds, counted
     record = bot_records([taken])[name]
     assert record.accuracy() == [] and record.forfeited_games == 1
+    both = [taken, next(game for game in games[1:] if name in game.figures.seats)]
+    lines = page_text(render_bot(League("cup", both, rating_table(both, samples=0)), name))
+    assert "Of the games it was not forfeited in: in 1 game the referee bid for it." in lines, lines
+    own = next(iter(bot_records(both)[name].bids_by_size.items()))
+    rows = [line.split() for line in lines]
+    assert [str(own[0]), str(own[1][0]), str(own[1][1])] in [row[:3] for row in rows]  # its own rounds alone
 
 
 def test_forfeits_are_read_from_the_faults() -> None:
